@@ -1,0 +1,57 @@
+# Ask Claire — the two commands: `make demo` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Tests that need Redis read REDIS_URL and fail loudly when it is unreachable.
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: demo test install lint typecheck pytest serve worker lock clean-data
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade "pip>=24"
+
+# Reinstall only when the dependency list or the lock changes.
+$(INSTALLED): $(BIN)/python pyproject.toml requirements.lock
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[dev]"
+	touch $(INSTALLED)
+
+install: $(INSTALLED)
+
+## make demo: set everything up on the embedded database and serve on http://$(HOST):$(PORT)/
+demo: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo_setup
+	$(MAKE) --no-print-directory serve
+
+## Serve with daphne plus one Celery worker (filesystem broker without REDIS_URL).
+serve: install
+	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/celery -A claire worker --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
+	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
+
+worker: install
+	$(BIN)/celery -A claire worker --loglevel=INFO
+
+## make test: lint, type-check, migration check, and the whole pytest suite.
+test: install lint typecheck
+	$(BIN)/python manage.py makemigrations --check --dry-run --no-input
+	REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy .
+
+lock: install
+	{ echo '# Pinned versions of every package (constraints for `pip install -c`); refresh with `make lock`.'; \
+	  $(BIN)/pip freeze --exclude-editable | sed 's/+cpu$$//'; } > requirements.lock
+
+clean-data:
+	rm -rf .data

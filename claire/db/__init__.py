@@ -1,0 +1,1 @@
+"""Database plumbing: the embedded PostgreSQL used when ``DATABASE_URL`` is unset."""

@@ -1,0 +1,192 @@
+"""Conversations API: the bridge ingest endpoint and the user's own chats, people, messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils.dateparse import parse_datetime
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from claire.api.auth import request_user
+from claire.api.errors import ApiError
+from conversations import selectors, services
+from conversations.api.serializers import (
+    ChatSerializer,
+    ChatUpdateSerializer,
+    IngestBatchSerializer,
+    IngestChatSerializer,
+    IngestMessageSerializer,
+    MessageSerializer,
+    PersonSerializer,
+    incoming_chat_from,
+    incoming_message_from,
+)
+from conversations.models import Chat
+
+
+def _item_errors(kind: str, index: int, errors: Any) -> list[dict[str, Any]]:
+    if isinstance(errors, dict):
+        return [
+            {"item": kind, "index": index, "field": field, "message": str(messages[0])}
+            for field, messages in errors.items()
+        ]
+    return [{"item": kind, "index": index, "field": None, "message": str(errors)}]
+
+
+class IngestBatchView(APIView):
+    """Push one batch of chats and messages from a bridge.
+
+    The batch is all-or-nothing: if any item is invalid, nothing is written and the response
+    lists every invalid item (``invalid_batch``), so a bridge can fix and re-post the same batch.
+    Re-posting an accepted batch is harmless (idempotent on the platform message id).
+    """
+
+    def post(self, request: Request) -> Response:
+        batch = IngestBatchSerializer(data=request.data)
+        batch.is_valid(raise_exception=True)
+        data = batch.validated_data
+        platform = data["platform"]
+        raw_messages = data["messages"]
+        limit = settings.INGEST_MAX_BATCH_MESSAGES
+        if len(raw_messages) > limit:
+            raise ApiError(
+                code="batch_too_large",
+                message=f"A batch holds at most {limit} messages.",
+                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            )
+
+        errors: list[dict[str, Any]] = []
+        chats = []
+        for index, raw in enumerate(data["chats"]):
+            serializer = IngestChatSerializer(data=raw)
+            if serializer.is_valid():
+                chats.append(serializer.validated_data)
+            else:
+                errors += _item_errors("chat", index, serializer.errors)
+        messages = []
+        for index, raw in enumerate(raw_messages):
+            message_serializer = IngestMessageSerializer(data=raw)
+            if message_serializer.is_valid():
+                messages.append((index, message_serializer.validated_data))
+            else:
+                errors += _item_errors("message", index, message_serializer.errors)
+
+        listed_chat_ids = {chat["chatId"] for chat in chats}
+        unlisted = {message["chatId"] for _, message in messages} - listed_chat_ids
+        known = set(
+            Chat.objects.filter(
+                user=request_user(request), platform=platform, platform_chat_id__in=unlisted
+            ).values_list("platform_chat_id", flat=True)
+        )
+        for index, message in messages:
+            if message["chatId"] in unlisted - known:
+                errors.append(
+                    {
+                        "item": "message",
+                        "index": index,
+                        "field": "chatId",
+                        "message": "Unknown chat: list it in chats first.",
+                    }
+                )
+        if errors:
+            raise ApiError(
+                code="invalid_batch",
+                message="The batch was not stored: some items are invalid.",
+                details={"errors": errors},
+            )
+
+        account_id = data.get("connection", {}).get("accountId", "")
+        incoming_chats = [incoming_chat_from(platform, account_id, chat) for chat in chats]
+        incoming_chats += [
+            services.IncomingChat(platform=platform, platform_chat_id=chat_id)
+            for chat_id in sorted(known)
+        ]
+        result = services.messages_ingest(
+            user=request_user(request),
+            chats=incoming_chats,
+            messages=[incoming_message_from(platform, message) for _, message in messages],
+        )
+        return Response(
+            {
+                "chatsCreated": result.chats_created,
+                "peopleCreated": result.people_created,
+                "messagesCreated": result.messages_created,
+                "messagesUpdated": result.messages_updated,
+                "messagesDeleted": result.messages_deleted,
+                "messagesUnchanged": result.messages_unchanged,
+            }
+        )
+
+
+class ChatListView(APIView):
+    def get(self, request: Request) -> Response:
+        chats = selectors.chats_for_user(user=request_user(request)).order_by(
+            "-last_message_at", "-id"
+        )
+        return Response({"chats": ChatSerializer(chats, many=True).data})
+
+
+class ChatDetailView(APIView):
+    def get(self, request: Request, chat_id: int) -> Response:
+        chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
+        return Response(ChatSerializer(chat).data)
+
+    def patch(self, request: Request, chat_id: int) -> Response:
+        chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
+        serializer = ChatUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        chat = services.chat_set_excluded_from_ai(
+            chat=chat, is_excluded=serializer.validated_data["excludedFromAi"]
+        )
+        return Response(ChatSerializer(chat).data)
+
+
+def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
+    if not value:
+        return None
+    sent_at_text, _, id_text = value.rpartition("_")
+    sent_at = parse_datetime(sent_at_text)
+    if sent_at is None or not id_text.isdigit():
+        raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
+    return sent_at, int(id_text)
+
+
+class ChatMessagesView(APIView):
+    def get(self, request: Request, chat_id: int) -> Response:
+        chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
+        try:
+            limit = min(max(int(request.query_params.get("limit", 50)), 1), 200)
+        except ValueError:
+            raise ApiError(code="invalid_limit", message="limit must be a number.") from None
+        page = selectors.messages_for_chat(
+            user=request_user(request),
+            chat=chat,
+            before=_cursor_parse(request.query_params.get("before")),
+            limit=limit + 1,
+        )
+        has_more = len(page) > limit
+        page = page[:limit]
+        next_cursor = f"{page[-1].sent_at.isoformat()}_{page[-1].pk}" if has_more and page else None
+        body: dict[str, Any] = {"messages": MessageSerializer(page, many=True).data}
+        if next_cursor:
+            body["nextCursor"] = next_cursor
+        return Response(body)
+
+
+class PeopleListView(APIView):
+    def get(self, request: Request) -> Response:
+        people = selectors.people_for_user(user=request_user(request)).order_by(
+            "display_name", "id"
+        )
+        return Response({"people": PersonSerializer(people, many=True).data})
+
+
+class MeView(APIView):
+    def get(self, request: Request) -> Response:
+        user = request_user(request)
+        return Response({"id": user.pk, "email": user.email, "timezone": user.timezone})

@@ -1,0 +1,76 @@
+"""Reads of conversation data, always scoped by the owner.
+
+The ``*_get_for_user`` helpers fail closed: a missing row and someone else's row raise the
+same ``NotFound``, so ids never leak whether they exist.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import QuerySet
+
+from claire.accounts.models import User
+from claire.api.errors import NotFound
+from conversations.models import Chat, Message, Person
+
+
+def chats_for_user(*, user: User) -> QuerySet[Chat]:
+    return Chat.objects.filter(user=user)
+
+
+def chat_get_for_user(*, user: User, chat_id: int | str) -> Chat:
+    try:
+        return Chat.objects.get(user=user, pk=int(chat_id))
+    except (Chat.DoesNotExist, ValueError, TypeError):
+        raise NotFound(message="Chat not found.") from None
+
+
+def chats_get_for_user(*, user: User, chat_ids: list[int]) -> list[Chat]:
+    """All of ``chat_ids`` or ``NotFound``: a foreign id is refused, never silently dropped."""
+    unique_ids = sorted(set(chat_ids))
+    chats = list(Chat.objects.filter(user=user, pk__in=unique_ids).order_by("pk"))
+    if len(chats) != len(unique_ids):
+        raise NotFound(message="Chat not found.")
+    return chats
+
+
+def people_for_user(*, user: User) -> QuerySet[Person]:
+    return Person.objects.filter(user=user)
+
+
+def person_get_for_user(*, user: User, person_id: int | str) -> Person:
+    try:
+        return Person.objects.get(user=user, pk=int(person_id))
+    except (Person.DoesNotExist, ValueError, TypeError):
+        raise NotFound(message="Person not found.") from None
+
+
+def messages_for_chat(
+    *,
+    user: User,
+    chat: Chat,
+    before: tuple[datetime, int] | None = None,
+    limit: int = 50,
+) -> list[Message]:
+    """Newest first, keyset-paginated on (sent_at, id); deleted messages are left out."""
+    queryset = (
+        Message.objects.filter(user=user, chat=chat, deleted_at__isnull=True)
+        .select_related("sender_person")
+        .order_by("-sent_at", "-id")
+    )
+    if before is not None:
+        sent_at, message_id = before
+        queryset = queryset.filter(sent_at__lt=sent_at) | queryset.filter(
+            sent_at=sent_at, id__lt=message_id
+        )
+    return list(queryset[:limit])
+
+
+def message_get_for_user(*, user: User, message_id: int | str) -> Message:
+    try:
+        return Message.objects.select_related("chat", "sender_person").get(
+            user=user, pk=int(message_id), deleted_at__isnull=True
+        )
+    except (Message.DoesNotExist, ValueError, TypeError):
+        raise NotFound(message="Message not found.") from None

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from conversations import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("chats/<int:chat_id>/", views.chat_view, name="chat-view"),
+]

@@ -1,0 +1,36 @@
+"""Shared fixtures. Tests run against the embedded PostgreSQL (or DATABASE_URL) — never SQLite."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def user(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def other_user(db):
+    return UserFactory()
+
+
+def _client_for(user) -> APIClient:
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def api_client(user) -> APIClient:
+    return _client_for(user)
+
+
+@pytest.fixture
+def other_api_client(other_user) -> APIClient:
+    return _client_for(other_user)
