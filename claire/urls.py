@@ -7,5 +7,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("conversations.api.urls")),
+    # app APIs: one include per app, below this line
     path("", include("conversations.urls")),
 ]
