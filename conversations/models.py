@@ -11,8 +11,13 @@ import hashlib
 import unicodedata
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
+
+# The text search configuration of the stored tsvector; queries must use the same one.
+TEXT_SEARCH_CONFIG = "english"
 
 
 class Platform(models.TextChoices):
@@ -203,6 +208,12 @@ class Message(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Maintained by PostgreSQL on every write, so lexical search never parses text at query time.
+    search_vector = models.GeneratedField(
+        expression=SearchVector("text", config=TEXT_SEARCH_CONFIG),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
 
     class Meta:
         constraints = [
@@ -226,6 +237,11 @@ class Message(models.Model):
                 condition=Q(deleted_at__isnull=True),
             ),
             models.Index(fields=["sender_person", "sent_at"], name="message_sender_time"),
+            GinIndex(
+                fields=["search_vector"],
+                name="message_search_vector",
+                condition=Q(deleted_at__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -50,7 +50,7 @@ def embedded_server_ensure(*, data_dir: Path, database: str) -> EmbeddedServer:
         port = int(info.port or 5432)
         _server_info = EmbeddedServer(data_dir=data_dir, socket_dir=socket_dir, port=port)
         _database_ensure(_server_info, database)
-        logger.info("embedded_postgres.ready", extra={"data_dir": str(data_dir)})
+        logger.debug("embedded_postgres.ready", extra={"data_dir": str(data_dir)})
         return _server_info
 
 
