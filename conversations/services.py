@@ -311,7 +311,7 @@ def _chat_messages_ingest(
         Message.objects.bulk_update(
             to_update, ["text", "content_hash", "edited_at", "deleted_at", "kind", "updated_at"]
         )
-    _replies_link(user=user, chat=chat)
+    _replies_link(user=user, chat=chat, new_rows=to_create)
     latest_sent_at = max((row.sent_at for row in to_create if row.deleted_at is None), default=None)
     if latest_sent_at and (chat.last_message_at is None or latest_sent_at > chat.last_message_at):
         chat.last_message_at = latest_sent_at
@@ -352,12 +352,17 @@ def _message_new(
     )
 
 
-def _replies_link(*, user: User, chat: Chat) -> None:
-    """Point ``reply_to`` at the replied-to row once both are present, in either order."""
-    dangling = list(
-        Message.objects.filter(user=user, chat=chat, reply_to__isnull=True)
-        .exclude(reply_to_platform_message_id="")
-        .only("pk", "reply_to_platform_message_id")
+def _replies_link(*, user: User, chat: Chat, new_rows: Sequence[Message]) -> None:
+    """Point ``reply_to`` at the replied-to row once both are present, in either order:
+    new replies to known messages, and known replies waiting for a message that just came."""
+    if not new_rows:
+        return
+    new_ids = {row.platform_message_id for row in new_rows}
+    dangling = [row for row in new_rows if row.reply_to_platform_message_id]
+    dangling += list(
+        Message.objects.filter(
+            user=user, chat=chat, reply_to__isnull=True, reply_to_platform_message_id__in=new_ids
+        ).only("pk", "reply_to_platform_message_id")
     )
     if not dangling:
         return
@@ -369,9 +374,9 @@ def _replies_link(*, user: User, chat: Chat) -> None:
         ).values_list("platform_message_id", "pk")
     )
     linked = []
-    for row in dangling:
+    for row in {row.pk: row for row in dangling}.values():
         target = targets.get(row.reply_to_platform_message_id)
-        if target is not None:
+        if target is not None and target != row.pk:
             row.reply_to_id = target
             linked.append(row)
     if linked:
