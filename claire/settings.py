@@ -117,6 +117,7 @@ else:
     # (messages are files under .data/celery, so a restarted worker picks up what was queued).
     CELERY_BROKER_URL = "filesystem://"
     _celery_queue_dir = DATA_DIR / "celery" / "queue"
+    _celery_queue_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_celery_queue_dir),
         "data_folder_out": str(_celery_queue_dir),
@@ -186,10 +187,83 @@ LOGGING = {
 # --- AI runtime (claire/ai) ----------------------------------------------------------------
 
 # --- Indexing -------------------------------------------------------------------------------
+# docs/INDEXING.md explains each value. The embed profile names the claire.ai profile that new
+# index versions are created from; a version keeps the profile it was built with.
+INDEXING_EMBED_PROFILE = env.str("INDEXING_EMBED_PROFILE", default="embed")
+INDEXING_CELERY_QUEUE = env.str("INDEXING_CELERY_QUEUE", default="celery")
+# In-flight provider requests across every worker (Redis slots with REDIS_URL, else
+# PostgreSQL advisory-lock slots).
+INDEXING_MAX_CONCURRENT_PROVIDER_REQUESTS = env.int(
+    "INDEXING_MAX_CONCURRENT_PROVIDER_REQUESTS", default=2
+)
+INDEXING_PROVIDER_SLOT_WAIT_SECONDS = env.float("INDEXING_PROVIDER_SLOT_WAIT_SECONDS", default=60)
+INDEXING_PROVIDER_SLOT_LEASE_SECONDS = env.int("INDEXING_PROVIDER_SLOT_LEASE_SECONDS", default=300)
+INDEXING_REDIS_KEY_PREFIX = env.str("INDEXING_REDIS_KEY_PREFIX", default="claire:indexing")
+# One provider request carries at most this many inputs and (estimated) tokens.
+INDEXING_BATCH_MAX_INPUTS = env.int("INDEXING_BATCH_MAX_INPUTS", default=64)
+INDEXING_BATCH_MAX_TOKENS = env.int("INDEXING_BATCH_MAX_TOKENS", default=16_000)
+INDEXING_MAX_INPUT_CHARS = env.int("INDEXING_MAX_INPUT_CHARS", default=8_000)
+INDEXING_FETCH_SIZE = env.int("INDEXING_FETCH_SIZE", default=256)
+INDEXING_SEED_BATCH_SIZE = env.int("INDEXING_SEED_BATCH_SIZE", default=2_000)
+INDEXING_JOB_LEASE_SECONDS = env.int("INDEXING_JOB_LEASE_SECONDS", default=120)
+INDEXING_JOB_SLICE_SECONDS = env.float("INDEXING_JOB_SLICE_SECONDS", default=120)
+INDEXING_JOB_MAX_ATTEMPTS = env.int("INDEXING_JOB_MAX_ATTEMPTS", default=8)
+INDEXING_ENTRY_MAX_ATTEMPTS = env.int("INDEXING_ENTRY_MAX_ATTEMPTS", default=5)
+INDEXING_RETRY_BASE_SECONDS = env.float("INDEXING_RETRY_BASE_SECONDS", default=5)
+INDEXING_RETRY_MAX_SECONDS = env.float("INDEXING_RETRY_MAX_SECONDS", default=600)
+INDEXING_RETIRE_BATCH_SIZE = env.int("INDEXING_RETIRE_BATCH_SIZE", default=5_000)
+# Users with fewer embedded vectors than this are searched exactly; larger ones through the
+# version's HNSW index with iterative scans (threshold measured in docs/INDEXING.md).
+INDEXING_EXACT_SEARCH_MAX_VECTORS = env.int("INDEXING_EXACT_SEARCH_MAX_VECTORS", default=20_000)
+INDEXING_HNSW_EF_SEARCH = env.int("INDEXING_HNSW_EF_SEARCH", default=100)
+INDEXING_HNSW_MAX_SCAN_TUPLES = env.int("INDEXING_HNSW_MAX_SCAN_TUPLES", default=50_000)
+INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_SCHEDULE", {})
+CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
+    "task": "indexing.recover_jobs",
+    "schedule": float(INDEXING_RECOVER_INTERVAL_SECONDS),
+    "options": {"expires": float(INDEXING_RECOVER_INTERVAL_SECONDS)},
+}
 
 # --- Retrieval ------------------------------------------------------------------------------
+# Hybrid search (docs/RETRIEVAL.md explains each constant and how it was chosen).
+RETRIEVAL_LEXICAL_TERM_CAP = env.int("RETRIEVAL_LEXICAL_TERM_CAP", default=500)
+RETRIEVAL_LEXICAL_CANDIDATES = env.int("RETRIEVAL_LEXICAL_CANDIDATES", default=100)
+RETRIEVAL_VECTOR_CANDIDATES = env.int("RETRIEVAL_VECTOR_CANDIDATES", default=100)
+RETRIEVAL_FUSED_CANDIDATES = env.int("RETRIEVAL_FUSED_CANDIDATES", default=50)
+RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)
+RETRIEVAL_VECTOR_MIN_SIMILARITY = env.float("RETRIEVAL_VECTOR_MIN_SIMILARITY", default=0.25)
+RETRIEVAL_WINDOW_BEFORE = env.int("RETRIEVAL_WINDOW_BEFORE", default=2)
+RETRIEVAL_WINDOW_AFTER = env.int("RETRIEVAL_WINDOW_AFTER", default=2)
+# Evidence pack bounds per AI task profile; "default" applies to any profile not listed.
+RETRIEVAL_EVIDENCE_LIMITS: dict[str, dict[str, int]] = {
+    "default": {
+        "max_sources": env.int("RETRIEVAL_EVIDENCE_MAX_SOURCES", default=12),
+        "max_tokens": env.int("RETRIEVAL_EVIDENCE_MAX_TOKENS", default=3000),
+    },
+}
 
 # --- Billing --------------------------------------------------------------------------------
+# Money is integer micro-USD (1 USD = 1,000,000). These are the defaults of a user's AI policy;
+# staff change a user's own values in the admin. Prices live in the price book, not here.
+BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD = env.int(
+    "BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD", default=500_000
+)
+BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD = env.int(
+    "BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD", default=5_000_000
+)
+BILLING_DEFAULT_AI_ENABLED = env.bool("BILLING_DEFAULT_AI_ENABLED", default=True)
+BILLING_DEFAULT_REMOTE_CONSENT = env.bool("BILLING_DEFAULT_REMOTE_CONSENT", default=False)
+# An open reservation older than this lease belongs to a crashed process; the sweeper closes it.
+BILLING_RESERVATION_LEASE_SECONDS = env.int("BILLING_RESERVATION_LEASE_SECONDS", default=300)
+BILLING_SWEEP_INTERVAL_SECONDS = env.int("BILLING_SWEEP_INTERVAL_SECONDS", default=60)
+# Celery beat entries; other apps add their own keys to this dictionary.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_SCHEDULE", {})
+CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
+    "task": "billing.sweep_reservations",
+    "schedule": float(BILLING_SWEEP_INTERVAL_SECONDS),
+    "options": {"expires": float(BILLING_SWEEP_INTERVAL_SECONDS)},
+}
 
 # --- Assistant ------------------------------------------------------------------------------
 
