@@ -31,7 +31,7 @@ demo: install
 ## Serve with daphne plus one Celery worker (filesystem broker without REDIS_URL).
 serve: install
 	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/celery -A claire worker --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
+	$(BIN)/celery -A claire worker --quiet --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
 
 worker: install
