@@ -25,7 +25,9 @@ def test_migrations_created_pgvector_and_pg_trgm():
 
 def test_vector_and_trigram_operators_work():
     with connection.cursor() as cursor:
-        cursor.execute("SELECT '[1,0,0]'::vector <=> '[0,1,0]'::vector, similarity('Dmitri', 'Dmitry')")
+        cursor.execute(
+            "SELECT '[1,0,0]'::vector <=> '[0,1,0]'::vector, similarity('Dmitri', 'Dmitry')"
+        )
         distance, similarity = cursor.fetchone()
     assert distance == pytest.approx(1.0)
     assert 0.3 < similarity < 1.0
