@@ -1,0 +1,126 @@
+"""Reciprocal rank fusion: deterministic order, boosts, and the relevance floor."""
+
+import datetime as dt
+
+import pytest
+
+from retrieval.fusion import CandidateFacts, FusionWeights, VectorHit, fuse
+from retrieval.lexical import LexicalHit
+
+NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def _facts(*ids, chat_id=1, sender=None, with_person=False, sent_at=NOW):
+    return {
+        i: CandidateFacts(
+            message_id=i,
+            chat_id=chat_id,
+            sent_at=sent_at,
+            sender_person_id=sender,
+            is_from_self=False,
+            chat_has_named_person=with_person,
+        )
+        for i in ids
+    }
+
+
+def _fuse(lexical=(), vector=(), facts=None, weights=None, limit=50, **kwargs):
+    return fuse(
+        lexical=[LexicalHit(message_id=i, score=1.0) for i in lexical],
+        vector=[VectorHit(message_id=i, similarity=s) for i, s in vector],
+        facts=facts if facts is not None else _facts(*lexical, *(i for i, _ in vector)),
+        weights=weights or FusionWeights(),
+        now=NOW,
+        limit=limit,
+        **kwargs,
+    )
+
+
+def test_scores_are_the_sum_of_reciprocal_ranks():
+    candidates = _fuse(lexical=[1, 2, 3], vector=[(3, 0.9), (1, 0.8)])
+
+    by_id = {c.message_id: c for c in candidates}
+    assert by_id[1].fused_score == pytest.approx(1 / 61 + 1 / 62)
+    assert by_id[3].fused_score == pytest.approx(1 / 63 + 1 / 61)
+    assert by_id[2].fused_score == pytest.approx(1 / 62)
+    assert [c.message_id for c in candidates] == [1, 3, 2]
+    assert (by_id[3].lexical_rank, by_id[3].vector_rank, by_id[3].vector_similarity) == (3, 1, 0.9)
+    assert (by_id[2].vector_rank, by_id[2].vector_similarity) == (None, None)
+
+
+def test_ties_break_on_the_newer_message_id_whatever_the_input_order():
+    first = _fuse(lexical=[5], vector=[(9, 0.9)])
+    second = _fuse(lexical=[9], vector=[(5, 0.9)])
+
+    assert [c.message_id for c in first] == [9, 5]
+    assert [c.message_id for c in second] == [9, 5]
+
+
+def test_vector_only_hits_below_the_floor_are_dropped():
+    candidates = _fuse(
+        vector=[(1, 0.6), (2, 0.1)], weights=FusionWeights(vector_min_similarity=0.3)
+    )
+
+    assert [c.message_id for c in candidates] == [1]
+
+
+def test_lexical_hits_pass_the_floor_whatever_their_similarity():
+    candidates = _fuse(
+        lexical=[2], vector=[(2, 0.05)], weights=FusionWeights(vector_min_similarity=0.3)
+    )
+
+    assert [c.message_id for c in candidates] == [2]
+
+
+def test_nothing_passes_gives_no_candidates():
+    assert (
+        _fuse(vector=[(1, 0.1), (2, 0.2)], weights=FusionWeights(vector_min_similarity=0.3)) == []
+    )
+
+
+def test_hits_without_facts_are_dropped():
+    candidates = _fuse(lexical=[1, 2], facts=_facts(2))
+
+    assert [c.message_id for c in candidates] == [2]
+
+
+def test_people_boost_prefers_the_named_persons_messages_then_their_chats():
+    facts = {
+        **_facts(1, sender=None),
+        **_facts(2, sender=None, with_person=True),
+        **_facts(3, sender=77),
+    }
+
+    candidates = _fuse(lexical=[1, 2, 3], facts=facts, person_ids={77})
+
+    assert [c.message_id for c in candidates] == [3, 2, 1]
+    assert candidates[0].fused_score == pytest.approx(1 / 63 + 0.5 / 61)
+    assert candidates[1].fused_score == pytest.approx(1 / 62 + 0.25 / 61)
+
+
+def test_preferred_chats_are_boosted_but_others_stay():
+    facts = {**_facts(1, chat_id=10), **_facts(2, chat_id=20)}
+
+    candidates = _fuse(lexical=[1, 2], facts=facts, preferred_chat_ids={20})
+
+    assert [c.message_id for c in candidates] == [2, 1]
+
+
+def test_recency_boost_halves_every_half_life():
+    facts = {
+        **_facts(1, sent_at=NOW - dt.timedelta(days=30)),
+        **_facts(2, sent_at=NOW),
+    }
+    weights = FusionWeights(recency_boost=1.0, recency_half_life_days=30)
+
+    candidates = _fuse(lexical=[1, 2], facts=facts, weights=weights)
+
+    by_id = {c.message_id: c for c in candidates}
+    assert by_id[2].fused_score == pytest.approx(1 / 62 + 1.0 / 61)
+    assert by_id[1].fused_score == pytest.approx(1 / 61 + 0.5 / 61)
+
+
+def test_limit_keeps_the_best():
+    candidates = _fuse(lexical=list(range(1, 11)), limit=3)
+
+    assert [c.message_id for c in candidates] == [1, 2, 3]
