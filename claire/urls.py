@@ -8,5 +8,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
+    path("api/", include("assistant.api.urls")),
     path("", include("conversations.urls")),
 ]

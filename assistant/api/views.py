@@ -1,0 +1,91 @@
+"""Assistant API views: thread history (keyset pagination) and Stop.
+
+``POST /api/assistant/messages`` is not here: it streams, so it is the ASGI application in
+``assistant.consumers``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from assistant import selectors, services
+from assistant.api.serializers import thread_wire, turn_wire
+from assistant.models import TurnStatus
+from claire.api.auth import request_user
+from claire.api.errors import ApiError
+
+MAX_PAGE = 100
+
+
+def _limit(request: Request, default: int) -> int:
+    try:
+        return min(max(int(request.query_params.get("limit", default)), 1), MAX_PAGE)
+    except ValueError:
+        raise ApiError(code="invalid_limit", message="limit must be a number.") from None
+
+
+def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
+    """A cursor is ``<ISO time>_<id>`` of the last item of the previous page."""
+    if not value:
+        return None
+    moment_text, _, id_text = value.rpartition("_")
+    moment = parse_datetime(moment_text)
+    if moment is None or moment.tzinfo is None or not id_text.isdigit():
+        raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
+    return moment, int(id_text)
+
+
+class ThreadListView(APIView):
+    def get(self, request: Request) -> Response:
+        limit = _limit(request, 20)
+        page = selectors.threads_for_user(
+            user=request_user(request),
+            before=_cursor_parse(request.query_params.get("before")),
+            limit=limit + 1,
+        )
+        body: dict[str, Any] = {"threads": [thread_wire(thread) for thread in page[:limit]]}
+        if len(page) > limit:
+            last = page[limit - 1]
+            body["nextCursor"] = f"{last.last_activity_at.isoformat()}_{last.pk}"
+        return Response(body)
+
+
+class ThreadTurnsView(APIView):
+    def get(self, request: Request, thread_id: int) -> Response:
+        user = request_user(request)
+        thread = selectors.thread_get_for_user(user=user, thread_id=thread_id)
+        limit = _limit(request, 50)
+        page = selectors.turns_for_thread(
+            user=user,
+            thread=thread,
+            before=_cursor_parse(request.query_params.get("before")),
+            limit=limit + 1,
+        )
+        body: dict[str, Any] = {
+            "thread": thread_wire(thread),
+            "turns": [turn_wire(turn) for turn in page[:limit]],
+        }
+        if len(page) > limit:
+            last = page[limit - 1]
+            body["nextCursor"] = f"{last.created_at.isoformat()}_{last.pk}"
+        return Response(body)
+
+
+class TurnCancelView(APIView):
+    """Stop a streaming answer, from any server process. 202 while the stop travels to the
+    stream; 200 with the final status when the turn had already ended."""
+
+    def post(self, request: Request, turn_id: int) -> Response:
+        turn = services.turn_stop(user=request_user(request), turn_id=turn_id)
+        is_streaming = turn.status == TurnStatus.STREAMING
+        return Response(
+            {"turnId": str(turn.pk), "status": turn.status, "stopRequested": is_streaming},
+            status=status.HTTP_202_ACCEPTED if is_streaming else status.HTTP_200_OK,
+        )

@@ -1,0 +1,101 @@
+"""Reads of threads and turns, always scoped by the owner.
+
+The ``*_get_for_user`` helpers fail closed: a missing row and someone else's row raise the same
+``NotFound``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q
+
+from assistant.models import Thread, Turn, TurnRole, TurnStatus
+from claire.accounts.models import User
+from claire.api.errors import NotFound
+
+# The model sees at most this many earlier answers of the thread (and their questions).
+RECENT_ASSISTANT_TURNS = 6
+
+
+def threads_for_user(
+    *, user: User, before: tuple[datetime, int] | None = None, limit: int = 20
+) -> list[Thread]:
+    """Most recently active first, keyset-paginated on (last_activity_at, id)."""
+    queryset = Thread.objects.filter(user=user).order_by("-last_activity_at", "-id")
+    if before is not None:
+        activity_at, thread_id = before
+        queryset = queryset.filter(
+            Q(last_activity_at__lt=activity_at) | Q(last_activity_at=activity_at, id__lt=thread_id)
+        )
+    return list(queryset[:limit])
+
+
+def thread_get_for_user(*, user: User, thread_id: int | str) -> Thread:
+    try:
+        return Thread.objects.get(user=user, pk=int(thread_id))
+    except (Thread.DoesNotExist, ValueError, TypeError):
+        raise NotFound(message="Thread not found.") from None
+
+
+def turns_for_thread(
+    *, user: User, thread: Thread, before: tuple[datetime, int] | None = None, limit: int = 50
+) -> list[Turn]:
+    """Newest first, keyset-paginated on (created_at, id)."""
+    queryset = Turn.objects.filter(user=user, thread=thread).order_by("-created_at", "-id")
+    if before is not None:
+        created_at, turn_id = before
+        queryset = queryset.filter(
+            Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=turn_id)
+        )
+    return list(queryset[:limit])
+
+
+def turn_get_for_user(*, user: User, turn_id: int | str, role: str | None = None) -> Turn:
+    filters = Q(user=user)
+    if role is not None:
+        filters &= Q(role=role)
+    try:
+        return Turn.objects.select_related("thread", "user_turn").get(filters, pk=int(turn_id))
+    except (Turn.DoesNotExist, ValueError, TypeError):
+        raise NotFound(message="Turn not found.") from None
+
+
+def turn_for_request(*, user: User, request_id: str) -> Turn | None:
+    """The user turn of ``request_id`` with its assistant turn, if the request was seen."""
+    return (
+        Turn.objects.select_related("thread", "assistant_turn")
+        .filter(user=user, role=TurnRole.USER, request_id=request_id)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One earlier question and its answer, as generation reads them."""
+
+    question: str
+    answer: str
+
+
+def recent_exchanges_for_generation(
+    *, user: User, thread: Thread, before_turn_id: int, limit: int = RECENT_ASSISTANT_TURNS
+) -> list[Exchange]:
+    """The last ``limit`` completed answers of the thread before ``before_turn_id``, oldest
+    first. One bounded query: generation never reads the whole history."""
+    answers = list(
+        Turn.objects.filter(
+            user=user,
+            thread=thread,
+            role=TurnRole.ASSISTANT,
+            status=TurnStatus.COMPLETED,
+            id__lt=before_turn_id,
+        )
+        .select_related("user_turn")
+        .order_by("-id")[:limit]
+    )
+    return [
+        Exchange(question=turn.user_turn.text if turn.user_turn else "", answer=turn.text)
+        for turn in reversed(answers)
+    ]

@@ -1,0 +1,293 @@
+"""Writes of threads and turns: the only code that changes them.
+
+``turn_begin`` is the idempotent start of an answer (user turn + empty assistant turn in one
+transaction, keyed on the user's ``request_id``); ``turn_finalize`` is its atomic end (answer,
+outcome, the billing settlement and the thread's title and activity time together).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from assistant import selectors
+from assistant.errors import RequestIdReused, RequestInProgress, TurnNotRetryable
+from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
+from assistant.stop import stop_broadcast
+from assistant.types import AskRequest
+from claire.accounts.models import User
+from claire.api.errors import ApiError
+from conversations import selectors as conversation_selectors
+
+logger = logging.getLogger(__name__)
+
+RETRYABLE_STATUSES = frozenset({TurnStatus.PARTIAL, TurnStatus.FAILED, TurnStatus.CANCELLED})
+TITLE_MAX_LENGTH = 80
+
+
+def request_hash_of(request: AskRequest) -> str:
+    """SHA-256 of the request's meaning (everything but the ``requestId``)."""
+    canonical = json.dumps(
+        {
+            "question": request.question,
+            "scope": request.scope.as_wire(),
+            "threadId": request.thread_id,
+            "retryOfTurnId": request.retry_of_turn_id,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class TurnPair:
+    """A question and its answer. ``is_new`` is false when ``turn_begin`` found the request
+    already answered: the caller replays the stored assistant turn instead of answering."""
+
+    thread: Thread
+    user_turn: Turn
+    assistant_turn: Turn
+    is_new: bool
+
+
+def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
+    """Idempotent on (user, ``request_id``).
+
+    A new request inserts the thread (when ``thread_id`` is omitted), the user turn and the
+    assistant turn (``streaming``) in one transaction. A seen request with the same payload
+    returns the stored pair (``is_new=False``) once it reached a terminal status, and raises
+    ``RequestInProgress`` while it is streaming; a different payload raises
+    ``RequestIdReused``. Foreign or missing chats, threads and retried turns raise
+    ``NotFound`` and write nothing.
+    """
+    request_hash = request_hash_of(request)
+    existing = turn_pair_for_request(user=user, request=request)
+    if existing is not None:
+        return existing
+
+    if request.scope.chat_ids:
+        conversation_selectors.chats_get_for_user(user=user, chat_ids=list(request.scope.chat_ids))
+    thread: Thread | None = None
+    retry_of: Turn | None = None
+    if request.retry_of_turn_id is not None:
+        retry_of = selectors.turn_get_for_user(
+            user=user, turn_id=request.retry_of_turn_id, role=TurnRole.ASSISTANT
+        )
+        if retry_of.status not in RETRYABLE_STATUSES:
+            raise TurnNotRetryable()
+        thread = retry_of.thread
+        if request.thread_id is not None and request.thread_id != thread.pk:
+            raise ApiError(
+                code="invalid_request", message="retryOfTurnId belongs to another thread."
+            )
+    elif request.thread_id is not None:
+        thread = selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
+
+    try:
+        with transaction.atomic():
+            now = timezone.now()
+            if thread is None:
+                thread = thread_create(user=user, request=request)
+            else:
+                Thread.objects.filter(pk=thread.pk).update(last_activity_at=now)
+                thread.last_activity_at = now
+            user_turn = Turn.objects.create(
+                thread=thread,
+                user=user,
+                role=TurnRole.USER,
+                request_id=request.request_id,
+                request_hash=request_hash,
+                status=TurnStatus.COMPLETED,
+                text=request.question,
+                scope=request.scope.as_wire(),
+                finished_at=now,
+            )
+            assistant_turn = Turn.objects.create(
+                thread=thread,
+                user=user,
+                role=TurnRole.ASSISTANT,
+                user_turn=user_turn,
+                status=TurnStatus.STREAMING,
+                scope=request.scope.as_wire(),
+                retry_of=retry_of,
+            )
+    except IntegrityError:
+        # A concurrent request with the same request_id committed first.
+        existing = turn_pair_for_request(user=user, request=request)
+        if existing is None:
+            raise
+        return existing
+    logger.info(
+        "assistant.turn_begin",
+        extra={
+            "user_id": user.pk,
+            "thread_id": thread.pk,
+            "assistant_turn_id": assistant_turn.pk,
+            "is_retry": retry_of is not None,
+        },
+    )
+    return TurnPair(thread=thread, user_turn=user_turn, assistant_turn=assistant_turn, is_new=True)
+
+
+def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None:
+    """The stored pair of a request seen before (``is_new=False``), None for a new one.
+
+    Raises ``RequestIdReused`` when the payload differs and ``RequestInProgress`` while the
+    answer is still streaming."""
+    user_turn = selectors.turn_for_request(user=user, request_id=request.request_id)
+    if user_turn is None:
+        return None
+    if user_turn.request_hash != request_hash_of(request):
+        raise RequestIdReused()
+    assistant_turn = user_turn.assistant_turn
+    if assistant_turn.status == TurnStatus.STREAMING:
+        assistant_turn = turn_expire_if_stale(turn=assistant_turn)
+    if assistant_turn.status == TurnStatus.STREAMING:
+        raise RequestInProgress()
+    return TurnPair(
+        thread=user_turn.thread,
+        user_turn=user_turn,
+        assistant_turn=assistant_turn,
+        is_new=False,
+    )
+
+
+def thread_create(*, user: User, request: AskRequest) -> Thread:
+    if request.scope.mode == "strict_chat":
+        return Thread.objects.create(
+            user=user, kind=ThreadKind.CHAT, chat_id=request.scope.chat_ids[0]
+        )
+    return Thread.objects.create(user=user, kind=ThreadKind.GLOBAL)
+
+
+def thread_title_from(question: str) -> str:
+    """The first words of the question, cut at a word boundary."""
+    words = " ".join(question.split())
+    if len(words) <= TITLE_MAX_LENGTH:
+        return words
+    cut = words[: TITLE_MAX_LENGTH - 1].rsplit(" ", 1)[0]
+    return f"{cut}…"
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """Everything an assistant turn records when it ends."""
+
+    status: TurnStatus
+    text: str
+    citations: list[dict[str, object]]
+    actions: list[dict[str, object]]
+    removed_citation_count: int = 0
+    error_code: str = ""
+    provider: str = ""
+    model: str = ""
+    finish_reason: str = ""
+    route: str = ""
+    compiled_query: dict[str, object] | None = None
+    index_status: dict[str, object] | None = None
+
+
+@dataclass(frozen=True)
+class FinalizedTurn:
+    """``was_finalized`` is false when the turn had already ended (a Stop, an expiry): the
+    stored outcome wins and ``turn`` shows it."""
+
+    turn: Turn
+    thread: Thread
+    was_finalized: bool
+
+
+def turn_finalize(
+    *,
+    user: User,
+    assistant_turn_id: int,
+    outcome: TurnOutcome,
+    settle: Callable[[], object] | None = None,
+) -> FinalizedTurn:
+    """End a streaming assistant turn atomically: the answer and outcome, ``settle`` (the
+    billing settlement of its reservation), and the thread's title and activity time commit
+    together or not at all. A turn that is no longer ``streaming`` is left as it is and
+    ``settle`` does not run."""
+    with transaction.atomic():
+        turn = (
+            Turn.objects.select_for_update(of=("self",))
+            .select_related("user_turn")
+            .get(user=user, pk=assistant_turn_id, role=TurnRole.ASSISTANT)
+        )
+        thread = Thread.objects.select_for_update().get(user=user, pk=turn.thread_id)
+        if turn.status != TurnStatus.STREAMING:
+            return FinalizedTurn(turn=turn, thread=thread, was_finalized=False)
+        now = timezone.now()
+        turn.status = outcome.status
+        turn.text = outcome.text
+        turn.citations = outcome.citations
+        turn.actions = outcome.actions
+        turn.removed_citation_count = outcome.removed_citation_count
+        turn.error_code = outcome.error_code
+        turn.provider = outcome.provider
+        turn.model = outcome.model
+        turn.finish_reason = outcome.finish_reason
+        turn.route = outcome.route
+        turn.compiled_query = outcome.compiled_query
+        turn.index_status = outcome.index_status
+        turn.finished_at = now
+        turn.save()
+        if settle is not None:
+            settle()
+        if not thread.title and turn.user_turn is not None:
+            thread.title = thread_title_from(turn.user_turn.text)
+        thread.last_activity_at = now
+        thread.save(update_fields=["title", "last_activity_at"])
+    logger.info(
+        "assistant.turn_finalize",
+        extra={
+            "user_id": user.pk,
+            "assistant_turn_id": turn.pk,
+            "status": turn.status,
+            "source_count": len(outcome.citations),
+            "removed_citation_count": outcome.removed_citation_count,
+            "error_code": outcome.error_code,
+        },
+    )
+    return FinalizedTurn(turn=turn, thread=thread, was_finalized=True)
+
+
+def turn_expire_if_stale(*, turn: Turn) -> Turn:
+    """A turn still ``streaming`` after the stream lease belongs to a server process that
+    died; it becomes ``failed`` (``stream_abandoned``) so its request can be retried."""
+    lease = timedelta(seconds=settings.ASSISTANT_STREAM_LEASE_SECONDS)
+    if turn.status != TurnStatus.STREAMING or turn.created_at > timezone.now() - lease:
+        return turn
+    updated = Turn.objects.filter(pk=turn.pk, status=TurnStatus.STREAMING).update(
+        status=TurnStatus.FAILED, error_code="stream_abandoned", finished_at=timezone.now()
+    )
+    if updated:
+        logger.warning(
+            "assistant.turn_expired", extra={"user_id": turn.user_id, "assistant_turn_id": turn.pk}
+        )
+    turn.refresh_from_db()
+    return turn
+
+
+def turn_stop(*, user: User, turn_id: int) -> Turn:
+    """Ask the process that streams the user's assistant turn ``turn_id`` to stop it; the
+    engine then ends it as ``cancelled`` and settles what was used. A turn that already ended
+    is returned unchanged (Stop is idempotent). ``NotFound`` for anyone else's turn."""
+    turn = selectors.turn_get_for_user(user=user, turn_id=turn_id, role=TurnRole.ASSISTANT)
+    turn = turn_expire_if_stale(turn=turn)
+    if turn.status == TurnStatus.STREAMING:
+        stop_broadcast(turn_id=turn.pk)
+        logger.info(
+            "assistant.stop_requested", extra={"user_id": user.pk, "assistant_turn_id": turn.pk}
+        )
+    return turn
