@@ -258,7 +258,7 @@ BILLING_DEFAULT_REMOTE_CONSENT = env.bool("BILLING_DEFAULT_REMOTE_CONSENT", defa
 BILLING_RESERVATION_LEASE_SECONDS = env.int("BILLING_RESERVATION_LEASE_SECONDS", default=300)
 BILLING_SWEEP_INTERVAL_SECONDS = env.int("BILLING_SWEEP_INTERVAL_SECONDS", default=60)
 # Celery beat entries; other apps add their own keys to this dictionary.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_SCHEDULE", {})
+CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
     "task": "billing.sweep_reservations",
     "schedule": float(BILLING_SWEEP_INTERVAL_SECONDS),

@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
     path("api/", include("assistant.api.urls")),
+    path("api/billing/", include("billing.api.urls")),
     path("", include("conversations.urls")),
 ]

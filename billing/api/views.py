@@ -1,0 +1,30 @@
+"""Billing API: the signed-in user's own spend, remaining budget and remote-provider consent."""
+
+from __future__ import annotations
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from billing import selectors, services
+from billing.api.serializers import PolicyUpdateSerializer, SpendSerializer
+from claire.api.auth import request_user
+
+
+class SpendView(APIView):
+    def get(self, request: Request) -> Response:
+        summary = selectors.spend_for_user(user=request_user(request))
+        return Response(SpendSerializer(summary).data)
+
+
+class PolicyView(APIView):
+    """Limits and the AI switch are set by staff; the user decides only about consent."""
+
+    def patch(self, request: Request) -> Response:
+        serializer = PolicyUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request_user(request)
+        services.ai_policy_update(
+            user=user, has_remote_consent=serializer.validated_data["remoteConsent"]
+        )
+        return Response(SpendSerializer(selectors.spend_for_user(user=user)).data)

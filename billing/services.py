@@ -1,0 +1,782 @@
+"""Writes to billing: pricing, budget reservation and settlement, usage events, price books.
+
+The answer engine calls, per generation attempt::
+
+    reservation = budget_reserve(user=..., request_id=..., provider=..., model=..., plan=...)
+    ...generate...
+    reservation_settle(reservation=..., usage=..., ending=..., telemetry=...)
+    # or reservation_release(reservation=...) when the attempt never reached a provider
+
+Rounding rule: every cost component is ``ceil(rate x tokens / 1,000,000)`` in integer
+micro-USD (see ``billing.money``). Locks are taken in one order everywhere -- price book row,
+then reservation row, then budget period rows by primary key -- so concurrent requests queue
+instead of deadlocking.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+
+from billing.errors import (
+    AiDisabled,
+    BudgetExceeded,
+    PriceBookInvalid,
+    PriceBookLocked,
+    PriceUnknown,
+    ReservationClosed,
+    ReservationConflict,
+)
+from billing.models import (
+    AiPolicy,
+    BudgetPeriod,
+    Ending,
+    PriceBook,
+    PriceBookEntry,
+    Reservation,
+    ReservationState,
+    UsageEvent,
+)
+from billing.money import micro_usd_for_tokens
+from billing.periods import PeriodKey, period_keys
+from billing.types import CostBreakdown, CostPlan, UsageInput, UsageLike, UsageTelemetry
+from claire.accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+# The error class recorded on usage events of reservations closed by the sweeper.
+ORPHANED_ERROR_CLASS = "orphaned_reservation"
+
+
+# --- Pricing --------------------------------------------------------------------------------
+
+
+def cost_of_usage(
+    *, entry: PriceBookEntry, usage: UsageLike, embedding_entry: PriceBookEntry | None = None
+) -> CostBreakdown:
+    """The cost of reported (or estimated) usage; each component rounded up separately.
+
+    Embedding tokens are priced with ``embedding_entry`` when the query was embedded by
+    another model than the one that generated, else with ``entry``."""
+    embedding_rate = (embedding_entry or entry).embedding_micro_usd_per_million
+    return CostBreakdown(
+        embedding_micro_usd=micro_usd_for_tokens(
+            rate_micro_usd_per_million=embedding_rate, tokens=usage.embedding_tokens
+        ),
+        input_micro_usd=micro_usd_for_tokens(
+            rate_micro_usd_per_million=entry.input_micro_usd_per_million,
+            tokens=usage.input_tokens,
+        ),
+        cached_input_micro_usd=micro_usd_for_tokens(
+            rate_micro_usd_per_million=entry.cached_input_micro_usd_per_million,
+            tokens=usage.cached_input_tokens,
+        ),
+        output_micro_usd=micro_usd_for_tokens(
+            rate_micro_usd_per_million=entry.output_micro_usd_per_million,
+            tokens=usage.output_tokens,
+        ),
+    )
+
+
+def estimated_max_cost(
+    *,
+    entry: PriceBookEntry,
+    query_embedding_tokens: int,
+    uncached_input_tokens: int,
+    cache_read_tokens: int,
+    max_output_tokens: int,
+    permitted_additional_steps: int,
+    embedding_entry: PriceBookEntry | None = None,
+) -> int:
+    """The spec's formula, in micro-USD::
+
+        query_embedding_tokens x embedding_rate + uncached_input_tokens x input_rate
+        + cache_read_tokens x cache_read_rate + max_output_tokens x output_rate
+        + permitted_additional_steps x step_reserve
+
+    with each token term rounded up to a whole micro-USD (rates are per million tokens)."""
+    plan = CostPlan(
+        query_embedding_tokens=query_embedding_tokens,
+        uncached_input_tokens=uncached_input_tokens,
+        cache_read_tokens=cache_read_tokens,
+        max_output_tokens=max_output_tokens,
+        permitted_additional_steps=permitted_additional_steps,
+    )
+    return _plan_cost(entry=entry, plan=plan, embedding_entry=embedding_entry).total_micro_usd
+
+
+def _plan_usage(plan: CostPlan) -> UsageInput:
+    """The usage a plan allows at most: what an attempt is assumed to have used when the
+    provider reported nothing."""
+    return UsageInput(
+        input_tokens=plan.uncached_input_tokens,
+        cached_input_tokens=plan.cache_read_tokens,
+        output_tokens=plan.max_output_tokens,
+        embedding_tokens=plan.query_embedding_tokens,
+        is_estimated=True,
+    )
+
+
+def _plan_cost(
+    *, entry: PriceBookEntry, plan: CostPlan, embedding_entry: PriceBookEntry | None
+) -> CostBreakdown:
+    tokens = cost_of_usage(entry=entry, usage=_plan_usage(plan), embedding_entry=embedding_entry)
+    return CostBreakdown(
+        embedding_micro_usd=tokens.embedding_micro_usd,
+        input_micro_usd=tokens.input_micro_usd,
+        cached_input_micro_usd=tokens.cached_input_micro_usd,
+        output_micro_usd=tokens.output_micro_usd,
+        steps_micro_usd=plan.permitted_additional_steps * entry.step_reserve_micro_usd,
+    )
+
+
+def price_book_in_force(*, at: datetime) -> PriceBook | None:
+    return (
+        PriceBook.objects.filter(effective_from__lte=at).order_by("-effective_from", "-version")
+    ).first()
+
+
+def price_entry_for(*, provider: str, model: str, at: datetime) -> PriceBookEntry:
+    """The entry for ``provider``/``model`` in the price book in force at ``at``.
+
+    Raises ``PriceUnknown`` (``price_unknown``) when there is none: a model without a price
+    must not run. Price books are complete snapshots, so an older version is never consulted
+    for a model the version in force lacks."""
+    book = price_book_in_force(at=at)
+    if book is None:
+        raise PriceUnknown(details={"provider": provider, "model": model})
+    return _entry_in_book(book=book, provider=provider, model=model)
+
+
+def _entry_in_book(*, book: PriceBook, provider: str, model: str) -> PriceBookEntry:
+    try:
+        entry = PriceBookEntry.objects.get(price_book=book, provider=provider, model=model)
+    except PriceBookEntry.DoesNotExist:
+        raise PriceUnknown(
+            details={"provider": provider, "model": model, "priceBookVersion": book.version}
+        ) from None
+    entry.price_book = book
+    return entry
+
+
+def _price_book_lock_for_use(*, book: PriceBook, now: datetime) -> bool:
+    """Mark ``book`` as used (immutable from now on); True when this call locked it.
+
+    The conditional update waits for any in-flight edit of the book's entries (the
+    immutability trigger holds a share lock on the book row while it edits)."""
+    if book.is_locked:
+        return False
+    locked = PriceBook.objects.filter(pk=book.pk, is_locked=False).update(
+        is_locked=True, locked_at=now
+    )
+    book.is_locked = True
+    return locked == 1
+
+
+# --- Policy and budget periods --------------------------------------------------------------
+
+
+def ai_policy_get_or_create(*, user: User) -> AiPolicy:
+    policy, _ = AiPolicy.objects.get_or_create(user=user)
+    return policy
+
+
+def ai_policy_update(
+    *,
+    user: User,
+    is_ai_enabled: bool | None = None,
+    has_remote_consent: bool | None = None,
+    daily_limit_micro_usd: int | None = None,
+    monthly_limit_micro_usd: int | None = None,
+) -> AiPolicy:
+    """Change some of a user's policy fields; ``None`` leaves a field as it is."""
+    changes = {
+        name: value
+        for name, value in {
+            "is_ai_enabled": is_ai_enabled,
+            "has_remote_consent": has_remote_consent,
+            "daily_limit_micro_usd": daily_limit_micro_usd,
+            "monthly_limit_micro_usd": monthly_limit_micro_usd,
+        }.items()
+        if value is not None
+    }
+    for name in ("daily_limit_micro_usd", "monthly_limit_micro_usd"):
+        if name in changes and int(changes[name]) < 0:
+            raise ValueError(f"{name} must not be negative")
+    with transaction.atomic():
+        policy = ai_policy_get_or_create(user=user)
+        for name, value in changes.items():
+            setattr(policy, name, value)
+        if changes:
+            policy.save(update_fields=[*changes, "updated_at"])
+    logger.info("billing.policy_updated", extra={"user_id": user.pk, "fields": sorted(changes)})
+    return policy
+
+
+def _budget_periods_lock(
+    *, user: User, keys: tuple[PeriodKey, PeriodKey]
+) -> tuple[BudgetPeriod, BudgetPeriod]:
+    """The user's (day, month) period rows for ``keys``, created if missing and locked
+    ``FOR UPDATE`` in primary-key order. Caller is inside a transaction."""
+    day_key, month_key = keys
+    match = Q(kind=day_key.kind, starts_on=day_key.starts_on) | Q(
+        kind=month_key.kind, starts_on=month_key.starts_on
+    )
+
+    def select() -> list[BudgetPeriod]:
+        return list(
+            BudgetPeriod.objects.select_for_update().filter(match, user=user).order_by("pk")
+        )
+
+    rows = select()
+    if len(rows) < 2:
+        BudgetPeriod.objects.bulk_create(
+            [BudgetPeriod(user=user, kind=key.kind, starts_on=key.starts_on) for key in keys],
+            ignore_conflicts=True,
+        )
+        rows = select()
+    by_kind = {row.kind: row for row in rows}
+    return by_kind[day_key.kind], by_kind[month_key.kind]
+
+
+def _periods_lock_by_id(period_ids: Iterable[int]) -> list[BudgetPeriod]:
+    return list(
+        BudgetPeriod.objects.select_for_update().filter(pk__in=set(period_ids)).order_by("pk")
+    )
+
+
+# --- Reservation ----------------------------------------------------------------------------
+
+
+def budget_reserve(
+    *,
+    user: User,
+    request_id: str,
+    provider: str,
+    model: str,
+    plan: CostPlan,
+    attempt: int = 1,
+    embedding_provider: str = "",
+    embedding_model: str = "",
+    now: datetime | None = None,
+) -> Reservation:
+    """Hold the maximum cost of one generation attempt against the user's budgets.
+
+    The estimate is ``estimated_max_cost`` of ``plan`` with the prices of the book in force
+    now; the book is locked (immutable) by its first use. The user's day and month rows are
+    locked ``FOR UPDATE`` for the check-and-add, so concurrent requests never push
+    ``spent + reserved`` above a limit.
+
+    Raises ``AiDisabled`` (``ai_disabled``), ``PriceUnknown`` (``price_unknown``) or
+    ``BudgetExceeded`` (``budget_exceeded``) having changed nothing. Idempotent on
+    (user, request_id, attempt): the same open reservation is returned again; a closed one
+    raises ``ReservationClosed``, one for another model ``ReservationConflict``."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        policy = ai_policy_get_or_create(user=user)
+        if not policy.is_ai_enabled:
+            raise AiDisabled()
+
+        book = price_book_in_force(at=now)
+        if book is None:
+            raise PriceUnknown(details={"provider": provider, "model": model})
+        entry = _entry_in_book(book=book, provider=provider, model=model)
+        embedding_entry = (
+            _entry_in_book(book=book, provider=embedding_provider, model=embedding_model)
+            if embedding_model
+            else None
+        )
+        if _price_book_lock_for_use(book=book, now=now):
+            # Read the prices again now that nobody can change them any more.
+            entry = _entry_in_book(book=book, provider=provider, model=model)
+            if embedding_model:
+                embedding_entry = _entry_in_book(
+                    book=book, provider=embedding_provider, model=embedding_model
+                )
+            logger.info("billing.price_book_locked", extra={"version": book.version})
+        estimate = _plan_cost(entry=entry, plan=plan, embedding_entry=embedding_entry)
+
+        keys = period_keys(zone=user.zoneinfo, now=now)
+        day, month = _budget_periods_lock(user=user, keys=keys)
+
+        existing = Reservation.objects.filter(
+            user=user, request_id=request_id, attempt=attempt
+        ).first()
+        if existing is not None:
+            return _reservation_existing(
+                existing=existing,
+                provider=provider,
+                model=model,
+                embedding_provider=embedding_provider,
+                embedding_model=embedding_model,
+            )
+
+        amount = estimate.total_micro_usd
+        limits = (
+            (day, keys[0], policy.daily_limit_micro_usd),
+            (month, keys[1], policy.monthly_limit_micro_usd),
+        )
+        for period, key, limit in limits:
+            if period.spent_micro_usd + period.reserved_micro_usd + amount > limit:
+                logger.info(
+                    "billing.budget_exceeded",
+                    extra={
+                        "user_id": user.pk,
+                        "request_id": request_id,
+                        "period": period.kind,
+                        "estimate_micro_usd": amount,
+                    },
+                )
+                raise BudgetExceeded(
+                    details={
+                        "period": period.kind,
+                        "limitMicroUsd": limit,
+                        "spentMicroUsd": period.spent_micro_usd,
+                        "reservedMicroUsd": period.reserved_micro_usd,
+                        "requestedMicroUsd": amount,
+                        "resetsAt": key.resets_at.isoformat(),
+                    }
+                )
+        if amount:
+            BudgetPeriod.objects.filter(pk__in=[day.pk, month.pk]).update(
+                reserved_micro_usd=F("reserved_micro_usd") + amount, updated_at=now
+            )
+        reservation = Reservation.objects.create(
+            user=user,
+            request_id=request_id,
+            attempt=attempt,
+            price_book=book,
+            provider=provider,
+            model=model,
+            embedding_provider=embedding_provider if embedding_model else "",
+            embedding_model=embedding_model,
+            day_period=day,
+            month_period=month,
+            query_embedding_tokens=plan.query_embedding_tokens,
+            uncached_input_tokens=plan.uncached_input_tokens,
+            cache_read_tokens=plan.cache_read_tokens,
+            max_output_tokens=plan.max_output_tokens,
+            permitted_additional_steps=plan.permitted_additional_steps,
+            estimated_micro_usd=amount,
+            created_at=now,
+            expires_at=now + timedelta(seconds=settings.BILLING_RESERVATION_LEASE_SECONDS),
+        )
+    logger.info(
+        "billing.reserved",
+        extra={
+            "user_id": user.pk,
+            "request_id": request_id,
+            "attempt": attempt,
+            "provider": provider,
+            "model": model,
+            "price_book_version": book.version,
+            "estimate_micro_usd": amount,
+        },
+    )
+    return reservation
+
+
+def _reservation_existing(
+    *,
+    existing: Reservation,
+    provider: str,
+    model: str,
+    embedding_provider: str,
+    embedding_model: str,
+) -> Reservation:
+    if (existing.provider, existing.model, existing.embedding_model) != (
+        provider,
+        model,
+        embedding_model,
+    ) or (embedding_model and existing.embedding_provider != embedding_provider):
+        raise ReservationConflict(details={"requestId": existing.request_id})
+    if existing.state != ReservationState.OPEN:
+        raise ReservationClosed(details={"requestId": existing.request_id})
+    return existing
+
+
+def _reservation_plan(reservation: Reservation) -> CostPlan:
+    return CostPlan(
+        query_embedding_tokens=reservation.query_embedding_tokens,
+        uncached_input_tokens=reservation.uncached_input_tokens,
+        cache_read_tokens=reservation.cache_read_tokens,
+        max_output_tokens=reservation.max_output_tokens,
+        permitted_additional_steps=reservation.permitted_additional_steps,
+    )
+
+
+def _reservation_lock(*, reservation_id: int) -> Reservation:
+    return (
+        Reservation.objects.select_for_update(of=("self",))
+        .select_related("price_book")
+        .get(pk=reservation_id)
+    )
+
+
+# --- Settlement -----------------------------------------------------------------------------
+
+
+def reservation_settle(
+    *,
+    reservation: Reservation,
+    usage: UsageLike | None,
+    ending: str,
+    telemetry: UsageTelemetry,
+    now: datetime | None = None,
+) -> UsageEvent:
+    """Close an attempt: charge its cost, release the rest of the hold, write its usage event.
+
+    ``ending`` is ``completed``, ``failed``, ``cancelled`` or ``partial``. The cost is
+    ``usage`` priced with the price-book version the reservation was made with (never the
+    version in force now). ``usage=None`` means the provider reported nothing: the attempt
+    is assumed to have used its whole plan, and the event is flagged as estimated, as it is
+    when ``usage.is_estimated``. A cost above the estimate is charged in full and logged.
+
+    Idempotent: settling a settled reservation returns its usage event unchanged. Raises
+    ``ReservationClosed`` for a released reservation."""
+    if ending not in Ending.values or ending in (Ending.NO_CALL, Ending.ABANDONED):
+        raise ValueError(f"not a settlement ending: {ending!r}")
+    with transaction.atomic():
+        locked = _reservation_lock(reservation_id=reservation.pk)
+        if locked.state != ReservationState.OPEN:
+            event = UsageEvent.objects.filter(reservation=locked).first()
+            if event is None:
+                raise ReservationClosed(details={"requestId": locked.request_id})
+            logger.info(
+                "billing.settle_repeated",
+                extra={"request_id": locked.request_id, "attempt": locked.attempt},
+            )
+            return event
+        event = _reservation_settle_locked(
+            reservation=locked,
+            usage=usage,
+            ending=ending,
+            telemetry=telemetry,
+            now=now or timezone.now(),
+        )
+    reservation.state = locked.state
+    reservation.settled_micro_usd = locked.settled_micro_usd
+    reservation.closed_at = locked.closed_at
+    return event
+
+
+def _reservation_settle_locked(
+    *,
+    reservation: Reservation,
+    usage: UsageLike | None,
+    ending: str,
+    telemetry: UsageTelemetry,
+    now: datetime,
+) -> UsageEvent:
+    """Caller holds the reservation row lock and checked that it is open."""
+    book = reservation.price_book
+    entry = _entry_in_book(book=book, provider=reservation.provider, model=reservation.model)
+    embedding_entry = (
+        _entry_in_book(
+            book=book, provider=reservation.embedding_provider, model=reservation.embedding_model
+        )
+        if reservation.embedding_model
+        else None
+    )
+    counted: UsageLike = usage if usage is not None else _plan_usage(_reservation_plan(reservation))
+    cost = cost_of_usage(entry=entry, usage=counted, embedding_entry=embedding_entry)
+    settled = cost.total_micro_usd
+
+    _periods_lock_by_id([reservation.day_period_id, reservation.month_period_id])
+    BudgetPeriod.objects.filter(
+        pk__in=[reservation.day_period_id, reservation.month_period_id]
+    ).update(
+        reserved_micro_usd=F("reserved_micro_usd") - reservation.estimated_micro_usd,
+        spent_micro_usd=F("spent_micro_usd") + settled,
+        updated_at=now,
+    )
+    reservation.state = ReservationState.SETTLED
+    reservation.settled_micro_usd = settled
+    reservation.closed_at = now
+    reservation.save(update_fields=["state", "settled_micro_usd", "closed_at"])
+
+    event = UsageEvent.objects.create(
+        user_id=reservation.user_id,
+        reservation=reservation,
+        request_id=reservation.request_id,
+        attempt=reservation.attempt,
+        route=telemetry.route,
+        profile=telemetry.profile,
+        provider=reservation.provider,
+        model=reservation.model,
+        price_book=book,
+        price_book_version=book.version,
+        ending=ending,
+        input_tokens=counted.input_tokens,
+        cached_input_tokens=counted.cached_input_tokens,
+        output_tokens=counted.output_tokens,
+        embedding_tokens=counted.embedding_tokens,
+        is_usage_estimated=counted.is_estimated,
+        estimated_micro_usd=reservation.estimated_micro_usd,
+        settled_micro_usd=settled,
+        time_to_first_token_ms=telemetry.time_to_first_token_ms,
+        duration_ms=telemetry.duration_ms,
+        source_count=telemetry.source_count,
+        cache_status=telemetry.cache_status,
+        error_class=telemetry.error_class,
+        created_at=now,
+    )
+    fields = {
+        "user_id": reservation.user_id,
+        "request_id": reservation.request_id,
+        "attempt": reservation.attempt,
+        "ending": ending,
+        "provider": reservation.provider,
+        "model": reservation.model,
+        "price_book_version": book.version,
+        "estimate_micro_usd": reservation.estimated_micro_usd,
+        "settled_micro_usd": settled,
+        "is_usage_estimated": counted.is_estimated,
+    }
+    logger.info("billing.settled", extra=fields)
+    if settled > reservation.estimated_micro_usd:
+        logger.warning("billing.settled_over_estimate", extra=fields)
+    return event
+
+
+def reservation_release(*, reservation: Reservation, now: datetime | None = None) -> Reservation:
+    """Give the whole hold back for an attempt that used nothing (it never reached a
+    provider). Writes no usage event. Idempotent: a closed reservation is returned as is."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _reservation_lock(reservation_id=reservation.pk)
+        if locked.state == ReservationState.OPEN:
+            _periods_lock_by_id([locked.day_period_id, locked.month_period_id])
+            BudgetPeriod.objects.filter(
+                pk__in=[locked.day_period_id, locked.month_period_id]
+            ).update(
+                reserved_micro_usd=F("reserved_micro_usd") - locked.estimated_micro_usd,
+                updated_at=now,
+            )
+            locked.state = ReservationState.RELEASED
+            locked.settled_micro_usd = 0
+            locked.closed_at = now
+            locked.save(update_fields=["state", "settled_micro_usd", "closed_at"])
+            logger.info(
+                "billing.released",
+                extra={
+                    "user_id": locked.user_id,
+                    "request_id": locked.request_id,
+                    "attempt": locked.attempt,
+                    "estimate_micro_usd": locked.estimated_micro_usd,
+                },
+            )
+    return locked
+
+
+def reservations_sweep(*, expired_before: datetime, batch_size: int = 500) -> int:
+    """Close open reservations whose lease ended at or before ``expired_before``: their
+    process is gone. Each is settled as ``abandoned`` with estimated usage (its whole plan,
+    since the provider may have billed for it), so the hold never stays open. Rows being
+    settled by a live process are skipped and left to it. Returns how many were closed."""
+    candidate_ids = list(
+        Reservation.objects.filter(state=ReservationState.OPEN, expires_at__lte=expired_before)
+        .order_by("expires_at")
+        .values_list("pk", flat=True)[:batch_size]
+    )
+    swept = 0
+    for reservation_id in candidate_ids:
+        with transaction.atomic():
+            locked = (
+                Reservation.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("price_book")
+                .filter(
+                    pk=reservation_id,
+                    state=ReservationState.OPEN,
+                    expires_at__lte=expired_before,
+                )
+                .first()
+            )
+            if locked is None:
+                continue
+            _reservation_settle_locked(
+                reservation=locked,
+                usage=None,
+                ending=Ending.ABANDONED,
+                telemetry=UsageTelemetry(error_class=ORPHANED_ERROR_CLASS),
+                now=timezone.now(),
+            )
+            swept += 1
+    if swept:
+        logger.warning("billing.reservations_swept", extra={"count": swept})
+    return swept
+
+
+def usage_record_no_call(
+    *,
+    user: User,
+    request_id: str,
+    telemetry: UsageTelemetry,
+    attempt: int = 1,
+    now: datetime | None = None,
+) -> UsageEvent:
+    """The usage event of an answer that called no model (e.g. the deterministic
+    no-evidence answer): zero tokens, zero cost. Idempotent on (user, request_id, attempt)."""
+    event, created = UsageEvent.objects.get_or_create(
+        user=user,
+        request_id=request_id,
+        attempt=attempt,
+        defaults={
+            "ending": Ending.NO_CALL,
+            "route": telemetry.route,
+            "profile": telemetry.profile,
+            "time_to_first_token_ms": telemetry.time_to_first_token_ms,
+            "duration_ms": telemetry.duration_ms,
+            "source_count": telemetry.source_count,
+            "cache_status": telemetry.cache_status,
+            "error_class": telemetry.error_class,
+            "created_at": now or timezone.now(),
+        },
+    )
+    if created:
+        logger.info(
+            "billing.usage_no_call",
+            extra={"user_id": user.pk, "request_id": request_id, "route": telemetry.route},
+        )
+    return event
+
+
+# --- Price books ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PriceInput:
+    """One entry of a new price book version (rates per million tokens, micro-USD)."""
+
+    provider: str
+    model: str
+    input_micro_usd_per_million: int = 0
+    cached_input_micro_usd_per_million: int = 0
+    output_micro_usd_per_million: int = 0
+    embedding_micro_usd_per_million: int = 0
+    step_reserve_micro_usd: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.provider or not self.model:
+            raise PriceBookInvalid(message="Each price needs a provider and a model.")
+        amounts = (
+            self.input_micro_usd_per_million,
+            self.cached_input_micro_usd_per_million,
+            self.output_micro_usd_per_million,
+            self.embedding_micro_usd_per_million,
+            self.step_reserve_micro_usd,
+        )
+        if any(type(value) is not int or value < 0 for value in amounts):
+            raise PriceBookInvalid(
+                message=f"Prices of {self.provider}/{self.model} must be whole, non-negative "
+                "micro-USD amounts.",
+            )
+
+
+def price_book_create(
+    *,
+    entries: Iterable[PriceInput],
+    effective_from: datetime,
+    note: str = "",
+    inherit_from: PriceBook | None = None,
+) -> PriceBook:
+    """A new version holding ``entries`` (on top of ``inherit_from``'s entries, if given).
+
+    Versions are numbered in creation order. ``effective_from`` may be in the future (the
+    version waits) but not in the past: a version must not reprice time already served."""
+    new_entries = {(entry.provider, entry.model): entry for entry in entries}
+    if timezone.is_naive(effective_from):
+        raise PriceBookInvalid(message="effective_from needs a timezone.")
+    if effective_from < timezone.now() - timedelta(minutes=1):
+        raise PriceBookInvalid(message="A new price book cannot take effect in the past.")
+    merged: dict[tuple[str, str], PriceInput] = {}
+    if inherit_from is not None:
+        for row in inherit_from.entries.all():
+            merged[(row.provider, row.model)] = PriceInput(
+                provider=row.provider,
+                model=row.model,
+                input_micro_usd_per_million=row.input_micro_usd_per_million,
+                cached_input_micro_usd_per_million=row.cached_input_micro_usd_per_million,
+                output_micro_usd_per_million=row.output_micro_usd_per_million,
+                embedding_micro_usd_per_million=row.embedding_micro_usd_per_million,
+                step_reserve_micro_usd=row.step_reserve_micro_usd,
+            )
+    merged.update(new_entries)
+    if not merged:
+        raise PriceBookInvalid(message="A price book needs at least one entry.")
+    try:
+        with transaction.atomic():
+            version = (PriceBook.objects.aggregate(top=Max("version"))["top"] or 0) + 1
+            book = PriceBook.objects.create(
+                version=version, effective_from=effective_from, note=note[:255]
+            )
+            PriceBookEntry.objects.bulk_create(
+                [
+                    PriceBookEntry(
+                        price_book=book,
+                        provider=item.provider,
+                        model=item.model,
+                        input_micro_usd_per_million=item.input_micro_usd_per_million,
+                        cached_input_micro_usd_per_million=item.cached_input_micro_usd_per_million,
+                        output_micro_usd_per_million=item.output_micro_usd_per_million,
+                        embedding_micro_usd_per_million=item.embedding_micro_usd_per_million,
+                        step_reserve_micro_usd=item.step_reserve_micro_usd,
+                    )
+                    for item in merged.values()
+                ]
+            )
+    except IntegrityError:
+        # The unique version number was taken by a version created at the same moment.
+        raise PriceBookInvalid(
+            code="price_book_version_taken",
+            message="Another price book version was created at the same time; try again.",
+        ) from None
+    logger.info(
+        "billing.price_book_created",
+        extra={
+            "version": book.version,
+            "effective_from": effective_from.isoformat(),
+            "entries": len(merged),
+            "inherited_from": inherit_from.version if inherit_from else None,
+        },
+    )
+    return book
+
+
+def price_book_copy(*, source: PriceBook, effective_from: datetime, note: str = "") -> PriceBook:
+    """A new, unlocked version with the same entries as ``source``, to edit before it takes
+    effect."""
+    return price_book_create(
+        entries=(),
+        effective_from=effective_from,
+        note=note or f"Copy of v{source.version}",
+        inherit_from=source,
+    )
+
+
+def price_book_entry_set(*, book: PriceBook, price: PriceInput) -> PriceBookEntry:
+    """Add or change one entry of an unused version; ``PriceBookLocked`` once it is used."""
+    with transaction.atomic():
+        locked_book = PriceBook.objects.select_for_update().get(pk=book.pk)
+        if locked_book.is_locked:
+            raise PriceBookLocked(details={"version": locked_book.version})
+        entry, _ = PriceBookEntry.objects.update_or_create(
+            price_book=locked_book,
+            provider=price.provider,
+            model=price.model,
+            defaults={
+                "input_micro_usd_per_million": price.input_micro_usd_per_million,
+                "cached_input_micro_usd_per_million": price.cached_input_micro_usd_per_million,
+                "output_micro_usd_per_million": price.output_micro_usd_per_million,
+                "embedding_micro_usd_per_million": price.embedding_micro_usd_per_million,
+                "step_reserve_micro_usd": price.step_reserve_micro_usd,
+            },
+        )
+    return entry
