@@ -298,6 +298,10 @@ def _chat_messages_ingest(
             result.messages_unchanged += 1
 
     if to_create:
+        # Senders become participants with one insert per chat, not one per message.
+        _participants_add(
+            chat=chat, people=[row.sender_person for row in to_create if row.sender_person]
+        )
         Message.objects.bulk_create(to_create)
         for row in to_create:
             if row.deleted_at is None:
@@ -333,8 +337,6 @@ def _message_new(
         sender_name = incoming.sender.label[:255]
         if not incoming.is_from_self:
             sender_person = resolver.resolve(incoming.sender)
-            if sender_person is not None:
-                _participants_add(chat=chat, people=[sender_person])
     return Message(
         user=user,
         chat=chat,
