@@ -29,4 +29,14 @@ def export_parse(*, format: str, path: Path, options: ParseOptions) -> ParsedExp
     return PARSERS[format](path, options=options)
 
 
-__all__ = ["PARSERS", "ImportFormatError", "ParseOptions", "ParsedExport", "export_parse"]
+__all__ = [
+    "PARSERS",
+    "ImportFormatError",
+    "ParseOptions",
+    "ParsedExport",
+    "export_parse",
+    "parse_jsonl",
+    "parse_slack",
+    "parse_telegram",
+    "parse_whatsapp",
+]

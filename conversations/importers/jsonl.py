@@ -71,9 +71,13 @@ class _Line:
 
 def parse_jsonl(path: Path, *, options: ParseOptions) -> ParsedExport:
     conversations: dict[str, _Conversation] = {}
-    count = 0
+    line_of_message: dict[tuple[str, str], int] = {}
+    superseded: set[int] = set()
     for number, line in _lines(path, options=options):
-        count += 1
+        key = (line.platform_chat_id, line.message.platform_message_id)
+        if key in line_of_message:
+            superseded.add(line_of_message[key])
+        line_of_message[key] = number
         conversation = conversations.get(line.platform_chat_id)
         if conversation is None:
             conversation = _Conversation(platform=line.platform, first_line=number)
@@ -89,9 +93,9 @@ def parse_jsonl(path: Path, *, options: ParseOptions) -> ParsedExport:
         conversation.kind = conversation.kind or line.chat_kind
         sender = line.message.sender
         if sender is not None:
-            key = sender.platform_user_id or normalise_name(sender.display_name)
-            if key not in conversation.sender_keys:
-                conversation.sender_keys.add(key)
+            sender_key = sender.platform_user_id or normalise_name(sender.display_name)
+            if sender_key not in conversation.sender_keys:
+                conversation.sender_keys.add(sender_key)
                 if not line.message.is_from_self:
                     conversation.other_senders.append(sender.label)
     return ParsedExport(
@@ -99,10 +103,14 @@ def parse_jsonl(path: Path, *, options: ParseOptions) -> ParsedExport:
             conversation.chat(platform_chat_id)
             for platform_chat_id, conversation in conversations.items()
         ),
+        # Only the last line of a message is handed on, so that re-importing a file that
+        # carries an edit as a second line finds the message unchanged.
         messages=(
-            (line.platform_chat_id, line.message) for _, line in _lines(path, options=options)
+            (line.platform_chat_id, line.message)
+            for number, line in _lines(path, options=options)
+            if number not in superseded
         ),
-        message_count=count,
+        message_count=len(line_of_message),
     )
 
 

@@ -225,6 +225,27 @@ def test_a_changed_message_in_a_later_export_is_an_update(user, tmp_path):
     assert (row.text, row.edited_at) == ("See you at 9", datetime(2024, 5, 3, 17, 10, tzinfo=UTC))
 
 
+def test_a_file_carrying_an_edit_as_a_second_line_reimports_unchanged(user, tmp_path):
+    path = tmp_path / "messages.jsonl"
+    original = {
+        "conversation_id": "c1",
+        "message_id": "m1",
+        "sender": "Ana",
+        "text": "See you at 8",
+        "sent_at": "2024-05-03T18:00:00+01:00",
+    }
+    edit = {**original, "text": "See you at 9", "edited_at": "2024-05-03T18:10:00+01:00"}
+    path.write_text(json.dumps(original) + "\n" + json.dumps(edit) + "\n", encoding="utf-8")
+
+    first, _ = _import(user, "jsonl", path)
+    again, _ = _import(user, "jsonl", path)
+
+    assert first.endswith("1 message: 1 created, 0 updated, 0 deleted, 0 unchanged.\n")
+    assert again.endswith("1 message: 0 created, 0 updated, 0 deleted, 1 unchanged.\n")
+    row = Message.objects.get(user=user)
+    assert (row.text, row.edited_at) == ("See you at 9", datetime(2024, 5, 3, 17, 10, tzinfo=UTC))
+
+
 def test_progress_bar_on_request(user):
     _, stderr = _import(user, "jsonl", JSONL, "--progress")
 

@@ -235,3 +235,20 @@ def test_the_first_pass_validates_the_whole_file_before_any_message_is_handed_ou
 
     with pytest.raises(ImportFormatError):
         parse_jsonl(path, options=lisbon_options())
+
+
+def test_a_later_line_for_the_same_message_replaces_the_earlier_one(tmp_path):
+    path = _write(
+        tmp_path,
+        _line(text="See you at 8"),
+        _line(message_id="m2", text="ok"),
+        _line(text="See you at 9", edited_at="2024-05-03T18:10:00+01:00"),
+    )
+
+    parsed = parse_jsonl(path, options=lisbon_options())
+
+    assert parsed.message_count == 2
+    assert [(m.platform_message_id, m.text, m.edited_at) for _, m in parsed.messages] == [
+        ("m2", "ok", None),
+        ("m1", "See you at 9", datetime(2024, 5, 3, 18, 10, tzinfo=PLUS_ONE)),
+    ]
