@@ -260,8 +260,12 @@ class UsageEvent(models.Model):
     )
     price_book_version = models.PositiveIntegerField(null=True, blank=True)
     ending = models.CharField(max_length=16, choices=Ending.choices)
-    input_tokens = models.PositiveIntegerField(default=0)
-    cached_input_tokens = models.PositiveIntegerField(default=0)
+    input_tokens = models.PositiveIntegerField(
+        default=0, help_text="All prompt tokens, cache reads included."
+    )
+    cached_input_tokens = models.PositiveIntegerField(
+        default=0, help_text="The prompt tokens read from the provider's cache."
+    )
     output_tokens = models.PositiveIntegerField(default=0)
     embedding_tokens = models.PositiveIntegerField(default=0)
     is_usage_estimated = models.BooleanField(

@@ -63,16 +63,20 @@ def cost_of_usage(
 ) -> CostBreakdown:
     """The cost of reported (or estimated) usage; each component rounded up separately.
 
-    Embedding tokens are priced with ``embedding_entry`` when the query was embedded by
-    another model than the one that generated, else with ``entry``."""
+    Input tokens not read from the cache are priced at the input rate, cached ones at the
+    cache-read rate. Embedding tokens are priced with ``embedding_entry`` when the query was
+    embedded by another model than the one that generated, else with ``entry``."""
     embedding_rate = (embedding_entry or entry).embedding_micro_usd_per_million
+    # A provider reporting more cached than total input tokens is charged for the cached
+    # ones only, never a negative amount.
+    uncached_input_tokens = max(usage.input_tokens - usage.cached_input_tokens, 0)
     return CostBreakdown(
         embedding_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=embedding_rate, tokens=usage.embedding_tokens
         ),
         input_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=entry.input_micro_usd_per_million,
-            tokens=usage.input_tokens,
+            tokens=uncached_input_tokens,
         ),
         cached_input_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=entry.cached_input_micro_usd_per_million,
@@ -116,7 +120,7 @@ def _plan_usage(plan: CostPlan) -> UsageInput:
     """The usage a plan allows at most: what an attempt is assumed to have used when the
     provider reported nothing."""
     return UsageInput(
-        input_tokens=plan.uncached_input_tokens,
+        input_tokens=plan.uncached_input_tokens + plan.cache_read_tokens,
         cached_input_tokens=plan.cache_read_tokens,
         output_tokens=plan.max_output_tokens,
         embedding_tokens=plan.query_embedding_tokens,
@@ -135,6 +139,16 @@ def _plan_cost(
         output_micro_usd=tokens.output_micro_usd,
         steps_micro_usd=plan.permitted_additional_steps * entry.step_reserve_micro_usd,
     )
+
+
+def model_key_parts(model_key: str) -> tuple[str, str]:
+    """The (provider, model) a price book entry is keyed by, from an AI runtime model key:
+    ``"local/extractive"`` -> ``("local", "extractive")``, ``"openai/gpt-4o-mini"`` ->
+    ``("openai", "gpt-4o-mini")``. Only the first slash separates."""
+    provider, separator, model = model_key.partition("/")
+    if not separator or not provider or not model:
+        raise ValueError(f"not a provider/model key: {model_key!r}")
+    return provider, model
 
 
 def price_book_in_force(*, at: datetime) -> PriceBook | None:

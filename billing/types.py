@@ -10,11 +10,13 @@ from billing.models import CacheStatus
 
 
 class UsageLike(Protocol):
-    """Token counts of one generation attempt, as the AI runtime reports them.
+    """Token counts of one generation attempt, as the AI runtime reports them
+    (``claire.ai.types.Usage`` has exactly these attributes and meanings).
 
-    ``input_tokens`` are the prompt tokens billed at the input rate, i.e. *without* the
-    ``cached_input_tokens`` read from the provider's prompt cache. ``is_estimated`` is true
-    when the provider did not report usage and the counts were estimated."""
+    ``input_tokens`` counts every prompt token, cache reads included; ``cached_input_tokens``
+    is the subset read from the provider's prompt cache (billed at the cache-read rate), so
+    the input rate applies to the difference. ``is_estimated`` is true when the provider did
+    not report usage and the counts were estimated."""
 
     @property
     def input_tokens(self) -> int: ...

@@ -33,9 +33,10 @@ TELEMETRY = UsageTelemetry(
     source_count=7,
     cache_status=CacheStatus.PARTIAL,
 )
-# 2,001 x 2.5 -> 5,003; 999 x 1.25 -> 1,249; 321 x 10 = 3,210; 12 x 0.02 -> 1: 9,463
+# 3,000 input of which 999 cached: 2,001 x 2.5 -> 5,003; 999 x 1.25 -> 1,249;
+# 321 x 10 = 3,210; 12 x 0.02 -> 1: 9,463
 REPORTED = UsageInput(
-    input_tokens=2_001, cached_input_tokens=999, output_tokens=321, embedding_tokens=12
+    input_tokens=3_000, cached_input_tokens=999, output_tokens=321, embedding_tokens=12
 )
 REPORTED_COST = 9_463
 
@@ -88,7 +89,7 @@ def test_settlement_charges_reported_usage_and_releases_the_rest(user, entry, po
         event.cached_input_tokens,
         event.output_tokens,
         event.embedding_tokens,
-    ) == (2_001, 999, 321, 12)
+    ) == (3_000, 999, 321, 12)
     assert event.is_usage_estimated is False
     assert (event.estimated_micro_usd, event.settled_micro_usd) == (PLAN_ESTIMATE, REPORTED_COST)
     assert (event.route, event.profile) == ("hybrid_search", "answer")
@@ -110,7 +111,7 @@ def test_unreported_usage_is_estimated_from_the_plan_and_flagged(user, entry, po
 
     assert event.is_usage_estimated is True
     assert (event.input_tokens, event.cached_input_tokens, event.output_tokens) == (
-        3_000,
+        4_000,
         1_000,
         500,
     )
