@@ -190,6 +190,9 @@ LOGGING = {
 # docs/INDEXING.md explains each value. The embed profile names the claire.ai profile that new
 # index versions are created from; a version keeps the profile it was built with.
 INDEXING_EMBED_PROFILE = env.str("INDEXING_EMBED_PROFILE", default="embed")
+# The index has one embedding model for everyone, so one data policy: "local_only" (the
+# default) or "allow_remote" (an operator decision, see docs/INDEXING.md).
+INDEXING_EMBED_DATA_POLICY = env.str("INDEXING_EMBED_DATA_POLICY", default="local_only")
 INDEXING_CELERY_QUEUE = env.str("INDEXING_CELERY_QUEUE", default="celery")
 # In-flight provider requests across every worker (Redis slots with REDIS_URL, else
 # PostgreSQL advisory-lock slots).
@@ -206,6 +209,7 @@ INDEXING_MAX_INPUT_CHARS = env.int("INDEXING_MAX_INPUT_CHARS", default=8_000)
 INDEXING_FETCH_SIZE = env.int("INDEXING_FETCH_SIZE", default=256)
 INDEXING_SEED_BATCH_SIZE = env.int("INDEXING_SEED_BATCH_SIZE", default=2_000)
 INDEXING_JOB_LEASE_SECONDS = env.int("INDEXING_JOB_LEASE_SECONDS", default=120)
+INDEXING_JOB_QUEUED_GRACE_SECONDS = env.int("INDEXING_JOB_QUEUED_GRACE_SECONDS", default=1800)
 INDEXING_JOB_SLICE_SECONDS = env.float("INDEXING_JOB_SLICE_SECONDS", default=120)
 INDEXING_JOB_MAX_ATTEMPTS = env.int("INDEXING_JOB_MAX_ATTEMPTS", default=8)
 INDEXING_ENTRY_MAX_ATTEMPTS = env.int("INDEXING_ENTRY_MAX_ATTEMPTS", default=5)

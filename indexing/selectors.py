@@ -1,0 +1,319 @@
+"""Reads of the indexing app, scoped by user.
+
+Retrieval reads the index through three functions:
+
+* ``active_index_version()`` — the single version searches use (or None before the first).
+* ``index_status_for_user(user=...)`` — counters from one progress row, no COUNT(*): safe to
+  call on every answer request.
+* ``vector_search(user=..., query_vector=..., ...)`` — nearest messages in the active version.
+  The query vector must come from the version's own model: embed the question with
+  ``claire.ai.embeddings.embed_many([question], profile=version.profile)`` and check that
+  the result's dimensions equal ``version.dimensions``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import QuerySet
+
+from claire.accounts.models import User
+from indexing.models import (
+    MAINTAINED_VERSION_STATES,
+    OPEN_JOB_STATES,
+    EntryState,
+    IndexJob,
+    IndexProgress,
+    IndexVersion,
+    IndexVersionState,
+    MessageEmbedding,
+)
+from indexing.search_indexes import search_index_expression
+from indexing.sql import sql
+
+
+def active_index_version() -> IndexVersion | None:
+    return IndexVersion.objects.filter(state=IndexVersionState.ACTIVE).first()
+
+
+def maintained_index_versions() -> list[IndexVersion]:
+    return list(IndexVersion.objects.filter(state__in=MAINTAINED_VERSION_STATES).order_by("pk"))
+
+
+class IndexState(StrEnum):
+    NOT_STARTED = "not_started"  # no progress yet for this user in this version
+    BUILDING = "building"  # entries still pending (or pre-existing messages not seeded yet)
+    READY = "ready"  # every eligible message embedded
+    PARTIAL = "partial"  # nothing pending, some messages failed permanently
+
+
+@dataclass(frozen=True)
+class IndexStatus:
+    """A user's index in one version, from counters kept by the writes themselves."""
+
+    version: int
+    provider: str
+    model: str
+    dimensions: int
+    version_state: str
+    state: IndexState
+    eligible: int
+    embedded: int
+    failed: int
+
+    @property
+    def pending(self) -> int:
+        return max(self.eligible - self.embedded - self.failed, 0)
+
+    @property
+    def is_searchable(self) -> bool:
+        return self.embedded > 0
+
+
+def _status_from(version: IndexVersion, progress: IndexProgress | None) -> IndexStatus:
+    if progress is None:
+        state = IndexState.NOT_STARTED
+        eligible = embedded = failed = 0
+    else:
+        eligible, embedded, failed = progress.eligible, progress.embedded, progress.failed
+        if not progress.is_complete:
+            state = IndexState.BUILDING
+        elif failed:
+            state = IndexState.PARTIAL
+        else:
+            state = IndexState.READY
+    return IndexStatus(
+        version=version.version,
+        provider=version.provider,
+        model=version.model,
+        dimensions=version.dimensions,
+        version_state=version.state,
+        state=state,
+        eligible=eligible,
+        embedded=embedded,
+        failed=failed,
+    )
+
+
+def index_status_for_user(*, user: User) -> IndexStatus | None:
+    """The user's status in the active version (None when no version exists yet). Two indexed
+    single-row reads; never counts messages or embeddings."""
+    version = active_index_version()
+    if version is None:
+        return None
+    progress = IndexProgress.objects.filter(user=user, index_version=version).first()
+    return _status_from(version, progress)
+
+
+def index_statuses_for_user(*, user: User) -> list[IndexStatus]:
+    """The user's status in every maintained version: the active one first, then building."""
+    versions = maintained_index_versions()
+    progress = {
+        row.index_version_id: row
+        for row in IndexProgress.objects.filter(user=user, index_version__in=versions)
+    }
+    ordered = sorted(versions, key=lambda v: (v.state != IndexVersionState.ACTIVE, v.version))
+    return [_status_from(version, progress.get(version.pk)) for version in ordered]
+
+
+def embedding_failures_for_user(
+    *, user: User, index_version: IndexVersion | None = None
+) -> QuerySet[MessageEmbedding]:
+    """The user's permanently failed entries, newest first (by id, for keyset pages)."""
+    queryset = MessageEmbedding.objects.filter(user=user, state=EntryState.FAILED)
+    if index_version is not None:
+        queryset = queryset.filter(index_version=index_version)
+    return queryset.select_related("index_version").order_by("-pk")
+
+
+def index_jobs_for_user(*, user: User) -> QuerySet[IndexJob]:
+    return IndexJob.objects.filter(user=user).select_related("index_version").order_by("-pk")
+
+
+@dataclass(frozen=True)
+class PendingEntry:
+    entry_id: int
+    message_id: int
+    entry_hash: str
+    message_hash: str
+    text: str
+
+
+def pending_entries_for_job(
+    *, user_id: int, index_version_id: int, after_message_id: int, limit: int
+) -> list[PendingEntry]:
+    """The next pending entries of one user and version, in message order, with the message's
+    current text (used only in memory, for the provider request)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql("""
+            SELECT e.id, e.message_id, e.content_hash, m.content_hash, m.text
+            FROM {entry} e JOIN {message} m ON m.id = e.message_id
+            WHERE e.index_version_id = %s AND e.user_id = %s AND e.state = %s
+              AND e.message_id > %s
+            ORDER BY e.message_id
+            LIMIT %s
+            """),
+            [index_version_id, user_id, EntryState.PENDING.value, after_message_id, limit],
+        )
+        return [
+            PendingEntry(
+                entry_id=int(row[0]),
+                message_id=int(row[1]),
+                entry_hash=str(row[2]),
+                message_hash=str(row[3]),
+                text=str(row[4]),
+            )
+            for row in cursor.fetchall()
+        ]
+
+
+def has_pending_entries(*, user_id: int, index_version_id: int) -> bool:
+    return MessageEmbedding.objects.filter(
+        user_id=user_id, index_version_id=index_version_id, state=EntryState.PENDING
+    ).exists()
+
+
+# --- vector search ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    message_id: int
+    distance: float  # cosine distance: 0 identical, 2 opposite
+
+    @property
+    def similarity(self) -> float:
+        return 1.0 - self.distance
+
+
+class SearchPlan(StrEnum):
+    EXACT = "exact"
+    HNSW = "hnsw"
+
+
+def vector_search_plan(*, embedded: int) -> SearchPlan:
+    """Exact scans are faster and perfectly accurate for a user's few thousand vectors; the
+    approximate index pays off above the measured threshold (docs/INDEXING.md)."""
+    if embedded <= settings.INDEXING_EXACT_SEARCH_MAX_VECTORS:
+        return SearchPlan.EXACT
+    return SearchPlan.HNSW
+
+
+def _vector_literal(values: Sequence[float]) -> str:
+    return "[" + ",".join(f"{float(value):.7g}" for value in values) + "]"
+
+
+def vector_search(
+    *,
+    user: User,
+    query_vector: Sequence[float],
+    limit: int = 50,
+    chat_ids: Sequence[int] | None = None,
+    time_range: tuple[dt.datetime | None, dt.datetime | None] | None = None,
+    index_version: IndexVersion | None = None,
+    plan: SearchPlan | None = None,
+) -> list[VectorHit]:
+    """The user's ``limit`` nearest embedded messages to ``query_vector`` in the active version
+    (or ``index_version``), nearest first. Only live, eligible messages have vectors (deletes and
+    exclusions remove them in their own transaction), so no join is needed to filter them.
+
+    ``chat_ids`` restricts to those chats (the caller has checked ownership; the user filter
+    applies regardless). ``time_range`` is [start, end) on ``sent_at``, either end optional.
+    ``plan`` forces exact or HNSW; by default the user's embedded count decides.
+    """
+    version = index_version or active_index_version()
+    if version is None or limit <= 0:
+        return []
+    if len(query_vector) != version.dimensions:
+        raise ValueError(
+            f"query vector has {len(query_vector)} dimensions; version {version.version} "
+            f"has {version.dimensions}"
+        )
+    if chat_ids is not None and not chat_ids:
+        return []
+    if plan is None:
+        progress = IndexProgress.objects.filter(user=user, index_version=version).first()
+        plan = vector_search_plan(embedded=progress.embedded if progress else 0)
+
+    dimensions = int(version.dimensions)
+    conditions = [
+        # A literal, not a parameter: the planner matches it against the partial index.
+        f"e.index_version_id = {int(version.pk)}",
+        "e.user_id = %s",
+        "e.state = %s",
+    ]
+    params: list[Any] = [user.pk, EntryState.EMBEDDED.value]
+    if chat_ids is not None:
+        conditions.append("e.chat_id = ANY(%s)")
+        params.append([int(chat_id) for chat_id in chat_ids])
+    if time_range is not None:
+        start, end = time_range
+        if start is not None:
+            conditions.append("e.sent_at >= %s")
+            params.append(start)
+        if end is not None:
+            conditions.append("e.sent_at < %s")
+            params.append(end)
+    where = " AND ".join(conditions)
+    query = _vector_literal(query_vector)
+
+    if plan == SearchPlan.EXACT:
+        # Ordering by the uncast column keeps the planner off the HNSW index: this reads the
+        # user's rows through the btree index and sorts them exactly.
+        statement = sql(
+            """
+            SELECT e.message_id, e.embedding <=> %s::vector AS distance
+            FROM {entry} e WHERE {where}
+            ORDER BY distance, e.message_id LIMIT %s
+        """,
+            where=where,
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(statement, [query, *params, limit])
+            rows = cursor.fetchall()
+    else:
+        expression = search_index_expression(index_version=version).replace(
+            "embedding", "e.embedding"
+        )
+        # Iterative scans keep walking the graph until enough rows pass the user (and chat,
+        # time) filters; relaxed order needs the outer re-sort.
+        statement = sql(
+            """
+            WITH nearest AS MATERIALIZED (
+                SELECT e.message_id, {expression} <=> %s::vector({dimensions}) AS distance
+                FROM {entry} e WHERE {where}
+                ORDER BY {expression} <=> %s::vector({dimensions})
+                LIMIT %s
+            )
+            SELECT message_id, distance FROM nearest ORDER BY distance, message_id
+        """,
+            expression=expression,
+            dimensions=str(dimensions),
+            where=where,
+        )
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            cursor.execute(
+                "SELECT set_config('hnsw.ef_search', %s, true), "
+                "set_config('hnsw.max_scan_tuples', %s, true)",
+                [
+                    str(max(settings.INDEXING_HNSW_EF_SEARCH, limit)),
+                    str(settings.INDEXING_HNSW_MAX_SCAN_TUPLES),
+                ],
+            )
+            cursor.execute(statement, [query, *params, query, limit])
+            rows = cursor.fetchall()
+    return [VectorHit(message_id=int(row[0]), distance=float(row[1])) for row in rows]
+
+
+def open_index_job(*, user_id: int, index_version_id: int) -> IndexJob | None:
+    return IndexJob.objects.filter(
+        user_id=user_id, index_version_id=index_version_id, state__in=OPEN_JOB_STATES
+    ).first()
