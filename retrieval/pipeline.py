@@ -1,0 +1,109 @@
+"""One question in, one bounded evidence pack out: compile, route, search, windows, pack.
+
+``retrieve`` is what the answer engine calls (and what the evaluation and the speed bench
+measure). It makes no model call other than the query embedding, writes nothing, and when no
+candidate passes the relevance floor returns an empty pack with route ``no_evidence`` without
+loading any window.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+
+from claire.accounts.models import User
+from retrieval.compile import compile_question
+from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
+from retrieval.search import SearchLimits, SearchResult, search
+from retrieval.types import CompiledQuery, Route, Scope
+from retrieval.windows import MessageWindow, windows_expand
+
+# Hits expanded into windows per pack source allowed: merged and duplicate windows shrink the
+# list, so a little more than one hit per source keeps a pack full without loading windows
+# that could never be shown.
+HITS_PER_SOURCE = 2
+
+
+@dataclass(frozen=True)
+class RetrievalTimings:
+    compile_ms: float = 0.0
+    search_ms: float = 0.0
+    windows_ms: float = 0.0
+    pack_ms: float = 0.0
+
+    @property
+    def total_ms(self) -> float:
+        return self.compile_ms + self.search_ms + self.windows_ms + self.pack_ms
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    compiled: CompiledQuery
+    search: SearchResult
+    windows: tuple[MessageWindow, ...]
+    pack: EvidencePack
+    timings: RetrievalTimings = field(default_factory=RetrievalTimings)
+
+    @property
+    def route(self) -> Route:
+        return self.search.route
+
+    @property
+    def is_no_evidence(self) -> bool:
+        return self.search.route == Route.NO_EVIDENCE or self.pack.is_empty
+
+
+def retrieve(
+    *,
+    user: User,
+    question: str,
+    now: datetime,
+    scope: Scope,
+    evidence_limits: EvidenceLimits,
+    search_limits: SearchLimits | None = None,
+) -> Retrieval:
+    """Compile ``question`` (asked at ``now``, inside the already ownership-checked ``scope``),
+    search, expand windows and build the pack within ``evidence_limits``."""
+    started = time.perf_counter()
+    compiled = compile_question(user=user, question=question, now=now, scope=scope)
+    compiled_at = time.perf_counter()
+    result = search(
+        user=user, compiled=compiled, now=now, limits=search_limits or SearchLimits.from_settings()
+    )
+    searched_at = time.perf_counter()
+    windows: list[MessageWindow] = []
+    if not result.is_no_evidence:
+        windows = windows_expand(
+            user=user,
+            message_ids=result.message_ids[: evidence_limits.max_sources * HITS_PER_SOURCE],
+            before=settings.RETRIEVAL_WINDOW_BEFORE,
+            after=settings.RETRIEVAL_WINDOW_AFTER,
+        )
+    windowed_at = time.perf_counter()
+    pack = build_evidence_pack(windows=windows, limits=evidence_limits)
+    packed_at = time.perf_counter()
+    if pack.is_empty and not result.is_no_evidence:
+        # Every hit vanished between search and windows (deleted meanwhile): no evidence.
+        result = SearchResult(
+            route=Route.NO_EVIDENCE,
+            candidates=(),
+            vector_status=result.vector_status,
+            query_embedding_tokens=result.query_embedding_tokens,
+            index_version=result.index_version,
+            timings=result.timings,
+        )
+    return Retrieval(
+        compiled=compiled,
+        search=result,
+        windows=tuple(windows),
+        pack=pack,
+        timings=RetrievalTimings(
+            compile_ms=(compiled_at - started) * 1000,
+            search_ms=(searched_at - compiled_at) * 1000,
+            windows_ms=(windowed_at - searched_at) * 1000,
+            pack_ms=(packed_at - windowed_at) * 1000,
+        ),
+    )

@@ -1,0 +1,398 @@
+"""Hybrid search: the lexical and vector legs, fused, floored, for one compiled question.
+
+``search`` reads the route the compiler chose (``CompiledQuery.source_route``):
+
+- ``hybrid`` (and every route whose own source is served by search): the lexical leg
+  (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
+  then ``indexing.selectors.vector_search`` over the user's active index version) each return
+  ranked message ids; the union is checked against scope, time range, deletion and exclusion in
+  one query (``_candidate_facts``) and fused (``retrieval.fusion``).
+- ``recent_window``: the newest messages inside scope and time range, newest first.
+
+Both legs apply the owner, scope and time range inside their queries. The question is embedded
+on a worker thread while the lexical query runs on the calling thread's connection: embedding
+needs no database, so the two overlap without a second connection (docs/RETRIEVAL_SEARCH.md has the
+measurements behind this choice). When the user has no usable index (no active version, the
+embedding provider fails) search continues on the lexical leg alone and says so in
+``vector_status``; a vector failure never fails a search.
+
+When no candidate passes the relevance floor the result's route is ``no_evidence``, which the
+answer engine turns into a deterministic answer without calling a model.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+from claire.accounts.models import User
+from claire.ai.embeddings import embed_many
+from claire.ai.types import DataPolicy
+from indexing.selectors import active_index_version, vector_search
+from retrieval.fusion import (
+    CandidateFacts,
+    FusionWeights,
+    SearchCandidate,
+    VectorHit,
+    fuse,
+)
+from retrieval.lexical import SearchFilters, filters_params, filters_sql, lexical_search
+from retrieval.types import CompiledQuery, Route, ScopeMode, TimeTarget
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How much each stage may read; defaults from settings (``RETRIEVAL_*``)."""
+
+    lexical_term_cap: int = 500
+    lexical_candidates: int = 100
+    vector_candidates: int = 100
+    fused_candidates: int = 50
+    recent_messages: int = 30
+    # Embed the question on a worker thread while the lexical query runs (see docs).
+    overlap_embedding: bool = True
+    weights: FusionWeights = field(default_factory=FusionWeights)
+
+    @classmethod
+    def from_settings(cls) -> SearchLimits:
+        return cls(
+            lexical_term_cap=settings.RETRIEVAL_LEXICAL_TERM_CAP,
+            lexical_candidates=settings.RETRIEVAL_LEXICAL_CANDIDATES,
+            vector_candidates=settings.RETRIEVAL_VECTOR_CANDIDATES,
+            fused_candidates=settings.RETRIEVAL_FUSED_CANDIDATES,
+            weights=FusionWeights(
+                rrf_k=settings.RETRIEVAL_RRF_K,
+                vector_min_similarity=settings.RETRIEVAL_VECTOR_MIN_SIMILARITY,
+            ),
+        )
+
+
+class VectorStatus:
+    OK = "ok"
+    NOT_NEEDED = "not_needed"
+    NO_ACTIVE_INDEX = "no_active_index"
+    EMBEDDING_FAILED = "embedding_failed"
+
+
+@dataclass(frozen=True)
+class SearchTimings:
+    lexical_ms: float = 0.0
+    embedding_ms: float = 0.0
+    vector_ms: float = 0.0
+    fusion_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    route: Route
+    candidates: tuple[SearchCandidate, ...]
+    vector_status: str
+    # Tokens the query embedding consumed (0 for local embedders), for billing.
+    query_embedding_tokens: int = 0
+    index_version: int | None = None
+    timings: SearchTimings = field(default_factory=SearchTimings)
+
+    @property
+    def message_ids(self) -> list[int]:
+        return [candidate.message_id for candidate in self.candidates]
+
+    @property
+    def is_no_evidence(self) -> bool:
+        return self.route == Route.NO_EVIDENCE
+
+
+def search_filters_for(compiled: CompiledQuery) -> SearchFilters:
+    """Scope and time range as search filters. A ``preferred`` scope searches everywhere (its
+    chats are boosted, not required). A window over *event* time keeps messages sent before
+    its end: plans are discussed ahead of the day they happen."""
+    scope = compiled.scope
+    chat_ids = scope.chat_ids if scope.mode == ScopeMode.STRICT_CHAT else None
+    time_range = compiled.time_range
+    if time_range is None:
+        return SearchFilters(chat_ids=chat_ids)
+    if time_range.applies_to == TimeTarget.EVENT:
+        return SearchFilters(chat_ids=chat_ids, end=time_range.end_utc)
+    return SearchFilters(chat_ids=chat_ids, start=time_range.start_utc, end=time_range.end_utc)
+
+
+def _person_ids(compiled: CompiledQuery) -> tuple[int, ...]:
+    return tuple(sorted({pid for person in compiled.people for pid in person.person_ids}))
+
+
+def search(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    now: datetime,
+    limits: SearchLimits,
+    data_policy: DataPolicy = DataPolicy.LOCAL_ONLY,
+) -> SearchResult:
+    """Ranked, floored candidates for ``compiled`` and the route actually taken.
+
+    ``data_policy`` is the user's consent: a remote embedding model is used for the question
+    only when it allows remote processing (otherwise search continues lexical-only).
+    """
+    route = compiled.source_route
+    if route == Route.NO_EVIDENCE:
+        return SearchResult(
+            route=Route.NO_EVIDENCE, candidates=(), vector_status=VectorStatus.NOT_NEEDED
+        )
+    filters = search_filters_for(compiled)
+    if route == Route.RECENT_WINDOW:
+        candidates = recent_candidates(user=user, filters=filters, limit=limits.recent_messages)
+        return SearchResult(
+            route=Route.RECENT_WINDOW if candidates else Route.NO_EVIDENCE,
+            candidates=tuple(candidates),
+            vector_status=VectorStatus.NOT_NEEDED,
+        )
+    return _hybrid(
+        user=user,
+        compiled=compiled,
+        filters=filters,
+        now=now,
+        limits=limits,
+        data_policy=data_policy,
+    )
+
+
+_FACTS_SQL = """
+SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
+       EXISTS (
+           SELECT 1 FROM conversations_chatparticipant cp
+           WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
+       )
+FROM conversations_message m
+JOIN conversations_chat c ON c.id = m.chat_id
+WHERE m.id = ANY(%(message_ids)s)
+  AND m.user_id = %(user_id)s
+  AND m.deleted_at IS NULL
+  AND NOT c.is_excluded_from_ai
+  {filters}
+"""
+
+
+def _candidate_facts(
+    *,
+    user: User,
+    message_ids: list[int],
+    filters: SearchFilters,
+    person_ids: tuple[int, ...],
+) -> dict[int, CandidateFacts]:
+    """Facts about the union of both legs' hits, in one query. Every filter is applied again
+    here, so a hit the vector index still holds after its message was deleted, excluded or
+    moved out of scope never reaches the result."""
+    if not message_ids:
+        return {}
+    params: dict[str, Any] = {
+        "message_ids": message_ids,
+        "user_id": user.pk,
+        "person_ids": list(person_ids),
+        **filters_params(filters),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_FACTS_SQL.format(filters=filters_sql(filters, alias="m")), params)
+        rows = cursor.fetchall()
+    return {
+        row[0]: CandidateFacts(
+            message_id=row[0],
+            chat_id=row[1],
+            sent_at=row[2],
+            sender_person_id=row[3],
+            is_from_self=row[4],
+            chat_has_named_person=row[5],
+        )
+        for row in rows
+    }
+
+
+_RECENT_SQL = """
+SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self
+FROM conversations_message m
+JOIN conversations_chat c ON c.id = m.chat_id
+WHERE m.user_id = %(user_id)s
+  AND m.deleted_at IS NULL
+  AND NOT c.is_excluded_from_ai
+  {filters}
+ORDER BY m.sent_at DESC, m.id DESC
+LIMIT %(limit)s
+"""
+
+
+def recent_candidates(*, user: User, filters: SearchFilters, limit: int) -> list[SearchCandidate]:
+    """The newest ``limit`` messages inside ``filters``, newest first (the recent-window
+    route); each carries its recency rank as its only rank."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _RECENT_SQL.format(filters=filters_sql(filters, alias="m")),
+            {"user_id": user.pk, "limit": limit, **filters_params(filters)},
+        )
+        rows = cursor.fetchall()
+    return [
+        SearchCandidate(
+            message_id=row[0],
+            chat_id=row[1],
+            sent_at=row[2],
+            sender_person_id=row[3],
+            is_from_self=row[4],
+            lexical_rank=None,
+            lexical_score=None,
+            vector_rank=None,
+            vector_similarity=None,
+            fused_score=1.0 / rank,
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+
+@dataclass(frozen=True)
+class _QueryEmbedding:
+    vector: list[float] | None
+    tokens: int
+    elapsed_ms: float
+
+
+# One long-lived worker: embedding the question overlaps the lexical query. It never touches
+# the database, so it needs (and holds) no connection.
+_embedding_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
+
+
+def _embed_question(question: str, profile: str, data_policy: DataPolicy) -> _QueryEmbedding:
+    started = time.perf_counter()
+    try:
+        result = embed_many([question], profile=profile, data_policy=data_policy)
+    finally:
+        if threading.current_thread() is not threading.main_thread():
+            # The runtime reads model capability records; a worker thread's connection is
+            # closed after each question rather than left open outside any request.
+            connection.close()
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    return _QueryEmbedding(
+        vector=result.vectors[0] if result.vectors else None,
+        tokens=result.usage.embedding_tokens,
+        elapsed_ms=elapsed_ms,
+    )
+
+
+def _hybrid(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    filters: SearchFilters,
+    now: datetime,
+    limits: SearchLimits,
+    data_policy: DataPolicy,
+) -> SearchResult:
+    version = active_index_version()
+    embedding: Future[_QueryEmbedding] | None = None
+    if version is not None and compiled.question.strip():
+        if limits.overlap_embedding:
+            embedding = _embedding_executor.submit(
+                _embed_question, compiled.question, version.profile, data_policy
+            )
+        else:
+            embedding = Future()
+            try:
+                embedding.set_result(
+                    _embed_question(compiled.question, version.profile, data_policy)
+                )
+            except Exception as error:
+                embedding.set_exception(error)
+
+    started = time.perf_counter()
+    lexical = lexical_search(
+        user=user,
+        keywords=compiled.keywords,
+        filters=filters,
+        term_cap=limits.lexical_term_cap,
+        limit=limits.lexical_candidates,
+    )
+    lexical_ms = (time.perf_counter() - started) * 1000
+
+    vector: list[VectorHit] = []
+    vector_status = VectorStatus.NO_ACTIVE_INDEX
+    tokens = 0
+    embedding_ms = vector_ms = 0.0
+    if embedding is not None and version is not None:
+        try:
+            query = embedding.result()
+        except Exception:
+            # Any provider or runtime failure degrades to lexical-only; never fails the search.
+            logger.warning(
+                "retrieval.query_embedding_failed",
+                extra={"user_id": user.pk, "index_version": version.version},
+                exc_info=True,
+            )
+            query = _QueryEmbedding(vector=None, tokens=0, elapsed_ms=0.0)
+        tokens, embedding_ms = query.tokens, query.elapsed_ms
+        if query.vector is None or len(query.vector) != version.dimensions:
+            vector_status = VectorStatus.EMBEDDING_FAILED
+        else:
+            started = time.perf_counter()
+            vector = [
+                VectorHit(message_id=hit.message_id, similarity=hit.similarity)
+                for hit in vector_search(
+                    user=user,
+                    query_vector=query.vector,
+                    limit=limits.vector_candidates,
+                    chat_ids=filters.chat_ids,
+                    time_range=(filters.start, filters.end),
+                    index_version=version,
+                )
+            ]
+            vector_ms = (time.perf_counter() - started) * 1000
+            vector_status = VectorStatus.OK
+
+    started = time.perf_counter()
+    person_ids = _person_ids(compiled)
+    union = list(dict.fromkeys([*(h.message_id for h in lexical), *(h.message_id for h in vector)]))
+    facts = _candidate_facts(user=user, message_ids=union, filters=filters, person_ids=person_ids)
+    preferred = compiled.scope.chat_ids if compiled.scope.mode == ScopeMode.PREFERRED else ()
+    candidates = fuse(
+        lexical=lexical,
+        vector=vector,
+        facts=facts,
+        weights=limits.weights,
+        now=now,
+        person_ids=person_ids,
+        preferred_chat_ids=preferred,
+        limit=limits.fused_candidates,
+    )
+    fusion_ms = (time.perf_counter() - started) * 1000
+    route = compiled.source_route if candidates else Route.NO_EVIDENCE
+    logger.info(
+        "retrieval.search",
+        extra={
+            "user_id": user.pk,
+            "route": str(route),
+            "lexical_hits": len(lexical),
+            "vector_hits": len(vector),
+            "candidates": len(candidates),
+            "vector_status": vector_status,
+            "lexical_ms": round(lexical_ms, 2),
+            "embedding_ms": round(embedding_ms, 2),
+            "vector_ms": round(vector_ms, 2),
+        },
+    )
+    return SearchResult(
+        route=route,
+        candidates=tuple(candidates),
+        vector_status=vector_status,
+        query_embedding_tokens=tokens,
+        index_version=version.version if version is not None else None,
+        timings=SearchTimings(
+            lexical_ms=lexical_ms,
+            embedding_ms=embedding_ms,
+            vector_ms=vector_ms,
+            fusion_ms=fusion_ms,
+        ),
+    )

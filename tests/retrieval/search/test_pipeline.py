@@ -1,0 +1,106 @@
+"""retrieve(): the whole hot path — compile, both legs, fusion, windows, pack — and its query
+budget."""
+
+import datetime as dt
+
+import pytest
+
+from retrieval.evidence import EvidenceLimits
+from retrieval.pipeline import retrieve
+from retrieval.search import VectorStatus
+from retrieval.types import Route, Scope
+from tests.factories import ChatFactory, MessageFactory
+from tests.retrieval.search.helpers import index_user
+
+pytestmark = pytest.mark.django_db
+
+NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
+T0 = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+LIMITS = EvidenceLimits(max_sources=4, max_tokens=2000)
+
+
+def _conversation(user, texts, chat=None):
+    chat = chat or ChatFactory(user=user)
+    return [
+        MessageFactory(chat=chat, text=text, sent_at=T0 + dt.timedelta(minutes=n))
+        for n, text in enumerate(texts)
+    ]
+
+
+def test_question_to_pack_with_windows_and_stable_ids(user, hash_index):
+    messages = _conversation(
+        user,
+        [
+            "Are you free this weekend?",
+            "Yes! Want to try the pottery class?",
+            "Sure, the pottery studio opens at 10",
+            "Great, see you there",
+            "Unrelated: my plants need water",
+        ],
+    )
+    index_user(user)
+
+    result = retrieve(
+        user=user,
+        question="When does the pottery studio open?",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+
+    assert result.route == Route.HYBRID
+    assert result.search.vector_status == VectorStatus.OK
+    first = result.pack.sources[0]
+    assert first.source_id == "S1"
+    assert first.primary_message_id == messages[2].pk
+    # One merged window around both pottery hits (two neighbours each side, chat edges).
+    assert first.message_ids == tuple(m.pk for m in messages)
+    assert result.pack.token_estimate <= LIMITS.max_tokens
+    assert [s.source_id for s in result.pack.sources] == [
+        f"S{n}" for n in range(1, len(result.pack.sources) + 1)
+    ]
+
+
+def test_no_evidence_builds_an_empty_pack_without_loading_windows(user, hash_index, settings):
+    settings.RETRIEVAL_VECTOR_MIN_SIMILARITY = 0.99
+    _conversation(user, ["lunch tomorrow at noon", "ok"])
+    index_user(user)
+
+    result = retrieve(
+        user=user,
+        question="quantum chromodynamics seminar notes",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+
+    assert result.route == Route.NO_EVIDENCE
+    assert result.is_no_evidence
+    assert result.windows == ()
+    assert result.pack.sources == ()
+
+
+def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_queries):
+    for chat_number in range(3):
+        _conversation(
+            user,
+            [f"pottery class number {n} in chat {chat_number}" for n in range(10)],
+        )
+    index_user(user)
+    retrieve(  # warm the embedder and the compiler's lexicons
+        user=user, question="pottery", now=NOW, scope=Scope.everywhere(), evidence_limits=LIMITS
+    )
+
+    # The compiler's people lookup, active index version, lexical leg, the user's index
+    # progress (exact or approximate plan), vector leg, candidate facts, windows. The question's
+    # embedding reads model capability records on the embedding thread's own connection.
+    with django_assert_num_queries(7):
+        result = retrieve(
+            user=user,
+            question="what about the pottery class?",
+            now=NOW,
+            scope=Scope.everywhere(),
+            evidence_limits=LIMITS,
+        )
+
+    assert 1 <= len(result.pack.sources) <= LIMITS.max_sources

@@ -1,0 +1,290 @@
+"""search(): scope, time range, deletion, isolation, routes and the relevance floor, with both
+legs (the vector leg on the deterministic hashed-word embedder)."""
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+from django.utils import timezone
+
+from indexing.selectors import index_status_for_user
+from retrieval.fusion import FusionWeights
+from retrieval.search import SearchLimits, VectorStatus, search
+from retrieval.types import (
+    CompiledQuery,
+    Intent,
+    PersonRef,
+    Route,
+    Scope,
+    ScopeMode,
+    TimeRange,
+    TimeTarget,
+)
+from tests.factories import ChatFactory, ChatParticipantFactory, MessageFactory, PersonFactory
+from tests.retrieval.search.helpers import index_user
+
+pytestmark = pytest.mark.django_db
+
+NOW = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
+T0 = dt.datetime(2026, 3, 1, 0, 0, tzinfo=dt.UTC)
+LIMITS = SearchLimits()
+
+
+def _compiled(question, keywords, scope=None, route=Route.HYBRID, **kwargs):
+    return CompiledQuery(
+        question=question,
+        intent=Intent.CONVERSATION_QA,
+        scope=scope or Scope.everywhere(),
+        route=route,
+        keywords=tuple(keywords),
+        **kwargs,
+    )
+
+
+def _ids(result):
+    return result.message_ids
+
+
+def test_lexical_only_when_there_is_no_index(user):
+    chat = ChatFactory(user=user)
+    hit = MessageFactory(chat=chat, text="the sushi place on Friday")
+    MessageFactory(chat=chat, text="nothing to see")
+
+    result = search(user=user, compiled=_compiled("sushi?", ["sushi"]), now=NOW, limits=LIMITS)
+
+    assert result.route == Route.HYBRID
+    assert result.vector_status == VectorStatus.NO_ACTIVE_INDEX
+    assert _ids(result) == [hit.pk]
+    assert result.candidates[0].lexical_rank == 1
+    assert result.candidates[0].vector_rank is None
+
+
+def test_both_legs_are_fused(user, hash_index):
+    chat = ChatFactory(user=user)
+    both = MessageFactory(chat=chat, text="pottery class with grandma on saturday")
+    lexical_only = MessageFactory(chat=chat, text="pottery")
+    MessageFactory(chat=chat, text="completely unrelated words here")
+    index_user(user)
+
+    result = search(
+        user=user,
+        compiled=_compiled("pottery class with grandma", ["pottery", "class", "grandma"]),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert result.vector_status == VectorStatus.OK
+    assert result.index_version == hash_index.version
+    assert _ids(result)[:2] == [both.pk, lexical_only.pk]
+    top = result.candidates[0]
+    assert (top.lexical_rank, top.vector_rank) == (1, 1)
+    assert top.vector_similarity > 0.5
+
+
+def test_strict_chat_scope_searches_only_that_chat(user, hash_index):
+    inside, outside = ChatFactory(user=user), ChatFactory(user=user)
+    hit = MessageFactory(chat=inside, text="concert tickets for june")
+    MessageFactory(chat=outside, text="concert tickets for june")
+    index_user(user)
+    scope = Scope(mode=ScopeMode.STRICT_CHAT, chat_ids=(inside.pk,))
+
+    result = search(
+        user=user, compiled=_compiled("concert tickets", ["concert"], scope), now=NOW, limits=LIMITS
+    )
+
+    assert _ids(result) == [hit.pk]
+
+
+def test_preferred_scope_boosts_but_still_searches_other_chats(user, hash_index):
+    preferred, other = ChatFactory(user=user), ChatFactory(user=user)
+    in_other = MessageFactory(chat=other, text="concert tickets for june")
+    in_preferred = MessageFactory(chat=preferred, text="concert tickets for june")
+    index_user(user)
+    scope = Scope(mode=ScopeMode.PREFERRED, chat_ids=(preferred.pk,))
+
+    result = search(
+        user=user, compiled=_compiled("concert tickets", ["concert"], scope), now=NOW, limits=LIMITS
+    )
+
+    assert _ids(result) == [in_preferred.pk, in_other.pk]
+
+
+def test_excluded_deleted_and_foreign_messages_are_never_returned(user, other_user, hash_index):
+    own = MessageFactory(chat=ChatFactory(user=user), text="kayak trip planning")
+    excluded_chat = ChatFactory(user=user)
+    excluded = MessageFactory(chat=excluded_chat, text="kayak trip planning")
+    deleted = MessageFactory(chat=ChatFactory(user=user), text="kayak trip planning")
+    MessageFactory(chat=ChatFactory(user=other_user), text="kayak trip planning")
+    index_user(user)
+    index_user(other_user)
+    # Changed after indexing, the way the product changes them.
+    from conversations.services import chat_set_excluded_from_ai
+
+    chat_set_excluded_from_ai(chat=excluded_chat, is_excluded=True)
+    deleted.deleted_at = timezone.now()
+    deleted.save(update_fields=["deleted_at"])
+
+    result = search(
+        user=user, compiled=_compiled("kayak trip", ["kayak", "trip"]), now=NOW, limits=LIMITS
+    )
+
+    assert _ids(result) == [own.pk]
+    assert excluded.pk not in _ids(result)
+
+
+def test_time_range_applies_to_both_legs_half_open(user, hash_index):
+    chat = ChatFactory(user=user)
+    before = MessageFactory(chat=chat, text="budget review", sent_at=T0 - dt.timedelta(seconds=1))
+    first = MessageFactory(chat=chat, text="budget review", sent_at=T0)
+    last = MessageFactory(
+        chat=chat, text="budget review", sent_at=T0 + dt.timedelta(days=7, seconds=-1)
+    )
+    after = MessageFactory(chat=chat, text="budget review", sent_at=T0 + dt.timedelta(days=7))
+    index_user(user)
+    window = TimeRange(start=T0, end=T0 + dt.timedelta(days=7), timezone="UTC", label="that week")
+
+    result = search(
+        user=user,
+        compiled=_compiled("budget review", ["budget"], time_range=window),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert sorted(_ids(result)) == sorted([first.pk, last.pk])
+    assert result.vector_status == VectorStatus.OK
+    assert before.pk not in _ids(result) and after.pk not in _ids(result)
+
+
+def test_event_time_range_keeps_earlier_messages_about_the_event(user):
+    chat = ChatFactory(user=user)
+    planned_before = MessageFactory(
+        chat=chat, text="dinner at Ana's", sent_at=T0 - dt.timedelta(days=3)
+    )
+    sent_after = MessageFactory(
+        chat=chat, text="dinner at Ana's", sent_at=T0 + dt.timedelta(days=2)
+    )
+    window = TimeRange(
+        start=T0,
+        end=T0 + dt.timedelta(days=1),
+        timezone="UTC",
+        label="March 1",
+        applies_to=TimeTarget.EVENT,
+    )
+
+    result = search(
+        user=user,
+        compiled=_compiled("dinner on March 1", ["dinner"], time_range=window),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(result) == [planned_before.pk]
+    assert sent_after.pk not in _ids(result)
+
+
+def test_people_boost_prefers_the_named_persons_messages(user):
+    chat = ChatFactory(user=user)
+    ana = PersonFactory(user=user, display_name="Ana")
+    ChatParticipantFactory(chat=chat, person=ana)
+    from_ana = MessageFactory(chat=chat, sender_person=ana, text="the museum trip", sent_at=T0)
+    from_other = MessageFactory(
+        chat=ChatFactory(user=user), text="the museum trip", sent_at=T0 + dt.timedelta(1)
+    )
+
+    plain = search(user=user, compiled=_compiled("museum", ["museum"]), now=NOW, limits=LIMITS)
+    with_person = search(
+        user=user,
+        compiled=_compiled(
+            "what did Ana say about the museum",
+            ["museum"],
+            people=(PersonRef(name="Ana", person_ids=(ana.pk,)),),
+        ),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(plain) == [from_other.pk, from_ana.pk]
+    assert _ids(with_person) == [from_ana.pk, from_other.pk]
+
+
+def test_no_candidate_passing_the_floor_routes_to_no_evidence(user, hash_index):
+    chat = ChatFactory(user=user)
+    MessageFactory(chat=chat, text="lunch tomorrow at noon")
+    index_user(user)
+    limits = replace(LIMITS, weights=FusionWeights(vector_min_similarity=0.9))
+
+    result = search(
+        user=user,
+        compiled=_compiled("quantum chromodynamics seminar", ["quantum", "chromodynamics"]),
+        now=NOW,
+        limits=limits,
+    )
+
+    assert result.route == Route.NO_EVIDENCE
+    assert result.is_no_evidence
+    assert result.candidates == ()
+    assert result.vector_status == VectorStatus.OK
+
+
+def test_compiled_no_evidence_route_runs_no_query(user, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        result = search(
+            user=user,
+            compiled=_compiled("x", ["x"], route=Route.NO_EVIDENCE),
+            now=NOW,
+            limits=LIMITS,
+        )
+
+    assert result.route == Route.NO_EVIDENCE
+
+
+def test_recent_window_route_reads_newest_messages_in_scope(user):
+    chat, excluded = ChatFactory(user=user), ChatFactory(user=user, is_excluded_from_ai=True)
+    older = MessageFactory(chat=chat, sent_at=T0)
+    newer = MessageFactory(chat=chat, sent_at=T0 + dt.timedelta(hours=1))
+    MessageFactory(chat=excluded, sent_at=T0 + dt.timedelta(hours=2))
+    limits = replace(LIMITS, recent_messages=5)
+
+    result = search(
+        user=user,
+        compiled=_compiled("catch me up", [], route=Route.RECENT_WINDOW),
+        now=NOW,
+        limits=limits,
+    )
+
+    assert result.route == Route.RECENT_WINDOW
+    assert _ids(result) == [newer.pk, older.pk]
+
+
+def test_recent_window_with_nothing_in_it_is_no_evidence(user):
+    result = search(
+        user=user,
+        compiled=_compiled("catch me up", [], route=Route.RECENT_WINDOW),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert result.route == Route.NO_EVIDENCE
+
+
+def test_fusion_order_is_deterministic(user, hash_index):
+    chat = ChatFactory(user=user)
+    for n in range(12):
+        MessageFactory(chat=chat, text=f"weekend plans number {n % 3}", sent_at=T0)
+    index_user(user)
+    compiled = _compiled("weekend plans", ["weekend", "plans"])
+
+    first = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+    second = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+
+    assert _ids(first) == _ids(second)
+    assert len(_ids(first)) == 12
+
+
+def test_index_status_is_ready_for_indexed_user(user, hash_index):
+    MessageFactory(chat=ChatFactory(user=user), text="hello there")
+    index_user(user)
+
+    status = index_status_for_user(user=user)
+
+    assert (status.embedded, status.pending) == (1, 0)
