@@ -185,6 +185,23 @@ LOGGING = {
 }
 
 # --- AI runtime (claire/ai) ----------------------------------------------------------------
+# Product code asks for a task profile; each profile lists model candidates in order. The
+# defaults are all local: extractive answers and MiniLM embeddings, no model for the rest.
+# CLAIRE_AI_CONFIG (inline JSON, or the path of a .toml/.json file with `models` and
+# `profiles` tables) adds remote models; it names the environment variables holding their
+# keys and never holds a key. See docs/AI_RUNTIME.md.
+AI_CONFIG = env.str("CLAIRE_AI_CONFIG", default="")
+AI_MODELS: dict[str, dict[str, object]] = {}
+AI_PROFILES: dict[str, dict[str, object]] = {
+    "answer": {"candidates": ["local/extractive"]},
+    "compile_query": {"candidates": []},
+    "extract": {"candidates": []},
+    "draft": {"candidates": []},
+    "embed": {"candidates": ["local/minilm"]},
+}
+# The local embedder's CPU threads and backend ("torch", or "onnx" when onnxruntime is there).
+AI_LOCAL_TORCH_THREADS = env.int("CLAIRE_AI_TORCH_THREADS", default=2)
+AI_LOCAL_EMBEDDER_BACKEND = env.str("CLAIRE_AI_EMBEDDER_BACKEND", default="torch")
 
 # --- Indexing -------------------------------------------------------------------------------
 # docs/INDEXING.md explains each value. The embed profile names the claire.ai profile that new

@@ -1,0 +1,234 @@
+"""The local grounded answerer (``local/extractive``): an answer made of the evidence's own
+sentences, with no language model.
+
+It picks the sentences that share the most (rarity-weighted) words with the question, quotes
+them with who said them and when, and cites each with its source label (``[S1]``). When no
+sentence shares a word with the question it says so plainly and lists the closest sources
+instead of pretending they answer it. Quotes are cleaned so that message text cannot forge a
+citation mark or Markdown structure. The answer streams in small word-group deltas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from claire.ai.providers.base import (
+    CallTimeouts,
+    ProviderEvent,
+    StreamEnd,
+    split_into_word_groups,
+)
+from claire.ai.types import EvidenceSource, GenerationRequest, TextDelta
+
+PROVIDER_NAME = "local"
+MODEL_NAME = "extractive-answerer-v1"
+
+MAX_QUOTES = 5
+MAX_QUOTE_CHARS = 280
+RECAP_SOURCES = 8
+
+# Words that carry no topic: question words, pronouns, and verbs of asking and chatting.
+_STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves ever anything something someone somebody anyone anybody thing
+    things tell told say said says ask asked know remember recall find show give get got
+    let lets message messages chat chats conversation conversations text texted texting
+    wrote write mention mentioned talk talked talking please claire thanks hey hi also
+    really
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+_RECAP_PATTERN = re.compile(
+    r"\b(catch me up|what did i miss|what's new|whats new|recap|summari[sz]e|summary|"
+    r"what happened|latest|update me)\b",
+    re.IGNORECASE,
+)
+_WORD_PATTERN = re.compile(r"[\w']+", re.UNICODE)
+_SENTENCE_PATTERN = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_#|<>~])")
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _stem(word: str) -> str:
+    for suffix in ("'s", "ing", "ies", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def content_terms(text: str) -> list[str]:
+    """Lowercased, accent-folded, lightly stemmed words that carry meaning."""
+    terms = []
+    for word in _WORD_PATTERN.findall(_fold(text)):
+        word = word.strip("'")
+        if len(word) < 2 or word in _STOPWORDS:
+            continue
+        terms.append(_stem(word))
+    return terms
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    source: EvidenceSource
+    source_rank: int
+    text: str
+    terms: frozenset[str]
+
+
+def _sentences(evidence: Sequence[EvidenceSource]) -> list[_Sentence]:
+    sentences = []
+    for rank, source in enumerate(evidence):
+        sender_terms = frozenset(content_terms(source.sender))
+        for piece in _SENTENCE_PATTERN.split(source.text.strip()):
+            piece = piece.strip()
+            if piece:
+                terms = frozenset(content_terms(piece)) | sender_terms
+                sentences.append(_Sentence(source, rank, piece, terms))
+    return sentences
+
+
+def _quote(text: str) -> str:
+    """Message text made inert inside Markdown: one line, no live markup, no citation marks."""
+    cleaned = " ".join(text.split())
+    cleaned = cleaned.replace("[", "(").replace("]", ")")
+    cleaned = _MARKDOWN_SPECIALS.sub(r"\\\1", cleaned)
+    if len(cleaned) > MAX_QUOTE_CHARS:
+        cleaned = cleaned[: MAX_QUOTE_CHARS - 1].rstrip() + "…"
+    return cleaned
+
+
+def _when(source: EvidenceSource, timezone: str) -> str:
+    if source.sent_at is None:
+        return ""
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = source.sent_at.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
+
+
+def _attribution(source: EvidenceSource, timezone: str) -> str:
+    sender = _quote(source.sender) if source.sender else "Someone"
+    parts = [f"**{sender}**"]
+    when = _when(source, timezone)
+    if when:
+        parts.append(when)
+    if source.chat_title:
+        parts.append(f"in {_quote(source.chat_title)}")
+    return ", ".join(parts)
+
+
+def _line(sentence_text: str, source: EvidenceSource, timezone: str) -> str:
+    return f"- {_attribution(source, timezone)}: “{_quote(sentence_text)}” [{source.label}]"
+
+
+def _time_key(source: EvidenceSource) -> tuple[bool, float, str]:
+    timestamp = source.sent_at.timestamp() if source.sent_at is not None else 0.0
+    return (source.sent_at is None, timestamp, source.label)
+
+
+def _chronological(sources: Sequence[EvidenceSource]) -> list[EvidenceSource]:
+    return sorted(sources, key=_time_key)
+
+
+def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: str) -> str:
+    """The whole Markdown answer for ``question`` from ``evidence`` (deterministic)."""
+    if not evidence:
+        return "I couldn't find anything in your messages about this."
+
+    question_terms = set(content_terms(question))
+    if _RECAP_PATTERN.search(question) or not question_terms:
+        recent = _chronological(evidence)[-RECAP_SOURCES:]
+        lines = [_line(source.text, source, timezone) for source in recent]
+        return "Here is what these messages say, oldest first:\n\n" + "\n".join(lines)
+
+    sentences = _sentences(evidence)
+    document_frequency = Counter(term for sentence in sentences for term in sentence.terms)
+    total = len(sentences)
+
+    def score(sentence: _Sentence) -> float:
+        overlap = question_terms & sentence.terms
+        weight = sum(math.log(1 + total / document_frequency[term]) for term in overlap)
+        # Retrieval already ranked the sources; among equals, prefer its order.
+        return weight + 0.01 / (1 + sentence.source_rank) if overlap else 0.0
+
+    scored = sorted(
+        ((score(sentence), index, sentence) for index, sentence in enumerate(sentences)),
+        key=lambda item: (-item[0], item[1]),
+    )
+    relevant = [sentence for value, _, sentence in scored if value > 0][:MAX_QUOTES]
+
+    if not relevant:
+        closest = list(evidence[:3])
+        lines = [_line(source.text, source, timezone) for source in _chronological(closest)]
+        return (
+            "These messages don't clearly answer that. The closest ones I found:\n\n"
+            + "\n".join(lines)
+        )
+
+    best = relevant[0]
+    lead = (
+        f"The closest match is from {_attribution(best.source, timezone)}: "
+        f"“{_quote(best.text)}” [{best.source.label}]"
+    )
+    others = sorted(relevant[1:], key=lambda sentence: _time_key(sentence.source))
+    if not others:
+        return lead
+    lines = [_line(sentence.text, sentence.source, timezone) for sentence in others]
+    return lead + "\n\nRelated messages:\n\n" + "\n".join(lines)
+
+
+class ExtractiveAnswerer:
+    provider_name = PROVIDER_NAME
+    model_name = MODEL_NAME
+
+    def __init__(self, *, words_per_delta: int = 3, delta_delay_s: float = 0.0) -> None:
+        self.words_per_delta = words_per_delta
+        self.delta_delay_s = delta_delay_s
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> ExtractiveAnswerer:
+        return cls(
+            words_per_delta=int(options.get("words_per_delta", 3)),
+            delta_delay_s=float(options.get("delta_delay_ms", 0)) / 1000,
+        )
+
+    def stream(
+        self,
+        request: GenerationRequest,
+        *,
+        max_output_tokens: int | None,
+        timeouts: CallTimeouts,
+        simulate_stream: bool,
+    ) -> AsyncIterator[ProviderEvent]:
+        return self._play(request)
+
+    async def _play(self, request: GenerationRequest) -> AsyncIterator[ProviderEvent]:
+        answer = compose_answer(request.effective_question, request.evidence, request.timezone)
+        for index, group in enumerate(
+            split_into_word_groups(answer, words_per_delta=self.words_per_delta)
+        ):
+            if index and self.delta_delay_s:
+                await asyncio.sleep(self.delta_delay_s)
+            yield TextDelta(group)
+        yield StreamEnd("stop")
