@@ -123,7 +123,7 @@ def parse_slack(path: Path, *, options: ParseOptions) -> ParsedExport:
     try:
         if not tree.exists("users.json"):
             raise ImportFormatError(path, None, "not a Slack export: users.json is missing")
-        users = _users(tree, options)
+        users = _users(tree)
         lists = [entry for entry in _CONVERSATION_LISTS if tree.exists(entry[0])]
         if not lists:
             raise ImportFormatError(
@@ -145,7 +145,7 @@ def parse_slack(path: Path, *, options: ParseOptions) -> ParsedExport:
     )
 
 
-def _users(tree: _ExportTree, options: ParseOptions) -> dict[str, _User]:
+def _users(tree: _ExportTree) -> dict[str, _User]:
     users: dict[str, _User] = {}
     for index, user in enumerate(_list(tree, "users.json", tree.read_json("users.json"))):
         if not isinstance(user, dict) or not user.get("id"):

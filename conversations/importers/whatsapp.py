@@ -111,7 +111,7 @@ def parse_whatsapp(path: Path, *, options: ParseOptions) -> ParsedExport:
     platform_chat_id = f"export:{normalise_name(title)}"
     first_component_evidence: int | None = None
     second_component_evidence: int | None = None
-    senders: dict[str, str] = {}  # normalised -> as written, in order of appearance
+    senders: set[str] = set()
     has_group_events = False
     count = 0
     uses_dots = uses_meridiem = False
@@ -128,8 +128,10 @@ def parse_whatsapp(path: Path, *, options: ParseOptions) -> ParsedExport:
         if entry.sender is None:
             has_group_events = has_group_events or bool(_GROUP_EVENT.search(entry.text))
         else:
-            senders.setdefault(normalise_name(entry.sender), entry.sender)
+            senders.add(normalise_name(entry.sender))
 
+    if count == 0:
+        raise ImportFormatError(path, None, "no messages: the chat export is empty")
     date_order: DateOrder = options.date_order
     if date_order == "auto":
         if first_component_evidence is not None and second_component_evidence is not None:

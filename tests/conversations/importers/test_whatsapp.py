@@ -414,3 +414,13 @@ def test_a_zip_without_a_chat_file_is_refused(tmp_path):
         parse_whatsapp(archive_path, options=lisbon_options())
 
     assert str(raised.value) == f"{archive_path}: no _chat.txt (or single .txt chat) in the zip"
+
+
+def test_an_empty_export_is_refused(tmp_path):
+    path = tmp_path / "WhatsApp Chat with Jo Park.txt"
+    path.write_text("\n", encoding="utf-8")
+
+    with pytest.raises(ImportFormatError) as raised:
+        parse_whatsapp(path, options=lisbon_options())
+
+    assert str(raised.value) == f"{path}: no messages: the chat export is empty"
