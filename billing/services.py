@@ -67,16 +67,13 @@ def cost_of_usage(
     cache-read rate. Embedding tokens are priced with ``embedding_entry`` when the query was
     embedded by another model than the one that generated, else with ``entry``."""
     embedding_rate = (embedding_entry or entry).embedding_micro_usd_per_million
-    # A provider reporting more cached than total input tokens is charged for the cached
-    # ones only, never a negative amount.
-    uncached_input_tokens = max(usage.input_tokens - usage.cached_input_tokens, 0)
     return CostBreakdown(
         embedding_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=embedding_rate, tokens=usage.embedding_tokens
         ),
         input_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=entry.input_micro_usd_per_million,
-            tokens=uncached_input_tokens,
+            tokens=usage.uncached_input_tokens,
         ),
         cached_input_micro_usd=micro_usd_for_tokens(
             rate_micro_usd_per_million=entry.cached_input_micro_usd_per_million,
@@ -120,7 +117,7 @@ def _plan_usage(plan: CostPlan) -> UsageInput:
     """The usage a plan allows at most: what an attempt is assumed to have used when the
     provider reported nothing."""
     return UsageInput(
-        input_tokens=plan.uncached_input_tokens + plan.cache_read_tokens,
+        uncached_input_tokens=plan.uncached_input_tokens,
         cached_input_tokens=plan.cache_read_tokens,
         output_tokens=plan.max_output_tokens,
         embedding_tokens=plan.query_embedding_tokens,
@@ -528,7 +525,7 @@ def _reservation_settle_locked(
         price_book=book,
         price_book_version=book.version,
         ending=ending,
-        input_tokens=counted.input_tokens,
+        input_tokens=counted.uncached_input_tokens + counted.cached_input_tokens,
         cached_input_tokens=counted.cached_input_tokens,
         output_tokens=counted.output_tokens,
         embedding_tokens=counted.embedding_tokens,

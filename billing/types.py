@@ -10,16 +10,15 @@ from billing.models import CacheStatus
 
 
 class UsageLike(Protocol):
-    """Token counts of one generation attempt, as the AI runtime reports them
-    (``claire.ai.types.Usage`` has exactly these attributes and meanings).
+    """Token counts of one generation attempt; ``claire.ai.types.Usage`` is one.
 
-    ``input_tokens`` counts every prompt token, cache reads included; ``cached_input_tokens``
-    is the subset read from the provider's prompt cache (billed at the cache-read rate), so
-    the input rate applies to the difference. ``is_estimated`` is true when the provider did
-    not report usage and the counts were estimated."""
+    ``uncached_input_tokens`` are the prompt tokens billed at the input rate and
+    ``cached_input_tokens`` those read from the provider's prompt cache (cache-read rate): the
+    two are disjoint. ``is_estimated`` is true when the provider did not report usage and the
+    counts were estimated."""
 
     @property
-    def input_tokens(self) -> int: ...
+    def uncached_input_tokens(self) -> int: ...
     @property
     def cached_input_tokens(self) -> int: ...
     @property
@@ -34,7 +33,7 @@ class UsageLike(Protocol):
 class UsageInput:
     """Billing's own ``UsageLike``: any object with these attributes is accepted."""
 
-    input_tokens: int = 0
+    uncached_input_tokens: int = 0
     cached_input_tokens: int = 0
     output_tokens: int = 0
     embedding_tokens: int = 0

@@ -26,7 +26,7 @@ def test_reserve_and_settle_query_counts(user, entry, policy, django_assert_num_
     with django_assert_num_queries(8):
         reservation_settle(
             reservation=reservation,
-            usage=UsageInput(input_tokens=10, output_tokens=10),
+            usage=UsageInput(uncached_input_tokens=10, output_tokens=10),
             ending=Ending.COMPLETED,
             telemetry=UsageTelemetry(),
             now=NOW,

@@ -33,10 +33,9 @@ TELEMETRY = UsageTelemetry(
     source_count=7,
     cache_status=CacheStatus.PARTIAL,
 )
-# 3,000 input of which 999 cached: 2,001 x 2.5 -> 5,003; 999 x 1.25 -> 1,249;
-# 321 x 10 = 3,210; 12 x 0.02 -> 1: 9,463
+# 2,001 x 2.5 -> 5,003; 999 x 1.25 -> 1,249; 321 x 10 = 3,210; 12 x 0.02 -> 1: 9,463
 REPORTED = UsageInput(
-    input_tokens=3_000, cached_input_tokens=999, output_tokens=321, embedding_tokens=12
+    uncached_input_tokens=2_001, cached_input_tokens=999, output_tokens=321, embedding_tokens=12
 )
 REPORTED_COST = 9_463
 
@@ -126,7 +125,7 @@ def test_usage_estimated_by_the_runtime_keeps_its_flag(user, entry, policy):
 
     event = reservation_settle(
         reservation=reservation,
-        usage=UsageInput(input_tokens=1_000, output_tokens=40, is_estimated=True),
+        usage=UsageInput(uncached_input_tokens=1_000, output_tokens=40, is_estimated=True),
         ending=Ending.CANCELLED,
         telemetry=TELEMETRY,
         now=NOW,
@@ -137,24 +136,31 @@ def test_usage_estimated_by_the_runtime_keeps_its_flag(user, entry, policy):
     assert event.is_usage_estimated is True
 
 
-def test_settlement_accepts_any_object_with_the_usage_attributes(user, entry, policy):
-    class ProviderUsage:
-        input_tokens = 100
-        cached_input_tokens = 0
+def test_settlement_accepts_the_runtimes_usage_shape(user, entry, policy):
+    class RuntimeUsage:
+        """Shaped like claire.ai's Usage: a total input count with the cached ones inside."""
+
+        input_tokens = 130
+        cached_input_tokens = 30
         output_tokens = 10
         embedding_tokens = 0
         is_estimated = False
-        provider_request_id = "ignored"
+
+        @property
+        def uncached_input_tokens(self):
+            return self.input_tokens - self.cached_input_tokens
 
     event = reservation_settle(
         reservation=_reserve(user),
-        usage=ProviderUsage(),
+        usage=RuntimeUsage(),
         ending=Ending.COMPLETED,
         telemetry=TELEMETRY,
         now=NOW,
     )
 
-    assert event.settled_micro_usd == 350  # 100 x 2.5 + 10 x 10
+    # 100 x 2.5 = 250; 30 x 1.25 = 37.5 -> 38; 10 x 10 = 100
+    assert event.settled_micro_usd == 388
+    assert (event.input_tokens, event.cached_input_tokens) == (130, 30)
 
 
 def test_settling_twice_returns_the_first_event_and_charges_once(user, entry, policy):
