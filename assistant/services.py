@@ -25,7 +25,7 @@ from assistant.stop import stop_broadcast
 from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError
-from conversations import selectors as conversation_selectors
+from retrieval.routing import scope_resolve
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +75,8 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
     if existing is not None:
         return existing
 
-    if request.scope.chat_ids:
-        conversation_selectors.chats_get_for_user(user=user, chat_ids=list(request.scope.chat_ids))
+    # Ownership (NotFound for a foreign chat) and exclusion from AI, as retrieval defines them.
+    scope_resolve(user=user, raw_scope=request.scope.as_wire())
     thread: Thread | None = None
     retry_of: Turn | None = None
     if request.retry_of_turn_id is not None:

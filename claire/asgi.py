@@ -1,9 +1,11 @@
-"""ASGI entry point served by daphne: HTTP through Django (and, for streaming endpoints,
-Channels consumers), WebSockets through Channels."""
+"""ASGI entry point served by daphne: HTTP through Django, except the streaming answer
+endpoint, which is its own ASGI application so that it sees client disconnects while it
+streams (``assistant.consumers``)."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -13,4 +15,16 @@ django_asgi_application = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_application})
+from assistant import consumers  # noqa: E402
+
+ASSISTANT_MESSAGES_PATH = "/api/assistant/messages"
+
+
+async def http_application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["path"] == ASSISTANT_MESSAGES_PATH:
+        await consumers.application(scope, receive, send)
+    else:
+        await django_asgi_application(scope, receive, send)
+
+
+application = ProtocolTypeRouter({"http": http_application})

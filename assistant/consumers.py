@@ -1,0 +1,276 @@
+"""``POST /api/assistant/messages``: one ASGI application for both transports.
+
+A plain ASGI application rather than a Django view or ``AsyncHttpConsumer``: while the answer
+streams, it keeps awaiting ``receive()`` so a client disconnect (``http.disconnect``) cancels
+the engine — and with it the model call — at once. It also listens on the channel layer group
+of the assistant turn, so a Stop (``POST /api/assistant/turns/{id}/cancel``) handled by any
+server process reaches the process that streams.
+
+Authentication is DRF's, unchanged: ``Authorization: Token ...`` or the session cookie, and a
+session-authenticated POST must pass Django's CSRF check (``X-CSRFToken`` header).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from contextlib import aclosing, suppress
+from importlib import import_module
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.utils.functional import SimpleLazyObject
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+from assistant import engine
+from assistant.api.serializers import ask_request_from
+from assistant.errors import NotAcceptable
+from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
+from assistant.transports import sse
+from assistant.transports.legacy_json import legacy_collect
+from claire.accounts.models import User
+from claire.api.errors import ApiError, error_body
+
+logger = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+SSE_MEDIA_TYPE = "text/event-stream"
+JSON_MEDIA_TYPE = "application/json"
+
+
+class ClientDisconnected(Exception):
+    pass
+
+
+def negotiate(accept: str) -> str:
+    """``sse`` or ``json`` from an Accept header; wildcards do not count (``NotAcceptable``).
+
+    The highest quality wins; on a tie, the type listed first."""
+    best: tuple[float, int, str] | None = None
+    for position, item in enumerate(accept.split(",")):
+        media_type, *parameters = (part.strip() for part in item.split(";"))
+        quality = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        kind = {SSE_MEDIA_TYPE: "sse", JSON_MEDIA_TYPE: "json"}.get(media_type.lower())
+        if kind is None or quality <= 0:
+            continue
+        if best is None or quality > best[0]:
+            best = (quality, -position, kind)
+    if best is None:
+        raise NotAcceptable()
+    return best[2]
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+def _authenticate(scope: Scope, body: bytes) -> User:
+    """DRF's configured authenticators on a Django request built from the ASGI scope: token
+    first, then the session (whose POSTs must pass the CSRF check)."""
+    close_old_connections()
+    try:
+        django_request = ASGIRequest(dict(scope), io.BytesIO(body))
+        session_engine = import_module(settings.SESSION_ENGINE)
+        django_request.session = session_engine.SessionStore(
+            django_request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        )
+        django_request.user = SimpleLazyObject(lambda: get_user(django_request))  # type: ignore[assignment]
+        authenticator_classes: list[type[BaseAuthentication]] = list(
+            api_settings.DEFAULT_AUTHENTICATION_CLASSES  # type: ignore[arg-type]
+        )
+        request = Request(
+            django_request,
+            authenticators=[authenticator() for authenticator in authenticator_classes],
+        )
+        user = request.user
+        if not isinstance(user, User) or not user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        return user
+    finally:
+        close_old_connections()
+
+
+async def _send_json(
+    send: Send,
+    status: int,
+    body: dict[str, Any],
+    extra_headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
+    payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        (b"vary", b"Accept"),
+        *extra_headers,
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
+async def _send_error(send: Send, error: exceptions.APIException) -> None:
+    code = getattr(error, "code", None)
+    if not isinstance(error, ApiError):
+        code = {
+            exceptions.NotAuthenticated: "not_authenticated",
+            exceptions.AuthenticationFailed: "authentication_failed",
+            exceptions.PermissionDenied: "permission_denied",
+        }.get(type(error), "invalid_request")
+    headers: tuple[tuple[bytes, bytes], ...] = ()
+    if error.status_code == 401:
+        headers = ((b"www-authenticate", b"Token"),)
+    await _send_json(
+        send,
+        error.status_code,
+        error_body(
+            code=str(code), message=str(error.detail), details=getattr(error, "details", None)
+        ),
+        headers,
+    )
+
+
+async def _read_body(receive: Receive) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnected()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > settings.ASSISTANT_REQUEST_MAX_BYTES:
+            raise ApiError(
+                code="request_too_large", message="The request body is too large.", status_code=413
+            )
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+async def _wait_for_disconnect(receive: Receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+async def _wait_for_stop(turn_id: int) -> None:
+    """Returns when a Stop for ``turn_id`` arrives on the channel layer (from any process)."""
+    layer = get_channel_layer()
+    if layer is None:
+        await asyncio.Event().wait()
+        return
+    channel = await layer.new_channel()
+    group = stop_group_name(turn_id)
+    await layer.group_add(group, channel)
+    try:
+        while True:
+            message = await layer.receive(channel)
+            if message.get("type") == STOP_MESSAGE_TYPE:
+                return
+    finally:
+        with suppress(Exception):
+            await layer.group_discard(group, channel)
+
+
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
+    """The ASGI application of ``POST /api/assistant/messages``."""
+    if scope["type"] != "http":
+        raise ValueError("HTTP only")
+    if scope["method"] != "POST":
+        await _send_json(
+            send,
+            405,
+            error_body(code="method_not_allowed", message="Use POST."),
+            ((b"allow", b"POST"),),
+        )
+        return
+    try:
+        body = await _read_body(receive)
+        user = await sync_to_async(_authenticate, thread_sensitive=False)(scope, body)
+        transport = negotiate(_header(scope, b"accept"))
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
+        request = ask_request_from(data)
+        session = await engine.answer_open(user=user, request=request)
+    except ClientDisconnected:
+        return
+    except exceptions.APIException as error:
+        await _send_error(send, error)
+        return
+
+    run = _run_sse(session, send) if transport == "sse" else _run_json(session, send)
+    await _supervise(session, run, receive)
+
+
+async def _run_sse(session: engine.AnswerSession, send: Send) -> None:
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": list(sse.RESPONSE_HEADERS)}
+    )
+    async for event in session.events():
+        await send({"type": "http.response.body", "body": sse.sse_encode(event), "more_body": True})
+    await send({"type": "http.response.body", "body": sse.DONE, "more_body": False})
+
+
+async def _run_json(session: engine.AnswerSession, send: Send) -> None:
+    async with aclosing(session.events()) as events:
+        response = await legacy_collect(events)
+    await _send_json(send, response.status_code, response.body)
+
+
+async def _supervise(session: engine.AnswerSession, run: Awaitable[None], receive: Receive) -> None:
+    """Run the transport until it ends; a disconnect cancels it (and the engine inside it) at
+    once, a Stop asks the engine to end the answer as ``cancelled``."""
+    run_task = asyncio.ensure_future(run)
+    disconnect_task = asyncio.ensure_future(_wait_for_disconnect(receive))
+    stop_task: asyncio.Future[None] | None = None
+    if session.is_new:
+        stop_task = asyncio.ensure_future(_wait_for_stop(session.assistant_turn_id))
+    watchers = {disconnect_task} | ({stop_task} if stop_task else set())
+    try:
+        while not run_task.done():
+            done, _ = await asyncio.wait({run_task, *watchers}, return_when=asyncio.FIRST_COMPLETED)
+            if disconnect_task in done:
+                logger.info(
+                    "assistant.client_disconnected",
+                    extra={"assistant_turn_id": session.assistant_turn_id},
+                )
+                run_task.cancel()
+                break
+            if stop_task is not None and stop_task in done:
+                session.stop()
+                watchers.discard(stop_task)
+        with suppress(asyncio.CancelledError):
+            await run_task
+    finally:
+        for task in (run_task, *watchers):
+            task.cancel()
+        for task in watchers:
+            with suppress(asyncio.CancelledError, Exception):
+                await task

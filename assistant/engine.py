@@ -1,0 +1,443 @@
+"""The answer engine: one sequence of typed events, whatever the transport.
+
+``answer_open`` runs the checks that decide the HTTP status (authentication happened before
+it): AI policy and budget, scope ownership, and the idempotent ``turn_begin``. Its
+``AnswerSession.events()`` then yields the events of the answer lifecycle::
+
+    start, status(retrieving), thread, sources, [status(answering)],
+    text-start, text-delta..., text-end, status(saving), finish
+    -- or, on failure: text-end (when text was open), error
+
+A request seen before replays its stored outcome through the same event shapes.
+
+Database work runs in short steps on worker threads (``_db``); each step gives its connection
+back before the engine awaits anything else, so no connection is held while the model streams.
+Cancellation: a client disconnect cancels the task that iterates ``events()``; the engine
+cancels the model call, stores the partial answer as ``cancelled`` and settles what was used.
+``stop()`` (the Stop endpoint) ends the answer the same way but still emits the closing events
+to a client that is listening.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from assistant import answering, services
+from assistant.api.serializers import thread_summary_of
+from assistant.citations import CitationFilter
+from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.models import Thread, Turn, TurnStatus
+from assistant.services import TurnOutcome, TurnPair
+from assistant.types import (
+    AskRequest,
+    Citation,
+    EngineEvent,
+    ErrorEvent,
+    FinishEvent,
+    FinishReason,
+    NavigationAction,
+    SourcesEvent,
+    StartEvent,
+    StatusEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThreadEvent,
+)
+from claire.accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+TEXT_ID = "t1"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _connection_released(function: Callable[P, R]) -> Callable[P, R]:
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return run
+
+
+async def _db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run one short database step on a worker thread; its connection is closed (or kept for
+    reuse by that thread only, with ``CONN_MAX_AGE``) before the engine goes on."""
+    return await sync_to_async(_connection_released(function), thread_sensitive=False)(
+        *args, **kwargs
+    )
+
+
+async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
+    """Raises ``ApiError``s that become the HTTP status: ``ai_disabled``,
+    ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
+    ``request_in_progress``, ``request_id_reused``, ``turn_not_retryable``, having written
+    nothing."""
+    pair = await _db(answering.answer_begin, user=user, request=request)
+    return AnswerSession(user=user, request=request, pair=pair)
+
+
+@dataclass
+class _Progress:
+    retrieval: answering.Retrieval | None = None
+    generation: answering.Generation | None = None
+    text: str = ""
+    is_text_open: bool = False
+    is_ended: bool = False
+
+
+class AnswerSession:
+    def __init__(self, *, user: User, request: AskRequest, pair: TurnPair) -> None:
+        self.user = user
+        self.request = request
+        self.pair = pair
+        self._stop_requested = asyncio.Event()
+        self._progress = _Progress()
+        self._started = time.monotonic()
+
+    @property
+    def is_new(self) -> bool:
+        return self.pair.is_new
+
+    @property
+    def assistant_turn_id(self) -> int:
+        return self.pair.assistant_turn.pk
+
+    def stop(self) -> None:
+        """End the answer as ``cancelled`` (the Stop button); idempotent."""
+        self._stop_requested.set()
+
+    async def events(self) -> AsyncGenerator[EngineEvent, None]:
+        if not self.pair.is_new:
+            for event in replay_events(self.pair):
+                yield event
+            return
+        try:
+            async with aclosing(self._answer()) as answer:
+                async for event in answer:
+                    yield event
+        finally:
+            if not self._progress.is_ended:
+                # Cancelled (client gone) or closed early: record what was shown.
+                await asyncio.shield(self._interrupt(TurnStatus.CANCELLED, code="cancelled"))
+
+    # --- the lifecycle -----------------------------------------------------------------------
+
+    async def _answer(self) -> AsyncGenerator[EngineEvent, None]:
+        pair = self.pair
+        yield StartEvent(message_id=f"turn-{pair.assistant_turn.pk}")
+        yield StatusEvent(phase="retrieving")
+        yield ThreadEvent(
+            thread_id=pair.thread.pk,
+            user_turn_id=pair.user_turn.pk,
+            assistant_turn_id=pair.assistant_turn.pk,
+        )
+        try:
+            retrieval = await _db(
+                answering.retrieval_run, user=self.user, request=self.request, thread=pair.thread
+            )
+        except Exception:
+            logger.exception(
+                "assistant.retrieval_failed", extra={"assistant_turn_id": self.assistant_turn_id}
+            )
+            async for event in self._fail(RETRIEVAL_FAILED):
+                yield event
+            return
+        self._progress.retrieval = retrieval
+        yield SourcesEvent(citations=retrieval.citations, index_status=retrieval.index_status)
+        if self._stop_requested.is_set():
+            async for event in self._end_cancelled():
+                yield event
+            return
+
+        if retrieval.is_empty:
+            # No candidate passed the relevance floor: a deterministic answer, no model call.
+            text = answering.no_evidence_answer(retrieval)
+            yield TextStartEvent(text_id=TEXT_ID)
+            yield TextDeltaEvent(text_id=TEXT_ID, delta=text)
+            yield TextEndEvent(text_id=TEXT_ID)
+            self._progress.text = text
+            async for event in self._complete(
+                finish_reason="stop", provider="", model="", removed_citation_count=0
+            ):
+                yield event
+            return
+
+        yield StatusEvent(phase="answering")
+        try:
+            generation = await _db(
+                answering.generation_prepare,
+                user=self.user,
+                request=self.request,
+                pair=pair,
+                retrieval=retrieval,
+            )
+        except answering.GenerationRefused as refused:
+            async for event in self._fail(refused.failure):
+                yield event
+            return
+        self._progress.generation = generation
+        citation_filter = CitationFilter(retrieval.source_ids)
+        ending: answering.GenerationEnd | None = None
+        async with aclosing(self._model_output(generation)) as output:
+            async for item in output:
+                if isinstance(item, answering.GenerationEnd):
+                    ending = item
+                    break
+                for event in self._show(citation_filter.feed(item)):
+                    yield event
+        for event in self._show(citation_filter.flush()):
+            yield event
+        if self._progress.is_text_open:
+            yield TextEndEvent(text_id=TEXT_ID)
+            self._progress.is_text_open = False
+
+        if ending is None:
+            async for event in self._end_cancelled():
+                yield event
+            return
+        if ending.failure is not None:
+            async for event in self._fail(ending.failure):
+                yield event
+            return
+        async for event in self._complete(
+            finish_reason=ending.finish_reason,
+            provider=ending.provider,
+            model=ending.model,
+            removed_citation_count=citation_filter.removed_count,
+        ):
+            yield event
+
+    def _show(self, visible: str) -> list[EngineEvent]:
+        if not visible:
+            return []
+        events: list[EngineEvent] = []
+        if not self._progress.is_text_open:
+            events.append(TextStartEvent(text_id=TEXT_ID))
+            self._progress.is_text_open = True
+        events.append(TextDeltaEvent(text_id=TEXT_ID, delta=visible))
+        self._progress.text += visible
+        return events
+
+    async def _model_output(
+        self, generation: answering.Generation
+    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        """The model's text deltas, then its ``GenerationEnd``; nothing more after a Stop.
+
+        The model call runs in its own task feeding a queue, so a Stop cancels the call at
+        once while this generator keeps control of the events."""
+        queue: asyncio.Queue[str | answering.GenerationEnd] = asyncio.Queue()
+        pump = asyncio.ensure_future(generation.pump(queue))
+        stop_wait = asyncio.ensure_future(self._stop_requested.wait())
+        try:
+            while True:
+                if queue.empty():
+                    getter = asyncio.ensure_future(queue.get())
+                    await asyncio.wait({getter, stop_wait}, return_when=asyncio.FIRST_COMPLETED)
+                    if not getter.done():
+                        getter.cancel()
+                        return
+                    item = getter.result()
+                else:
+                    item = queue.get_nowait()
+                yield item
+                if isinstance(item, answering.GenerationEnd):
+                    return
+        finally:
+            stop_wait.cancel()
+            if not pump.done():
+                pump.cancel()
+                await asyncio.shield(asyncio.gather(pump, return_exceptions=True))
+
+    # --- endings -----------------------------------------------------------------------------
+
+    async def _complete(
+        self, *, finish_reason: FinishReason, provider: str, model: str, removed_citation_count: int
+    ) -> AsyncGenerator[EngineEvent, None]:
+        retrieval = self._progress.retrieval
+        assert retrieval is not None
+        yield StatusEvent(phase="saving")
+        cited = answering.cited_in(self._progress.text, retrieval)
+        actions = answering.actions_for(retrieval, cited)
+        finalized = await _db(
+            services.turn_finalize,
+            user=self.user,
+            assistant_turn_id=self.assistant_turn_id,
+            outcome=TurnOutcome(
+                status=TurnStatus.COMPLETED,
+                text=self._progress.text,
+                citations=[c.as_wire() for c in retrieval.citations if c.source_id in cited],
+                actions=[action.as_wire() for action in actions],
+                removed_citation_count=removed_citation_count,
+                provider=provider,
+                model=model,
+                finish_reason=finish_reason,
+                route=retrieval.route,
+                compiled_query=retrieval.compiled_query,
+                index_status=retrieval.index_status,
+            ),
+            settle=self._settlement("completed"),
+        )
+        self._progress.is_ended = True
+        if not finalized.was_finalized:
+            # A Stop or an expiry ended the turn first; its stored outcome wins.
+            for event in _closing_events(finalized.turn, thread=finalized.thread):
+                yield event
+            return
+        yield FinishEvent(
+            finish_reason=finish_reason,
+            provider=provider,
+            model=model,
+            status=TurnStatus.COMPLETED,
+            thread=thread_summary_of(finalized.thread),
+            cited_source_ids=cited,
+            actions=actions,
+            removed_citation_count=removed_citation_count,
+        )
+
+    async def _fail(self, failure: StreamFailure) -> AsyncGenerator[EngineEvent, None]:
+        status = TurnStatus.PARTIAL if self._progress.text else TurnStatus.FAILED
+        turn = await self._interrupt(status, code=failure.code)
+        if self._progress.is_text_open:
+            yield TextEndEvent(text_id=TEXT_ID)
+            self._progress.is_text_open = False
+        yield ErrorEvent(
+            code=failure.code,
+            message=failure.message,
+            retryable=failure.retryable,
+            status=turn.status if turn is not None else status,
+        )
+
+    async def _end_cancelled(self) -> AsyncGenerator[EngineEvent, None]:
+        turn = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
+        if turn is not None:
+            for event in _closing_events(turn, thread=turn.thread):
+                yield event
+
+    def _settlement(self, ending: str) -> Callable[[], object] | None:
+        """The billing write that commits with the turn's final state."""
+        retrieval = self._progress.retrieval
+        telemetry = answering.telemetry_for(
+            retrieval=retrieval,
+            generation=self._progress.generation,
+            duration_ms=int((time.monotonic() - self._started) * 1000),
+            error_class="" if ending == "completed" else ending,
+        )
+        generation = self._progress.generation
+        if generation is not None:
+            return lambda: generation.settle(ending=ending, telemetry=telemetry)
+        return lambda: answering.usage_record_without_model(
+            user=self.user, request=self.request, telemetry=telemetry
+        )
+
+    async def _interrupt(self, status: TurnStatus, *, code: str) -> Turn | None:
+        """Store the answer as it stands with ``status`` and settle; once per session."""
+        if self._progress.is_ended:
+            return None
+        self._progress.is_ended = True
+        retrieval = self._progress.retrieval
+        cited = answering.cited_in(self._progress.text, retrieval) if retrieval else ()
+        generation = self._progress.generation
+        try:
+            finalized = await _db(
+                services.turn_finalize,
+                user=self.user,
+                assistant_turn_id=self.assistant_turn_id,
+                outcome=TurnOutcome(
+                    status=status,
+                    text=self._progress.text,
+                    citations=[c.as_wire() for c in retrieval.citations if c.source_id in cited]
+                    if retrieval
+                    else [],
+                    actions=[],
+                    error_code="" if status == TurnStatus.CANCELLED else code,
+                    provider=generation.provider if generation else "",
+                    model=generation.model if generation else "",
+                    finish_reason="other" if status == TurnStatus.CANCELLED else "error",
+                    route=retrieval.route if retrieval else "",
+                    compiled_query=retrieval.compiled_query if retrieval else None,
+                    index_status=retrieval.index_status if retrieval else None,
+                ),
+                settle=self._settlement(status),
+            )
+        except Exception:
+            logger.exception(
+                "assistant.interruption_not_recorded",
+                extra={"assistant_turn_id": self.assistant_turn_id, "status": str(status)},
+            )
+            return None
+        logger.info(
+            "assistant.answer_interrupted",
+            extra={
+                "assistant_turn_id": self.assistant_turn_id,
+                "status": finalized.turn.status,
+                "code": code,
+                "answer_chars": len(self._progress.text),
+            },
+        )
+        return finalized.turn
+
+
+def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
+    """The last events of a stored turn: finish (completed, cancelled) or error."""
+    if turn.status in (TurnStatus.COMPLETED, TurnStatus.CANCELLED):
+        finish_reason: FinishReason = "stop" if turn.status == TurnStatus.COMPLETED else "other"
+        if turn.finish_reason in ("stop", "length", "content-filter", "tool-calls", "other"):
+            finish_reason = turn.finish_reason  # type: ignore[assignment]
+        return [
+            FinishEvent(
+                finish_reason=finish_reason,
+                provider=turn.provider,
+                model=turn.model,
+                status=turn.status,
+                thread=thread_summary_of(thread),
+                cited_source_ids=tuple(str(c["id"]) for c in turn.citations),
+                actions=tuple(NavigationAction.from_wire(a) for a in turn.actions),
+                removed_citation_count=turn.removed_citation_count,
+            )
+        ]
+    failure = failure_for_code(turn.error_code or INTERNAL_ERROR.code)
+    return [
+        ErrorEvent(
+            code=failure.code,
+            message=failure.message,
+            retryable=failure.retryable,
+            status=turn.status,
+        )
+    ]
+
+
+def replay_events(pair: TurnPair) -> list[EngineEvent]:
+    """The events of an answer that is already stored, from the turn's record."""
+    turn = pair.assistant_turn
+    events: list[EngineEvent] = [
+        StartEvent(message_id=f"turn-{turn.pk}"),
+        ThreadEvent(
+            thread_id=pair.thread.pk, user_turn_id=pair.user_turn.pk, assistant_turn_id=turn.pk
+        ),
+        SourcesEvent(
+            citations=tuple(Citation.from_wire(c) for c in turn.citations),
+            index_status=turn.index_status or {},
+        ),
+    ]
+    if turn.text:
+        events += [
+            TextStartEvent(text_id=TEXT_ID),
+            TextDeltaEvent(text_id=TEXT_ID, delta=turn.text),
+            TextEndEvent(text_id=TEXT_ID),
+        ]
+    return events + _closing_events(turn, thread=pair.thread)
