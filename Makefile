@@ -28,10 +28,10 @@ demo: install
 	$(BIN)/python manage.py demo_setup
 	$(MAKE) --no-print-directory serve
 
-## Serve with daphne plus one Celery worker (filesystem broker without REDIS_URL).
+## Serve with daphne plus one Celery worker with beat (filesystem broker without REDIS_URL).
 serve: install
 	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/celery -A claire worker --quiet --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
+	$(BIN)/celery -A claire worker --beat --schedule .data/celery/beat-schedule --quiet --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
 
 worker: install

@@ -9,6 +9,12 @@ from rest_framework.test import APIClient
 from tests.factories import UserFactory
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Real hashers are slow on purpose; tests create many users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def user(db):
     return UserFactory()
