@@ -47,3 +47,185 @@ def test_stream_runs_the_whole_lifecycle_in_order(user, dinner_chat, answer_mode
     assert Thread.objects.get(pk=int(thread_ids["threadId"])).user_id == user.pk
     event = UsageEvent.objects.get(user=user)
     assert event.ending == "completed"
+
+
+def _text(chunks):
+    return "".join(c["delta"] for c in chunks if c["type"] == "text-delta")
+
+
+def _data(chunks, kind):
+    return next(c["data"] for c in chunks if c["type"] == kind)
+
+
+def test_json_and_stream_answer_alike_for_the_same_script(user, dinner_chat, answer_models):
+    answer_models.script(deltas=("Dinner is on ", "Friday at 8 [S1]", " [S7]."))
+    streamed = ask(user).chunks
+    legacy = ask(user, accept="application/json")
+    assert legacy.status == 200
+    body = legacy.json()
+    assert body["answer"] == _text(streamed)
+    finish = _data(streamed, "data-finish")
+    assert body["citations"] == [
+        c
+        for c in _data(streamed, "data-sources")["citations"]
+        if c["id"] in finish["citedSourceIds"]
+    ]
+    for key in ("finishReason", "provider", "model", "citedSourceIds", "actions", "status"):
+        assert body[key] == finish[key]
+    assert body["indexStatus"] == _data(streamed, "data-sources")["indexStatus"]
+    assert body["thread"]["title"] == finish["thread"]["title"]
+    assert set(body) >= {"threadId", "userTurnId", "assistantTurnId"}
+
+
+def test_completed_request_replays_on_both_transports(user, dinner_chat, answer_models):
+    model = answer_models.script(deltas=("Friday at 8 [S1].",))
+    first = ask(user, request_id="6f1c1f0e-6f53-4a57-9d86-2f7a2b0c9d11").chunks
+    again = ask(user, request_id="6f1c1f0e-6f53-4a57-9d86-2f7a2b0c9d11").chunks
+    legacy = ask(
+        user, request_id="6f1c1f0e-6f53-4a57-9d86-2f7a2b0c9d11", accept="application/json"
+    ).json()
+    assert model.call_count == 1
+    assert Turn.objects.filter(user=user).count() == 2
+    assert _text(again) == _text(first) == legacy["answer"] == "Friday at 8 [S1]."
+    assert _data(again, "data-thread") == _data(first, "data-thread")
+    assert _data(again, "data-finish")["citedSourceIds"] == ["S1"]
+    assert legacy["assistantTurnId"] == _data(first, "data-thread")["assistantTurnId"]
+
+
+def test_in_flight_request_is_409_and_reused_id_is_422(user, dinner_chat, answer_models):
+    from assistant import services
+    from assistant.types import AskRequest, Scope
+
+    request_id = "0b9b1c55-6e7d-4c58-9a57-5a0c3a9d2e10"
+    services.turn_begin(
+        user=user,
+        request=AskRequest(
+            request_id=request_id, question="When is the dinner with Ana?", scope=Scope("global")
+        ),
+    )
+    in_flight = ask(user, request_id=request_id)
+    assert in_flight.status == 409
+    assert in_flight.json()["error"]["code"] == "request_in_progress"
+    reused = ask(user, request_id=request_id, question="Something else?")
+    assert reused.status == 422
+    assert reused.json()["error"]["code"] == "request_id_reused"
+    assert Turn.objects.filter(user=user).count() == 2
+
+
+def test_no_evidence_answers_deterministically_without_tokens(user, dinner_chat, answer_models):
+    model = answer_models.script(deltas=("never used",))
+    chunks = ask(user, question="What did Bruno say about the zeppelin?").chunks
+    assert model.call_count == 0
+    assert _data(chunks, "data-sources")["citations"] == []
+    text = _text(chunks)
+    assert text.startswith("I couldn't find anything about this in all your chats")
+    assert "**Searched:** all your chats" in text
+    finish = _data(chunks, "data-finish")
+    assert (finish["finishReason"], finish["provider"], finish["citedSourceIds"]) == (
+        "stop",
+        "",
+        [],
+    )
+    phases = [c["data"]["phase"] for c in chunks if c["type"] == "data-status"]
+    assert phases == ["retrieving", "saving"]
+    event = UsageEvent.objects.get(user=user)
+    assert event.ending == "no_call"
+    assert (event.input_tokens, event.output_tokens, event.settled_micro_usd) == (0, 0, 0)
+
+
+def test_failure_before_first_delta_fails_over_to_the_next_model(user, dinner_chat, answer_models):
+    from claire.ai.types import ErrorCode
+
+    failing = answer_models.script(fail_before_first=ErrorCode.PROVIDER_UNAVAILABLE)
+    chunks = ask(user).chunks
+    assert failing.stream_outcomes == ["failed"]
+    finish = _data(chunks, "data-finish")
+    assert (finish["provider"], finish["model"]) == ("local", "extractive-answerer-v1")
+    assert "[S1]" in _text(chunks)
+    assert not [c for c in chunks if c["type"] in ("error", "data-error")]
+
+
+def test_mid_stream_failure_keeps_the_partial_answer_and_offers_a_retry(
+    user, dinner_chat, answer_models
+):
+    answer_models.script(deltas=("Dinner is ", "on Friday [S1]", " at 8."), fail_after_deltas=2)
+    chunks = ask(user).chunks
+    types = [c["type"] for c in chunks]
+    assert types[-3:] == ["text-end", "data-error", "error"]
+    error = _data(chunks, "data-error")
+    assert error == {"code": "stream_interrupted", "retryable": True, "status": "partial"}
+    assert "finish" not in types
+    failed_id = int(_data(chunks, "data-thread")["assistantTurnId"])
+    failed = Turn.objects.get(pk=failed_id)
+    assert (failed.status, failed.text, failed.error_code) == (
+        TurnStatus.PARTIAL,
+        "Dinner is on Friday [S1]",
+        "stream_interrupted",
+    )
+
+    answer_models.script(deltas=("Friday at 8 [S1].",))
+    retry_body = {
+        "requestId": "3d3f5a43-3f57-4d7c-8f55-1c0d5e0c4b21",
+        "question": "When is the dinner with Ana?",
+        "scope": {"mode": "global"},
+        "retryOfTurnId": str(failed_id),
+    }
+    retried = ask(user, body=retry_body).chunks
+    again = ask(user, body=retry_body).chunks
+    retry_turn = Turn.objects.get(pk=int(_data(retried, "data-thread")["assistantTurnId"]))
+    assert retry_turn.retry_of_id == failed_id
+    assert retry_turn.thread_id == failed.thread_id
+    assert _data(again, "data-thread") == _data(retried, "data-thread")
+    assert Turn.objects.filter(user=user).count() == 4
+
+
+def test_foreign_chat_scope_is_404_and_nothing_is_persisted(user, other_user, answer_models):
+    from tests.factories import ChatFactory
+
+    foreign = ChatFactory(user=other_user)
+    reply = ask(
+        user,
+        body={
+            "requestId": "9d7a5e0e-0f0b-4d0c-b9b4-3c8b8f1f2a33",
+            "question": "What happened?",
+            "scope": {"mode": "strict_chat", "chatId": str(foreign.pk)},
+        },
+    )
+    assert reply.status == 404
+    assert reply.json()["error"]["code"] == "not_found"
+    assert Turn.objects.count() == 0
+    assert Thread.objects.count() == 0
+
+
+def test_unauthenticated_and_unacceptable_requests_write_nothing(user, answer_models):
+    anonymous = ask(user, headers=[(b"accept", b"text/event-stream")])
+    assert anonymous.status == 401
+    assert anonymous.json()["error"]["code"] == "not_authenticated"
+    for accept in ("text/html", "*/*", ""):
+        refused = ask(user, accept=accept)
+        assert refused.status == 406
+        assert refused.json()["error"]["code"] == "not_acceptable"
+    assert Turn.objects.count() == 0
+
+
+def test_session_auth_needs_the_csrf_header(user, dinner_chat, answer_models, client):
+    answer_models.script(deltas=("Friday [S1].",))
+    client.force_login(user)
+    session_cookie = f"sessionid={client.cookies['sessionid'].value}"
+    secret = "a" * 32
+    without = ask(
+        user,
+        headers=[(b"accept", b"text/event-stream"), (b"cookie", session_cookie.encode())],
+    )
+    assert without.status == 403
+    assert Turn.objects.count() == 0
+    with_csrf = ask(
+        user,
+        headers=[
+            (b"accept", b"text/event-stream"),
+            (b"cookie", f"{session_cookie}; csrftoken={secret}".encode()),
+            (b"x-csrftoken", secret.encode()),
+        ],
+    )
+    assert with_csrf.status == 200
+    assert _text(with_csrf.chunks) == "Friday [S1]."
