@@ -740,7 +740,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _rule(
         "month_in",
-        rf"(?:in|during|throughout)\s+(?:the\s+month\s+of\s+)?(?P<month>{_FULL_MONTH})"
+        rf"(?:in|during|throughout|for)\s+(?:the\s+month\s+of\s+)?(?P<month>{_FULL_MONTH})"
         rf"(?:,?\s+(?P<year>{_YEAR}))?(?!\s+\d)",
         _month_name,
     ),

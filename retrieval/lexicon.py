@@ -65,11 +65,11 @@ STOP_WORDS: frozenset[str] = word_set(
     again also actually anyway basically maybe perhaps probably
     ask asked asking talk talked talking talks speak spoke spoken chat chatted chatting
     mention mentioned mentions discuss discussed message messages messaged text texted texts
-    write wrote written send sent conversation conversations chats thread
-    know knew remember recall find show give gave tell think thought mean meant
-    meet met meeting
+    write wrote written send sent conversation conversations chats thread email emails e-mail
+    know knew remember recall forgot forget find show give gave tell think thought mean meant
+    meet met time
     guy guys girl girls woman women man men person people lady dude someone somebody
-    claire hey hi hello ok okay thanks thank pls
+    claire hey hi hello ok okay thanks thank pls help
     """
 )
 
@@ -77,15 +77,16 @@ STOP_WORDS: frozenset[str] = word_set(
 # "my closest friends"); they are removed from the keywords like stop words.
 ROUTING_WORDS: frozenset[str] = word_set(
     """
-    catch miss missed missing recap summarize summarise summary sum update updates latest new
+    catch miss missed missing fill recap summarize summarise summary sum update updates latest new
     happening happened going
-    unresolved open loop loops pending outstanding unanswered waiting replied reply replies
-    respond responded answer answered owe
+    unresolved open loop loops loose ends pending outstanding unanswered waiting replied reply
+    replies respond responded answer answered owe
     decide decided decision agree agreed plan plans planned planning arrange arranged settle
     settled
     closest best top most least neglect neglecting neglected ignoring rank ranking friends
     friend contacts contact touch lost while ages
-    draft compose prepare remind reminder invite schedule name names called
+    draft compose prepare remind reminder invite schedule calendar add put name names called
+    two three four five six seven eight nine ten fifteen twenty
     """
 )
 

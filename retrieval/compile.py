@@ -1,0 +1,904 @@
+"""Question -> ``CompiledQuery``, deterministically: ordered patterns, word lists, one query.
+
+The compiler never calls a model. Each step reads the question's folded text (lower-case,
+accent-free, same length as the question, so spans line up), with quoted phrases masked out so
+that words inside quotes are searched for and never interpreted ("see you yesterday" is text
+to find, not a window):
+
+1. intent: the first matching family of ``INTENT_PATTERNS`` (order matters and is tested);
+2. time window: ``retrieval.dates.resolve_time_expression`` in the user's timezone, against
+   the time of asking; bare references look back, except for plans (nearest) and requested
+   actions (forward);
+3. location: "in/from/at <city>" against ``retrieval.gazetteer``;
+4. people: candidate names matched against the user's people and their identities in one
+   query, plus descriptors (nationalities, roles, relations) from ``retrieval.lexicon``;
+5. plan statuses, ranking, requested action; keywords for lexical search; the route.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db.models import OuterRef, Q, Subquery
+
+from claire.accounts.models import User
+from conversations.identities import normalise_email, normalise_handle, normalise_phone
+from conversations.models import Chat, ChatKind, Person
+from retrieval.dates import Direction, resolve_time_expression
+from retrieval.gazetteer import CITY_FORMS
+from retrieval.lexicon import (
+    DESCRIPTOR_FORMS,
+    NATIONALITIES,
+    ROUTING_WORDS,
+    STOP_WORDS,
+    fold_text,
+    word_set,
+)
+from retrieval.routing import route_fallback_for, route_for
+from retrieval.types import (
+    ActionType,
+    CompiledQuery,
+    Intent,
+    Location,
+    PersonRef,
+    PlanStatus,
+    Ranking,
+    RankingKind,
+    RequestedAction,
+    Route,
+    Scope,
+    TimeRange,
+    TimeTarget,
+)
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_RANKING_LIMIT = 12
+CATCH_UP_DEFAULT_WINDOW = "the last few days"
+MAX_NAME_CANDIDATES = 16
+
+_EVENT_NOUNS = (
+    r"dinner|lunch|breakfast|brunch|meeting|party|trip|flight|call|date|wedding|birthday|"
+    r"drinks|coffee|appointment|event|game|concert|match|show|reservation|booking|visit|"
+    r"meetup|hike|bbq|barbecue|picnic|housewarming|gig|interview|class|session|viewing|"
+    r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?"
+)
+_IMPERATIVE = (
+    r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|pls\s+|help\s+me\s+(?:to\s+)?"
+    r"|i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+|let's\s+|go\s+ahead\s+and\s+)?"
+    r"(?:please\s+)?"
+)
+_RECENCY = (
+    r"last|past|recent|recently|lately|today|yesterday|this\s+(?:week|morning|weekend)|"
+    r"few\s+days|while\s+i\s+was"
+)
+
+
+_RANKING_NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "fifteen": 15,
+    "twenty": 20,
+}
+_RANKING_NUMBER = r"\d{1,3}|" + "|".join(_RANKING_NUMBER_WORDS)
+
+
+@dataclass(frozen=True)
+class IntentPattern:
+    intent: Intent
+    name: str
+    regex: re.Pattern[str]
+    action: ActionType | None = None
+
+
+def _pattern(
+    intent: Intent, name: str, pattern: str, action: ActionType | None = None
+) -> IntentPattern:
+    return IntentPattern(intent, name, re.compile(pattern), action)
+
+
+# Tried in this order; the first match decides. Catch-up and unresolved come first because
+# their phrasings overlap the others ("who is waiting on me" is not an identity question).
+INTENT_PATTERNS: tuple[IntentPattern, ...] = (
+    _pattern(Intent.CATCH_UP, "catch_me_up", r"\bcatch\s+(?:me\s+)?up\b"),
+    _pattern(Intent.CATCH_UP, "what_did_i_miss", r"\bwhat\s+(?:did|have|'ve)\s+i\s+miss(?:ed)?\b"),
+    _pattern(Intent.CATCH_UP, "fill_me_in", r"\bfill\s+me\s+in\b|\bup\s+to\s+(?:speed|date)\b"),
+    _pattern(Intent.CATCH_UP, "recap", r"\brecap\b"),
+    _pattern(
+        Intent.CATCH_UP,
+        "whats_new",
+        r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
+        r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
+        "summarize_recent",
+        rf"\b(?:summari[sz]e|sum\s+up|summary\s+of)\b(?=.*\b(?:{_RECENCY})\b)",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
+        "what_happened_recently",
+        rf"\bwhat\s+happened\s+(?:{_RECENCY}|over\s+the\s+weekend)\b",
+    ),
+    _pattern(Intent.UNRESOLVED, "unresolved", r"\bunresolved\b|\bloose\s+ends\b"),
+    _pattern(
+        Intent.UNRESOLVED,
+        "open_loops",
+        r"\bopen\s+(?:loops?|questions|items|threads|issues|requests|tasks)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "not_replied",
+        r"\b(?:what|who|which)\b(?:\s+[\w']+){0,4}?\s+(?:have|haven't|has|hasn't|did|didn't)\s+i\s+"
+        r"(?:not\s+|never\s+|yet\s+to\s+)?(?:replied|responded|answered|gotten\s+back|got\s+back"
+        r"|reply|respond|answer|get\s+back)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "forgot_to_reply",
+        r"\b(?:forgot|forget|need|needs|still\s+have)\s+to\s+(?:reply|respond|answer|get\s+back)\b"
+        r"|\bhaven't\s+(?:replied|responded|answered)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "waiting_on_me",
+        r"\bwaiting\s+(?:on|for)\s+(?:me|my\s+(?:reply|answer|response))\b"
+        r"|\bwho\s+am\s+i\s+waiting\s+(?:on|for)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "owe_reply",
+        r"\bowe\s+(?:[\w']+\s+)?(?:a\s+)?(?:reply|response|answer|message|call)\b"
+        r"|\b(?:need|needs)\s+(?:a\s+)?(?:reply|response|answer)\s+from\s+me\b",
+    ),
+    _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "remind_me",
+        _IMPERATIVE + r"(?:remind\s+me\s+(?!(?:what|who|when|where|how|which|why|whether|if"
+        r"|of)\b)|(?:set|add|create)\s+(?:up\s+)?a\s+reminder\b)",
+        ActionType.CREATE_REMINDER,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "invite",
+        _IMPERATIVE + r"(?:invite\b|(?:send|draft|write)\s+(?:an?\s+|the\s+)?invit(?:e|ation)\b)",
+        ActionType.SEND_INVITE,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "schedule",
+        _IMPERATIVE + r"(?:(?:schedule|book|set\s+up|arrange|organi[sz]e|plan)\s+"
+        rf"(?:an?\s+|the\s+|our\s+|my\s+)?(?:[\w']+\s+)?(?:{_EVENT_NOUNS}|table)\b"
+        r"|(?:add|put)\s+.+\s+(?:to|in|on)\s+(?:my|the)\s+calendar\b)",
+        ActionType.SCHEDULE_EVENT,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "reply",
+        _IMPERATIVE + r"(?:(?:reply|respond|write\s+back|get\s+back)\b|answer\s+(?!me\b)"
+        r"|(?:draft|write|compose|prepare|send)\s+(?:an?\s+|my\s+)?(?:[\w-]+\s+)?"
+        r"(?:reply|response|answer)\b)",
+        ActionType.DRAFT_REPLY,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "outreach",
+        _IMPERATIVE + r"(?:(?:draft|write|compose|prepare|send)\b"
+        r"|(?:text|message|email|dm|ping|contact|tell|ask|wish|congratulate|thank|remind)"
+        r"\s+(?!(?:me|us|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with"
+        r"|that|this|which|history|thread)\b)"
+        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b)",
+        ActionType.DRAFT_OUTREACH,
+    ),
+    _pattern(
+        Intent.PEOPLE_RANKING,
+        "talk_to_most",
+        r"\bwho\s+(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+){0,2}?(?:talk|talked|text|texted|message"
+        r"|messaged|chat|chatted|speak|spoken|spoke|write|written)\s+(?:to\s+|with\s+)?"
+        r"(?:the\s+)?most\b"
+        r"|\bwho\s+(?:talks|texts|messages|writes|chats)\s+(?:to\s+|with\s+)?me\s+(?:the\s+)?most\b",
+    ),
+    _pattern(
+        Intent.PEOPLE_RANKING,
+        "closest_friends",
+        r"\bwho\s+(?:is|are|'s|'re)\s+my\s+(?:closest|best|top)\b"
+        rf"|\b(?:closest|best|top(?:\s+(?:{_RANKING_NUMBER}))?)\s+(?:friends|people|contacts"
+        r"|relationships)\b"
+        r"|\brank\s+(?:my\s+)?(?:friends|contacts|people|relationships)\b"
+        r"|\bmost\s+(?:active|frequent)\s+(?:contacts|chats|people|friends)\b",
+    ),
+    _pattern(
+        Intent.PEOPLE_RANKING,
+        "neglecting",
+        r"\bneglect(?:ing|ed)?\b|\bwho\s+(?:have|has)\s+i\s+been\s+ignoring\b"
+        r"|\b(?:lost|losing|fallen\s+out\s+of|out\s+of)\s+touch\b"
+        r"|\bwho\s+(?:haven't|have)\s+i\s+(?:not\s+)?(?:talked|spoken|texted|messaged|heard\s+from"
+        r"|caught\s+up\s+with|seen)\s*(?:to\b|with\b)?\s*(?:in\s+)?(?:a\s+while|ages|a\s+long\s+time"
+        r"|forever|months|weeks|lately|recently)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "who_was_the",
+        r"^\W*(?:so\s+)?who(?:\s+(?:was|is|were)|'s)\s+(?:the|that|this|a|an)\s",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "whats_the_name",
+        r"\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+)?name\b"
+        r"|\b(?:forgot|forget|can't\s+remember|don't\s+remember)\s+(?:the\s+|his\s+|her\s+)?name\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "remind_me_who",
+        r"\bremind\s+me\s+who\b|\bwho\s+was\s+it\s+that\b|\bdo\s+you\s+(?:know|remember)\s+who\b"
+        r"|\bwho\s+(?:did|have)\s+(?:i|we)\s+(?:meet|met)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "who_is_name",
+        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?\s*\?*\s*$",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "what_did_we_decide",
+        r"\bwhat\s+(?:did|have|had|'ve)\s+(?:[\w']+\s+){1,3}?(?:finally\s+|end\s+up\s+)?"
+        r"(?:plan|planned|decide|decided|agree|agreed|arrange|arranged|settle|settled|book|booked"
+        r"|organi[sz]e|organi[sz]ed|choose|chose|pick|picked)\b"
+        r"|\bwhat\s+(?:we|they|you)\s+(?:[\w']+\s+)?(?:planned|decided|agreed|arranged|settled"
+        r"|booked)\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "the_plan",
+        r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|our|my)\s+(?:plans?|decision)\b"
+        r"|\bwhat\s+was\s+decided\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "when_is_event",
+        r"\b(?:when|where|what\s+time)\s+(?:is|was|are|were|'s|did|do|does|will)\s+"
+        rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS})\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "still_on",
+        r"\bare\s+we\s+(?:still\s+)?(?:on|meeting|going|doing|having|seeing)\b"
+        r"|\bis\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "when_do_we_meet",
+        r"\b(?:when|where|what\s+time)\s+(?:are|were|did|do|should|will)\s+we\s+(?:meet|meeting"
+        r"|going|supposed|say|said|agree|decide)\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "status_changed",
+        r"\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:decide|agree|book|confirm|cancel|settle|plan"
+        r"|arrange|reschedule|move)\b"
+        r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,6}?(?:cancell?ed|rescheduled|postponed"
+        r"|called\s+off|confirmed|booked|moved)\b",
+    ),
+)
+
+PLAN_STATUS_PATTERNS: tuple[tuple[PlanStatus, re.Pattern[str]], ...] = (
+    (PlanStatus.PROPOSED, re.compile(r"\b(?:propos(?:e|ed|al)|suggest(?:ed|ion)?|floated)\b")),
+    (
+        PlanStatus.CONFIRMED,
+        re.compile(r"\b(?:confirm(?:ed)?|locked\s+in|finali[sz]ed|booked)\b"),
+    ),
+    (
+        PlanStatus.CHANGED,
+        re.compile(
+            r"\b(?:chang(?:e|ed)|mov(?:e|ed)|reschedul(?:e|ed)|postpon(?:e|ed)|pushed\s+back|delayed"
+            r"|shifted)\b"
+        ),
+    ),
+    (
+        PlanStatus.CANCELLED,
+        re.compile(r"\b(?:cancel(?:l?ed|lation)?|called\s+off|scrapped)\b"),
+    ),
+)
+
+_RANKING_LIMIT = re.compile(
+    rf"\btop\s+(?P<a>{_RANKING_NUMBER})\b"
+    rf"|\b(?P<b>{_RANKING_NUMBER})\s+(?:closest|best|most|top|people|friends|contacts)\b"
+)
+_RANKING_SINGLE = re.compile(r"\b(?:closest|best)\s+friend\b(?!s)")
+_NEGLECTED = re.compile(
+    r"\bneglect|\bignor|\bhaven't\b|\bhave\s+i\s+not\b|\btouch\b|\bin\s+(?:a\s+while|ages)\b"
+)
+
+_QUOTED = re.compile(r'"(?P<a>[^"]+)"|(?<![\w])\'(?P<b>[^\']+)\'(?![\w])')
+_TOKEN = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+_HANDLE = re.compile(r"(?<![\w@])@(?P<handle>[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9_])")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"(?<![\w+])\+?\d[\d\s().-]{6,}\d(?!\w)")
+_SENTENCE_END = re.compile(r"[.?!]\s*$")
+
+_CITY_ALTERNATION = "|".join(
+    re.escape(form).replace(r"\ ", r"\s+") for form in sorted(CITY_FORMS, key=len, reverse=True)
+)
+_LOCATION = re.compile(
+    r"(?<![\w'])(?P<prep>in|from|at|to|near|around|visiting|visited|through|into|of)\s+"
+    rf"(?:the\s+)?(?P<city>{_CITY_ALTERNATION})(?!\w|'s)"
+)
+_PRESENT_TENSE = re.compile(
+    r"\b(?:lives?|living|is|are|'s|'re|based|currently|now|staying|moved|moving|works?|working)\b"
+)
+_DESCRIPTOR = re.compile(
+    r"(?<![\w'-])(?:"
+    + "|".join(
+        re.escape(form).replace(r"\ ", r"\s+")
+        for form in sorted(DESCRIPTOR_FORMS, key=len, reverse=True)
+    )
+    + r")(?![\w-])"
+)
+_NATIONALITY_CANONICAL = frozenset(NATIONALITIES)
+# A nationality next to one of these describes a thing or a language, not a person.
+_THING_NOUNS = word_set(
+    """
+    food restaurant restaurants place places bar bars cuisine wine wines beer class classes lesson
+    lessons course film films movie movies music song songs book books visa embassy passport
+    company market style dish dishes coffee bakery cafe shop store consulate citizenship
+    language lessons keyboard translation appointment office bill fees visit party group
+    """
+)
+_LANGUAGE_VERBS = word_set(
+    "in into speak speaks speaking spoke learn learning learned learnt translate translated"
+)
+_PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
+_POSSESSIVE_BEFORE = re.compile(r"\b(?:my|our|his|her|their)\s+$")
+# Accented spellings a folded letter stands for, so "joao" finds "João" in the database.
+_ACCENTED = {
+    "a": "aáàâãäå",
+    "e": "eéèêë",
+    "i": "iíìîï",
+    "o": "oóòôõöø",
+    "u": "uúùûü",
+    "c": "cç",
+    "n": "nñ",
+    "y": "yýÿ",
+    "s": "sšś",
+    "z": "zžźż",
+    "l": "lł",
+}
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    folded: str
+    original: str
+    sentence_initial: bool
+
+    @property
+    def key(self) -> str:
+        """The folded token without a possessive ending ("ana's" -> "ana")."""
+        return self.folded[:-2] if self.folded.endswith("'s") else self.folded
+
+    @property
+    def surface(self) -> str:
+        return self.original[:-2] if self.folded.endswith("'s") else self.original
+
+
+@dataclass(frozen=True)
+class _PersonRow:
+    person_id: int
+    name_words: frozenset[str]
+    exact_values: frozenset[str]
+    direct_chat_id: int | None
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    """A mention resolved to people: a run of name tokens or an identity (handle, email,
+    phone), with its character span in the question."""
+
+    start: int
+    end: int
+    name: str
+    person_ids: tuple[int, ...]
+    direct_chat_id: int | None
+
+
+@dataclass(frozen=True)
+class _IdentityMention:
+    start: int
+    end: int
+    value: str
+    surface: str
+
+
+def classify_intent(masked_folded: str) -> tuple[Intent, IntentPattern | None]:
+    """The intent of a folded question and the pattern that decided it (``None``: default)."""
+    for pattern in INTENT_PATTERNS:
+        if pattern.regex.search(masked_folded):
+            return pattern.intent, pattern
+    return Intent.CONVERSATION_QA, None
+
+
+def _quoted_spans(folded: str) -> list[tuple[int, int]]:
+    """Spans of quoted phrases including the quotes; an apostrophe inside a word is not a quote."""
+    return [match.span() for match in _QUOTED.finditer(folded)]
+
+
+def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for index in range(start, end):
+            chars[index] = " "
+    return "".join(chars)
+
+
+def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
+def _tokens(text: str, folded: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    for match in _TOKEN.finditer(folded):
+        start, end = match.span()
+        initial = not tokens or bool(_SENTENCE_END.search(folded[:start]))
+        tokens.append(_Token(start, end, match.group(), text[start:end], initial))
+    return tokens
+
+
+def _is_case_informative(tokens: Sequence[_Token]) -> bool:
+    """Whether the asker uses capitals: a capital other than a sentence start or "I"."""
+    return any(
+        any(char.isupper() for char in token.original)
+        for token in tokens
+        if not token.sentence_initial and token.folded not in _PRONOUN_I
+    )
+
+
+def _name_candidates(
+    tokens: Sequence[_Token], excluded: Sequence[tuple[int, int]], informative: bool
+) -> list[int]:
+    """Indexes of tokens that may be (part of) a person's name."""
+    indexes = []
+    for index, token in enumerate(tokens):
+        if _inside(token.start, excluded) or token.key.isdigit() or len(token.key) < 2:
+            continue
+        is_common = token.key in STOP_WORDS or token.key in ROUTING_WORDS
+        if informative:
+            capitalised = token.original[:1].isupper()
+            if not capitalised or token.key in _PRONOUN_I:
+                continue
+            if is_common and token.sentence_initial:
+                continue
+        elif is_common:
+            continue
+        indexes.append(index)
+    return indexes[:MAX_NAME_CANDIDATES]
+
+
+def _identity_mentions(
+    text: str, masked: str, excluded: Sequence[tuple[int, int]]
+) -> list[_IdentityMention]:
+    """Emails, @handles and phone numbers, normalised like stored identity values."""
+    mentions: list[_IdentityMention] = []
+
+    def add(start: int, end: int, value: str) -> None:
+        overlaps = any(start < item.end and item.start < end for item in mentions)
+        if value and not overlaps and not _inside(start, excluded):
+            mentions.append(_IdentityMention(start, end, value, text[start:end]))
+
+    for match in _EMAIL.finditer(masked):
+        add(match.start(), match.end(), normalise_email(match.group()))
+    for match in _HANDLE.finditer(masked):
+        add(match.start(), match.end(), normalise_handle(match.group("handle")))
+    for match in _PHONE.finditer(masked):
+        if normalise_phone(match.group()).lstrip("+"):
+            add(match.start(), match.end(), normalise_phone(match.group()))
+    return sorted(mentions, key=lambda item: item.start)
+
+
+def _words(value: str) -> set[str]:
+    return {match.group() for match in _TOKEN.finditer(fold_text(value))}
+
+
+def _accent_insensitive(key: str) -> str:
+    """A PostgreSQL regular expression matching ``key`` with or without accents."""
+    return "".join(f"[{_ACCENTED[char]}]" if char in _ACCENTED else re.escape(char) for char in key)
+
+
+def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) -> list[_PersonRow]:
+    """The user's people whose name or an identity may match; one query, scoped by user.
+    The database narrows by substring; ``_resolve_names`` then requires whole words."""
+    if not name_keys and not identities:
+        return []
+    condition = Q()
+    for key in name_keys:
+        pattern = _accent_insensitive(key)
+        condition |= Q(display_name__iregex=pattern) | Q(identities__value__iregex=pattern)
+    if identities:
+        condition |= Q(identities__value__in=sorted(identities))
+    direct_chat = (
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.DIRECT,
+            is_excluded_from_ai=False,
+            memberships__person=OuterRef("pk"),
+        )
+        .order_by("-last_message_at", "-pk")
+        .values("pk")[:1]
+    )
+    rows = (
+        Person.objects.filter(user=user)
+        .filter(condition)
+        .annotate(
+            identity_values=ArrayAgg("identities__value", distinct=True, default=[]),
+            direct_chat_id=Subquery(direct_chat),
+        )
+        .values_list("pk", "display_name", "identity_values", "direct_chat_id")
+        .order_by("pk")
+    )
+    people = []
+    for person_id, display_name, identity_values, direct_chat_id in rows:
+        values = [value for value in identity_values if value]
+        name_words = _words(display_name)
+        for value in values:
+            if "@" not in value and not any(char.isdigit() for char in value):
+                name_words |= _words(value)
+        people.append(
+            _PersonRow(
+                person_id=person_id,
+                name_words=frozenset(name_words),
+                exact_values=frozenset(fold_text(value) for value in values),
+                direct_chat_id=direct_chat_id,
+            )
+        )
+    return people
+
+
+def _resolve_names(
+    tokens: Sequence[_Token], candidates: Sequence[int], rows: Sequence[_PersonRow], text: str
+) -> list[_Resolved]:
+    """Longest runs of adjacent candidate tokens that all name the same person(s)."""
+    candidate_set = set(candidates)
+
+    def matching(token: _Token) -> set[int]:
+        return {
+            row.person_id
+            for row in rows
+            if token.key in row.name_words or token.key in row.exact_values
+        }
+
+    resolved: list[_Resolved] = []
+    index = 0
+    while index < len(tokens):
+        if index not in candidate_set:
+            index += 1
+            continue
+        people = matching(tokens[index])
+        if not people:
+            index += 1
+            continue
+        last = index
+        while (
+            last + 1 in candidate_set
+            and not tokens[last].folded.endswith("'s")
+            and text[tokens[last].end : tokens[last + 1].start].strip() == ""
+        ):
+            narrowed = people & matching(tokens[last + 1])
+            if not narrowed:
+                break
+            people = narrowed
+            last += 1
+        ids = tuple(sorted(people))
+        name = text[tokens[index].start : tokens[last].start] + tokens[last].surface
+        resolved.append(
+            _Resolved(
+                start=tokens[index].start,
+                end=tokens[last].end,
+                name=name,
+                person_ids=ids,
+                direct_chat_id=_direct_chat(rows, ids),
+            )
+        )
+        index = last + 1
+    return resolved
+
+
+def _direct_chat(rows: Sequence[_PersonRow], ids: tuple[int, ...]) -> int | None:
+    """The direct chat of a mention that resolves to exactly one person."""
+    if len(ids) != 1:
+        return None
+    return next(row.direct_chat_id for row in rows if row.person_id == ids[0])
+
+
+@dataclass(frozen=True)
+class _Descriptor:
+    canonical: str
+    start: int
+    end: int
+
+
+def _descriptors(masked: str, excluded: Sequence[tuple[int, int]]) -> list[_Descriptor]:
+    found = []
+    for match in _DESCRIPTOR.finditer(masked):
+        if _inside(match.start(), excluded):
+            continue
+        canonical = DESCRIPTOR_FORMS[" ".join(match.group().split())]
+        following = re.match(r"\s+([\w']+)", masked[match.end() :])
+        preceding = re.search(r"([\w']+)\s+$", masked[: match.start()])
+        if following and following.group(1) in _THING_NOUNS:
+            continue
+        if (
+            canonical in _NATIONALITY_CANONICAL
+            and preceding
+            and preceding.group(1) in _LANGUAGE_VERBS
+        ):
+            continue
+        found.append(_Descriptor(canonical, match.start(), match.end()))
+    return found
+
+
+def _people(
+    *,
+    user: User,
+    text: str,
+    masked: str,
+    tokens: Sequence[_Token],
+    excluded: Sequence[tuple[int, int]],
+    name_excluded: Sequence[tuple[int, int]],
+) -> tuple[list[PersonRef], list[_Resolved], list[_IdentityMention]]:
+    """People the question names (by name or identity) or describes; also the resolved
+    mentions and every identity mention, whose spans leave the keywords."""
+    mentions = _identity_mentions(text, masked, excluded)
+    mention_spans = [(item.start, item.end) for item in mentions]
+    informative = _is_case_informative(tokens)
+    candidates = _name_candidates(tokens, [*name_excluded, *mention_spans], informative)
+    rows = _people_rows(
+        user=user,
+        name_keys=[tokens[index].key for index in candidates],
+        identities={item.value for item in mentions},
+    )
+    resolved = _resolve_names(tokens, candidates, rows, text)
+    for mention in mentions:
+        ids = tuple(sorted(row.person_id for row in rows if mention.value in row.exact_values))
+        if ids:
+            resolved.append(
+                _Resolved(
+                    start=mention.start,
+                    end=mention.end,
+                    name=mention.surface,
+                    person_ids=ids,
+                    direct_chat_id=_direct_chat(rows, ids),
+                )
+            )
+    resolved.sort(key=lambda item: item.start)
+    # "Ana ... Ana" is one person mentioned twice.
+    unique: list[_Resolved] = []
+    for item in resolved:
+        if not any(other.person_ids == item.person_ids for other in unique):
+            unique.append(item)
+
+    attached: dict[tuple[int, ...], list[str]] = {item.person_ids: [] for item in unique}
+    unattached: list[str] = []
+    for descriptor in _descriptors(masked, excluded):
+        bucket = unattached
+        # "my sister Ana" describes Ana; "the dentist Sofia recommended" does not.
+        possessive = _POSSESSIVE_BEFORE.search(masked[: descriptor.start]) is not None
+        for item in resolved:
+            inside = item.start <= descriptor.start < item.end
+            right_before = masked[descriptor.end : item.start].strip() in ("", ",")
+            if inside or (possessive and descriptor.end <= item.start and right_before):
+                bucket = attached[item.person_ids]
+                break
+        if descriptor.canonical not in bucket:
+            bucket.append(descriptor.canonical)
+
+    refs = [
+        PersonRef(
+            name=item.name,
+            person_ids=item.person_ids,
+            descriptors=tuple(attached[item.person_ids]),
+            chat_id=item.direct_chat_id,
+        )
+        for item in unique
+    ]
+    if unattached:
+        refs.append(PersonRef(name=None, descriptors=tuple(unattached)))
+    return refs, resolved, mentions
+
+
+def _location(
+    masked: str, excluded: Sequence[tuple[int, int]]
+) -> tuple[str, tuple[int, int], str] | None:
+    for match in _LOCATION.finditer(masked):
+        if _inside(match.start("city"), excluded):
+            continue
+        form = " ".join(match.group("city").split())
+        return CITY_FORMS[form], match.span("city"), match.group("prep")
+    return None
+
+
+def _plan_statuses(masked: str) -> tuple[PlanStatus, ...]:
+    found = tuple(status for status, regex in PLAN_STATUS_PATTERNS if regex.search(masked))
+    return found or tuple(PlanStatus)
+
+
+def _ranking(masked: str) -> Ranking:
+    kind = RankingKind.NEGLECTED if _NEGLECTED.search(masked) else RankingKind.RELATIONSHIP_STRENGTH
+    limit = DEFAULT_RANKING_LIMIT
+    match = _RANKING_LIMIT.search(masked)
+    if match:
+        number = match.group("a") or match.group("b")
+        limit = int(number) if number.isdigit() else _RANKING_NUMBER_WORDS[number]
+    elif _RANKING_SINGLE.search(masked):
+        limit = 1
+    return Ranking(kind=kind, limit=max(1, min(limit, 100)))
+
+
+def _keywords(
+    *,
+    text: str,
+    tokens: Sequence[_Token],
+    quoted: Sequence[tuple[int, int]],
+    removed: Sequence[tuple[int, int]],
+    city_span: tuple[int, int] | None,
+    extra: Sequence[tuple[int, str]] = (),
+) -> tuple[str, ...]:
+    """Content terms in question order; a quoted phrase or a city stays one multi-word term,
+    an identity nobody in the book has (an email, a handle) stays one term."""
+    placed: list[tuple[int, str]] = list(extra)
+    for start, end in quoted:
+        phrase = " ".join(text[start + 1 : end - 1].split()).strip(" .,;:!?").lower()
+        if phrase:
+            placed.append((start, phrase))
+    if city_span is not None:
+        placed.append((city_span[0], " ".join(text[city_span[0] : city_span[1]].split()).lower()))
+    for token in tokens:
+        if _inside(token.start, removed) or _inside(token.start, quoted):
+            continue
+        if city_span is not None and city_span[0] <= token.start < city_span[1]:
+            continue
+        key = token.key
+        if key in STOP_WORDS or key in ROUTING_WORDS or len(key) < 2:
+            continue
+        placed.append((token.start, token.surface.lower()))
+    seen: set[str] = set()
+    keywords = []
+    for _position, keyword in sorted(placed, key=lambda item: item[0]):
+        if keyword not in seen:
+            seen.add(keyword)
+            keywords.append(keyword)
+    return tuple(keywords)
+
+
+def _direction_for(intent: Intent) -> Direction:
+    if intent == Intent.PLAN_RECALL:
+        return "nearest"
+    if intent == Intent.ACTION_REQUEST:
+        return "future"
+    return "past"
+
+
+def compile_question(*, user: User, question: str, now: datetime, scope: Scope) -> CompiledQuery:
+    """The structured query of ``question`` asked by ``user`` at ``now`` within ``scope``.
+
+    Deterministic and model-free; one database query when the question may name someone (to
+    resolve names against the user's people), none otherwise. ``scope`` must come from
+    ``retrieval.routing.scope_resolve`` (ownership already checked).
+    """
+    if now.tzinfo is None:
+        raise ValueError("compile_question needs an aware 'now'.")
+    tz = user.zoneinfo
+    text = unicodedata.normalize("NFC", question)
+    folded = fold_text(text)
+    quoted = _quoted_spans(folded)
+    masked = _mask(folded, quoted)
+    intent, decided_by = classify_intent(masked)
+
+    time_range, time_span = resolve_time_expression(
+        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent)
+    )
+    if time_range is None and intent == Intent.CATCH_UP:
+        time_range, _default_span = resolve_time_expression(CATCH_UP_DEFAULT_WINDOW, now=now, tz=tz)
+    if time_range is not None and intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST):
+        time_range = replace(time_range, applies_to=TimeTarget.EVENT)
+
+    excluded = [*quoted, *([time_span] if time_span else [])]
+    location_found = _location(masked, excluded)
+    name_excluded = list(excluded)
+    if location_found is not None and location_found[2] not in ("from", "to"):
+        # "in Lisbon" is a place; "from Sydney" may be a person called Sydney.
+        name_excluded.append(location_found[1])
+
+    tokens = _tokens(text, folded)
+    people, resolved, mentions = _people(
+        user=user,
+        text=text,
+        masked=masked,
+        tokens=tokens,
+        excluded=excluded,
+        name_excluded=name_excluded,
+    )
+    person_spans = [(item.start, item.end) for item in resolved]
+    resolved_spans = set(person_spans)
+    unresolved_mentions = [
+        item for item in mentions if (item.start, item.end) not in resolved_spans
+    ]
+    location = None
+    city_span = None
+    if location_found is not None:
+        city, span, _preposition = location_found
+        if not any(start < span[1] and span[0] < end for start, end in person_spans):
+            location = Location(city=city, as_of=_location_as_of(masked, time_range, now, user))
+            city_span = span
+
+    draft = CompiledQuery(
+        question=question,
+        intent=intent,
+        scope=scope,
+        route=Route.HYBRID,
+        time_range=time_range,
+        people=tuple(people),
+        location=location,
+        plan_status=_plan_statuses(masked) if intent == Intent.PLAN_RECALL else (),
+        ranking=_ranking(masked) if intent == Intent.PEOPLE_RANKING else None,
+        requested_action=(
+            RequestedAction(type=decided_by.action)
+            if decided_by is not None and decided_by.action is not None
+            else None
+        ),
+        keywords=_keywords(
+            text=text,
+            tokens=tokens,
+            quoted=quoted,
+            removed=[
+                *([time_span] if time_span else []),
+                *person_spans,
+                *((item.start, item.end) for item in mentions),
+            ],
+            city_span=city_span,
+            extra=[(item.start, item.value) for item in unresolved_mentions],
+        ),
+    )
+    route = route_for(draft)
+    compiled = replace(draft, route=route, route_fallback=route_fallback_for(route))
+    logger.info(
+        "retrieval.query_compiled",
+        extra={
+            "user_id": user.pk,
+            "intent": str(compiled.intent),
+            "pattern": decided_by.name if decided_by else "default",
+            "route": str(compiled.route),
+            "scope_mode": str(scope.mode),
+            "has_time_range": compiled.time_range is not None,
+            "people_count": len(compiled.people),
+            "keyword_count": len(compiled.keywords),
+        },
+    )
+    return compiled
+
+
+def _location_as_of(
+    masked: str, time_range: TimeRange | None, now: datetime, user: User
+) -> datetime | None:
+    """When the place held: the window's start, else now for present-tense questions ("who
+    lives in Lisbon"), else unknown (the matched messages' times tell)."""
+    if time_range is not None:
+        return time_range.start
+    if _PRESENT_TENSE.search(masked) and not re.search(r"\b(?:met|was|were|did)\b", masked):
+        return now.astimezone(user.zoneinfo)
+    return None
