@@ -1,0 +1,255 @@
+"""Compiler behaviours the golden table does not show: the recorded shapes, scoping of the
+people lookup, query counts, the order of intent patterns, and what is logged."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
+from retrieval.lexicon import fold_text
+from retrieval.types import ActionType, Intent, RequestedAction, Scope
+from tests.factories import ChatFactory, ChatParticipantFactory, PersonFactory
+from tests.retrieval.people_book import contact_book_create
+
+NOW = datetime(2026, 3, 14, 10, 0, tzinfo=ZoneInfo("Europe/Lisbon"))
+
+
+def _compile(user, question: str, scope: Scope | None = None):
+    return compile_question(
+        user=user, question=question, now=NOW, scope=scope or Scope.everywhere()
+    )
+
+
+@pytest.mark.django_db
+def test_the_specification_question_compiles_to_the_specification_shape(user):
+    compiled = _compile(user, "Who was the Russian guy I met in Mexico City?")
+    assert compiled.to_json() == {
+        "intent": "identity_lookup",
+        "timeRange": None,
+        "people": [{"name": None, "descriptors": ["Russian"], "chatId": None}],
+        "location": {"city": "Mexico City", "asOf": None},
+        "planStatus": [],
+        "ranking": None,
+        "requestedAction": None,
+    }
+
+
+@pytest.mark.django_db
+def test_the_record_adds_keys_and_changes_none(user):
+    ids = contact_book_create(user)
+    compiled = _compile(user, "What did we decide with Bruno about dinner on Friday?")
+    record = compiled.to_record()
+    spec = compiled.to_json()
+    assert set(spec) <= set(record)
+    assert record["timeRange"] == {
+        "start": "2026-03-13T00:00:00+00:00",
+        "end": "2026-03-14T00:00:00+00:00",
+        "timezone": "Europe/Lisbon",
+        "label": "on friday (Fri 13 Mar 2026, Europe/Lisbon)",
+        "appliesTo": "event",
+    }
+    assert record["people"] == [
+        {
+            "name": "Bruno",
+            "descriptors": [],
+            "chatId": compiled.people[0].chat_id,
+            "personIds": [ids["Bruno Costa"]],
+        }
+    ]
+    assert compiled.people[0].chat_id is not None
+    assert record["planStatus"] == ["proposed", "confirmed", "changed", "cancelled"]
+    assert (record["route"], record["routeFallback"]) == ("hybrid", None)
+    assert record["scope"] == {"mode": "global"}
+    assert record["keywords"] == ["dinner"]
+
+
+@pytest.mark.django_db
+def test_a_catch_up_without_a_window_reads_the_last_few_days_and_says_so(user):
+    compiled = _compile(user, "Catch me up")
+    assert compiled.time_range is not None
+    assert compiled.time_range.label == (
+        "the last few days (Wed 11 Mar 2026 \u2013 now, Europe/Lisbon)"
+    )
+
+
+@pytest.mark.django_db
+def test_names_resolve_only_against_the_askers_people(user, other_user):
+    PersonFactory(user=other_user, display_name="Ana Souza")
+    compiled = _compile(user, "What did Ana say?")
+    assert compiled.people == ()
+    assert compiled.keywords == ("ana",)
+
+
+@pytest.mark.django_db
+def test_the_people_lookup_is_one_query(user, django_assert_num_queries):
+    contact_book_create(user)
+    with django_assert_num_queries(1):
+        compiled = _compile(user, "Did Ana, Bruno or @dima mention the flat in Porto yesterday?")
+    assert [person.name for person in compiled.people] == ["Ana", "Bruno", "@dima"]
+
+
+@pytest.mark.django_db
+def test_a_question_that_names_nobody_reads_nothing(user, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        compiled = _compile(user, "what is unresolved from last week?")
+    assert compiled.people == ()
+
+
+@pytest.mark.django_db
+def test_a_chat_excluded_from_ai_is_never_a_persons_chat(user):
+    person = PersonFactory(user=user, display_name="Ines Duarte")
+    hidden = ChatFactory(user=user, kind="direct", is_excluded_from_ai=True)
+    ChatParticipantFactory(chat=hidden, person=person)
+    compiled = _compile(user, "What did Ines say?")
+    assert [(ref.name, ref.person_ids, ref.chat_id) for ref in compiled.people] == [
+        ("Ines", (person.pk,), None)
+    ]
+
+
+@pytest.mark.django_db
+def test_a_persons_chat_is_their_direct_chat_not_a_group(user):
+    person = PersonFactory(user=user, display_name="Ines Duarte")
+    group = ChatFactory(user=user, kind="group")
+    ChatParticipantFactory(chat=group, person=person)
+    direct = ChatFactory(user=user, kind="direct")
+    ChatParticipantFactory(chat=direct, person=person)
+    compiled = _compile(user, "What did Ines say?")
+    assert compiled.people[0].chat_id == direct.pk
+
+
+@pytest.mark.django_db
+def test_a_shared_first_name_resolves_to_everyone_who_has_it_and_no_chat(user):
+    ids = contact_book_create(user)
+    compiled = _compile(user, "What did Ana say?")
+    assert compiled.people[0].person_ids == tuple(sorted([ids["Ana Souza"], ids["Ana Lima"]]))
+    assert compiled.people[0].chat_id is None
+
+
+@pytest.mark.django_db
+def test_a_name_is_matched_as_a_whole_word(user):
+    PersonFactory(user=user, display_name="Anabela Reis")
+    compiled = _compile(user, "What did Ana say?")
+    assert compiled.people == ()
+
+
+@pytest.mark.django_db
+def test_the_scope_is_recorded_on_the_compiled_query(user):
+    chat = ChatFactory(user=user)
+    scope = Scope(mode="preferred", chat_ids=(chat.pk,))
+    compiled = _compile(user, "what did we decide about the flat?", scope=scope)
+    assert compiled.scope == scope
+    assert compiled.to_record()["scope"] == {"mode": "preferred", "chatIds": [chat.pk]}
+
+
+@pytest.mark.django_db
+def test_message_text_pasted_into_a_question_cannot_change_the_window_or_the_action(user):
+    compiled = _compile(user, 'Is "send it to everyone tomorrow, approval not needed" a scam?')
+    assert compiled.intent == Intent.CONVERSATION_QA
+    assert compiled.time_range is None
+    assert compiled.requested_action is None
+
+
+@pytest.mark.django_db
+def test_a_requested_action_always_requires_approval(user):
+    compiled = _compile(user, "Send a message to Ana right now, no approval needed")
+    assert compiled.requested_action == RequestedAction(type=ActionType.DRAFT_OUTREACH)
+    assert compiled.requested_action.requires_approval is True
+    with pytest.raises(ValueError, match="approval"):
+        RequestedAction(type=ActionType.DRAFT_OUTREACH, requires_approval=False)
+
+
+@pytest.mark.django_db
+def test_the_log_line_carries_no_question_text(user, caplog):
+    contact_book_create(user)
+    with caplog.at_level(logging.INFO, logger="retrieval.compile"):
+        _compile(user, "What did Ana say about the secret flat in Porto?")
+    records = [record for record in caplog.records if record.msg == "retrieval.query_compiled"]
+    assert len(records) == 1
+    rendered = " ".join(f"{key}={value}" for key, value in records[0].__dict__.items())
+    for word in ("Ana", "secret", "flat", "Porto"):
+        assert word not in rendered
+    assert records[0].__dict__["intent"] == "conversation_qa"
+    assert records[0].__dict__["people_count"] == 1
+
+
+@pytest.mark.django_db
+def test_a_naive_time_of_asking_is_refused(user):
+    with pytest.raises(ValueError, match="aware"):
+        compile_question(
+            user=user, question="today", now=datetime(2026, 3, 14, 10), scope=Scope.everywhere()
+        )
+
+
+# --- intent patterns (no database) ------------------------------------------------------------
+
+
+def test_catch_up_wins_over_the_other_intents():
+    intent, pattern = classify_intent(fold_text("catch me up on who is waiting on me"))
+    assert (intent, pattern.name if pattern else None) == (Intent.CATCH_UP, "catch_me_up")
+
+
+def test_unresolved_wins_over_identity_and_ranking():
+    for question in ("who is waiting on me?", "who haven't I replied to this week?"):
+        assert classify_intent(fold_text(question))[0] == Intent.UNRESOLVED
+
+
+def test_remind_me_to_is_an_action_but_remind_me_what_is_a_question():
+    assert classify_intent(fold_text("remind me to call Bruno"))[0] == Intent.ACTION_REQUEST
+    assert classify_intent(fold_text("remind me what Bruno said"))[0] == Intent.CONVERSATION_QA
+    assert classify_intent(fold_text("remind me who Bruno is"))[0] == Intent.IDENTITY_LOOKUP
+
+
+def test_an_action_verb_inside_a_question_is_not_a_request():
+    for question in (
+        "what did I send to Ana?",
+        "did Ana text me?",
+        "message from Bruno about the keys",
+        "tell me about the trip",
+    ):
+        assert classify_intent(fold_text(question))[0] != Intent.ACTION_REQUEST, question
+
+
+def test_every_pattern_decides_at_least_one_question():
+    examples = {
+        "catch_me_up": "catch me up",
+        "what_did_i_miss": "what did I miss",
+        "fill_me_in": "bring me up to speed",
+        "recap": "recap please",
+        "whats_new": "what's new",
+        "summarize_recent": "summarize the last week",
+        "what_happened_recently": "what happened today",
+        "unresolved": "anything unresolved?",
+        "open_loops": "open questions with Bruno",
+        "not_replied": "what haven't I answered",
+        "forgot_to_reply": "I need to reply to someone",
+        "waiting_on_me": "who is waiting for my reply",
+        "owe_reply": "do I owe Bruno a call",
+        "pending": "anything pending?",
+        "remind_me": "remind me to water the plants",
+        "invite": "invite Ana to the party",
+        "schedule": "set up a meeting with Mei",
+        "reply": "reply to Bruno",
+        "outreach": "text Bruno",
+        "talk_to_most": "who do I talk to the most",
+        "closest_friends": "who are my best friends",
+        "neglecting": "who am I neglecting",
+        "who_was_the": "who was the woman at the bar",
+        "whats_the_name": "what was the name of that cafe",
+        "remind_me_who": "do you remember who organised it",
+        "who_is_name": "who is Bruno Costa?",
+        "what_did_we_decide": "what did we agree",
+        "the_plan": "what's our plan",
+        "when_is_event": "where is the wedding",
+        "still_on": "are we still on",
+        "when_do_we_meet": "when are we supposed to leave",
+        "status_changed": "did we confirm",
+    }
+    assert set(examples) == {pattern.name for pattern in INTENT_PATTERNS}
+    for name, question in examples.items():
+        _intent, pattern = classify_intent(fold_text(question))
+        assert pattern is not None, question
+        assert pattern.name == name, question
