@@ -36,7 +36,7 @@ from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
 from assistant.models import Thread, Turn, TurnStatus
-from assistant.services import TurnOutcome, TurnPair
+from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.types import (
     AskRequest,
     Citation,
@@ -311,7 +311,7 @@ class AnswerSession:
 
     async def _fail(self, failure: StreamFailure) -> AsyncGenerator[EngineEvent, None]:
         status = TurnStatus.PARTIAL if self._progress.text else TurnStatus.FAILED
-        turn = await self._interrupt(status, code=failure.code)
+        finalized = await self._interrupt(status, code=failure.code)
         if self._progress.is_text_open:
             yield TextEndEvent(text_id=TEXT_ID)
             self._progress.is_text_open = False
@@ -319,13 +319,13 @@ class AnswerSession:
             code=failure.code,
             message=failure.message,
             retryable=failure.retryable,
-            status=turn.status if turn is not None else status,
+            status=finalized.turn.status if finalized is not None else status,
         )
 
     async def _end_cancelled(self) -> AsyncGenerator[EngineEvent, None]:
-        turn = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
-        if turn is not None:
-            for event in _closing_events(turn, thread=turn.thread):
+        finalized = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
+        if finalized is not None:
+            for event in _closing_events(finalized.turn, thread=finalized.thread):
                 yield event
 
     def _settlement(self, ending: str) -> Callable[[], object] | None:
@@ -344,7 +344,7 @@ class AnswerSession:
             user=self.user, request=self.request, telemetry=telemetry
         )
 
-    async def _interrupt(self, status: TurnStatus, *, code: str) -> Turn | None:
+    async def _interrupt(self, status: TurnStatus, *, code: str) -> FinalizedTurn | None:
         """Store the answer as it stands with ``status`` and settle; once per session."""
         if self._progress.is_ended:
             return None
@@ -389,7 +389,7 @@ class AnswerSession:
                 "answer_chars": len(self._progress.text),
             },
         )
-        return finalized.turn
+        return finalized
 
 
 def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
