@@ -44,6 +44,10 @@ def search_index_ensure(*, index_version: IndexVersion) -> None:
         if row is not None:
             cursor.execute(f'DROP INDEX {concurrently} IF EXISTS "{name}"')
         expression = search_index_expression(index_version=index_version)
+        if not concurrently:
+            # Inside a transaction, an index cannot be built while deferred foreign-key checks
+            # on the table are pending; run them now.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(
             f'CREATE INDEX {concurrently} IF NOT EXISTS "{name}" ON "{table}" '
             f"USING hnsw ({expression} vector_cosine_ops) "

@@ -973,9 +973,9 @@ class ProgressRecount:
 
     user_id: int
     index_version_id: int
-    stored_eligible: int | None
-    stored_embedded: int | None
-    stored_failed: int | None
+    stored_eligible: int  # 0 when the user has no progress row yet
+    stored_embedded: int
+    stored_failed: int
     is_seeded: bool
     eligible_messages: int  # eligible messages, counted in the conversation data
     entries: int
@@ -1037,9 +1037,9 @@ def progress_recount(*, user_id: int, index_version_id: int) -> ProgressRecount:
     return ProgressRecount(
         user_id=user_id,
         index_version_id=index_version_id,
-        stored_eligible=stored.eligible if stored else None,
-        stored_embedded=stored.embedded if stored else None,
-        stored_failed=stored.failed if stored else None,
+        stored_eligible=stored.eligible if stored else 0,
+        stored_embedded=stored.embedded if stored else 0,
+        stored_failed=stored.failed if stored else 0,
         is_seeded=stored.is_seeded if stored else False,
         eligible_messages=int(row[0]),
         entries=int(row[1]),

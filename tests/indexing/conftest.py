@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import override_settings
 
 from claire.ai.config import ai_config_reset
@@ -23,6 +24,29 @@ def hash_embed_profile():
         ai_config_reset()
         yield
     ai_config_reset()
+
+
+@pytest.fixture(autouse=True)
+def _drop_orphan_vector_indexes(request):
+    """Transactional tests flush the versions table but not the per-version indexes they
+    built; drop those so they do not pile up in the test database."""
+    yield
+    if "transactional_db" not in request.fixturenames and not any(
+        marker.kwargs.get("transaction") for marker in request.node.iter_markers("django_db")
+    ):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE indexname LIKE 'indexing_embedding_hnsw_v%%'"
+        )
+        names = [row[0] for row in cursor.fetchall()]
+        live = {
+            f"indexing_embedding_hnsw_v{pk}"
+            for pk in IndexVersion.objects.values_list("pk", flat=True)
+        }
+        for name in names:
+            if name not in live:
+                cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
 
 
 @pytest.fixture

@@ -77,3 +77,23 @@ class ConcurrencyCounter:
     def leave(self) -> None:
         with self._lock:
             self.current -= 1
+
+
+class AsyncSlowEmbedder(HashEmbedder):
+    """Waits without blocking the runtime's event loop (like a remote provider), so that only
+    the callers' provider slots limit how many calls overlap."""
+
+    def __init__(self, delay_s: float, counter: ConcurrencyCounter) -> None:
+        super().__init__()
+        self.delay_s = delay_s
+        self.counter = counter
+
+    async def embed_batch(self, texts: Sequence[str], *, timeouts: CallTimeouts) -> EmbeddingBatch:
+        import asyncio
+
+        self.counter.enter()
+        try:
+            await asyncio.sleep(self.delay_s)
+            return await super().embed_batch(texts, timeouts=timeouts)
+        finally:
+            self.counter.leave()

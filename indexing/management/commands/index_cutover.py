@@ -49,7 +49,7 @@ class Command(BaseCommand):
         if not options["retire_old"]:
             self.stdout.write(
                 f"Version {previous.version} is retiring; delete its vectors with "
-                f"index_version_retire --version {previous.version}."
+                f"index_version_retire --index-version {previous.version}."
             )
             return
         with tqdm(desc=f"retiring v{previous.version}", unit="vec") as bar:

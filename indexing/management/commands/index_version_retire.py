@@ -15,7 +15,7 @@ class Command(BaseCommand):
     help = "Retire an index version that is not active (deletes its vectors in batches)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--version", type=int, required=True, dest="index_version")
+        parser.add_argument("--index-version", type=int, required=True)
         parser.add_argument("--batch-size", type=int, default=None)
 
     def handle(self, *args: Any, **options: Any) -> None:
