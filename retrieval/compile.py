@@ -69,6 +69,15 @@ _EVENT_NOUNS = (
     r"meetup|hike|bbq|barbecue|picnic|housewarming|gig|interview|class|session|viewing|"
     r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?"
 )
+_PLAN_DAYS = (
+    r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
+)
+_PERSON_ATTRIBUTES = (
+    r"job|work|address|number|phone|phone\s+number|email|surname|last\s+name|birthday|age"
+    r"|company|role|title|partner|wife|husband|boyfriend|girlfriend|brother|sister|mother"
+    r"|father|mum|mom|dad|son|daughter|kids|children|dog|cat|handle|instagram|nationality"
+    r"|profession|employer|school|university|flat|apartment|house"
+)
 _IMPERATIVE = (
     r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|pls\s+|help\s+me\s+(?:to\s+)?"
@@ -165,6 +174,20 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\bowe\s+(?:[\w']+\s+)?(?:a\s+)?(?:reply|response|answer|message|call)\b"
         r"|\b(?:need|needs)\s+(?:a\s+)?(?:reply|response|answer)\s+from\s+me\b",
     ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "not_got_back_to_me",
+        r"\b(?:hasn't|haven't|has\s+not|have\s+not|didn't|never)\s+(?:got|gotten|come|came)\s+"
+        r"back\s+to\s+me\b|\bwho\s+(?:hasn't|haven't|didn't|never)\s+(?:replied|responded"
+        r"|answered)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "promises",
+        r"\b(?:what|which)\s+(?:did|have|had)\s+i\s+(?:promise|promised|commit|committed"
+        r"|agree|agreed)\s+(?:to\s+do\s+)?(?:and|but)\s+(?:not|never|didn't|haven't)\b"
+        r"|\b(?:unkept|broken|open)\s+promises?\b",
+    ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
         Intent.ACTION_REQUEST,
@@ -193,7 +216,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         _IMPERATIVE + r"(?:(?:reply|respond|write\s+back|get\s+back)\b|answer\s+(?!me\b)"
         r"|(?:draft|write|compose|prepare|send)\s+(?:an?\s+|my\s+)?(?:[\w-]+\s+)?"
         r"(?:reply|response|answer)\b)",
-        ActionType.DRAFT_REPLY,
+        ActionType.DRAFT_OUTREACH,
     ),
     _pattern(
         Intent.ACTION_REQUEST,
@@ -240,6 +263,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.IDENTITY_LOOKUP,
         "whats_the_name",
         r"\bwhat(?:'s|\s+is|\s+was)\s+(?:the\s+|his\s+|her\s+|their\s+)?name\b"
+        r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:[\w']+\s+){1,4}?called\s*\??\s*$"
         r"|\b(?:forgot|forget|can't\s+remember|don't\s+remember)\s+(?:the\s+|his\s+|her\s+)?name\b",
     ),
     _pattern(
@@ -250,6 +274,21 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
+        "person_facts",
+        r"\bwhere\s+(?:does|did|do|is|was|are)\s+(?:[\w']+\s+){1,3}?(?:live|living|lived|work"
+        r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
+        rf"|\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
+        rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
+        r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "which_person",
+        r"^\W*which\s+(?:of\s+my\s+)?(?:[\w']+\s+)?(?:colleagues?|coworkers?|friends?|person"
+        r"|guy|girl|woman|man|lady|contact|one|neighbou?rs?|cousins?|relatives?)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
         "who_is_name",
         r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?\s*\?*\s*$",
     ),
@@ -257,16 +296,22 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "what_did_we_decide",
         r"\bwhat\s+(?:did|have|had|'ve)\s+(?:[\w']+\s+){1,3}?(?:finally\s+|end\s+up\s+)?"
-        r"(?:plan|planned|decide|decided|agree|agreed|arrange|arranged|settle|settled|book|booked"
-        r"|organi[sz]e|organi[sz]ed|choose|chose|pick|picked)\b"
-        r"|\bwhat\s+(?:we|they|you)\s+(?:[\w']+\s+)?(?:planned|decided|agreed|arranged|settled"
-        r"|booked)\b",
+        r"(?:plan|planned|arrange|arranged|book|booked|organi[sz]e|organi[sz]ed)\b"
+        r"|\bwhat\s+(?:we|they|you)\s+(?:[\w']+\s+)?(?:planned|arranged|booked)\b"
+        # Deciding is a plan only when it is about an event or a day ("dinner on Friday");
+        # "what did we decide about pricing" asks about a conversation.
+        r"|\bwhat\s+(?:did|have|had|'ve)\s+(?:[\w']+\s+){1,3}?(?:finally\s+|end\s+up\s+)?"
+        r"(?:decide|decided|agree|agreed|settle|settled|choose|chose|pick|picked)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
+        r"|\bwhat\s+(?:we|they|you)\s+(?:[\w']+\s+)?(?:decided|agreed|settled)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
     ),
     _pattern(
         Intent.PLAN_RECALL,
         "the_plan",
-        r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|our|my)\s+(?:plans?|decision)\b"
-        r"|\bwhat\s+was\s+decided\b",
+        r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|our|my)\s+plans?\b"
+        rf"|\bwhat\s+was\s+decided\b(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
+        rf"|\bwhat\s+happened\s+(?:with|to)\s+(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS})\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -289,10 +334,19 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.PLAN_RECALL,
         "status_changed",
-        r"\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:decide|agree|book|confirm|cancel|settle|plan"
-        r"|arrange|reschedule|move)\b"
+        r"\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:book|confirm|cancel|plan|arrange|reschedule"
+        r"|move)\b"
+        r"|\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:decide|agree|settle)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,6}?(?:cancell?ed|rescheduled|postponed"
         r"|called\s+off|confirmed|booked|moved)\b",
+    ),
+    # A past-tense "who" question asks who someone was ("who signed me up?"); a present one
+    # ("who owns what for the launch?") asks about a conversation.
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "who_did",
+        r"^\W*who\s+(?:was|were|did|had|\w+ed)\b(?!\s+(?:i|we)\b)",
     ),
 )
 
@@ -721,15 +775,22 @@ def _people(
     return refs, resolved, mentions
 
 
+# Where someone is beats where they are going, which beats where they came from: "moved from
+# Hamburg to Berlin" is about Berlin.
+_PREPOSITION_RANK = {"to": 1, "into": 1, "from": 2}
+
+
 def _location(
     masked: str, excluded: Sequence[tuple[int, int]]
 ) -> tuple[str, tuple[int, int], str] | None:
-    for match in _LOCATION.finditer(masked):
-        if _inside(match.start("city"), excluded):
-            continue
-        form = " ".join(match.group("city").split())
-        return CITY_FORMS[form], match.span("city"), match.group("prep")
-    return None
+    found = [
+        match for match in _LOCATION.finditer(masked) if not _inside(match.start("city"), excluded)
+    ]
+    if not found:
+        return None
+    best = min(found, key=lambda match: _PREPOSITION_RANK.get(match.group("prep"), 0))
+    form = " ".join(best.group("city").split())
+    return CITY_FORMS[form], best.span("city"), best.group("prep")
 
 
 def _plan_statuses(masked: str) -> tuple[PlanStatus, ...]:

@@ -72,8 +72,9 @@ class RankingKind(models.TextChoices):
 
 
 class ActionType(models.TextChoices):
+    """A reply is outreach too: both are a drafted message to someone, approved before sending."""
+
     DRAFT_OUTREACH = "draft_outreach", "Draft a message"
-    DRAFT_REPLY = "draft_reply", "Draft a reply"
     CREATE_REMINDER = "create_reminder", "Create a reminder"
     SEND_INVITE = "send_invite", "Send an invitation"
     SCHEDULE_EVENT = "schedule_event", "Schedule an event"

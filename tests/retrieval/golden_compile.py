@@ -100,6 +100,106 @@ MARCH_2026 = ("2026-03-01T00:00:00+00:00", "2026-04-01T00:00:00+01:00")
 HOLIDAYS = ("2025-12-20T00:00:00+00:00", "2026-01-07T00:00:00+00:00")
 
 GOLDEN: tuple[Golden, ...] = (
+    # --- the demo corpus's questions (fixtures/demo_questions.py) ----------------------------
+    Golden(
+        "Who did I meet in Mexico City in March?",
+        "identity_lookup",
+        window=MARCH_2026,
+        location=("Mexico City", "2026-03-01T00:00:00+00:00"),
+        keywords=("mexico city",),
+    ),
+    Golden(
+        "What's Ana's brother called?",
+        "identity_lookup",
+        people=(ana(), unnamed("brother")),
+        keywords=("brother",),
+    ),
+    Golden(
+        "Where does my sister live now?",
+        "identity_lookup",
+        people=(unnamed("sister"),),
+        keywords=("sister", "live"),
+    ),
+    Golden(
+        "Which colleague moved from Hamburg to Berlin?",
+        "identity_lookup",
+        people=(unnamed("colleague"),),
+        location=("Berlin", SATURDAY),
+        keywords=("colleague", "moved", "hamburg", "berlin"),
+    ),
+    Golden(
+        "Who did I meet at the product meetup in Porto?",
+        "identity_lookup",
+        location=("Porto", None),
+        keywords=("product", "meetup", "porto"),
+    ),
+    Golden("Where is Emma moving to?", "identity_lookup", keywords=("emma", "moving")),
+    Golden(
+        "Who signed me up for a half marathon?",
+        "identity_lookup",
+        keywords=("signed", "half", "marathon"),
+    ),
+    Golden("What's Jonas's new job?", "identity_lookup", keywords=("jonas", "job")),
+    Golden(
+        "What happened with the dinner at Taberna?",
+        "plan_recall",
+        keywords=("dinner", "taberna"),
+    ),
+    Golden(
+        "What's the plan for Mum's birthday?",
+        "plan_recall",
+        people=(unnamed("mother"),),
+        keywords=("mum", "birthday"),
+    ),
+    Golden("When are we going to Gerês?", "plan_recall", keywords=("gerês",)),
+    Golden(
+        "Who do I talk to the most?",
+        "people_ranking",
+        ranking=("relationship_strength", 12),
+    ),
+    Golden("What did we decide about pricing?", "conversation_qa", keywords=("pricing",)),
+    Golden("Who owns what for the launch?", "conversation_qa", keywords=("owns", "launch")),
+    Golden(
+        "Why did the launch date move, and to when?",
+        "conversation_qa",
+        keywords=("launch", "date", "move"),
+    ),
+    Golden("What does Prize Desk want?", "conversation_qa", keywords=("prize", "desk", "want")),
+    Golden(
+        "Draft a reply to Dmitri saying I'd love to meet for coffee when he's in Lisbon",
+        "action_request",
+        people=(one("Dmitri", "Dmitri Ivanov"),),
+        location=("Lisbon", SATURDAY),
+        action="draft_outreach",
+        keywords=("love", "coffee", "lisbon"),
+    ),
+    Golden(
+        "Send Priya the beta cohort numbers",
+        "action_request",
+        action="draft_outreach",
+        keywords=("priya", "beta", "cohort", "numbers"),
+    ),
+    Golden("Catch me up on the last few days", "catch_up", window=LAST_FEW_DAYS),
+    Golden("What did I miss here?", "catch_up", window=LAST_FEW_DAYS),
+    Golden("What did I promise and not do?", "unresolved", keywords=("promise",)),
+    Golden("Who hasn't got back to me?", "unresolved"),
+    Golden(
+        "When is my dentist appointment?",
+        "plan_recall",
+        keywords=("dentist", "appointment"),
+    ),
+    Golden(
+        "What's the door code Jonas sent me?",
+        "conversation_qa",
+        keywords=("door", "code", "jonas"),
+    ),
+    Golden("What did Mark say about the IPO?", "conversation_qa", keywords=("mark", "ipo")),
+    Golden(
+        "Who was at the dinner on Friday?",
+        "identity_lookup",
+        window=FRIDAY_13,
+        keywords=("dinner",),
+    ),
     # --- the specification's representative questions -----------------------------------
     Golden(
         "Who was the Russian guy I met in Mexico City?",
@@ -302,7 +402,7 @@ GOLDEN: tuple[Golden, ...] = (
     ),
     Golden(
         "What did Ana and I agree on for the flat deposit?",
-        "plan_recall",
+        "conversation_qa",
         people=(ana(),),
         keywords=("flat", "deposit"),
     ),
@@ -328,7 +428,7 @@ GOLDEN: tuple[Golden, ...] = (
     ),
     Golden(
         "What did we decide about the Lisbon flat?",
-        "plan_recall",
+        "conversation_qa",
         keywords=("lisbon", "flat"),
     ),
     Golden(
@@ -373,10 +473,21 @@ GOLDEN: tuple[Golden, ...] = (
     ),
     Golden(
         "What did we agree with Mei about the proposal?",
+        "conversation_qa",
+        people=(one("Mei", "Mei Chen"),),
+        keywords=("proposal",),
+    ),
+    Golden(
+        "What did we agree with Mei about the dinner?",
         "plan_recall",
         people=(one("Mei", "Mei Chen"),),
-        plan_status=("proposed",),
-        keywords=("proposal",),
+        keywords=("dinner",),
+    ),
+    Golden(
+        "Has the trip been proposed or confirmed?",
+        "plan_recall",
+        plan_status=("proposed", "confirmed"),
+        keywords=("trip", "proposed", "confirmed"),
     ),
     Golden(
         "when was the dinner at Bruno's",
@@ -659,7 +770,7 @@ GOLDEN: tuple[Golden, ...] = (
     ),
     Golden(
         "What's Ana's new address in Berlin?",
-        "conversation_qa",
+        "identity_lookup",
         people=(ana(),),
         location=("Berlin", SATURDAY),
         keywords=("address", "berlin"),
@@ -1066,7 +1177,7 @@ GOLDEN: tuple[Golden, ...] = (
         "Reply to Mei about the invoice",
         "action_request",
         people=(one("Mei", "Mei Chen"),),
-        action="draft_reply",
+        action="draft_outreach",
         keywords=("invoice",),
     ),
     Golden(
@@ -1098,7 +1209,7 @@ GOLDEN: tuple[Golden, ...] = (
         action="draft_outreach",
         keywords=("visa",),
     ),
-    Golden("help me reply to Ana", "action_request", people=(ana(),), action="draft_reply"),
+    Golden("help me reply to Ana", "action_request", people=(ana(),), action="draft_outreach"),
     Golden(
         "ask Bruno if he's free on Saturday",
         "action_request",
@@ -1125,7 +1236,7 @@ GOLDEN: tuple[Golden, ...] = (
         "Could you draft a reply to the landlord?",
         "action_request",
         people=(unnamed("landlord"),),
-        action="draft_reply",
+        action="draft_outreach",
         keywords=("landlord",),
     ),
     Golden(

@@ -228,6 +228,8 @@ def test_every_pattern_decides_at_least_one_question():
         "forgot_to_reply": "I need to reply to someone",
         "waiting_on_me": "who is waiting for my reply",
         "owe_reply": "do I owe Bruno a call",
+        "not_got_back_to_me": "who never got back to me",
+        "promises": "what did I promise but never did",
         "pending": "anything pending?",
         "remind_me": "remind me to water the plants",
         "invite": "invite Ana to the party",
@@ -240,13 +242,16 @@ def test_every_pattern_decides_at_least_one_question():
         "who_was_the": "who was the woman at the bar",
         "whats_the_name": "what was the name of that cafe",
         "remind_me_who": "do you remember who organised it",
+        "person_facts": "where does Bruno work",
+        "which_person": "which friend lives in Porto",
         "who_is_name": "who is Bruno Costa?",
-        "what_did_we_decide": "what did we agree",
+        "what_did_we_decide": "what did we agree for dinner",
         "the_plan": "what's our plan",
         "when_is_event": "where is the wedding",
         "still_on": "are we still on",
         "when_do_we_meet": "when are we supposed to leave",
         "status_changed": "did we confirm",
+        "who_did": "who organised the picnic",
     }
     assert set(examples) == {pattern.name for pattern in INTENT_PATTERNS}
     for name, question in examples.items():
