@@ -8,8 +8,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
-    path("api/", include("indexing.api.urls")),
     path("api/", include("assistant.api.urls")),
+    path("", include("assistant.urls")),
+    path("api/", include("indexing.api.urls")),
     path("api/billing/", include("billing.api.urls")),
     path("", include("conversations.urls")),
 ]

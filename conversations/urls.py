@@ -3,6 +3,6 @@ from django.urls import path
 from conversations import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("chats/", views.home, name="home"),
     path("chats/<int:chat_id>/", views.chat_view, name="chat-view"),
 ]

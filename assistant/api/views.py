@@ -6,10 +6,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.utils.dateparse import parse_datetime
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,15 +30,21 @@ def _limit(request: Request, default: int) -> int:
         raise ApiError(code="invalid_limit", message="limit must be a number.") from None
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def cursor_of(moment: datetime, object_id: int) -> str:
+    """``<microseconds since the epoch>_<id>`` of a page's last item: exact and URL-safe."""
+    return f"{(moment - EPOCH) // timedelta(microseconds=1)}_{object_id}"
+
+
 def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
-    """A cursor is ``<ISO time>_<id>`` of the last item of the previous page."""
     if not value:
         return None
-    moment_text, _, id_text = value.rpartition("_")
-    moment = parse_datetime(moment_text)
-    if moment is None or moment.tzinfo is None or not id_text.isdigit():
+    micros, _, id_text = value.partition("_")
+    if not micros.isdigit() or not id_text.isdigit():
         raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return moment, int(id_text)
+    return EPOCH + timedelta(microseconds=int(micros)), int(id_text)
 
 
 class ThreadListView(APIView):
@@ -53,7 +58,7 @@ class ThreadListView(APIView):
         body: dict[str, Any] = {"threads": [thread_wire(thread) for thread in page[:limit]]}
         if len(page) > limit:
             last = page[limit - 1]
-            body["nextCursor"] = f"{last.last_activity_at.isoformat()}_{last.pk}"
+            body["nextCursor"] = cursor_of(last.last_activity_at, last.pk)
         return Response(body)
 
 
@@ -74,7 +79,7 @@ class ThreadTurnsView(APIView):
         }
         if len(page) > limit:
             last = page[limit - 1]
-            body["nextCursor"] = f"{last.created_at.isoformat()}_{last.pk}"
+            body["nextCursor"] = cursor_of(last.created_at, last.pk)
         return Response(body)
 
 
