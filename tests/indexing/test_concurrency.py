@@ -156,7 +156,7 @@ def _parallel_backfill(settings, *, users: int, limit: int) -> ConcurrencyCounte
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_parallel_backfills_never_exceed_the_redis_bound(settings, version):
+def test_parallel_backfills_never_exceed_the_redis_bound(settings, version, sent_jobs):
     settings.REDIS_URL = _redis_url(settings)
     settings.INDEXING_REDIS_KEY_PREFIX = f"test-indexing:{uuid.uuid4().hex}"
     counter = _parallel_backfill(settings, users=4, limit=2)
@@ -164,14 +164,14 @@ def test_parallel_backfills_never_exceed_the_redis_bound(settings, version):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_parallel_backfills_never_exceed_the_postgres_bound(settings, version):
+def test_parallel_backfills_never_exceed_the_postgres_bound(settings, version, sent_jobs):
     settings.REDIS_URL = ""
     counter = _parallel_backfill(settings, users=4, limit=2)
     assert (counter.total, counter.maximum) == (12, 2)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_wider_bound_lets_more_requests_run_at_once(settings, version):
+def test_a_wider_bound_lets_more_requests_run_at_once(settings, version, sent_jobs):
     # The control for the two tests above: the same load with room for four.
     settings.REDIS_URL = ""
     counter = _parallel_backfill(settings, users=4, limit=4)
