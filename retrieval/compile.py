@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from django.contrib.postgres.aggregates import ArrayAgg
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import OuterRef, Q, Subquery
 
 from claire.accounts.models import User
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
-from conversations.models import Chat, ChatKind, Person
+from conversations.models import Chat, ChatKind, IdentityKind, Person, PersonIdentity
 from retrieval.dates import Direction, resolve_time_expression
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import (
@@ -574,17 +574,33 @@ def _accent_insensitive(key: str) -> str:
     return "".join(f"[{_ACCENTED[char]}]" if char in _ACCENTED else re.escape(char) for char in key)
 
 
+def _word_start_pattern(keys: Sequence[str]) -> str:
+    """One case-insensitive PostgreSQL pattern: any of ``keys`` at the start of a word."""
+    return r"\m(?:" + "|".join(_accent_insensitive(key) for key in keys) + ")"
+
+
 def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) -> list[_PersonRow]:
     """The user's people whose name or an identity may match; one query, scoped by user.
-    The database narrows by substring; ``_resolve_names`` then requires whole words."""
+
+    The database narrows with one word-start regular expression over display names and
+    platform display names, and exact matches over identity values (handles, emails, phone
+    numbers, a handle typed without its "@"); ``_resolve_names`` then requires whole words.
+    """
     if not name_keys and not identities:
         return []
-    condition = Q()
-    for key in name_keys:
-        pattern = _accent_insensitive(key)
-        condition |= Q(display_name__iregex=pattern) | Q(identities__value__iregex=pattern)
-    if identities:
-        condition |= Q(identities__value__in=sorted(identities))
+    exact = sorted(identities | set(name_keys))
+    matching_identities = PersonIdentity.objects.filter(user=user).filter(
+        Q(value__in=exact)
+        | (
+            Q(kind=IdentityKind.NAME, value__iregex=_word_start_pattern(name_keys))
+            if name_keys
+            else Q(pk__in=[])
+        )
+    )
+    condition = Q(pk__in=matching_identities.values("person_id"))
+    if name_keys:
+        condition |= Q(display_name__iregex=_word_start_pattern(name_keys))
+    identities_of_person = PersonIdentity.objects.filter(user=user, person=OuterRef("pk"))
     direct_chat = (
         Chat.objects.filter(
             user=user,
@@ -599,24 +615,25 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
         Person.objects.filter(user=user)
         .filter(condition)
         .annotate(
-            identity_values=ArrayAgg("identities__value", distinct=True, default=[]),
+            identity_values=ArraySubquery(identities_of_person.values("value")),
+            platform_names=ArraySubquery(
+                identities_of_person.filter(kind=IdentityKind.NAME).values("value")
+            ),
             direct_chat_id=Subquery(direct_chat),
         )
-        .values_list("pk", "display_name", "identity_values", "direct_chat_id")
+        .values_list("pk", "display_name", "identity_values", "platform_names", "direct_chat_id")
         .order_by("pk")
     )
     people = []
-    for person_id, display_name, identity_values, direct_chat_id in rows:
-        values = [value for value in identity_values if value]
+    for person_id, display_name, identity_values, platform_names, direct_chat_id in rows:
         name_words = _words(display_name)
-        for value in values:
-            if "@" not in value and not any(char.isdigit() for char in value):
-                name_words |= _words(value)
+        for name in platform_names:
+            name_words |= _words(name)
         people.append(
             _PersonRow(
                 person_id=person_id,
                 name_words=frozenset(name_words),
-                exact_values=frozenset(fold_text(value) for value in values),
+                exact_values=frozenset(fold_text(value) for value in identity_values),
                 direct_chat_id=direct_chat_id,
             )
         )

@@ -563,6 +563,7 @@ GOLDEN: tuple[Golden, ...] = (
         keywords=("sister",),
     ),
     Golden("What did Lucas say?", "conversation_qa", people=(one("Lucas", "Lucas"),)),
+    Golden("what did dima say", "conversation_qa", people=(one("dima", "Dmitri Ivanov"),)),
     Golden(
         "what did lucas m say about rent",
         "conversation_qa",

@@ -12,7 +12,12 @@ import pytest
 from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
 from retrieval.lexicon import fold_text
 from retrieval.types import ActionType, Intent, RequestedAction, Scope
-from tests.factories import ChatFactory, ChatParticipantFactory, PersonFactory
+from tests.factories import (
+    ChatFactory,
+    ChatParticipantFactory,
+    PersonFactory,
+    PersonIdentityFactory,
+)
 from tests.retrieval.people_book import contact_book_create
 
 NOW = datetime(2026, 3, 14, 10, 0, tzinfo=ZoneInfo("Europe/Lisbon"))
@@ -127,6 +132,15 @@ def test_a_shared_first_name_resolves_to_everyone_who_has_it_and_no_chat(user):
     compiled = _compile(user, "What did Ana say?")
     assert compiled.people[0].person_ids == tuple(sorted([ids["Ana Souza"], ids["Ana Lima"]]))
     assert compiled.people[0].chat_id is None
+
+
+@pytest.mark.django_db
+def test_a_name_the_person_uses_on_a_platform_resolves_them(user):
+    person = PersonFactory(user=user, display_name="Grandma Rosa")
+    PersonIdentityFactory(person=person, platform="whatsapp", kind="name", value="rosa almeida")
+    compiled = _compile(user, "What did Almeida say about Sunday lunch?")
+    assert [(ref.name, ref.person_ids) for ref in compiled.people] == [("Almeida", (person.pk,))]
+    assert compiled.keywords == ("lunch",)
 
 
 @pytest.mark.django_db
