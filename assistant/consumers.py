@@ -30,6 +30,7 @@ from django.db import close_old_connections
 from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
+from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
@@ -103,8 +104,10 @@ def _authenticate(scope: Scope, body: bytes) -> User:
         authenticator_classes: list[type[BaseAuthentication]] = list(
             api_settings.DEFAULT_AUTHENTICATION_CLASSES  # type: ignore[arg-type]
         )
+        # The CSRF check reads request.POST, which DRF parses: JSON like the API views.
         request = Request(
             django_request,
+            parsers=[JSONParser()],
             authenticators=[authenticator() for authenticator in authenticator_classes],
         )
         user = request.user

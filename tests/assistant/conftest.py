@@ -89,9 +89,11 @@ def ask(
 async def _call(method: str, payload: dict[str, Any], headers: list[tuple[bytes, bytes]]) -> Reply:
     from claire.asgi import application
 
-    communicator = HttpCommunicator(
-        application, method, MESSAGES_PATH, body=json.dumps(payload).encode(), headers=headers
-    )
+    body = json.dumps(payload).encode()
+    if not any(name == b"content-length" for name, _ in headers):
+        # Real clients send it; Django's request parsing depends on it.
+        headers = [*headers, (b"content-length", str(len(body)).encode())]
+    communicator = HttpCommunicator(application, method, MESSAGES_PATH, body=body, headers=headers)
     response = await communicator.get_response(timeout=20)
     return Reply(
         status=response["status"],

@@ -215,7 +215,11 @@ def test_session_auth_needs_the_csrf_header(user, dinner_chat, answer_models, cl
     secret = "a" * 32
     without = ask(
         user,
-        headers=[(b"accept", b"text/event-stream"), (b"cookie", session_cookie.encode())],
+        headers=[
+            (b"accept", b"text/event-stream"),
+            (b"content-type", b"application/json"),
+            (b"cookie", session_cookie.encode()),
+        ],
     )
     assert without.status == 403
     assert Turn.objects.count() == 0
@@ -223,6 +227,7 @@ def test_session_auth_needs_the_csrf_header(user, dinner_chat, answer_models, cl
         user,
         headers=[
             (b"accept", b"text/event-stream"),
+            (b"content-type", b"application/json"),
             (b"cookie", f"{session_cookie}; csrftoken={secret}".encode()),
             (b"x-csrftoken", secret.encode()),
         ],
