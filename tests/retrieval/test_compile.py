@@ -4,12 +4,13 @@ people lookup, query counts, the order of intent patterns, and what is logged.""
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
+from retrieval.dates import message_relative_date
 from retrieval.lexicon import fold_text
 from retrieval.types import ActionType, Intent, RequestedAction, Scope
 from tests.factories import (
@@ -79,6 +80,25 @@ def test_a_catch_up_without_a_window_reads_the_last_few_days_and_says_so(user):
     assert compiled.time_range.label == (
         "the last few days (Wed 11 Mar 2026 \u2013 now, Europe/Lisbon)"
     )
+
+
+@pytest.mark.django_db
+def test_a_questions_yesterday_is_relative_to_now_and_a_messages_to_its_send_time(user):
+    lisbon = ZoneInfo("Europe/Lisbon")
+    sent_at = datetime(2026, 5, 8, 15, 0, tzinfo=lisbon)
+    asked_at = datetime(2026, 5, 20, 9, 0, tzinfo=lisbon)
+    compiled = compile_question(
+        user=user, question="Where did Ana go yesterday?", now=asked_at, scope=Scope.everywhere()
+    )
+    assert compiled.time_range is not None
+    assert compiled.time_range.start.isoformat() == "2026-05-19T00:00:00+01:00"
+    assert not compiled.time_range.contains(sent_at)
+    # The message's own "yesterday" is 7 May, a retrieval concern: search matches it to
+    # questions about 7 May, never to the asker's yesterday.
+    own_date = message_relative_date("I went there yesterday", sent_at, lisbon)
+    assert own_date is not None
+    assert own_date.start.isoformat() == "2026-05-07T00:00:00+01:00"
+    assert not own_date.contains(asked_at - timedelta(days=1))
 
 
 @pytest.mark.django_db
