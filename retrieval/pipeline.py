@@ -15,6 +15,7 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
+from claire.ai.types import DataPolicy
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
 from retrieval.search import SearchLimits, SearchResult, search
@@ -64,14 +65,20 @@ def retrieve(
     scope: Scope,
     evidence_limits: EvidenceLimits,
     search_limits: SearchLimits | None = None,
+    data_policy: DataPolicy = DataPolicy.LOCAL_ONLY,
 ) -> Retrieval:
     """Compile ``question`` (asked at ``now``, inside the already ownership-checked ``scope``),
-    search, expand windows and build the pack within ``evidence_limits``."""
+    search, expand windows and build the pack within ``evidence_limits``. ``data_policy`` is
+    the user's consent, passed to the question's embedding."""
     started = time.perf_counter()
     compiled = compile_question(user=user, question=question, now=now, scope=scope)
     compiled_at = time.perf_counter()
     result = search(
-        user=user, compiled=compiled, now=now, limits=search_limits or SearchLimits.from_settings()
+        user=user,
+        compiled=compiled,
+        now=now,
+        limits=search_limits or SearchLimits.from_settings(),
+        data_policy=data_policy,
     )
     searched_at = time.perf_counter()
     windows: list[MessageWindow] = []
