@@ -182,11 +182,7 @@ BUILTIN_MODELS: dict[str, dict[str, Any]] = {
         "provider": "mock",
         "model": "mock-scripted",
         "data_policy": "local",
-        "capabilities": {
-            "streaming": True,
-            "usage_reporting": True,
-            "max_context_tokens": 1_000_000,
-        },
+        "capabilities": {"streaming": True, "max_context_tokens": 1_000_000},
     },
 }
 

@@ -153,7 +153,11 @@ async def _embed(
             ),
         )
     model = candidate.model
-    embedding_model = embedding_model_for(model)
+    # Loading a local model takes a moment; keep it off the event loop.
+    embedding_model = await asyncio.to_thread(embedding_model_for, model)
+    warm_up = getattr(embedding_model, "warm_up", None)
+    if warm_up is not None:
+        await warm_up()
     prepared = list(texts)
     truncated: list[int] = []
     if model.max_input_tokens:

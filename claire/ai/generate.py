@@ -167,6 +167,9 @@ async def _generate(
     last_candidate = candidates[0]
     for attempt_number, candidate in enumerate(candidates):
         language_model = language_model_for(candidate.model)
+        warm_up = getattr(language_model, "warm_up", None)
+        if warm_up is not None:
+            await warm_up()
         provider_stream = language_model.stream(
             request,
             max_output_tokens=max_output_tokens,

@@ -36,8 +36,7 @@ MAX_QUOTE_CHARS = 280
 RECAP_SOURCES = 8
 
 # Words that carry no topic: question words, pronouns, and verbs of asking and chatting.
-_STOPWORDS = frozenset(
-    """
+_STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers herself him himself his how i if in
@@ -50,8 +49,8 @@ _STOPWORDS = frozenset(
     let lets message messages chat chats conversation conversations text texted texting
     wrote write mention mentioned talk talked talking please claire thanks hey hi also
     really
-    """.split()  # noqa: SIM905 - a word list reads better as prose
-)
+    """
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 _RECAP_PATTERN = re.compile(
     r"\b(catch me up|what did i miss|what's new|whats new|recap|summari[sz]e|summary|"
@@ -90,6 +89,7 @@ def content_terms(text: str) -> list[str]:
 class _Sentence:
     source: EvidenceSource
     source_rank: int
+    position: int
     text: str
     terms: frozenset[str]
 
@@ -98,11 +98,11 @@ def _sentences(evidence: Sequence[EvidenceSource]) -> list[_Sentence]:
     sentences = []
     for rank, source in enumerate(evidence):
         sender_terms = frozenset(content_terms(source.sender))
-        for piece in _SENTENCE_PATTERN.split(source.text.strip()):
+        for position, piece in enumerate(_SENTENCE_PATTERN.split(source.text.strip())):
             piece = piece.strip()
             if piece:
                 terms = frozenset(content_terms(piece)) | sender_terms
-                sentences.append(_Sentence(source, rank, piece, terms))
+                sentences.append(_Sentence(source, rank, position, piece, terms))
     return sentences
 
 
@@ -129,17 +129,23 @@ def _when(source: EvidenceSource, timezone: str) -> str:
 
 def _attribution(source: EvidenceSource, timezone: str) -> str:
     sender = _quote(source.sender) if source.sender else "Someone"
-    parts = [f"**{sender}**"]
+    context = [_quote(source.chat_title)] if source.chat_title else []
     when = _when(source, timezone)
     if when:
-        parts.append(when)
-    if source.chat_title:
-        parts.append(f"in {_quote(source.chat_title)}")
-    return ", ".join(parts)
+        context.append(when)
+    return f"**{sender}** ({', '.join(context)})" if context else f"**{sender}**"
 
 
-def _line(sentence_text: str, source: EvidenceSource, timezone: str) -> str:
-    return f"- {_attribution(source, timezone)}: “{_quote(sentence_text)}” [{source.label}]"
+def _excerpt(source: EvidenceSource, sentences: Sequence[_Sentence]) -> str:
+    """The whole message when it is short, else its best sentences in their own order."""
+    if len(source.text) <= MAX_QUOTE_CHARS:
+        return source.text
+    chosen = sorted(sentences[:2], key=lambda sentence: sentence.position)
+    return " … ".join(sentence.text for sentence in chosen)
+
+
+def _line(text: str, source: EvidenceSource, timezone: str) -> str:
+    return f"- {_attribution(source, timezone)}: “{_quote(text)}” [{source.label}]"
 
 
 def _time_key(source: EvidenceSource) -> tuple[bool, float, str]:
@@ -172,13 +178,18 @@ def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         # Retrieval already ranked the sources; among equals, prefer its order.
         return weight + 0.01 / (1 + sentence.source_rank) if overlap else 0.0
 
-    scored = sorted(
-        ((score(sentence), index, sentence) for index, sentence in enumerate(sentences)),
-        key=lambda item: (-item[0], item[1]),
-    )
-    relevant = [sentence for value, _, sentence in scored if value > 0][:MAX_QUOTES]
+    # A message is as relevant as its best sentence; its excerpt is built from its best ones.
+    by_source: dict[str, list[tuple[float, _Sentence]]] = {}
+    for sentence in sentences:
+        value = score(sentence)
+        if value > 0:
+            by_source.setdefault(sentence.source.label, []).append((value, sentence))
+    ranked = sorted(
+        by_source.values(),
+        key=lambda scored: (-max(value for value, _ in scored), scored[0][1].source_rank),
+    )[:MAX_QUOTES]
 
-    if not relevant:
+    if not ranked:
         closest = list(evidence[:3])
         lines = [_line(source.text, source, timezone) for source in _chronological(closest)]
         return (
@@ -186,15 +197,22 @@ def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
             + "\n".join(lines)
         )
 
-    best = relevant[0]
+    def excerpt_of(scored: list[tuple[float, _Sentence]]) -> tuple[EvidenceSource, str]:
+        best_first = [sentence for _, sentence in sorted(scored, key=lambda item: -item[0])]
+        source = best_first[0].source
+        return source, _excerpt(source, best_first)
+
+    best_source, best_text = excerpt_of(ranked[0])
     lead = (
-        f"The closest match is from {_attribution(best.source, timezone)}: "
-        f"“{_quote(best.text)}” [{best.source.label}]"
+        f"The closest match is from {_attribution(best_source, timezone)}: "
+        f"“{_quote(best_text)}” [{best_source.label}]"
     )
-    others = sorted(relevant[1:], key=lambda sentence: _time_key(sentence.source))
+    others = sorted(
+        (excerpt_of(scored) for scored in ranked[1:]), key=lambda item: _time_key(item[0])
+    )
     if not others:
         return lead
-    lines = [_line(sentence.text, sentence.source, timezone) for sentence in others]
+    lines = [_line(text, source, timezone) for source, text in others]
     return lead + "\n\nRelated messages:\n\n" + "\n".join(lines)
 
 

@@ -56,6 +56,9 @@ def _litellm() -> ModuleType:
             litellm.suppress_debug_info = True
             litellm.telemetry = False
             litellm.drop_params = True
+            # The embedding path reads ``max_retries or DEFAULT_MAX_RETRIES``, so an explicit 0
+            # still meant two hidden retries; retries are the runtime's (tests pin the count).
+            litellm.DEFAULT_MAX_RETRIES = 0  # type: ignore[misc]
             _litellm_module = litellm
     return _litellm_module
 
@@ -176,6 +179,12 @@ class _LiteLLMModel:
         self.provider_name = config.provider
         self.model_name = config.model
         self.litellm_model = f"{_LITELLM_PREFIXES[config.provider]}/{config.model}"
+
+    async def warm_up(self) -> None:
+        """Import litellm off the event loop (it takes seconds the first time), so neither
+        other connections nor this call's timeouts pay for it."""
+        if _litellm_module is None:
+            await asyncio.to_thread(_litellm)
 
     def _secrets(self) -> tuple[str, ...]:
         key = self.config.api_key()
@@ -382,5 +391,7 @@ class LiteLLMEmbeddingModel(_LiteLLMModel):
             )
         raw_usage = getattr(response, "usage", None)
         prompt_tokens = _number(raw_usage, "prompt_tokens") if raw_usage is not None else None
-        usage = Usage(embedding_tokens=prompt_tokens) if prompt_tokens is not None else None
+        # litellm returns an empty usage object (0 tokens) when the provider sent none; no
+        # provider bills zero tokens for non-empty input, so zero means "not reported".
+        usage = Usage(embedding_tokens=prompt_tokens) if prompt_tokens else None
         return EmbeddingBatch(vectors=vectors, usage=usage)

