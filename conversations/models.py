@@ -95,7 +95,13 @@ class Person(models.Model):
 
     class Meta:
         verbose_name_plural = "people"
-        indexes = [models.Index(fields=["user", "display_name"], name="person_user_name")]
+        indexes = [
+            models.Index(fields=["user", "display_name"], name="person_user_name"),
+            # Fuzzy name matching ("Dmitri" ~ "Dmitry") when questions name people.
+            GinIndex(
+                fields=["display_name"], name="person_name_trigram", opclasses=["gin_trgm_ops"]
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
