@@ -56,6 +56,9 @@ class JobRun:
     failed: int = 0
     retry_in_seconds: float = 0.0
     error_code: str = ""
+    index_version_id: int = 0
+    # The job completed the active version's initial backfill: build its HNSW index now.
+    search_index_due: bool = False
 
 
 class TransientJobError(Exception):
@@ -102,8 +105,17 @@ def index_job_run(
     )
     try:
         outcome = runner.run()
+        version = job.index_version
+        if outcome == JobOutcome.DONE:
+            version.refresh_from_db()
         return JobRun(
-            job_id=job_id, outcome=outcome, embedded=runner.embedded, failed=runner.failed
+            job_id=job_id,
+            outcome=outcome,
+            embedded=runner.embedded,
+            failed=runner.failed,
+            index_version_id=version.pk,
+            search_index_due=outcome == JobOutcome.DONE
+            and services.search_index_due(index_version=version),
         )
     except services.LeaseLost:
         logger.warning("indexing.job_lease_lost", extra={"job_id": job_id, "worker": worker_id})
@@ -218,6 +230,7 @@ class _JobRunner:
         self.embedded = 0
         self.failed = 0
         self.retrying_in_pass = 0
+        self.lease_renewed_at = time.monotonic()
 
     def run(self) -> JobOutcome:
         if not self.version.is_maintained:
@@ -295,7 +308,9 @@ class _JobRunner:
             entries, max_inputs=limits.max_inputs, max_tokens=limits.max_tokens, tokens_of=tokens_of
         )
         for batch in batches:
-            services.index_job_heartbeat(job=self.job, worker_id=self.worker_id)
+            if time.monotonic() - self.lease_renewed_at > settings.INDEXING_JOB_LEASE_SECONDS / 3:
+                services.index_job_heartbeat(job=self.job, worker_id=self.worker_id)
+                self.lease_renewed_at = time.monotonic()
             outcomes = self._provider_embed(batch, [texts[entry.entry_id] for entry in batch])
             written = services.entries_results_write(
                 job=self.job,
@@ -303,6 +318,7 @@ class _JobRunner:
                 outcomes=outcomes,
                 cursor=batch[-1].message_id,
             )
+            self.lease_renewed_at = time.monotonic()
             self.embedded += written.embedded
             self.failed += written.failed
             self.retrying_in_pass += written.retrying

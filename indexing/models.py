@@ -46,6 +46,12 @@ class IndexVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     activated_at = models.DateTimeField(null=True, blank=True)
     retired_at = models.DateTimeField(null=True, blank=True)
+    search_index_built_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the version's HNSW index was built (after its backfill, not before: "
+        "one bulk build is far cheaper than maintaining the graph through a backfill).",
+    )
 
     class Meta:
         ordering = ["-version"]
@@ -68,6 +74,10 @@ class IndexVersion(models.Model):
     def is_maintained(self) -> bool:
         return self.state in MAINTAINED_VERSION_STATES
 
+    @property
+    def has_search_index(self) -> bool:
+        return self.search_index_built_at is not None
+
 
 class EntryState(models.TextChoices):
     PENDING = "pending", "Pending"
@@ -83,8 +93,13 @@ class MessageEmbedding(models.Model):
     writes a vector if the hash it embedded still matches.
     """
 
+    # No single-column indexes where a composite one leads with the column: every index is
+    # written again for each vector, so fewer indexes is a faster backfill.
     message = models.ForeignKey(
-        "conversations.Message", on_delete=models.CASCADE, related_name="index_entries"
+        "conversations.Message",
+        on_delete=models.CASCADE,
+        related_name="index_entries",
+        db_index=False,  # (message, index_version) unique
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="message_embeddings"
@@ -92,7 +107,10 @@ class MessageEmbedding(models.Model):
     # Denormalised from the message (neither changes after ingest) so that vector searches
     # filter by chat and time without a join.
     chat = models.ForeignKey(
-        "conversations.Chat", on_delete=models.CASCADE, related_name="message_embeddings"
+        "conversations.Chat",
+        on_delete=models.CASCADE,
+        related_name="message_embeddings",
+        db_index=False,  # (chat, index_version)
     )
     sent_at = models.DateTimeField()
     index_version = models.ForeignKey(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import connection
 
 from indexing.models import IndexVersion, MessageEmbedding
@@ -48,11 +49,20 @@ def search_index_ensure(*, index_version: IndexVersion) -> None:
             # Inside a transaction, an index cannot be built while deferred foreign-key checks
             # on the table are pending; run them now.
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        # The graph is built in memory when it fits; on disk it is many times slower.
         cursor.execute(
-            f'CREATE INDEX {concurrently} IF NOT EXISTS "{name}" ON "{table}" '
-            f"USING hnsw ({expression} vector_cosine_ops) "
-            f"WHERE index_version_id = {int(index_version.pk)}"
+            "SELECT set_config('maintenance_work_mem', %s, %s)",
+            [settings.INDEXING_HNSW_BUILD_MEMORY, bool(connection.in_atomic_block)],
         )
+        try:
+            cursor.execute(
+                f'CREATE INDEX {concurrently} IF NOT EXISTS "{name}" ON "{table}" '
+                f"USING hnsw ({expression} vector_cosine_ops) "
+                f"WHERE index_version_id = {int(index_version.pk)}"
+            )
+        finally:
+            if not connection.in_atomic_block:
+                cursor.execute("RESET maintenance_work_mem")
     logger.info(
         "indexing.search_index_created",
         extra={"index_version": index_version.version, "index_name": name},

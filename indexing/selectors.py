@@ -226,7 +226,8 @@ def vector_search(
 
     ``chat_ids`` restricts to those chats (the caller has checked ownership; the user filter
     applies regardless). ``time_range`` is [start, end) on ``sent_at``, either end optional.
-    ``plan`` forces exact or HNSW; by default the user's embedded count decides.
+    ``plan`` forces exact or HNSW; by default the user's embedded count decides (exact while
+    the version has no HNSW index yet).
     """
     version = index_version or active_index_version()
     if version is None or limit <= 0:
@@ -239,8 +240,11 @@ def vector_search(
     if chat_ids is not None and not chat_ids:
         return []
     if plan is None:
-        progress = IndexProgress.objects.filter(user=user, index_version=version).first()
-        plan = vector_search_plan(embedded=progress.embedded if progress else 0)
+        if version.has_search_index:
+            progress = IndexProgress.objects.filter(user=user, index_version=version).first()
+            plan = vector_search_plan(embedded=progress.embedded if progress else 0)
+        else:
+            plan = SearchPlan.EXACT
 
     dimensions = int(version.dimensions)
     conditions = [

@@ -33,7 +33,8 @@ from indexing.models import (
     JobState,
 )
 from indexing.search_indexes import search_index_drop, search_index_ensure
-from indexing.sql import VERSION_SET_LOCK_KEY, sql
+from indexing.sql import SEARCH_INDEX_BUILD_LOCK_NAMESPACE, VERSION_SET_LOCK_KEY, sql
+from indexing.vector_copy import STAGE_TABLE, vectors_stage
 
 logger = logging.getLogger(__name__)
 
@@ -421,10 +422,6 @@ class BatchWrite:
     skipped: int
 
 
-def _vector_literal(values: Sequence[float]) -> str:
-    return "[" + ",".join(f"{float(value):.7g}" for value in values) + "]"
-
-
 def entries_results_write(
     *, job: IndexJob, worker_id: str, outcomes: Sequence[EntryOutcome], cursor: int
 ) -> BatchWrite:
@@ -435,6 +432,10 @@ def entries_results_write(
     max_attempts = settings.INDEXING_ENTRY_MAX_ATTEMPTS
     with transaction.atomic():
         with connection.cursor() as db:
+            # Vectors are derived data: if the database server itself crashed right after this
+            # commit, the batch would come back pending, counters and all, and be embedded
+            # again. Not waiting for the WAL flush on every batch is worth that.
+            db.execute("SET LOCAL synchronous_commit = off")
             db.execute(
                 sql("""
                 SELECT id, state, content_hash FROM {entry}
@@ -456,22 +457,26 @@ def entries_results_write(
         retrying = 0
         with connection.cursor() as db:
             if vectors:
+                vectors_stage(
+                    [
+                        (o.entry_id, o.content_hash, o.vector)
+                        for o in vectors
+                        if o.vector is not None
+                    ]
+                )
                 db.execute(
-                    sql("""
+                    sql(
+                        """
                     UPDATE {entry} e
-                    SET state = %s, embedding = d.vector::vector, content_hash = d.content_hash,
+                    SET state = %s, embedding = s.embedding, content_hash = s.content_hash,
                         attempts = e.attempts + 1, error_code = '', last_attempt_at = now(),
                         embedded_at = now()
-                    FROM unnest(%s::bigint[], %s::text[], %s::text[])
-                        AS d(id, content_hash, vector)
-                    WHERE e.id = d.id
-                    """),
-                    [
-                        EntryState.EMBEDDED.value,
-                        [o.entry_id for o in vectors],
-                        [o.content_hash for o in vectors],
-                        [_vector_literal(o.vector) for o in vectors if o.vector is not None],
-                    ],
+                    FROM {stage} s
+                    WHERE e.id = s.id
+                    """,
+                        stage=STAGE_TABLE,
+                    ),
+                    [EntryState.EMBEDDED.value],
                 )
             if permanent:
                 db.execute(
@@ -822,7 +827,6 @@ def index_version_create(*, profile: str, identity: ModelIdentity) -> IndexVersi
             state=IndexVersionState.BUILDING if has_active else IndexVersionState.ACTIVE,
             activated_at=None if has_active else now,
         )
-    search_index_ensure(index_version=version)
     logger.info(
         "indexing.version_created",
         extra={
@@ -879,10 +883,44 @@ def cutover_blockers(*, index_version: IndexVersion, limit: int = 100) -> list[C
     return blockers
 
 
+def index_version_search_index_build(*, index_version: IndexVersion) -> bool:
+    """Build the version's HNSW index if it has none (concurrently when called outside a
+    transaction). Returns False when another process is building it right now."""
+    key = [SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(index_version.pk)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+        row = cursor.fetchone()
+        if row is None or not row[0]:
+            return False
+        try:
+            search_index_ensure(index_version=index_version)
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+    now = timezone.now()
+    IndexVersion.objects.filter(pk=index_version.pk, search_index_built_at__isnull=True).update(
+        search_index_built_at=now
+    )
+    index_version.search_index_built_at = index_version.search_index_built_at or now
+    return True
+
+
+def search_index_due(*, index_version: IndexVersion) -> bool:
+    """The active version gets its HNSW index once its initial backfill is complete."""
+    return (
+        index_version.state == IndexVersionState.ACTIVE
+        and not index_version.has_search_index
+        and not cutover_blockers(index_version=index_version, limit=1)
+    )
+
+
 def index_cutover(*, to_version: IndexVersion) -> IndexVersion | None:
     """Make ``to_version`` the one searched version. Allowed only when it is complete for every
-    user (``cutover_blockers`` is empty). The previous active version stops being maintained
-    (state retiring) and is returned, for ``index_version_retire``."""
+    user (``cutover_blockers`` is empty). Its HNSW index is built first (outside the switch's
+    transaction, so searches and ingestion go on meanwhile). The previous active version stops
+    being maintained (state retiring) and is returned, for ``index_version_retire``."""
+    blockers = cutover_blockers(index_version=to_version, limit=1)
+    if to_version.state == IndexVersionState.BUILDING and not blockers:
+        index_version_search_index_build(index_version=to_version)
     with transaction.atomic():
         _version_set_lock_exclusive()
         target = IndexVersion.objects.select_for_update().get(pk=to_version.pk)

@@ -30,6 +30,9 @@ ELIGIBLE_MESSAGE_SQL = (
 # through an ingest transaction.
 VERSION_SET_LOCK_KEY = 0x1D30_5E75_0001
 
+# Two-int4 advisory key (namespace, version id) held while a version's HNSW index is built.
+SEARCH_INDEX_BUILD_LOCK_NAMESPACE = 0x1D31_0001
+
 _NAMES = {
     "entry": ENTRY_TABLE,
     "progress": PROGRESS_TABLE,

@@ -39,7 +39,11 @@ def _worker_id(task: Task) -> str:
 )
 def run_index_job(self: Task, job_id: int) -> None:
     result = jobs.index_job_run(job_id=job_id, worker_id=_worker_id(self))
-    if result.outcome == jobs.JobOutcome.YIELDED:
+    if result.outcome == jobs.JobOutcome.DONE and result.search_index_due:
+        build_search_index.apply_async(
+            args=[result.index_version_id], queue=settings.INDEXING_CELERY_QUEUE
+        )
+    elif result.outcome == jobs.JobOutcome.YIELDED:
         # The time slice is used up: back of the queue, so other users' jobs get a turn.
         dispatch.index_job_send(job_id=job_id)
     elif result.outcome == jobs.JobOutcome.RETRY:
@@ -73,3 +77,20 @@ def retire_index_version(index_version_id: int) -> None:
         return
     for _ in index_version_retire(index_version=version):
         pass
+
+
+@shared_task(
+    name="indexing.build_search_index",
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=6 * 3600,
+    time_limit=6 * 3600 + 60,
+)
+def build_search_index(index_version_id: int) -> None:
+    from indexing.models import IndexVersion
+    from indexing.services import index_version_search_index_build
+
+    version = IndexVersion.objects.filter(pk=index_version_id).first()
+    if version is None or version.has_search_index or not version.is_maintained:
+        return
+    index_version_search_index_build(index_version=version)

@@ -26,6 +26,9 @@ def test_backfill_creates_the_first_version_and_embeds_everyone(user, other_user
     assert (version.version, version.state, version.model) == (1, "active", "hash-embed-384")
     assert "Created index version 1 (local/hash-embed-384)." in output
     assert "Embedded 3 message(s), 0 failed" in output
+    assert "Building the vector index of version 1..." in output
+    version.refresh_from_db()
+    assert version.has_search_index
     assert counters(user, version) == (2, 2, 0)
     assert counters(other_user, version) == (1, 1, 0)
 

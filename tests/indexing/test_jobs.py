@@ -317,3 +317,17 @@ def test_a_changed_profile_model_stops_the_job_instead_of_mixing_vectors(user, v
     ai_config_reset()
     assert (run.outcome, run.error_code) == (JobOutcome.FAILED, "profile_model_changed")
     assert entry_states(user, version) == {"m1": "pending"}
+
+
+def test_the_active_versions_index_is_due_once_every_user_is_complete(user, other_user, version):
+    ingest(user, [message(1)])
+    ingest(other_user, [message(1)])
+    first = run_job(user, version)
+    assert (first.outcome, first.search_index_due) == (JobOutcome.DONE, False)
+    second = run_job(other_user, version)
+    assert (second.outcome, second.search_index_due) == (JobOutcome.DONE, True)
+    services.index_version_search_index_build(index_version=version)
+    version.refresh_from_db()
+    assert version.has_search_index
+    ingest(user, [message(2)])
+    assert run_job(user, version).search_index_due is False

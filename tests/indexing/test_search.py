@@ -32,6 +32,7 @@ def indexed(user, version):
     ingest(user, [message(n, text) for n, text in TEXTS.items() if n <= 4], chat="c1")
     ingest(user, [message(n, text) for n, text in TEXTS.items() if n > 4], chat="c2")
     run_job(user, version)
+    services.index_version_search_index_build(index_version=version)
     return version
 
 
@@ -135,6 +136,7 @@ def test_versions_of_different_sizes_each_have_their_own_index(user, indexed):
         profile="embed_small",
         identity=services.ModelIdentity(provider="local", model="tiny", dimensions=8),
     )
+    services.index_version_search_index_build(index_version=small)
     assert search_index_exists(index_version=indexed)
     assert search_index_exists(index_version=small)
     ingest(user, [message(7, "a new message")])
@@ -151,3 +153,18 @@ def test_versions_of_different_sizes_each_have_their_own_index(user, indexed):
     assert [(hit.message_id, round(hit.distance, 6)) for hit in hits] == [(entry.message_id, 0.0)]
     active_hits = vector_search(user=user, query_vector=hash_vector("dinner"), limit=50)
     assert entry.message_id not in {hit.message_id for hit in active_hits}
+
+
+def test_without_its_index_a_version_is_searched_exactly(user, version, settings):
+    settings.INDEXING_EXACT_SEARCH_MAX_VECTORS = 0
+    ingest(user, [message(n, text) for n, text in TEXTS.items()])
+    run_job(user, version)
+    assert not version.has_search_index
+    with CaptureQueriesContext(connection) as captured:
+        hits = vector_search(user=user, query_vector=hash_vector("lisbon"), limit=6)
+    assert len(hits) == 6
+    assert not any("WITH nearest" in query["sql"] for query in captured.captured_queries)
+    services.index_version_search_index_build(index_version=version)
+    with CaptureQueriesContext(connection) as captured:
+        assert len(vector_search(user=user, query_vector=hash_vector("lisbon"), limit=6)) == 6
+    assert any("WITH nearest" in query["sql"] for query in captured.captured_queries)

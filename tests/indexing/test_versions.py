@@ -58,7 +58,8 @@ def test_model_change_builds_in_parallel_then_cuts_over_and_retires(
     assert identity == services.ModelIdentity("local", "hash-embed-64", 64)
     new = services.index_version_create(profile=next_profile, identity=identity)
     assert (new.version, new.state, new.dimensions) == (2, "building", 64)
-    assert search_index_exists(index_version=new)
+    # Its HNSW index is built at cutover, after the backfill, not maintained through it.
+    assert not search_index_exists(index_version=new)
 
     # Ingestion maintains both versions from now on; the old one keeps answering.
     ingest(user, [message(6, "a brand new message about the trip")])
@@ -82,6 +83,8 @@ def test_model_change_builds_in_parallel_then_cuts_over_and_retires(
 
     previous = services.index_cutover(to_version=new)
     assert previous == version
+    assert search_index_exists(index_version=new)
+    assert new.has_search_index
     version.refresh_from_db()
     new.refresh_from_db()
     assert (version.state, new.state) == ("retiring", "active")

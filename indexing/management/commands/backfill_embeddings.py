@@ -67,6 +67,11 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Embedded {total_embedded} message(s), {total_failed} failed, in {elapsed:.1f}s."
         )
+        for version in versions:
+            version.refresh_from_db()
+            if services.search_index_due(index_version=version):
+                self.stdout.write(f"Building the vector index of version {version.version}...")
+                services.index_version_search_index_build(index_version=version)
 
     def _versions(self, number: int | None) -> list[IndexVersion]:
         if number is not None:

@@ -1,0 +1,464 @@
+"""Measurements behind docs/INDEXING.md: backfill throughput, ingestion latency while a
+backfill runs, and vector search latency/recall by index size.
+
+Runs against a scratch database (its name must contain ``bench``): it deletes every index
+version and every ``@bench.local`` user it finds there before starting.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+
+from claire.accounts.models import User
+from claire.ai.config import ai_config_reset
+from claire.ai.embeddings import embed_many
+from conversations.identities import IncomingIdentity
+from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+from indexing import jobs, services
+from indexing.models import IndexJob, IndexProgress, IndexVersion, MessageEmbedding
+from indexing.search_indexes import search_index_drop
+from indexing.selectors import SearchPlan, open_index_job, vector_search
+
+BENCH_DOMAIN = "bench.local"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+_EMBEDDING_PROFILE = {"kind": "embedding", "requires": ["embeddings"]}
+# Three embed profiles: the hash embedder (instant, deterministic), a second hash model (a
+# "model change" to build in parallel), and the local MiniLM.
+BENCH_AI_CONFIG: dict[str, dict[str, object]] = {
+    "models": {
+        "local/hash-embed-bench": {
+            "provider": "local",
+            "model": "hash-embed-384-bench",
+            "data_policy": "local",
+            "capabilities": {"embedding_dimensions": 384, "usage_reporting": True},
+            "max_inputs_per_request": 2048,
+            "max_tokens_per_request": 1_000_000,
+            "max_input_tokens": 8192,
+        }
+    },
+    "profiles": {
+        "bench_hash": {**_EMBEDDING_PROFILE, "candidates": ["local/hash-embed"]},
+        "bench_hash_next": {**_EMBEDDING_PROFILE, "candidates": ["local/hash-embed-bench"]},
+        "bench_minilm": {**_EMBEDDING_PROFILE, "candidates": ["local/minilm"]},
+    },
+}
+
+_VOCABULARY = [
+    "dinner",
+    "friday",
+    "lisbon",
+    "flight",
+    "train",
+    "tickets",
+    "tomorrow",
+    "tonight",
+    "meeting",
+    "project",
+    "deadline",
+    "birthday",
+    "party",
+    "gift",
+    "mom",
+    "dad",
+    "kids",
+    "school",
+    "pickup",
+    "doctor",
+    "appointment",
+    "invoice",
+    "payment",
+    "bank",
+    "weekend",
+    "beach",
+    "hiking",
+    "coffee",
+    "lunch",
+    "office",
+    "remote",
+    "call",
+    "zoom",
+    "slides",
+    "review",
+    "budget",
+    "hotel",
+    "booking",
+    "passport",
+    "visa",
+    "wedding",
+    "photos",
+    "recipe",
+    "groceries",
+    "milk",
+    "bread",
+    "movie",
+    "concert",
+    "band",
+    "football",
+    "match",
+    "score",
+    "running",
+    "late",
+    "sorry",
+    "thanks",
+    "great",
+    "idea",
+    "sounds",
+    "good",
+    "see",
+    "you",
+    "soon",
+]
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass(frozen=True)
+class Summary:
+    median: float
+    p95: float
+    runs: int
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Summary:
+        return cls(median=statistics.median(values), p95=percentile(values, 0.95), runs=len(values))
+
+
+@contextmanager
+def bench_ai_config() -> Iterator[None]:
+    with override_settings(AI_CONFIG=json.dumps(BENCH_AI_CONFIG)):
+        ai_config_reset()
+        try:
+            yield
+        finally:
+            ai_config_reset()
+    ai_config_reset()
+
+
+def ensure_scratch_database(*, allow_any: bool) -> str:
+    name = str(connection.settings_dict["NAME"])
+    if not allow_any and "bench" not in name:
+        raise RuntimeError(
+            f"bench_indexing deletes index data; run it on a scratch database whose name "
+            f"contains 'bench' (CLAIRE_DATABASE_NAME=claire_bench), not {name!r}"
+        )
+    return name
+
+
+def reset() -> None:
+    """Start from nothing: no versions, no bench users."""
+    for version in IndexVersion.objects.all():
+        search_index_drop(index_version=version)
+    MessageEmbedding.objects.all().delete()
+    IndexJob.objects.all().delete()
+    IndexProgress.objects.all().delete()
+    IndexVersion.objects.all().delete()
+    User.objects.filter(email__endswith=f"@{BENCH_DOMAIN}").delete()
+
+
+def version_create(profile: str) -> IndexVersion:
+    return services.index_version_create(
+        profile=profile, identity=jobs.current_model_identity(profile=profile)
+    )
+
+
+def version_retire(version: IndexVersion) -> float:
+    started = time.perf_counter()
+    for _ in services.index_version_retire(index_version=version):
+        pass
+    return time.perf_counter() - started
+
+
+def bench_user(label: str) -> User:
+    return User.objects.create_user(email=f"{label}@{BENCH_DOMAIN}")
+
+
+class Corpus:
+    """Deterministic synthetic messages: 4-30 words, a few chats per user."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = random.Random(seed)
+        self.start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+        self.counter = 0
+
+    def text(self) -> str:
+        return " ".join(self.rng.choice(_VOCABULARY) for _ in range(self.rng.randint(4, 30)))
+
+    def batch(self, size: int) -> list[tuple[str, IncomingMessage]]:
+        items = []
+        for _ in range(size):
+            self.counter += 1
+            items.append(
+                (
+                    f"chat-{self.counter % 7}",
+                    IncomingMessage(
+                        platform_message_id=f"m{self.counter}",
+                        sent_at=self.start + dt.timedelta(minutes=self.counter),
+                        text=self.text(),
+                        sender=IncomingIdentity(
+                            platform="whatsapp", platform_user_id=f"p{self.counter % 13}"
+                        ),
+                    ),
+                )
+            )
+        return items
+
+
+CHATS = [IncomingChat(platform="whatsapp", platform_chat_id=f"chat-{n}") for n in range(7)]
+
+
+def ingest(user: User, corpus: Corpus, *, messages: int, batch_size: int = 500) -> list[float]:
+    """Ingest in batches; returns each batch's latency in seconds."""
+    latencies = []
+    remaining = messages
+    while remaining > 0:
+        size = min(batch_size, remaining)
+        batch = corpus.batch(size)
+        started = time.perf_counter()
+        messages_ingest(user=user, chats=CHATS, messages=batch)
+        latencies.append(time.perf_counter() - started)
+        remaining -= size
+    return latencies
+
+
+def backfill(users: Sequence[User], version: IndexVersion) -> tuple[int, float]:
+    """Run every user's job for ``version`` inline; returns (messages embedded, seconds)."""
+    embedded = 0
+    started = time.perf_counter()
+    for user in users:
+        services.index_jobs_request(user_id=user.pk, version_ids=[version.pk])
+        job = open_index_job(user_id=user.pk, index_version_id=version.pk)
+        if job is None:
+            continue
+        run = jobs.index_job_run(job_id=job.pk, worker_id="bench", slice_seconds=0)
+        if run.outcome != jobs.JobOutcome.DONE:
+            raise RuntimeError(f"backfill ended {run.outcome} ({run.error_code})")
+        embedded += run.embedded
+    return embedded, time.perf_counter() - started
+
+
+@dataclass(frozen=True)
+class ThroughputResult:
+    label: str
+    messages: int
+    per_second: Summary
+    retire_per_second: Summary
+
+
+def bench_backfill_throughput(
+    *, label: str, profile: str, users: Sequence[User], repetitions: int, log: Callable[[str], None]
+) -> ThroughputResult:
+    """A model-change backfill, repeated: a new version per run (seeding and embedding every
+    message of ``users``), then retired."""
+    rates: list[float] = []
+    retire_rates: list[float] = []
+    messages = 0
+    for run in range(repetitions):
+        version = version_create(profile)
+        messages, seconds = backfill(users, version)
+        rates.append(messages / seconds)
+        retire_seconds = version_retire(version)
+        retire_rates.append(messages / retire_seconds)
+        log(f"  {label} run {run + 1}: {messages} messages in {seconds:.1f}s")
+    return ThroughputResult(
+        label=label,
+        messages=messages,
+        per_second=Summary.of(rates),
+        retire_per_second=Summary.of(retire_rates),
+    )
+
+
+@dataclass(frozen=True)
+class IngestLatencyResult:
+    baseline_ms: Summary
+    during_backfill_ms: Summary
+    backfilled_during: int
+
+    @property
+    def p50_change(self) -> float:
+        return self.during_backfill_ms.median / self.baseline_ms.median - 1
+
+    @property
+    def p95_change(self) -> float:
+        return self.during_backfill_ms.p95 / self.baseline_ms.p95 - 1
+
+
+def _backfill_process(version: IndexVersion, *, log_path: Path) -> subprocess.Popen[bytes]:
+    """``backfill_embeddings`` for ``version`` in its own process, as a worker would run it."""
+    env = dict(os.environ)
+    env["CLAIRE_AI_CONFIG"] = json.dumps(BENCH_AI_CONFIG)
+    if not env.get("DATABASE_URL"):
+        env["CLAIRE_DATABASE_NAME"] = str(connection.settings_dict["NAME"])
+    # Our own interpreter and manage.py with fixed arguments: no untrusted input.
+    return subprocess.Popen(  # noqa: S603
+        [
+            sys.executable,
+            "manage.py",
+            "backfill_embeddings",
+            "--index-version",
+            str(version.version),
+            "--no-progress",
+        ],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=log_path.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _embedded_total(version: IndexVersion) -> int:
+    return sum(
+        IndexProgress.objects.filter(index_version=version).values_list("embedded", flat=True)
+    )
+
+
+def bench_ingest_latency(
+    *,
+    ingest_user: User,
+    corpus: Corpus,
+    backfill_profile: str,
+    rounds: int,
+    batches_per_round: int,
+    log_dir: Path,
+    log: Callable[[str], None],
+) -> IngestLatencyResult:
+    """500-message ingest batches, alternating rounds without and with a model-change backfill
+    of the corpus running in another process (both cores are shared)."""
+    baseline: list[float] = []
+    during: list[float] = []
+    backfilled = 0
+    for number in range(rounds):
+        baseline += ingest(ingest_user, corpus, messages=500 * batches_per_round)
+        version = version_create(backfill_profile)
+        process = _backfill_process(version, log_path=log_dir / f"backfill-{number}.log")
+        try:
+            # Let it load its model and start embedding before timing.
+            deadline = time.monotonic() + 120
+            while _embedded_total(version) == 0 and time.monotonic() < deadline:
+                if process.poll() is not None:
+                    raise RuntimeError("the backfill process ended before embedding anything")
+                time.sleep(0.5)
+            before = _embedded_total(version)
+            during += ingest(ingest_user, corpus, messages=500 * batches_per_round)
+            still_running = process.poll() is None
+            backfilled += _embedded_total(version) - before
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
+        if not still_running:
+            raise RuntimeError("the backfill finished before the ingest round; use more data")
+        version_retire(version)
+        log(
+            f"  round {number + 1}: baseline p50 {statistics.median(baseline) * 1000:.0f} ms, "
+            f"during backfill p50 {statistics.median(during) * 1000:.0f} ms"
+        )
+    return IngestLatencyResult(
+        baseline_ms=Summary.of([value * 1000 for value in baseline]),
+        during_backfill_ms=Summary.of([value * 1000 for value in during]),
+        backfilled_during=backfilled,
+    )
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    vectors: int
+    exact_ms: Summary
+    hnsw_ms: Summary
+    hnsw_recall: float
+    hnsw_plan_uses_index: bool
+
+
+def _search_timings(
+    user: User, queries: Sequence[list[float]], plan: SearchPlan, limit: int
+) -> tuple[list[float], list[list[int]]]:
+    timings, results = [], []
+    for query in queries:
+        started = time.perf_counter()
+        hits = vector_search(user=user, query_vector=query, limit=limit, plan=plan)
+        timings.append((time.perf_counter() - started) * 1000)
+        results.append([hit.message_id for hit in hits])
+    return timings, results
+
+
+def _hnsw_uses_index(user: User, query: list[float], version: IndexVersion) -> bool:
+    from django.test.utils import CaptureQueriesContext
+
+    from indexing.search_indexes import search_index_name
+
+    with CaptureQueriesContext(connection) as captured:
+        vector_search(user=user, query_vector=query, limit=20, plan=SearchPlan.HNSW)
+    statement = next(q["sql"] for q in captured.captured_queries if "WITH nearest" in q["sql"])
+    from django.db import transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute("EXPLAIN " + statement)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    return search_index_name(index_version=version) in plan
+
+
+def bench_search(
+    *,
+    sizes: Sequence[int],
+    corpus: Corpus,
+    version: IndexVersion,
+    queries: int,
+    limit: int,
+    log: Callable[[str], None],
+) -> list[SearchResult]:
+    """One user per size, every message embedded in ``version``; exact vs HNSW."""
+    results = []
+    texts = [corpus.text() for _ in range(queries)]
+    query_vectors = [
+        [float(value) for value in vector or []]
+        for vector in embed_many(texts, profile=version.profile).vectors
+    ]
+    for size in sizes:
+        user = bench_user(f"search-{size}")
+        ingest(user, corpus, messages=size)
+        backfill([user], version)
+        exact_ms, exact = _search_timings(user, query_vectors, SearchPlan.EXACT, limit)
+        hnsw_ms, approximate = _search_timings(user, query_vectors, SearchPlan.HNSW, limit)
+        found = sum(len(set(a) & set(e)) for a, e in zip(approximate, exact, strict=True))
+        wanted = sum(len(e) for e in exact)
+        result = SearchResult(
+            vectors=size,
+            exact_ms=Summary.of(exact_ms),
+            hnsw_ms=Summary.of(hnsw_ms),
+            hnsw_recall=found / wanted if wanted else 1.0,
+            hnsw_plan_uses_index=_hnsw_uses_index(user, query_vectors[0], version),
+        )
+        log(
+            f"  {size} vectors: exact p50 {result.exact_ms.median:.1f} ms, "
+            f"hnsw p50 {result.hnsw_ms.median:.1f} ms, recall {result.hnsw_recall:.3f}"
+        )
+        results.append(result)
+    return results
+
+
+def machine_description() -> str:
+    cpus = os.cpu_count()
+    return (
+        f"{cpus} CPU(s), Python {sys.version.split()[0]}, {settings.DATABASES['default']['ENGINE']}"
+    )
