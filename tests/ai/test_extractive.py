@@ -125,3 +125,26 @@ def test_streams_in_small_deltas_under_an_honest_name(configure_ai):
         model_key="local/extractive",
     )
     assert (PROVIDER_NAME, MODEL_NAME) == ("local", "extractive-answerer-v1")
+
+
+def test_people_ranking_counts_who_writes_most_in_the_evidence():
+    answer = compose_answer("Who do I talk to the most?", EVIDENCE, "UTC")
+
+    assert answer == (
+        "Among these messages, the people who write to you most:\n\n"
+        "- **Marco**: 2 messages here [S1][S3]\n"
+        "- **Sam**: 1 message here [S2]"
+    )
+
+
+def test_requests_to_write_or_send_are_answered_honestly():
+    answer = compose_answer("Send Marco a note about dinner at Taberna", EVIDENCE, "UTC")
+
+    assert answer.startswith("I can only quote your messages here, not write or send one.")
+    assert "[S1]" in answer
+
+
+def test_tell_me_about_is_a_question_not_an_action():
+    answer = compose_answer("Tell me about the flight to Lisbon", EVIDENCE, "UTC")
+
+    assert answer.startswith("The closest match is from **Sam**")

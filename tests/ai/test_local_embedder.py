@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from claire.ai.embeddings import embed_many
-from claire.ai.local.embedder import minilm_embedder
+from claire.ai.local.embedder import MiniLMEmbedder, minilm_embedder
 from claire.ai.types import DataPolicy
 
 
@@ -77,7 +77,8 @@ def test_onnx_backend_agrees_with_torch(settings, tmp_path):
     texts = ["Dinner on Friday at eight?", "Landed in Mexico City!", "ok"]
 
     torch_vectors = minilm_embedder(backend="torch").embed_texts(texts)
-    onnx_vectors = minilm_embedder(backend="onnx").embed_texts(texts)
+    # A fresh instance (not the process-wide one) so the export happens under tmp_path.
+    onnx_vectors = MiniLMEmbedder(backend="onnx", threads=2).embed_texts(texts)
 
     assert (tmp_path / "models" / "minilm-onnx-v1" / "model.onnx").is_file()
     for left, right in zip(torch_vectors, onnx_vectors, strict=True):

@@ -154,7 +154,7 @@ def _onnx_model_path(*, quantized: bool) -> Path:
     """The exported ONNX file, created on first use (and its int8 copy when asked for)."""
     directory = Path(settings.DATA_DIR) / "models" / f"minilm-onnx-v{_ONNX_EXPORT_VERSION}"
     fp32 = directory / "model.onnx"
-    int8 = directory / "model-int8.onnx"
+    int8 = directory / "model-int8-per-channel.onnx"
     with _export_lock:
         if not fp32.exists():
             directory.mkdir(parents=True, exist_ok=True)
@@ -163,7 +163,9 @@ def _onnx_model_path(*, quantized: bool) -> Path:
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
             partial = int8.with_suffix(".partial")
-            quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8)
+            # Per-channel scales keep the vectors much closer to fp32 than one scale per tensor
+            # (mean cosine 0.991 against 0.959 on chat messages).
+            quantize_dynamic(str(fp32), str(partial), weight_type=QuantType.QInt8, per_channel=True)
             partial.replace(int8)
     return int8 if quantized else fp32
 

@@ -59,7 +59,13 @@ _RECAP_PATTERN = re.compile(
 )
 _WORD_PATTERN = re.compile(r"[\w']+", re.UNICODE)
 _SENTENCE_PATTERN = re.compile(r"(?<=[.!?…])\s+(?=\S)|\n+")
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_#|<>~])")
+# Quotes never start a line, so only inline markup needs escaping.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_<>~])")
+_RANKING_PATTERN = re.compile(
+    r"\bwho\b.*\b(talk|chat|message|text|speak|write)\w*\b.*\b(most|more|often|least)\b",
+    re.IGNORECASE,
+)
+_ACTION_PATTERN = re.compile(r"^\s*(please\s+)?(draft|write|send|reply|message)\b", re.IGNORECASE)
 
 
 def _fold(text: str) -> str:
@@ -68,7 +74,8 @@ def _fold(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("'s", "ing", "ies", "ed", "es", "s"):
+    word = word.removesuffix("'s")
+    for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
     return word
@@ -162,6 +169,15 @@ def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     if not evidence:
         return "I couldn't find anything in your messages about this."
 
+    if _ACTION_PATTERN.search(question):
+        # Honest about what it is: this answerer reads, it never writes or sends.
+        found = compose_answer(_ACTION_PATTERN.sub("", question), evidence, timezone)
+        return (
+            "I can only quote your messages here, not write or send one. "
+            "What your messages say about it:\n\n" + found
+        )
+    if _RANKING_PATTERN.search(question):
+        return _ranking(evidence, timezone)
     question_terms = set(content_terms(question))
     if _RECAP_PATTERN.search(question) or not question_terms:
         recent = _chronological(evidence)[-RECAP_SOURCES:]
@@ -214,6 +230,24 @@ def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return lead
     lines = [_line(text, source, timezone) for source, text in others]
     return lead + "\n\nRelated messages:\n\n" + "\n".join(lines)
+
+
+def _ranking(evidence: Sequence[EvidenceSource], timezone: str) -> str:
+    """Who appears most in the evidence, by message count (the user's own messages aside)."""
+    by_sender: dict[str, list[EvidenceSource]] = {}
+    for source in evidence:
+        if source.sender and source.sender.lower() not in {"you", "me"}:
+            by_sender.setdefault(source.sender, []).append(source)
+    if not by_sender:
+        return "These messages don't show who you talk to most."
+    ranked = sorted(by_sender.items(), key=lambda item: (-len(item[1]), item[0]))[:MAX_QUOTES]
+    lines = []
+    for sender, sources in ranked:
+        count = len(sources)
+        marks = "".join(f"[{source.label}]" for source in sources[:3])
+        noun = "message" if count == 1 else "messages"
+        lines.append(f"- **{_quote(sender)}**: {count} {noun} here {marks}")
+    return "Among these messages, the people who write to you most:\n\n" + "\n".join(lines)
 
 
 class ExtractiveAnswerer:

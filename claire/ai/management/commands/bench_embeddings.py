@@ -40,8 +40,11 @@ class Command(BaseCommand):
             f"{len(messages)} messages, {options['runs']} timed runs each, {threads} threads, "
             f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
         )
-        self.stdout.write("| backend | batch | median msg/s | p95 msg/s | slowest run msg/s |")
-        self.stdout.write("|---|---|---|---|---|")
+        self.stdout.write(
+            "| backend | batch | median msg/s | p95 msg/s | slowest run msg/s "
+            "| CPU-normalized msg/s |"
+        )
+        self.stdout.write("|---|---|---|---|---|---|")
         for backend in backends:
             for batch_size in batch_sizes:
                 result = throughput(
@@ -53,7 +56,8 @@ class Command(BaseCommand):
                 )
                 self.stdout.write(
                     f"| {backend} | {batch_size} | {result.median_per_second:.0f} "
-                    f"| {result.p95_per_second:.0f} | {result.worst_per_second:.0f} |"
+                    f"| {result.p95_per_second:.0f} | {result.worst_per_second:.0f} "
+                    f"| {result.cpu_normalized_per_second:.0f} |"
                 )
         self.stdout.write(f"load average afterwards {os.getloadavg()[0]:.2f}")
         compared = [backend for backend in backends if backend != "torch"]
