@@ -7,9 +7,9 @@ events. The synchronous steps touch the database and run on worker threads.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -318,9 +318,9 @@ class Generation:
         self.output: list[str] = []
         self.time_to_first_token_ms: int | None = None
 
-    async def pump(self, queue: asyncio.Queue[str | GenerationEnd]) -> None:
-        """Feed text deltas, then one ``GenerationEnd``, into ``queue``. Cancelling the task
-        that runs this closes the model stream (and a provider's HTTP response) at once."""
+    async def pump(self, emit: Callable[[str | GenerationEnd], None]) -> None:
+        """``emit`` each text delta, then one ``GenerationEnd``. Cancelling the task that runs
+        this closes the model stream (and a provider's HTTP response) at once."""
         started = time.monotonic()
         async with generate(
             profile=PROFILE, request=self.request, data_policy=self.data_policy
@@ -330,12 +330,12 @@ class Generation:
                     if self.time_to_first_token_ms is None:
                         self.time_to_first_token_ms = int((time.monotonic() - started) * 1000)
                     self.output.append(event.text)
-                    queue.put_nowait(event.text)
+                    emit(event.text)
                 elif isinstance(event, UsageEvent):
                     self.usage = event.usage
                 elif isinstance(event, Finish):
                     self.provider, self.model = event.provider, event.model
-                    queue.put_nowait(
+                    emit(
                         GenerationEnd(
                             finish_reason=event.reason, provider=event.provider, model=event.model
                         )
@@ -350,7 +350,7 @@ class Generation:
                             message=STREAM_INTERRUPTED.message,
                             retryable=True,
                         )
-                    queue.put_nowait(
+                    emit(
                         GenerationEnd(
                             finish_reason="error",
                             provider=self.provider,

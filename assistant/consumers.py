@@ -21,12 +21,10 @@ from contextlib import aclosing, suppress
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
 from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
@@ -36,6 +34,7 @@ from rest_framework.settings import api_settings
 
 from assistant import engine
 from assistant.api.serializers import ask_request_from
+from assistant.db import run_db
 from assistant.errors import NotAcceptable
 from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
 from assistant.transports import sse
@@ -93,29 +92,25 @@ def _header(scope: Scope, name: bytes) -> str:
 def _authenticate(scope: Scope, body: bytes) -> User:
     """DRF's configured authenticators on a Django request built from the ASGI scope: token
     first, then the session (whose POSTs must pass the CSRF check)."""
-    close_old_connections()
-    try:
-        django_request = ASGIRequest(dict(scope), io.BytesIO(body))
-        session_engine = import_module(settings.SESSION_ENGINE)
-        django_request.session = session_engine.SessionStore(
-            django_request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        )
-        django_request.user = SimpleLazyObject(lambda: get_user(django_request))  # type: ignore[assignment]
-        authenticator_classes: list[type[BaseAuthentication]] = list(
-            api_settings.DEFAULT_AUTHENTICATION_CLASSES  # type: ignore[arg-type]
-        )
-        # The CSRF check reads request.POST, which DRF parses: JSON like the API views.
-        request = Request(
-            django_request,
-            parsers=[JSONParser()],
-            authenticators=[authenticator() for authenticator in authenticator_classes],
-        )
-        user = request.user
-        if not isinstance(user, User) or not user.is_authenticated:
-            raise exceptions.NotAuthenticated()
-        return user
-    finally:
-        close_old_connections()
+    django_request = ASGIRequest(dict(scope), io.BytesIO(body))
+    session_engine = import_module(settings.SESSION_ENGINE)
+    django_request.session = session_engine.SessionStore(
+        django_request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    )
+    django_request.user = SimpleLazyObject(lambda: get_user(django_request))  # type: ignore[assignment]
+    authenticator_classes: list[type[BaseAuthentication]] = list(
+        api_settings.DEFAULT_AUTHENTICATION_CLASSES  # type: ignore[arg-type]
+    )
+    # The CSRF check reads request.POST, which DRF parses: JSON like the API views.
+    request = Request(
+        django_request,
+        parsers=[JSONParser()],
+        authenticators=[authenticator() for authenticator in authenticator_classes],
+    )
+    user = request.user
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    return user
 
 
 async def _send_json(
@@ -214,7 +209,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         return
     try:
         body = await _read_body(receive)
-        user = await sync_to_async(_authenticate, thread_sensitive=False)(scope, body)
+        user = await run_db(_authenticate, scope, body)
         transport = negotiate(_header(scope, b"accept"))
         try:
             data = json.loads(body or b"null")

@@ -10,8 +10,8 @@ it): AI policy and budget, scope ownership, and the idempotent ``turn_begin``. I
 
 A request seen before replays its stored outcome through the same event shapes.
 
-Database work runs in short steps on worker threads (``_db``); each step gives its connection
-back before the engine awaits anything else, so no connection is held while the model streams.
+Database work runs in short steps on the assistant's worker threads (``assistant.db``): a
+stream holds no connection while the model streams.
 Cancellation: a client disconnect cancels the task that iterates ``events()``; the engine
 cancels the model call, stores the partial answer as ``cancelled`` and settles what was used.
 ``stop()`` (the Stop endpoint) ends the answer the same way but still emits the closing events
@@ -26,14 +26,11 @@ import time
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import ParamSpec, TypeVar
-
-from asgiref.sync import sync_to_async
-from django.db import close_old_connections
 
 from assistant import answering, services
 from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
+from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
@@ -59,27 +56,13 @@ logger = logging.getLogger(__name__)
 
 TEXT_ID = "t1"
 
-P = ParamSpec("P")
-R = TypeVar("R")
+
+class _Stopped:
+    """Queue marker: a Stop arrived."""
 
 
-def _connection_released(function: Callable[P, R]) -> Callable[P, R]:
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        close_old_connections()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return run
-
-
-async def _db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run one short database step on a worker thread; its connection is closed (or kept for
-    reuse by that thread only, with ``CONN_MAX_AGE``) before the engine goes on."""
-    return await sync_to_async(_connection_released(function), thread_sensitive=False)(
-        *args, **kwargs
-    )
+_STOPPED = _Stopped()
+_QueueItem = str | answering.GenerationEnd | _Stopped
 
 
 async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
@@ -87,7 +70,7 @@ async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
     ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
     ``request_in_progress``, ``request_id_reused``, ``turn_not_retryable``, having written
     nothing."""
-    pair = await _db(answering.answer_begin, user=user, request=request)
+    pair = await run_db(answering.answer_begin, user=user, request=request)
     return AnswerSession(user=user, request=request, pair=pair)
 
 
@@ -106,6 +89,7 @@ class AnswerSession:
         self.request = request
         self.pair = pair
         self._stop_requested = asyncio.Event()
+        self._queue: asyncio.Queue[_QueueItem] | None = None
         self._progress = _Progress()
         self._started = time.monotonic()
 
@@ -120,6 +104,8 @@ class AnswerSession:
     def stop(self) -> None:
         """End the answer as ``cancelled`` (the Stop button); idempotent."""
         self._stop_requested.set()
+        if self._queue is not None:
+            self._queue.put_nowait(_STOPPED)
 
     async def events(self) -> AsyncGenerator[EngineEvent, None]:
         if not self.pair.is_new:
@@ -147,7 +133,7 @@ class AnswerSession:
             assistant_turn_id=pair.assistant_turn.pk,
         )
         try:
-            retrieval = await _db(
+            retrieval = await run_db(
                 answering.retrieval_run, user=self.user, request=self.request, thread=pair.thread
             )
         except Exception:
@@ -179,7 +165,7 @@ class AnswerSession:
 
         yield StatusEvent(phase="answering")
         try:
-            generation = await _db(
+            generation = await run_db(
                 answering.generation_prepare,
                 user=self.user,
                 request=self.request,
@@ -236,29 +222,37 @@ class AnswerSession:
     async def _model_output(
         self, generation: answering.Generation
     ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
-        """The model's text deltas, then its ``GenerationEnd``; nothing more after a Stop.
+        """The model's text, then its ``GenerationEnd``; nothing more after a Stop.
 
         The model call runs in its own task feeding a queue, so a Stop cancels the call at
-        once while this generator keeps control of the events."""
-        queue: asyncio.Queue[str | answering.GenerationEnd] = asyncio.Queue()
-        pump = asyncio.ensure_future(generation.pump(queue))
-        stop_wait = asyncio.ensure_future(self._stop_requested.wait())
+        once (``stop()`` puts ``_STOPPED`` in the queue) while this generator keeps control of
+        the events. Text that queued up while the consumer was busy is sent as one delta."""
+        queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
+        self._queue = queue
+        pump = asyncio.ensure_future(generation.pump(queue.put_nowait))
+        if self._stop_requested.is_set():
+            queue.put_nowait(_STOPPED)
         try:
             while True:
-                if queue.empty():
-                    getter = asyncio.ensure_future(queue.get())
-                    await asyncio.wait({getter, stop_wait}, return_when=asyncio.FIRST_COMPLETED)
-                    if not getter.done():
-                        getter.cancel()
-                        return
-                    item = getter.result()
-                else:
-                    item = queue.get_nowait()
-                yield item
-                if isinstance(item, answering.GenerationEnd):
+                item = await queue.get()
+                following: _QueueItem | None = None
+                if isinstance(item, str):
+                    while following is None and not queue.empty():
+                        queued = queue.get_nowait()
+                        if isinstance(queued, str):
+                            item += queued
+                        else:
+                            following = queued
+                    yield item
+                    if following is None:
+                        continue
+                    item = following
+                if isinstance(item, _Stopped):
                     return
+                yield item
+                return
         finally:
-            stop_wait.cancel()
+            self._queue = None
             if not pump.done():
                 pump.cancel()
                 await asyncio.shield(asyncio.gather(pump, return_exceptions=True))
@@ -273,7 +267,7 @@ class AnswerSession:
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)
         actions = answering.actions_for(retrieval, cited)
-        finalized = await _db(
+        finalized = await run_db(
             services.turn_finalize,
             user=self.user,
             assistant_turn_id=self.assistant_turn_id,
@@ -353,7 +347,7 @@ class AnswerSession:
         cited = answering.cited_in(self._progress.text, retrieval) if retrieval else ()
         generation = self._progress.generation
         try:
-            finalized = await _db(
+            finalized = await run_db(
                 services.turn_finalize,
                 user=self.user,
                 assistant_turn_id=self.assistant_turn_id,

@@ -17,9 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
+from django.db import connections
 from rest_framework.authtoken.models import Token
 
+from assistant.db import db_connections_close
 from claire.ai.config import ai_config_reset
 from claire.ai.local.mock import MockLanguageModel
 from claire.ai.registry import models_overridden
@@ -150,3 +153,8 @@ def local_price_book(db):
 
     seeding = importlib.import_module("billing.migrations.0003_seed_local_price_book")
     seeding.seed_local_prices(apps, None)
+    yield
+    # The engine's worker threads and asgiref's thread for thread-sensitive calls keep their
+    # connections; the test database must stay droppable.
+    db_connections_close()
+    asyncio.run(sync_to_async(connections.close_all)())

@@ -1,0 +1,71 @@
+"""Database steps of the answer engine, off the event loop.
+
+The steps run on a small pool of worker threads (``ASSISTANT_DB_THREADS``) that keep their
+connections between steps: a stream holds no connection while it waits on a model (it only
+borrows a thread for each short step), the process holds at most one connection per worker
+thread whatever the number of streams, and no step pays for a new connection. A connection
+that saw an error is checked and replaced before the next step uses it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from typing import ParamSpec, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@lru_cache(maxsize=1)
+def _executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(
+        max_workers=settings.ASSISTANT_DB_THREADS, thread_name_prefix="assistant-db"
+    )
+
+
+# The connection wrapper of each worker thread, to close them all at shutdown.
+_worker_connections: dict[int, BaseDatabaseWrapper] = {}
+_registry_lock = threading.Lock()
+
+
+def db_connections_close() -> None:
+    """Close the worker threads' connections (server shutdown, test teardown). A worker
+    opens a new one on its next step."""
+    with _registry_lock:
+        wrappers = list(_worker_connections.values())
+    for wrapper in wrappers:
+        wrapper.inc_thread_sharing()
+        try:
+            wrapper.close()
+        finally:
+            wrapper.dec_thread_sharing()
+
+
+def _checked(function: Callable[P, R]) -> Callable[P, R]:
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with _registry_lock:
+            _worker_connections[threading.get_ident()] = connections[DEFAULT_DB_ALIAS]
+        if connection.connection is not None and (
+            connection.errors_occurred or not connection.get_autocommit()
+        ):
+            connection.close_if_unusable_or_obsolete()
+            if connection.connection is not None and not connection.is_usable():
+                connection.close()
+        return function(*args, **kwargs)
+
+    return run
+
+
+async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run one short database step on the assistant's worker threads."""
+    return await sync_to_async(_checked(function), thread_sensitive=False, executor=_executor())(
+        *args, **kwargs
+    )

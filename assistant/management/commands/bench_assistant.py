@@ -1,0 +1,291 @@
+"""Speed bench of the answer endpoint on a real daphne server with the mock model
+(docs/ASSISTANT.md records the figures).
+
+    CLAIRE_DATABASE_NAME=claire_bench python manage.py bench_assistant \\
+        [--messages 100000] [--requests 100] [--streams 200] [--deltas 60]
+
+1. Seeds (once) a user with ``--messages`` messages in 50 chats.
+2. Starts daphne on a free port, the ``answer`` profile pointed at the scripted mock model.
+3. Latency: ``--requests`` sequential questions; request -> first response byte and
+   request -> ``data-sources`` event, measured by the client.
+4. Load: ``--streams`` concurrent streams opened over ``--ramp-seconds``, the mock writing 30
+   deltas per second each; the lateness of delta *i* is its arrival minus (arrival of delta 0
+   + i/30 s), reported for all deltas and for the steady state once every stream is
+   delivering. A stream that does not end with ``[DONE]`` is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection, transaction
+from rest_framework.authtoken.models import Token
+
+from claire.accounts.models import User
+from conversations.models import Chat, Message, Platform, content_hash_of
+
+BENCH_EMAIL = "bench-assistant@askclaire.local"
+QUESTION = "When is the dinner with Ana at Casa Lisboa?"
+DELTA_INTERVAL_S = 1 / 30
+_WORDS = [
+    "meeting",
+    "project",
+    "coffee",
+    "weekend",
+    "train",
+    "ticket",
+    "birthday",
+    "gift",
+    "flight",
+    "hotel",
+    "report",
+    "budget",
+    "invoice",
+    "holiday",
+    "beach",
+    "concert",
+    "movie",
+    "pizza",
+    "lunch",
+    "office",
+    "school",
+    "football",
+    "garden",
+    "doctor",
+    "museum",
+    "market",
+    "recipe",
+    "bike",
+    "rain",
+    "sunny",
+    "tomorrow",
+    "later",
+    "tonight",
+    "monday",
+    "tuesday",
+]
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class StreamResult:
+    first_byte_ms: float = 0.0
+    sources_ms: float = 0.0
+    delta_times: list[float] = field(default_factory=list)
+    is_complete: bool = False
+
+
+class Command(BaseCommand):
+    help = "Measure first-byte, data-sources and concurrent-stream latency of the answer endpoint."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--messages", type=int, default=100_000)
+        parser.add_argument("--requests", type=int, default=100)
+        parser.add_argument("--streams", type=int, default=200)
+        parser.add_argument("--deltas", type=int, default=300)
+        parser.add_argument(
+            "--ramp-seconds",
+            type=float,
+            default=5.0,
+            help="Open the concurrent streams evenly over this many seconds.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        user = self._seed(options["messages"])
+        token, _ = Token.objects.get_or_create(user=user)
+        connection.close()
+        port = self._free_port()
+        model = {
+            "models": {
+                "local/mock": {
+                    "options": {
+                        "deltas": [f"word{i} " for i in range(options["deltas"] - 1)] + ["[S1]."],
+                        "delta_delay_s": DELTA_INTERVAL_S,
+                    }
+                }
+            },
+            "profiles": {"answer": {"candidates": ["local/mock"]}},
+        }
+        server = subprocess.Popen(  # noqa: S603 - our own server, fixed arguments
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "--verbosity",
+                "0",
+                "claire.asgi:application",
+            ],
+            cwd=Path(settings.BASE_DIR),
+            env={**os.environ, "CLAIRE_AI_CONFIG": json.dumps(model), "LOG_LEVEL": "WARNING"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            self._wait_for(port)
+            asyncio.run(self._bench(port, token.key, options))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    def _seed(self, count: int) -> User:
+        user = User.objects.filter(email=BENCH_EMAIL).first()
+        if user is None:
+            user = User.objects.create_user(BENCH_EMAIL, None, timezone="Europe/Lisbon")
+        existing = Message.objects.filter(user=user).count()
+        if existing >= count:
+            self.stdout.write(f"corpus: {existing} messages (reused)")
+            return user
+        randomizer = random.Random(7)
+        chats = [
+            Chat.objects.get_or_create(
+                user=user,
+                platform=Platform.WHATSAPP,
+                platform_chat_id=f"bench-{index}",
+                defaults={"title": f"Bench chat {index}"},
+            )[0]
+            for index in range(50)
+        ]
+        start = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+        batch: list[Message] = []
+        for index in range(existing, count):
+            words = randomizer.choices(_WORDS, k=randomizer.randint(4, 18))
+            if index % 5000 == 0:
+                words = ["Dinner", "with", "Ana", "at", "Casa", "Lisboa", "on", "Friday", "at", "8"]
+            text = " ".join(words)
+            batch.append(
+                Message(
+                    user=user,
+                    chat=chats[index % len(chats)],
+                    platform_message_id=f"bench-{index}",
+                    is_from_self=index % 3 == 0,
+                    sender_name="Ana" if index % 3 else "",
+                    text=text,
+                    content_hash=content_hash_of(text),
+                    sent_at=start + dt.timedelta(minutes=index),
+                )
+            )
+            if len(batch) == 5000:
+                with transaction.atomic():
+                    Message.objects.bulk_create(batch)
+                batch = []
+        if batch:
+            Message.objects.bulk_create(batch)
+        self.stdout.write(f"corpus: {count} messages (seeded)")
+        return user
+
+    @staticmethod
+    def _free_port() -> int:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            return int(probe.getsockname()[1])
+
+    @staticmethod
+    def _wait_for(port: int) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start")
+
+    async def _stream(self, port: int, token: str) -> StreamResult:
+        result = StreamResult()
+        body = json.dumps(
+            {"requestId": str(uuid.uuid4()), "question": QUESTION, "scope": {"mode": "global"}}
+        ).encode()
+        head = (
+            f"POST /api/assistant/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        started = time.monotonic()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head + body)
+        await writer.drain()
+        buffer = b""
+        try:
+            while True:
+                data = await asyncio.wait_for(reader.read(65536), timeout=120)
+                now = time.monotonic()
+                if not data:
+                    break
+                if not result.first_byte_ms:
+                    result.first_byte_ms = (now - started) * 1000
+                buffer += data
+                if not result.sources_ms and b'"type":"data-sources"' in buffer:
+                    result.sources_ms = (now - started) * 1000
+                result.delta_times += [now] * data.count(b'"type":"text-delta"')
+                if b"data: [DONE]\n\n" in buffer:
+                    result.is_complete = True
+                    break
+        finally:
+            writer.close()
+        return result
+
+    async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
+        for _ in range(5):  # warm-up: imports, connections, tokenizer
+            await self._stream(port, token)
+        latency = [await self._stream(port, token) for _ in range(options["requests"])]
+        first_bytes = [r.first_byte_ms for r in latency]
+        sources = [r.sources_ms for r in latency]
+        self.stdout.write(
+            f"sequential requests: {len(latency)}\n"
+            f"  request -> first byte:   median {statistics.median(first_bytes):.1f} ms, "
+            f"p95 {_percentile(first_bytes, 0.95):.1f} ms\n"
+            f"  request -> data-sources: median {statistics.median(sources):.1f} ms, "
+            f"p95 {_percentile(sources, 0.95):.1f} ms"
+        )
+        streams = options["streams"]
+        ramp = options["ramp_seconds"]
+
+        async def delayed(index: int) -> StreamResult:
+            await asyncio.sleep(ramp * index / streams)
+            return await self._stream(port, token)
+
+        results = await asyncio.gather(*(delayed(index) for index in range(streams)))
+        # Steady state: once every stream is delivering deltas (the ramp's retrievals are over).
+        all_streaming_at = max(result.delta_times[0] for result in results if result.delta_times)
+        lateness: list[float] = []
+        steady: list[float] = []
+        for result in results:
+            for index, arrival in enumerate(result.delta_times):
+                late = (arrival - result.delta_times[0] - index * DELTA_INTERVAL_S) * 1000
+                lateness.append(late)
+                if arrival >= all_streaming_at:
+                    steady.append(late)
+        complete = sum(result.is_complete for result in results)
+        self.stdout.write(
+            f"concurrent streams: {streams} opened over {ramp:g} s, {options['deltas']} deltas "
+            f"at 30/s each; complete {complete}, dropped {streams - complete}\n"
+            f"  delta lateness, all deltas: median {statistics.median(lateness):.1f} ms, "
+            f"p99 {_percentile(lateness, 0.99):.1f} ms, max {max(lateness):.1f} ms\n"
+            f"  delta lateness, all {streams} streaming ({len(steady)} deltas): "
+            f"median {statistics.median(steady):.1f} ms, p99 {_percentile(steady, 0.99):.1f} ms, "
+            f"max {max(steady):.1f} ms"
+        )
