@@ -295,11 +295,6 @@ ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
-# A turn still streaming after this long belongs to a dead server process and may be retried.
-ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=300)
-ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4000)
-# Largest accepted request body of POST /api/assistant/messages.
-ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
