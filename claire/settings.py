@@ -199,9 +199,10 @@ AI_PROFILES: dict[str, dict[str, object]] = {
     "draft": {"candidates": []},
     "embed": {"candidates": ["local/minilm"]},
 }
-# The local embedder's CPU threads and backend ("torch", or "onnx" when onnxruntime is there).
+# The local embedder's CPU threads and backend: "onnx" (measured fastest, same vectors),
+# "torch" (the reference) or "onnx-int8" (faster, vectors drift; see docs/AI_RUNTIME.md).
 AI_LOCAL_TORCH_THREADS = env.int("CLAIRE_AI_TORCH_THREADS", default=2)
-AI_LOCAL_EMBEDDER_BACKEND = env.str("CLAIRE_AI_EMBEDDER_BACKEND", default="torch")
+AI_LOCAL_EMBEDDER_BACKEND = env.str("CLAIRE_AI_EMBEDDER_BACKEND", default="onnx")
 
 # --- Indexing -------------------------------------------------------------------------------
 # docs/INDEXING.md explains each value. The embed profile names the claire.ai profile that new

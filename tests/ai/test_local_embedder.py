@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +86,34 @@ def test_onnx_backend_agrees_with_torch(settings, tmp_path):
     assert (tmp_path / "models" / "minilm-onnx-v1" / "model.onnx").is_file()
     for left, right in zip(torch_vectors, onnx_vectors, strict=True):
         assert cosine(left, right) > 0.9999
+
+
+@pytest.mark.slow
+def test_exported_onnx_model_loads_without_importing_torch(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        "DJANGO_SETTINGS_MODULE": "claire.settings",
+        "CLAIRE_DATA_DIR": str(tmp_path),
+        "PATH": "/usr/bin:/bin",
+    }
+    script = (
+        "import sys, django; django.setup();"
+        "from claire.ai.local.embedder import MiniLMEmbedder;"
+        "vector = MiniLMEmbedder(backend='onnx', threads=2).embed_texts(['hello'])[0];"
+        "print(len(vector), 'torch' in sys.modules)"
+    )
+
+    def run() -> str:
+        completed = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+        return completed.stdout.strip().splitlines()[-1]
+
+    assert run() == "384 True"  # the first load exports the model with torch
+    assert run() == "384 False"
