@@ -21,18 +21,17 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from io import StringIO
 from pathlib import Path
 
 from django.conf import settings
+from django.core.management import call_command
 from django.db import transaction
 
 from claire.accounts.models import User
-from claire.ai.embeddings import embedding_model_identity
 from conversations.importing import import_file
 from conversations.models import Message
-from indexing import jobs
-from indexing.selectors import active_index_version, index_status_for_user
-from indexing.services import ModelIdentity, index_jobs_request, index_version_create
+from indexing.selectors import index_status_for_user
 from retrieval.compile import compile_question
 from retrieval.search import SearchLimits, search
 from retrieval.types import Scope
@@ -132,23 +131,11 @@ def conversations_import(
 
 
 def conversations_index(*, users: dict[str, User], report: Report) -> None:
-    """Embed every imported message in the active index version with the product indexing job,
-    run inline to the end (the import already requested the job; claiming it here is safe
-    whether or not a worker also received it)."""
-    version = active_index_version()
-    if version is None:
-        identity = embedding_model_identity(settings.INDEXING_EMBED_PROFILE)
-        version = index_version_create(
-            profile=settings.INDEXING_EMBED_PROFILE,
-            identity=ModelIdentity(
-                provider=identity.provider, model=identity.model, dimensions=identity.dimensions
-            ),
-        )
-        report(f"created index version {version.version} ({version.provider}/{version.model})")
+    """Embed every imported message with the product backfill (inline indexing jobs; the
+    first index version is created from the embed profile when none exists)."""
     for conversation_id, user in users.items():
         started = time.perf_counter()
-        for job_id in index_jobs_request(user_id=user.pk, version_ids=[version.pk]):
-            jobs.index_job_run(job_id=job_id, worker_id="eval_retrieval", slice_seconds=0)
+        call_command("backfill_embeddings", user=user.email, no_progress=True, stdout=StringIO())
         status = index_status_for_user(user=user)
         if status is None or status.pending:
             raise RuntimeError(f"{conversation_id}: indexing did not finish ({status}).")

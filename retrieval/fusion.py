@@ -1,24 +1,34 @@
-"""Reciprocal rank fusion of the lexical and vector legs, with the documented boosts.
+"""Reciprocal rank fusion of the lexical and vector legs, context sharing, and boosts.
 
 For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
 
-    fused(d) = sum over legs of  w_leg / (k + r_leg(d))
+    legs(d)  = sum over legs of  w_leg / (k + r_leg(d))
+    fused(d) = legs(d)
+             + reply_share  * legs(previous(d))      # d answers a message that matched
+             + prompt_share * legs(next(d))          # d is answered by a message that matched
              + (1 / (k + 1)) * (  people_boost    if d was sent by a person the question names
                                   + people_boost/2  if d's chat includes such a person (else)
                                   + preferred_boost if d's chat is in a "preferred" scope
                                   + recency_boost * 0.5 ** (age_days / recency_half_life_days) )
 
 ``k`` (``RETRIEVAL_RRF_K``, default 60, the value of Cormack et al. 2009) damps the difference
-between neighbouring ranks so neither leg's score scale matters, only its order. A boost is
-expressed as a fraction of what a rank-1 hit earns in one leg (``1 / (k + 1)``), so a
-``people_boost`` of 0.5 is worth half a top rank; boosts reorder close candidates and never let
-a message that no leg found into the list. Ties break on the newer message id, so the order is
-deterministic.
+between neighbouring ranks so neither leg's score scale matters, only its order.
 
-Relevance floor: a candidate passes when the lexical leg matched it (it contains at least one
+Context sharing: in a conversation the answer is often the reply to the message that carries
+the question's words ("How are the kids?" / "They were scared, but they're fine"), so a message
+inherits ``reply_share`` of the leg score of the message before it in its chat, and
+``prompt_share`` of the one after it. A neighbour brought in only this way is a candidate too
+(it passes the floor through its neighbour).
+
+A boost is expressed as a fraction of what a rank-1 hit earns in one leg (``1 / (k + 1)``), so a
+``people_boost`` of 1.0 is worth one top rank; boosts reorder candidates and never bring in a
+message that neither a leg nor a neighbour found. Ties break on the newer message id, so the
+order is deterministic. docs/RETRIEVAL_SEARCH.md has the measurements behind the defaults.
+
+Relevance floor: a leg hit passes when the lexical leg matched it (it contains at least one
 content word or phrase of the question — stop words never match) or when its cosine similarity
-to the question is at least ``vector_min_similarity``. Candidates that pass neither are
-dropped; when none pass, the route is ``no_evidence``.
+to the question is at least ``vector_min_similarity``. Hits that pass neither are dropped (and
+share nothing); when none pass, the route is ``no_evidence``.
 """
 
 from __future__ import annotations
@@ -37,9 +47,7 @@ class VectorHit:
 
 
 @dataclass(frozen=True)
-class CandidateFacts:
-    """What fusion needs to know about a message beyond its ranks."""
-
+class MessageFacts:
     message_id: int
     chat_id: int
     sent_at: datetime
@@ -49,12 +57,23 @@ class CandidateFacts:
 
 
 @dataclass(frozen=True)
+class CandidateFacts(MessageFacts):
+    """What fusion needs to know about a hit beyond its ranks: the message itself and its live
+    neighbours in the chat (None at a chat's edge or outside the search's time range)."""
+
+    previous: MessageFacts | None = None
+    next: MessageFacts | None = None
+
+
+@dataclass(frozen=True)
 class FusionWeights:
     rrf_k: int = 60
     lexical_weight: float = 1.0
     vector_weight: float = 1.0
-    people_boost: float = 0.5
+    people_boost: float = 1.0
     preferred_boost: float = 0.5
+    reply_share: float = 0.5
+    prompt_share: float = 0.2
     recency_boost: float = 0.0
     recency_half_life_days: float = 30.0
     vector_min_similarity: float = 0.25
@@ -72,6 +91,8 @@ class SearchCandidate:
     vector_rank: int | None
     vector_similarity: float | None
     fused_score: float
+    # The part of ``fused_score`` shared by the neighbouring messages.
+    context_score: float = 0.0
 
     def passes_floor(self, *, vector_min_similarity: float) -> bool:
         if self.lexical_rank is not None:
@@ -92,55 +113,80 @@ def fuse(
     preferred_chat_ids: Collection[int] = (),
     limit: int,
 ) -> list[SearchCandidate]:
-    """Fused candidates that pass the relevance floor, best first, at most ``limit``.
+    """Fused candidates (hits that pass the relevance floor and their neighbours), best first,
+    at most ``limit``.
 
     Hits missing from ``facts`` (filtered out when their metadata was loaded: deleted since,
     out of scope) are dropped.
     """
     lexical_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(lexical, start=1)}
     vector_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(vector, start=1)}
+    leg_scores: dict[int, float] = {}
+    for message_id in lexical_ranks.keys() | vector_ranks.keys():
+        if message_id not in facts:
+            continue
+        lexical_entry = lexical_ranks.get(message_id)
+        vector_entry = vector_ranks.get(message_id)
+        passes = lexical_entry is not None or (
+            vector_entry is not None and vector_entry[1].similarity >= weights.vector_min_similarity
+        )
+        if not passes:
+            continue
+        score = 0.0
+        if lexical_entry is not None:
+            score += weights.lexical_weight / (weights.rrf_k + lexical_entry[0])
+        if vector_entry is not None:
+            score += weights.vector_weight / (weights.rrf_k + vector_entry[0])
+        leg_scores[message_id] = score
+
+    known: dict[int, MessageFacts] = {}
+    context: dict[int, float] = {}
+    for message_id, score in leg_scores.items():
+        fact = facts[message_id]
+        known[message_id] = fact
+        for neighbour, share in (
+            (fact.next, weights.reply_share),
+            (fact.previous, weights.prompt_share),
+        ):
+            if neighbour is not None and share:
+                known.setdefault(neighbour.message_id, neighbour)
+                context[neighbour.message_id] = (
+                    context.get(neighbour.message_id, 0.0) + share * score
+                )
+
     top = 1.0 / (weights.rrf_k + 1)
     people = set(person_ids)
     preferred = set(preferred_chat_ids)
     candidates = []
-    for message_id in lexical_ranks.keys() | vector_ranks.keys():
-        fact = facts.get(message_id)
-        if fact is None:
-            continue
-        score = 0.0
-        lexical_rank = lexical_score = vector_rank = similarity = None
-        if message_id in lexical_ranks:
-            lexical_rank, lexical_hit = lexical_ranks[message_id]
-            lexical_score = lexical_hit.score
-            score += weights.lexical_weight / (weights.rrf_k + lexical_rank)
-        if message_id in vector_ranks:
-            vector_rank, vector_hit = vector_ranks[message_id]
-            similarity = vector_hit.similarity
-            score += weights.vector_weight / (weights.rrf_k + vector_rank)
+    for message_id, known_fact in known.items():
         boost = 0.0
         if people:
-            if fact.sender_person_id in people:
+            if known_fact.sender_person_id in people:
                 boost += weights.people_boost
-            elif fact.chat_has_named_person:
+            elif known_fact.chat_has_named_person:
                 boost += weights.people_boost / 2
-        if fact.chat_id in preferred:
+        if known_fact.chat_id in preferred:
             boost += weights.preferred_boost
         if weights.recency_boost:
-            age_days = max((now - fact.sent_at).total_seconds(), 0.0) / 86_400
+            age_days = max((now - known_fact.sent_at).total_seconds(), 0.0) / 86_400
             boost += weights.recency_boost * 0.5 ** (age_days / weights.recency_half_life_days)
-        candidate = SearchCandidate(
-            message_id=message_id,
-            chat_id=fact.chat_id,
-            sent_at=fact.sent_at,
-            sender_person_id=fact.sender_person_id,
-            is_from_self=fact.is_from_self,
-            lexical_rank=lexical_rank,
-            lexical_score=lexical_score,
-            vector_rank=vector_rank,
-            vector_similarity=similarity,
-            fused_score=score + top * boost,
+        lexical_entry = lexical_ranks.get(message_id) if message_id in leg_scores else None
+        vector_entry = vector_ranks.get(message_id) if message_id in leg_scores else None
+        context_score = context.get(message_id, 0.0)
+        candidates.append(
+            SearchCandidate(
+                message_id=message_id,
+                chat_id=known_fact.chat_id,
+                sent_at=known_fact.sent_at,
+                sender_person_id=known_fact.sender_person_id,
+                is_from_self=known_fact.is_from_self,
+                lexical_rank=lexical_entry[0] if lexical_entry else None,
+                lexical_score=lexical_entry[1].score if lexical_entry else None,
+                vector_rank=vector_entry[0] if vector_entry else None,
+                vector_similarity=vector_entry[1].similarity if vector_entry else None,
+                fused_score=leg_scores.get(message_id, 0.0) + context_score + top * boost,
+                context_score=context_score,
+            )
         )
-        if candidate.passes_floor(vector_min_similarity=weights.vector_min_similarity):
-            candidates.append(candidate)
     candidates.sort(key=lambda c: (-c.fused_score, -c.message_id))
     return candidates[:limit]

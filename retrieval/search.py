@@ -40,6 +40,7 @@ from indexing.selectors import active_index_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
     FusionWeights,
+    MessageFacts,
     SearchCandidate,
     VectorHit,
     fuse,
@@ -170,15 +171,54 @@ SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
        EXISTS (
            SELECT 1 FROM conversations_chatparticipant cp
            WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
-       )
+       ),
+       pv.id, pv.sent_at, pv.sender_person_id, pv.is_from_self,
+       nx.id, nx.sent_at, nx.sender_person_id, nx.is_from_self
 FROM conversations_message m
 JOIN conversations_chat c ON c.id = m.chat_id
+LEFT JOIN LATERAL (
+    SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self
+    FROM conversations_message p
+    WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
+      AND (p.sent_at, p.id) < (m.sent_at, m.id)
+    ORDER BY p.sent_at DESC, p.id DESC
+    LIMIT 1
+) pv ON true
+LEFT JOIN LATERAL (
+    SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self
+    FROM conversations_message n
+    WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
+      AND (n.sent_at, n.id) > (m.sent_at, m.id)
+    ORDER BY n.sent_at, n.id
+    LIMIT 1
+) nx ON true
 WHERE m.id = ANY(%(message_ids)s)
   AND m.user_id = %(user_id)s
   AND m.deleted_at IS NULL
   AND NOT c.is_excluded_from_ai
   {filters}
 """
+
+
+def _in_time(filters: SearchFilters, sent_at: datetime) -> bool:
+    return (filters.start is None or sent_at >= filters.start) and (
+        filters.end is None or sent_at < filters.end
+    )
+
+
+def _neighbour(
+    values: tuple[Any, ...], chat_id: int, chat_has_named_person: bool, filters: SearchFilters
+) -> MessageFacts | None:
+    if values[0] is None or not _in_time(filters, values[1]):
+        return None
+    return MessageFacts(
+        message_id=values[0],
+        chat_id=chat_id,
+        sent_at=values[1],
+        sender_person_id=values[2],
+        is_from_self=values[3],
+        chat_has_named_person=chat_has_named_person,
+    )
 
 
 def _candidate_facts(
@@ -188,9 +228,10 @@ def _candidate_facts(
     filters: SearchFilters,
     person_ids: tuple[int, ...],
 ) -> dict[int, CandidateFacts]:
-    """Facts about the union of both legs' hits, in one query. Every filter is applied again
-    here, so a hit the vector index still holds after its message was deleted, excluded or
-    moved out of scope never reaches the result."""
+    """Facts about the union of both legs' hits and their chat neighbours, in one query. Every
+    filter is applied again here, so a hit the vector index still holds after its message was
+    deleted, excluded or moved out of scope never reaches the result; a neighbour outside the
+    time range is left out."""
     if not message_ids:
         return {}
     params: dict[str, Any] = {
@@ -202,17 +243,20 @@ def _candidate_facts(
     with connection.cursor() as cursor:
         cursor.execute(_FACTS_SQL.format(filters=filters_sql(filters, alias="m")), params)
         rows = cursor.fetchall()
-    return {
-        row[0]: CandidateFacts(
+    facts = {}
+    for row in rows:
+        chat_id, with_person = row[1], row[5]
+        facts[row[0]] = CandidateFacts(
             message_id=row[0],
-            chat_id=row[1],
+            chat_id=chat_id,
             sent_at=row[2],
             sender_person_id=row[3],
             is_from_self=row[4],
-            chat_has_named_person=row[5],
+            chat_has_named_person=with_person,
+            previous=_neighbour(row[6:10], chat_id, with_person, filters),
+            next=_neighbour(row[10:14], chat_id, with_person, filters),
         )
-        for row in rows
-    }
+    return facts
 
 
 _RECENT_SQL = """

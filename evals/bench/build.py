@@ -33,7 +33,8 @@ from conversations.models import (
 )
 from evals.bench.corpus import FIRST_NAMES, message_rows
 from indexing.models import EntryState, IndexProgress, IndexVersion, MessageEmbedding
-from indexing.search_indexes import search_index_drop, search_index_ensure
+from indexing.search_indexes import search_index_drop
+from indexing.services import index_version_search_index_build
 
 logger = logging.getLogger(__name__)
 
@@ -96,12 +97,10 @@ def corpus_build(
             f"in {time.perf_counter() - started:.0f}s"
         )
     started = time.perf_counter()
+    index_version_search_index_build(index_version=index_version)
     with connection.cursor() as cursor:
-        cursor.execute("SET maintenance_work_mem = '2GB'")
-        search_index_ensure(index_version=index_version)
-        cursor.execute("RESET maintenance_work_mem")
-        cursor.execute(f"ANALYZE {Message._meta.db_table}")
-        cursor.execute(f"ANALYZE {MessageEmbedding._meta.db_table}")
+        cursor.execute("ANALYZE conversations_message")
+        cursor.execute("ANALYZE indexing_messageembedding")
     report(f"vector index built and tables analysed in {time.perf_counter() - started:.0f}s")
     return built
 
@@ -206,9 +205,10 @@ def _embeddings_copy(*, user: User, index_version: IndexVersion, embed: Embed) -
     )
     now = timezone.now()
     written = 0
+    connection.ensure_connection()
+    # Registered before the cursor exists: a cursor copies the adapters it is created with.
+    register_vector(connection.connection)
     with transaction.atomic(), connection.cursor() as cursor:
-        raw_connection = connection.connection
-        register_vector(raw_connection)
         raw = cursor.cursor
         cursor.execute(
             "SELECT id, chat_id, sent_at, content_hash, text FROM conversations_message "

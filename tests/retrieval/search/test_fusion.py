@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from retrieval.fusion import CandidateFacts, FusionWeights, VectorHit, fuse
+from retrieval.fusion import CandidateFacts, FusionWeights, MessageFacts, VectorHit, fuse
 from retrieval.lexical import LexicalHit
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -94,8 +94,8 @@ def test_people_boost_prefers_the_named_persons_messages_then_their_chats():
     candidates = _fuse(lexical=[1, 2, 3], facts=facts, person_ids={77})
 
     assert [c.message_id for c in candidates] == [3, 2, 1]
-    assert candidates[0].fused_score == pytest.approx(1 / 63 + 0.5 / 61)
-    assert candidates[1].fused_score == pytest.approx(1 / 62 + 0.25 / 61)
+    assert candidates[0].fused_score == pytest.approx(1 / 63 + 1.0 / 61)
+    assert candidates[1].fused_score == pytest.approx(1 / 62 + 0.5 / 61)
 
 
 def test_preferred_chats_are_boosted_but_others_stay():
@@ -124,3 +124,73 @@ def test_limit_keeps_the_best():
     candidates = _fuse(lexical=list(range(1, 11)), limit=3)
 
     assert [c.message_id for c in candidates] == [1, 2, 3]
+
+
+def _message(message_id, chat_id=1, sender=None):
+    return MessageFacts(
+        message_id=message_id,
+        chat_id=chat_id,
+        sent_at=NOW,
+        sender_person_id=sender,
+        is_from_self=False,
+        chat_has_named_person=False,
+    )
+
+
+def _with_neighbours(message_id, previous=None, next_=None):
+    return CandidateFacts(
+        message_id=message_id,
+        chat_id=1,
+        sent_at=NOW,
+        sender_person_id=None,
+        is_from_self=False,
+        chat_has_named_person=False,
+        previous=_message(previous) if previous else None,
+        next=_message(next_) if next_ else None,
+    )
+
+
+def test_the_reply_to_a_hit_inherits_part_of_its_score():
+    facts = {1: _with_neighbours(1, previous=9, next_=2), 5: _with_neighbours(5)}
+
+    candidates = _fuse(lexical=[1, 5], facts=facts)
+
+    by_id = {c.message_id: c for c in candidates}
+    assert set(by_id) == {1, 2, 5, 9}
+    assert by_id[2].fused_score == pytest.approx(0.5 * (1 / 61))
+    assert by_id[2].context_score == pytest.approx(0.5 * (1 / 61))
+    assert (by_id[2].lexical_rank, by_id[2].vector_rank) == (None, None)
+    assert by_id[9].fused_score == pytest.approx(0.2 * (1 / 61))
+    assert by_id[1].context_score == 0.0
+    assert [c.message_id for c in candidates] == [1, 5, 2, 9]
+
+
+def test_context_adds_to_a_neighbour_that_is_also_a_hit():
+    facts = {1: _with_neighbours(1, next_=2), 2: _with_neighbours(2, previous=1)}
+
+    candidates = _fuse(lexical=[1, 2], facts=facts)
+
+    by_id = {c.message_id: c for c in candidates}
+    assert by_id[2].fused_score == pytest.approx(1 / 62 + 0.5 / 61)
+    assert by_id[1].fused_score == pytest.approx(1 / 61 + 0.2 / 62)
+    assert len(candidates) == 2
+
+
+def test_hits_below_the_floor_share_nothing():
+    facts = {1: _with_neighbours(1, next_=2)}
+
+    candidates = _fuse(
+        vector=[(1, 0.1)], facts=facts, weights=FusionWeights(vector_min_similarity=0.3)
+    )
+
+    assert candidates == []
+
+
+def test_context_sharing_can_be_turned_off():
+    facts = {1: _with_neighbours(1, previous=9, next_=2)}
+
+    candidates = _fuse(
+        lexical=[1], facts=facts, weights=FusionWeights(reply_share=0.0, prompt_share=0.0)
+    )
+
+    assert [c.message_id for c in candidates] == [1]

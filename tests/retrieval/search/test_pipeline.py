@@ -9,7 +9,7 @@ from retrieval.evidence import EvidenceLimits
 from retrieval.pipeline import retrieve
 from retrieval.search import VectorStatus
 from retrieval.types import Route, Scope
-from tests.factories import ChatFactory, MessageFactory
+from tests.factories import ChatFactory, ChatParticipantFactory, MessageFactory, PersonFactory
 from tests.retrieval.search.helpers import index_user
 
 pytestmark = pytest.mark.django_db
@@ -81,26 +81,30 @@ def test_no_evidence_builds_an_empty_pack_without_loading_windows(user, hash_ind
 
 
 def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_queries):
+    ana = PersonFactory(user=user, display_name="Ana")
     for chat_number in range(3):
         _conversation(
             user,
             [f"pottery class number {n} in chat {chat_number}" for n in range(10)],
+            chat=ChatParticipantFactory(chat=ChatFactory(user=user), person=ana).chat,
         )
     index_user(user)
     retrieve(  # warm the embedder and the compiler's lexicons
         user=user, question="pottery", now=NOW, scope=Scope.everywhere(), evidence_limits=LIMITS
     )
 
-    # The compiler's people lookup, active index version, lexical leg, the user's index
-    # progress (exact or approximate plan), vector leg, candidate facts, windows. The question's
-    # embedding reads model capability records on the embedding thread's own connection.
-    with django_assert_num_queries(7):
+    # The compiler's lookup of the people the question names, active index version, lexical
+    # leg, vector leg, candidate facts (with neighbours), windows. Once the version has an HNSW
+    # index, one more reads the user's index progress to choose exact or approximate search.
+    # The question's embedding reads capability records on the embedding thread's connection.
+    with django_assert_num_queries(6):
         result = retrieve(
             user=user,
-            question="what about the pottery class?",
+            question="What did Ana say about the pottery class?",
             now=NOW,
             scope=Scope.everywhere(),
             evidence_limits=LIMITS,
         )
 
+    assert result.compiled.people[0].person_ids == (ana.pk,)
     assert 1 <= len(result.pack.sources) <= LIMITS.max_sources

@@ -48,22 +48,28 @@ def _ids(result):
 def test_lexical_only_when_there_is_no_index(user):
     chat = ChatFactory(user=user)
     hit = MessageFactory(chat=chat, text="the sushi place on Friday")
-    MessageFactory(chat=chat, text="nothing to see")
+    reply = MessageFactory(chat=chat, text="yes please")
+    MessageFactory(chat=ChatFactory(user=user), text="nothing to see")
 
     result = search(user=user, compiled=_compiled("sushi?", ["sushi"]), now=NOW, limits=LIMITS)
 
     assert result.route == Route.HYBRID
     assert result.vector_status == VectorStatus.NO_ACTIVE_INDEX
-    assert _ids(result) == [hit.pk]
+    # The reply comes in through its context, after the hit.
+    assert _ids(result) == [hit.pk, reply.pk]
     assert result.candidates[0].lexical_rank == 1
     assert result.candidates[0].vector_rank is None
+    assert result.candidates[1].lexical_rank is None
+    assert result.candidates[1].context_score > 0
 
 
 def test_both_legs_are_fused(user, hash_index):
-    chat = ChatFactory(user=user)
-    both = MessageFactory(chat=chat, text="pottery class with grandma on saturday")
-    lexical_only = MessageFactory(chat=chat, text="pottery")
-    MessageFactory(chat=chat, text="completely unrelated words here")
+    # Separate chats, so that no message is another's neighbour.
+    both = MessageFactory(
+        chat=ChatFactory(user=user), text="pottery class with grandma on saturday"
+    )
+    lexical_only = MessageFactory(chat=ChatFactory(user=user), text="pottery")
+    MessageFactory(chat=ChatFactory(user=user), text="completely unrelated words here")
     index_user(user)
 
     result = search(
