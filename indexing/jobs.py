@@ -57,6 +57,8 @@ class JobRun:
     retry_in_seconds: float = 0.0
     error_code: str = ""
     index_version_id: int = 0
+    # Time spent waiting for provider slots and in provider calls (the rest is the pipeline).
+    provider_seconds: float = 0.0
     # The job completed the active version's initial backfill: build its HNSW index now.
     search_index_due: bool = False
 
@@ -114,6 +116,7 @@ def index_job_run(
             embedded=runner.embedded,
             failed=runner.failed,
             index_version_id=version.pk,
+            provider_seconds=runner.provider_seconds,
             search_index_due=outcome == JobOutcome.DONE
             and services.search_index_due(index_version=version),
         )
@@ -231,6 +234,7 @@ class _JobRunner:
         self.failed = 0
         self.retrying_in_pass = 0
         self.lease_renewed_at = time.monotonic()
+        self.provider_seconds = 0.0
 
     def run(self) -> JobOutcome:
         if not self.version.is_maintained:
@@ -328,10 +332,12 @@ class _JobRunner:
     def _provider_embed(
         self, batch: Sequence[PendingEntry], texts: list[str]
     ) -> list[services.EntryOutcome]:
+        started = time.monotonic()
         with slot_held(self.pool, wait_seconds=settings.INDEXING_PROVIDER_SLOT_WAIT_SECONDS):
             result = embed_many(
                 texts, profile=self.version.profile, data_policy=embed_data_policy()
             )
+        self.provider_seconds += time.monotonic() - started
         _whole_batch_check(result, size=len(texts))
         if (result.provider, result.model, result.dimensions) != (
             self.version.provider,

@@ -472,11 +472,13 @@ def entries_results_write(
                         attempts = e.attempts + 1, error_code = '', last_attempt_at = now(),
                         embedded_at = now()
                     FROM {stage} s
-                    WHERE e.id = s.id
+                    WHERE e.id = s.id AND e.id = ANY(%s)
                     """,
                         stage=STAGE_TABLE,
                     ),
-                    [EntryState.EMBEDDED.value],
+                    # The id list steers the planner to the primary key (the staging table
+                    # has no statistics).
+                    [EntryState.EMBEDDED.value, [o.entry_id for o in vectors]],
                 )
             if permanent:
                 db.execute(

@@ -13,10 +13,11 @@ import socket
 from typing import Any
 
 from celery import Task, shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_init, worker_process_init, worker_ready
 from django.conf import settings
 
 from indexing import dispatch, jobs
+from indexing.priority import cpu_priority_lower
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,13 @@ def run_index_job(self: Task, job_id: int) -> None:
 @shared_task(name="indexing.recover_jobs", ignore_result=True, soft_time_limit=120, time_limit=180)
 def recover_index_jobs() -> None:
     dispatch.index_jobs_recover_and_send()
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _lower_cpu_priority(sender: Any = None, **kwargs: Any) -> None:
+    # Workers run background work (embedding above all); the web process answers people.
+    cpu_priority_lower(niceness=settings.INDEXING_WORKER_NICENESS)
 
 
 @worker_ready.connect

@@ -19,6 +19,7 @@ from tqdm import tqdm
 from indexing import dispatch, jobs, services
 from indexing.management.commands._common import user_by_email, version_by_number
 from indexing.models import IndexProgress, IndexVersion
+from indexing.priority import cpu_priority_lower
 from indexing.selectors import maintained_index_versions, open_index_job
 
 
@@ -32,6 +33,12 @@ class Command(BaseCommand):
             "--enqueue", action="store_true", help="Queue the jobs for the workers instead."
         )
         parser.add_argument("--no-progress", action="store_true", help="No progress bars.")
+        parser.add_argument(
+            "--niceness",
+            type=int,
+            default=settings.INDEXING_WORKER_NICENESS,
+            help="CPU niceness for an inline backfill (yields to ingestion and answers).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         versions = self._versions(options.get("index_version"))
@@ -48,6 +55,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Queued {sent} job(s) for {len(users)} user(s).")
             return
 
+        cpu_priority_lower(niceness=options["niceness"])
         worker_id = f"backfill:{socket.gethostname()}:{os.getpid()}"[:64]
         show = not options["no_progress"]
         started = time.monotonic()
