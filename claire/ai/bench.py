@@ -49,6 +49,7 @@ class ThroughputResult:
     median_per_second: float
     p95_per_second: float
     worst_per_second: float
+    best_per_second: float
     # Messages per second of this process's own CPU time spread over its threads: what the
     # wall-clock rate would be with the cores to itself (the machine is shared).
     cpu_normalized_per_second: float
@@ -93,6 +94,7 @@ def throughput(
         median_per_second=len(messages) / statistics.median(durations),
         p95_per_second=len(messages) / _percentile(durations, 0.95),
         worst_per_second=len(messages) / max(durations),
+        best_per_second=len(messages) / min(durations),
         cpu_normalized_per_second=len(messages) / (statistics.median(cpu_seconds) / threads),
     )
 
