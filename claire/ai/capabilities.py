@@ -206,7 +206,7 @@ async def probe_model(model: ModelConfig) -> ProbeResult:
                 ),
             )
             if outcome is not None:
-                verified["structured_output"] = _parse_json_object(outcome.text) is not None
+                verified["structured_output"] = parse_json_object(outcome.text) is not None
                 checks["structured_output"] = {"ok": verified["structured_output"]}
 
     if declared.tool_calling:
@@ -244,7 +244,8 @@ async def probe_model(model: ModelConfig) -> ProbeResult:
     return ProbeResult(capabilities=Capabilities(**verified), checks=checks, error_code=error_code)
 
 
-def _parse_json_object(text: str) -> dict[str, Any] | None:
+def parse_json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in a model's answer (a Markdown code fence around it is tolerated)."""
     candidate = text.strip()
     if candidate.startswith("```"):
         candidate = candidate.strip("`")

@@ -25,7 +25,6 @@ Contract:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from claire.ai.capabilities import parse_json_object
 from claire.ai.config import ProfileConfig
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.providers.base import CallTimeouts, ProviderFailure, StreamEnd
@@ -354,11 +354,8 @@ async def generate_structured(
     result = await generate_text(profile=profile, request=json_request, data_policy=data_policy)
     if result.error is not None or result.finish is None:
         return StructuredResult(None, result.usage, result.finish, result.error)
-    try:
-        value = json.loads(result.text)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
+    value = parse_json_object(result.text)
+    if value is None:
         error = GenerationError(
             code=ErrorCode.INVALID_OUTPUT,
             retryable=False,

@@ -42,8 +42,6 @@ class ErrorCode(StrEnum):
     STREAM_INTERRUPTED = "stream_interrupted"
     NO_ELIGIBLE_MODEL = "no_eligible_model"
     INVALID_OUTPUT = "invalid_output"
-    INPUT_TOO_LONG = "input_too_long"
-    CANCELLED = "cancelled"
     INTERNAL_ERROR = "internal_error"
 
 
@@ -69,8 +67,6 @@ _SAFE_MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.STREAM_INTERRUPTED: "The answer was interrupted.",
     ErrorCode.NO_ELIGIBLE_MODEL: "No AI model is available for this request.",
     ErrorCode.INVALID_OUTPUT: "The model's output could not be read.",
-    ErrorCode.INPUT_TOO_LONG: "The text was too long for the model.",
-    ErrorCode.CANCELLED: "The request was cancelled.",
     ErrorCode.INTERNAL_ERROR: "Something went wrong while talking to the AI provider.",
 }
 

@@ -261,12 +261,18 @@ def test_generate_structured_parses_json_and_rejects_prose(configure_ai):
         parsed = async_to_sync(generate_structured)(
             profile="extract", request=REQUEST, data_policy=DataPolicy.LOCAL_ONLY
         )
+    fenced_model = MockLanguageModel(deltas=("```json\n", '{"people": []}', "\n```"))
+    with models_overridden({"mock/json": fenced_model}):
+        fenced = async_to_sync(generate_structured)(
+            profile="extract", request=REQUEST, data_policy=DataPolicy.LOCAL_ONLY
+        )
     with models_overridden({"mock/json": MockLanguageModel(deltas=("Not JSON at all",))}):
         rejected = async_to_sync(generate_structured)(
             profile="extract", request=REQUEST, data_policy=DataPolicy.LOCAL_ONLY
         )
 
     assert parsed.value == {"people": ["Ana"]}
+    assert fenced.value == {"people": []}
     assert parsed.error is None
     assert rejected.value is None
     assert rejected.error is not None and rejected.error.code == ErrorCode.INVALID_OUTPUT
