@@ -147,6 +147,13 @@ async def probe_model(model: ModelConfig) -> ProbeResult:
     declared = model.capabilities
     checks: dict[str, dict[str, Any]] = {}
     verified: dict[str, Any] = {"max_context_tokens": declared.max_context_tokens}
+    if model.api_key_env and not model.api_key():
+        # Without its key every call would fail; say so instead of recording provider errors.
+        return ProbeResult(
+            capabilities=Capabilities(**verified),
+            checks={"credentials": {"ok": False, "code": "missing_credentials"}},
+            error_code="missing_credentials",
+        )
 
     if declared.embedding_dimensions:
         embedding_model = registry.embedding_model_for(model)

@@ -13,7 +13,7 @@ from claire.ai.config import model_config
 from claire.ai.models import ModelCapabilityRecord
 from claire.ai.profiles import eligible_candidates
 from claire.ai.types import DataPolicy
-from tests.ai.conftest import fake_model
+from tests.ai.conftest import FAKE_KEY_ENV, fake_model
 from tests.ai.fake_openai_server import EMBEDDING_DIMENSIONS
 
 pytestmark = pytest.mark.django_db
@@ -125,3 +125,19 @@ def test_unknown_model_key_is_refused_and_nothing_is_stored(configure_ai):
         probe("nope/model")
 
     assert ModelCapabilityRecord.objects.count() == 0
+
+
+def test_model_without_its_credential_is_recorded_without_calling_it(
+    configure_ai, fake_openai, monkeypatch
+):
+    configure_ai(models={"fake/chat": fake_model(fake_openai, "chat-ok")})
+    monkeypatch.delenv(FAKE_KEY_ENV)
+
+    output = probe("fake/chat")
+
+    record = ModelCapabilityRecord.objects.get(model_key="fake/chat")
+    assert record.is_probe_ok is False
+    assert record.error_code == "missing_credentials"
+    assert record.capabilities["streaming"] is False
+    assert fake_openai.requests == []
+    assert "fake/chat: FAILED (missing_credentials)" in output
