@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "conversations",
     "indexing",
     "retrieval",
+    "retrieval.memory",
     "billing",
     "assistant",
     "evals",

@@ -1,0 +1,251 @@
+"""Reads of personal memory, always scoped by the user.
+
+These are what the answer engine calls for the ``people_ranking``, ``plan_recall`` and
+``unresolved`` routes; none of them scans the user's messages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db import connection
+from django.db.models import Count, Max, Q, Sum
+
+from claire.accounts.models import User
+from conversations.models import ChatKind, Message
+from retrieval.memory.models import PersonChatDay
+from retrieval.types import RankingKind
+
+# A person counts as neglected when nothing was exchanged in this many days...
+NEGLECTED_AFTER_DAYS = 30
+# ...and at least this many messages were exchanged in the last year.
+NEGLECTED_MIN_MESSAGES_365D = 5
+REPRESENTATIVE_MESSAGES = 3
+
+
+@dataclass(frozen=True)
+class RelationshipMetrics:
+    """What the user and one person exchanged, counted at ingest (``PersonChatDay``).
+
+    ``received_*``: messages from the person; ``sent_*``: the user's messages in direct chats
+    with them. ``reciprocity_365d`` is min/max of the two (1.0 perfectly two-way, 0.0 one-way).
+    ``strength`` is documented in ``relationship_strength`` and docs/MEMORY.md.
+    """
+
+    person_id: int
+    display_name: str
+    received_30d: int
+    sent_30d: int
+    received_90d: int
+    sent_90d: int
+    received_365d: int
+    sent_365d: int
+    active_days_90d: int
+    active_days_365d: int
+    last_contact_day: date | None
+    days_since_last_contact: int | None
+    platforms: tuple[str, ...]
+    reciprocity_365d: float
+    strength: float
+    reply_latency_median_seconds: float | None = None
+    representative_message_ids: tuple[int, ...] = ()
+
+    @property
+    def messages_30d(self) -> int:
+        return self.received_30d + self.sent_30d
+
+    @property
+    def messages_90d(self) -> int:
+        return self.received_90d + self.sent_90d
+
+    @property
+    def messages_365d(self) -> int:
+        return self.received_365d + self.sent_365d
+
+
+def reciprocity(*, sent: int, received: int) -> float:
+    if sent <= 0 or received <= 0:
+        return 0.0
+    return min(sent, received) / max(sent, received)
+
+
+def relationship_strength(
+    *, messages_30d: int, messages_90d: int, messages_365d: int, reciprocity_365d: float
+) -> float:
+    """Volume on three horizons (logarithmic, so 900 messages is not 30 times 30), weighted
+    toward the recent, times a two-way factor between 0.5 (one-way) and 1.0 (balanced):
+
+        strength = (0.5 ln(1+m30) + 0.3 ln(1+m90) + 0.2 ln(1+m365)) x (0.5 + 0.5 reciprocity)
+    """
+    volume = (
+        0.5 * math.log1p(messages_30d)
+        + 0.3 * math.log1p(messages_90d)
+        + 0.2 * math.log1p(messages_365d)
+    )
+    return round(volume * (0.5 + 0.5 * reciprocity_365d), 4)
+
+
+def _local_today(user: User, now: datetime) -> date:
+    return now.astimezone(ZoneInfo(user.timezone)).date()
+
+
+def relationship_metrics_for_user(
+    *, user: User, now: datetime, person_ids: list[int] | None = None
+) -> list[RelationshipMetrics]:
+    """Metrics of every person the user exchanged messages with in the last 365 local days
+    (or of ``person_ids`` only), strongest first. One aggregate query over the counters; chats
+    excluded from AI do not count."""
+    today = _local_today(user, now)
+    since_365 = today - timedelta(days=364)
+    since_90 = today - timedelta(days=89)
+    since_30 = today - timedelta(days=29)
+    rows = PersonChatDay.objects.filter(
+        user=user, day__gte=since_365, day__lte=today, chat__is_excluded_from_ai=False
+    )
+    if person_ids is not None:
+        rows = rows.filter(person_id__in=person_ids)
+    recent_90 = Q(day__gte=since_90)
+    recent_30 = Q(day__gte=since_30)
+    exchanged = Q(received_count__gt=0) | Q(sent_count__gt=0)
+    aggregates = (
+        rows.values("person_id", "person__display_name")
+        .annotate(
+            received_365d=Sum("received_count"),
+            sent_365d=Sum("sent_count"),
+            received_90d=Sum("received_count", filter=recent_90, default=0),
+            sent_90d=Sum("sent_count", filter=recent_90, default=0),
+            received_30d=Sum("received_count", filter=recent_30, default=0),
+            sent_30d=Sum("sent_count", filter=recent_30, default=0),
+            active_days_365d=Count("day", filter=exchanged, distinct=True),
+            active_days_90d=Count("day", filter=exchanged & recent_90, distinct=True),
+            last_contact_day=Max("day", filter=exchanged),
+            platforms=ArrayAgg("chat__platform", distinct=True, filter=exchanged),
+        )
+        .order_by("person_id")
+    )
+    metrics = []
+    for row in aggregates:
+        received_365d, sent_365d = int(row["received_365d"] or 0), int(row["sent_365d"] or 0)
+        if received_365d + sent_365d <= 0:
+            continue
+        two_way = reciprocity(sent=sent_365d, received=received_365d)
+        last_day: date | None = row["last_contact_day"]
+        metrics.append(
+            RelationshipMetrics(
+                person_id=row["person_id"],
+                display_name=row["person__display_name"],
+                received_30d=int(row["received_30d"]),
+                sent_30d=int(row["sent_30d"]),
+                received_90d=int(row["received_90d"]),
+                sent_90d=int(row["sent_90d"]),
+                received_365d=received_365d,
+                sent_365d=sent_365d,
+                active_days_90d=int(row["active_days_90d"]),
+                active_days_365d=int(row["active_days_365d"]),
+                last_contact_day=last_day,
+                days_since_last_contact=(today - last_day).days if last_day else None,
+                platforms=tuple(sorted(row["platforms"] or ())),
+                reciprocity_365d=round(two_way, 4),
+                strength=relationship_strength(
+                    messages_30d=int(row["received_30d"]) + int(row["sent_30d"]),
+                    messages_90d=int(row["received_90d"]) + int(row["sent_90d"]),
+                    messages_365d=received_365d + sent_365d,
+                    reciprocity_365d=two_way,
+                ),
+            )
+        )
+    metrics.sort(key=lambda item: (-item.strength, item.person_id))
+    return metrics
+
+
+def _representative_message_ids(*, user: User, person_id: int) -> tuple[int, ...]:
+    """The latest messages exchanged with the person in chats visible to AI (theirs, and the
+    user's in direct chats with them), newest first."""
+    ids = (
+        Message.objects.filter(user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False)
+        .filter(
+            Q(sender_person_id=person_id)
+            | Q(
+                is_from_self=True,
+                chat__kind=ChatKind.DIRECT,
+                chat__memberships__person_id=person_id,
+            )
+        )
+        .exclude(text="")
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", flat=True)[:REPRESENTATIVE_MESSAGES]
+    )
+    return tuple(ids)
+
+
+def _reply_latency_median_seconds(*, user: User, person_id: int, since: datetime) -> float | None:
+    """Median time the user took to answer the person in their direct chats since ``since``:
+    for each of the user's messages that directly follows one of the person's, the gap. Reads
+    only that person's direct chats in the window."""
+    sql = """
+        WITH ordered AS (
+            SELECT m.is_from_self, m.sender_person_id, m.sent_at,
+                   LAG(m.is_from_self) OVER w AS previous_from_self,
+                   LAG(m.sender_person_id) OVER w AS previous_sender,
+                   LAG(m.sent_at) OVER w AS previous_sent_at
+            FROM conversations_message m
+            JOIN conversations_chat c ON c.id = m.chat_id
+            JOIN conversations_chatparticipant p ON p.chat_id = c.id AND p.person_id = %s
+            WHERE m.user_id = %s AND c.user_id = %s AND c.kind = %s
+              AND m.deleted_at IS NULL AND m.sent_at >= %s
+            WINDOW w AS (PARTITION BY m.chat_id ORDER BY m.sent_at, m.id)
+        )
+        SELECT percentile_cont(0.5) WITHIN GROUP (
+            ORDER BY EXTRACT(EPOCH FROM sent_at - previous_sent_at))
+        FROM ordered
+        WHERE is_from_self AND previous_from_self IS FALSE AND previous_sender = %s
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [person_id, user.pk, user.pk, ChatKind.DIRECT.value, since, person_id])
+        (median,) = cursor.fetchone() or (None,)
+    return round(float(median), 1) if median is not None else None
+
+
+def people_ranking(
+    *,
+    user: User,
+    now: datetime,
+    kind: RankingKind = RankingKind.RELATIONSHIP_STRENGTH,
+    limit: int = 5,
+    person_ids: list[int] | None = None,
+) -> list[RelationshipMetrics]:
+    """People ranked from the stored counters (no model): ``relationship_strength`` ranks by
+    ``strength``; ``neglected`` ranks people with nothing exchanged in the last
+    ``NEGLECTED_AFTER_DAYS`` days (and at least ``NEGLECTED_MIN_MESSAGES_365D`` in the year)
+    by the same score. Each result carries its reply latency and the ids of up to three
+    representative messages to cite."""
+    metrics = relationship_metrics_for_user(user=user, now=now, person_ids=person_ids)
+    if kind == RankingKind.NEGLECTED:
+        metrics = [
+            item
+            for item in metrics
+            if item.days_since_last_contact is not None
+            and item.days_since_last_contact >= NEGLECTED_AFTER_DAYS
+            and item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
+        ]
+    since = now - timedelta(days=90)
+    ranked = []
+    for item in metrics[: max(limit, 0)]:
+        ranked.append(
+            RelationshipMetrics(
+                **{
+                    **item.__dict__,
+                    "reply_latency_median_seconds": _reply_latency_median_seconds(
+                        user=user, person_id=item.person_id, since=since
+                    ),
+                    "representative_message_ids": _representative_message_ids(
+                        user=user, person_id=item.person_id
+                    ),
+                }
+            )
+        )
+    return ranked
