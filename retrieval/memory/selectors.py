@@ -7,6 +7,7 @@ These are what the answer engine calls for the ``people_ranking``, ``plan_recall
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -17,7 +18,15 @@ from django.db.models import Count, Max, Q, Sum
 
 from claire.accounts.models import User
 from conversations.models import ChatKind, Message
-from retrieval.memory.models import PersonChatDay
+from retrieval.memory.models import (
+    Loop,
+    LoopKind,
+    LoopStatus,
+    PersonChatDay,
+    Plan,
+    PlanStatus,
+    PlanStep,
+)
 from retrieval.types import RankingKind
 
 # A person counts as neglected when nothing was exchanged in this many days...
@@ -249,3 +258,171 @@ def people_ranking(
             )
         )
     return ranked
+
+
+# --- Plans --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlanStepView:
+    message_id: int
+    chat_id: int
+    platform: str
+    status: PlanStatus
+    event_label: str
+    sent_at: datetime
+    sender_person_id: int | None
+    is_from_self: bool
+
+
+@dataclass(frozen=True)
+class PlanTimeline:
+    """A plan with its current status and every step that led there, oldest first; each step
+    is a message to cite."""
+
+    plan_id: int
+    activity: str
+    place: str
+    event_label: str
+    status: PlanStatus
+    first_sent_at: datetime
+    last_sent_at: datetime
+    steps: tuple[PlanStepView, ...]
+
+    @property
+    def message_ids(self) -> tuple[int, ...]:
+        return tuple(step.message_id for step in self.steps)
+
+    @property
+    def person_ids(self) -> tuple[int, ...]:
+        return tuple(
+            dict.fromkeys(s.sender_person_id for s in self.steps if s.sender_person_id is not None)
+        )
+
+
+def plans_for_user(
+    *,
+    user: User,
+    terms: Sequence[str] = (),
+    person_ids: Sequence[int] = (),
+    statuses: Sequence[str] = (),
+    sent_after: datetime | None = None,
+    sent_before: datetime | None = None,
+    chat_ids: Sequence[int] | None = None,
+    limit: int = 5,
+) -> list[PlanTimeline]:
+    """The user's plans, most recently discussed first, each with its status timeline.
+
+    Filters (all optional, combined with AND): ``terms`` — any term equals the plan's activity
+    or place (case-insensitive; pass the compiled keywords); ``person_ids`` — someone among
+    them took part in a step; ``statuses`` — the current status is one of them; ``sent_after``
+    / ``sent_before`` — the plan was discussed in that window; ``chat_ids`` — a step is in one
+    of those chats. Steps in chats excluded from AI are never returned. Two queries.
+    """
+    plans = Plan.objects.filter(user=user)
+    lowered = [term.strip().lower() for term in terms if term.strip()]
+    if lowered:
+        term_filter = Q()
+        for term in lowered:
+            term_filter |= Q(activity__iexact=term) | Q(place__iexact=term)
+        plans = plans.filter(term_filter)
+    if person_ids:
+        plans = plans.filter(steps__message__sender_person_id__in=list(person_ids))
+    if statuses:
+        plans = plans.filter(status__in=list(statuses))
+    if sent_after is not None:
+        plans = plans.filter(last_sent_at__gte=sent_after)
+    if sent_before is not None:
+        plans = plans.filter(first_sent_at__lt=sent_before)
+    if chat_ids is not None:
+        plans = plans.filter(steps__message__chat_id__in=list(chat_ids))
+    plans = plans.filter(steps__message__chat__is_excluded_from_ai=False)
+    rows = list(plans.distinct().order_by("-last_sent_at", "-pk")[: max(limit, 0)])
+    steps_by_plan: dict[int, list[PlanStepView]] = {row.pk: [] for row in rows}
+    for step in (
+        PlanStep.objects.filter(
+            user=user, plan_id__in=list(steps_by_plan), message__chat__is_excluded_from_ai=False
+        )
+        .select_related("message__chat")
+        .order_by("sent_at", "pk")
+    ):
+        steps_by_plan[step.plan_id].append(
+            PlanStepView(
+                message_id=step.message_id,
+                chat_id=step.message.chat_id,
+                platform=step.message.chat.platform,
+                status=PlanStatus(step.status),
+                event_label=step.event_label,
+                sent_at=step.sent_at,
+                sender_person_id=step.message.sender_person_id,
+                is_from_self=step.message.is_from_self,
+            )
+        )
+    return [
+        PlanTimeline(
+            plan_id=row.pk,
+            activity=row.activity,
+            place=row.place,
+            event_label=row.event_label,
+            status=PlanStatus(row.status),
+            first_sent_at=row.first_sent_at,
+            last_sent_at=row.last_sent_at,
+            steps=tuple(steps_by_plan[row.pk]),
+        )
+        for row in rows
+    ]
+
+
+# --- Loops --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenLoop:
+    """An open thread: what kind, where, with whom, and the message to cite."""
+
+    loop_id: int
+    kind: LoopKind
+    chat_id: int
+    platform: str
+    person_id: int | None
+    person_name: str | None
+    opened_by_message_id: int
+    opened_at: datetime
+
+
+def open_loops_for_user(
+    *,
+    user: User,
+    kinds: Sequence[str] = (),
+    person_ids: Sequence[int] = (),
+    chat_ids: Sequence[int] | None = None,
+    opened_after: datetime | None = None,
+    limit: int = 20,
+) -> list[OpenLoop]:
+    """The user's open loops, newest first, never from a chat excluded from AI. ``kinds``
+    narrows to some of ``LoopKind`` ("what haven't I replied to?" is ``question_to_user``;
+    "what did I promise?" ``promise_by_user``; "who hasn't got back to me?"
+    ``request_by_user``). One query."""
+    loops = Loop.objects.filter(user=user, status=LoopStatus.OPEN, chat__is_excluded_from_ai=False)
+    if kinds:
+        loops = loops.filter(kind__in=list(kinds))
+    if person_ids:
+        loops = loops.filter(person_id__in=list(person_ids))
+    if chat_ids is not None:
+        loops = loops.filter(chat_id__in=list(chat_ids))
+    if opened_after is not None:
+        loops = loops.filter(opened_at__gte=opened_after)
+    rows = loops.select_related("chat", "person").order_by("-opened_at", "-pk")[: max(limit, 0)]
+    return [
+        OpenLoop(
+            loop_id=row.pk,
+            kind=LoopKind(row.kind),
+            chat_id=row.chat_id,
+            platform=row.chat.platform,
+            person_id=row.person_id,
+            person_name=row.person.display_name if row.person else None,
+            opened_by_message_id=row.opened_by_id,
+            opened_at=row.opened_at,
+        )
+        for row in rows
+    ]

@@ -3,14 +3,35 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from claire.accounts.models import User
-from conversations.models import Message
+from claire.api.errors import NotFound
+from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind
+from retrieval.memory.extract import (
+    ACTIVITIES,
+    fulfils_promise,
+    is_question_to_user,
+    is_request_by_user,
+    mentions_word,
+    plan_signal,
+    promise_object,
+)
 from retrieval.memory.metrics import counter_deltas, counters_add
-from retrieval.memory.models import PersonChatDay
+from retrieval.memory.models import (
+    Loop,
+    LoopKind,
+    LoopStatus,
+    PersonChatDay,
+    Plan,
+    PlanStatus,
+    PlanStep,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -43,3 +64,354 @@ def relationship_counters_rebuild(*, user: User) -> int:
     rows = PersonChatDay.objects.filter(user=user).count()
     logger.info("memory.counters_rebuilt", extra={"user_id": user.pk, "rows": rows})
     return rows
+
+
+# --- Plans --------------------------------------------------------------------------------
+
+# Messages further apart than this are not steps of one plan unless they name its place.
+PLAN_LINK_WINDOW = timedelta(days=10)
+# A reply-less "yes" joins a plan only right after the plan was discussed in the same chat.
+PLAN_SAME_CHAT_WINDOW = timedelta(hours=3)
+
+_PLAN_VOCABULARY = (
+    *ACTIVITIES,
+    "cancel",
+    "call off",
+    "called off",
+    "make it",
+    "move",
+    "moving",
+    "reschedul",
+    "postpon",
+    "push back",
+    "instead",
+    "change of plan",
+    "count me in",
+    "m in",
+    "re in",
+    "works for me",
+    "sounds good",
+    "booked",
+    "confirmed",
+    "see you",
+    "be there",
+    "yes",
+)
+
+
+@dataclass
+class _PlanDraft:
+    activity: str
+    place: str
+    event_label: str
+    status: PlanStatus
+    first_sent_at: datetime
+    last_sent_at: datetime
+    steps: list[tuple[int, PlanStatus, str, datetime]] = field(default_factory=list)
+    last_step_at_by_chat: dict[int, datetime] = field(default_factory=dict)
+
+    def add_step(
+        self,
+        *,
+        message_id: int,
+        chat_id: int,
+        status: PlanStatus,
+        event_label: str,
+        sent_at: datetime,
+    ) -> None:
+        self.steps.append((message_id, status, event_label, sent_at))
+        self.status = status
+        # Only a proposal or a change sets when the plan happens; a "yes, see you Sunday
+        # morning" or "cancel tonight" says something else.
+        if event_label and status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+            self.event_label = event_label
+        self.last_sent_at = sent_at
+        self.last_step_at_by_chat[chat_id] = sent_at
+
+
+def _plan_for_message(
+    *,
+    drafts: list[_PlanDraft],
+    plan_by_message: dict[int, _PlanDraft],
+    text: str,
+    activity: str,
+    chat_id: int,
+    reply_to_id: int | None,
+    sent_at: datetime,
+) -> _PlanDraft | None:
+    """The open plan a message speaks about: one whose place it names, one whose message it
+    replies to, or one just discussed in the same chat (and not another activity)."""
+    open_plans = [
+        draft
+        for draft in drafts
+        if draft.status != PlanStatus.CANCELLED and sent_at - draft.last_sent_at <= PLAN_LINK_WINDOW
+    ]
+    for draft in reversed(open_plans):
+        if draft.place and mentions_word(text, draft.place):
+            return draft
+    replied = plan_by_message.get(reply_to_id) if reply_to_id else None
+    if replied is not None and replied in open_plans:
+        return replied
+    for draft in reversed(open_plans):
+        last_here = draft.last_step_at_by_chat.get(chat_id)
+        if (
+            last_here is not None
+            and sent_at - last_here <= PLAN_SAME_CHAT_WINDOW
+            and activity in ("", draft.activity)
+        ):
+            return draft
+    return None
+
+
+@transaction.atomic
+def plans_rebuild(*, user: User) -> int:
+    """Derive the user's plans again from their live messages, oldest first, so later messages
+    override earlier ones. Reads only messages that use the plan vocabulary. Idempotent;
+    returns the number of plans."""
+    vocabulary = "|".join(re.escape(term) for term in _PLAN_VOCABULARY)
+    rows = (
+        Message.objects.filter(user=user, deleted_at__isnull=True, text__iregex=vocabulary)
+        .order_by("sent_at", "pk")
+        .values_list("pk", "chat_id", "reply_to_id", "text", "sent_at")
+    )
+    drafts: list[_PlanDraft] = []
+    plan_by_message: dict[int, _PlanDraft] = {}
+    for message_id, chat_id, reply_to_id, text, sent_at in rows.iterator(chunk_size=2000):
+        signal = plan_signal(text)
+        draft = _plan_for_message(
+            drafts=drafts,
+            plan_by_message=plan_by_message,
+            text=text,
+            activity=signal.activity,
+            chat_id=chat_id,
+            reply_to_id=reply_to_id,
+            sent_at=sent_at,
+        )
+        if draft is not None and signal.status is not None:
+            draft.add_step(
+                message_id=message_id,
+                chat_id=chat_id,
+                status=signal.status,
+                event_label=signal.event_label,
+                sent_at=sent_at,
+            )
+            plan_by_message[message_id] = draft
+        elif draft is None and signal.is_proposal:
+            draft = _PlanDraft(
+                activity=signal.activity,
+                place=signal.place,
+                event_label=signal.event_label,
+                status=PlanStatus.PROPOSED,
+                first_sent_at=sent_at,
+                last_sent_at=sent_at,
+            )
+            draft.add_step(
+                message_id=message_id,
+                chat_id=chat_id,
+                status=PlanStatus.PROPOSED,
+                event_label=signal.event_label,
+                sent_at=sent_at,
+            )
+            drafts.append(draft)
+            plan_by_message[message_id] = draft
+
+    Plan.objects.filter(user=user).delete()
+    for draft in drafts:
+        plan = Plan.objects.create(
+            user=user,
+            activity=draft.activity,
+            place=draft.place[:128],
+            event_label=draft.event_label[:128],
+            status=draft.status,
+            first_sent_at=draft.first_sent_at,
+            last_sent_at=draft.last_sent_at,
+        )
+        PlanStep.objects.bulk_create(
+            PlanStep(
+                user=user,
+                plan=plan,
+                message_id=message_id,
+                status=status,
+                event_label=event_label[:128],
+                sent_at=sent_at,
+            )
+            for message_id, status, event_label, sent_at in draft.steps
+        )
+    logger.info("memory.plans_rebuilt", extra={"user_id": user.pk, "plans": len(drafts)})
+    return len(drafts)
+
+
+# --- Loops --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _LoopFound:
+    kind: LoopKind
+    opened_by_id: int
+    opened_at: datetime
+    person_id: int | None
+    resolved_by_id: int | None
+    resolved_at: datetime | None
+
+
+@dataclass(frozen=True)
+class _ChatMessage:
+    pk: int
+    is_from_self: bool
+    sender_person_id: int | None
+    reply_to_id: int | None
+    kind: str
+    text: str
+    sent_at: datetime
+
+
+def _loops_in_chat(
+    *, chat: Chat, messages: list[_ChatMessage], user_name: str, counterpart_id: int | None
+) -> list[_LoopFound]:
+    """Every loop the chat's messages open, each with the later message that resolves it."""
+    found: list[_LoopFound] = []
+    is_direct = chat.kind == ChatKind.DIRECT
+    # A chat the user never wrote in (a spammer, a newsletter) owes nobody a reply.
+    user_writes_here = any(message.is_from_self for message in messages)
+    by_pk = {message.pk: message for message in messages}
+    for index, message in enumerate(messages):
+        later = messages[index + 1 :]
+        if not message.is_from_self:
+            replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
+            if user_writes_here and is_question_to_user(
+                message.text,
+                user_name=user_name,
+                is_direct=is_direct,
+                replies_to_user=replied is not None and replied.is_from_self,
+            ):
+                answer = next((m for m in later if m.is_from_self), None)
+                found.append(
+                    _loop(LoopKind.QUESTION_TO_USER, message, message.sender_person_id, answer)
+                )
+            continue
+        replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
+        person_id = counterpart_id if is_direct else (replied.sender_person_id if replied else None)
+        if is_request_by_user(message.text):
+            answer = next((m for m in later if not m.is_from_self), None)
+            found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
+        promised = promise_object(message.text)
+        if promised is not None:
+            kept = next(
+                (
+                    m
+                    for m in later
+                    if m.is_from_self
+                    and fulfils_promise(
+                        m.text, is_media=m.kind == MessageKind.MEDIA, promised_object=promised
+                    )
+                ),
+                None,
+            )
+            found.append(_loop(LoopKind.PROMISE_BY_USER, message, person_id, kept))
+    return found
+
+
+def _loop(
+    kind: LoopKind, opener: _ChatMessage, person_id: int | None, resolver: _ChatMessage | None
+) -> _LoopFound:
+    return _LoopFound(
+        kind=kind,
+        opened_by_id=opener.pk,
+        opened_at=opener.sent_at,
+        person_id=person_id,
+        resolved_by_id=resolver.pk if resolver else None,
+        resolved_at=resolver.sent_at if resolver else None,
+    )
+
+
+@transaction.atomic
+def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
+    """Derive the loops of the user's chats ``chat_ids`` again from their live messages.
+
+    A loop the user closed stays closed; a loop whose opening message is gone (deleted, or
+    edited so it no longer opens one) is removed. Returns the number of loops now open in
+    those chats."""
+    chats = list(Chat.objects.filter(user=user, pk__in=set(chat_ids)).order_by("pk"))
+    counterparts: dict[int, int] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(
+        chat__in=chats, chat__kind=ChatKind.DIRECT
+    ).values_list("chat_id", "person_id"):
+        counterparts.setdefault(chat_id, person_id)
+    user_name = (user.first_name or "").strip()
+    open_count = 0
+    for chat in chats:
+        messages = [
+            _ChatMessage(*row)
+            for row in Message.objects.filter(user=user, chat=chat, deleted_at__isnull=True)
+            .order_by("sent_at", "pk")
+            .values_list(
+                "pk", "is_from_self", "sender_person_id", "reply_to_id", "kind", "text", "sent_at"
+            )
+        ]
+        found = _loops_in_chat(
+            chat=chat,
+            messages=messages,
+            user_name=user_name,
+            counterpart_id=counterparts.get(chat.pk),
+        )
+        existing = {
+            (loop.opened_by_id, loop.kind): loop
+            for loop in Loop.objects.filter(user=user, chat=chat)
+        }
+        wanted = {(item.opened_by_id, item.kind) for item in found}
+        Loop.objects.filter(
+            pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
+        ).delete()
+        for item in found:
+            loop = existing.get((item.opened_by_id, item.kind))
+            if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
+                continue
+            status = LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN
+            open_count += int(status == LoopStatus.OPEN)
+            Loop.objects.update_or_create(
+                user=user,
+                opened_by_id=item.opened_by_id,
+                kind=item.kind,
+                defaults={
+                    "chat": chat,
+                    "person_id": item.person_id,
+                    "status": status,
+                    "resolved_by_id": item.resolved_by_id,
+                    "opened_at": item.opened_at,
+                    "closed_at": item.resolved_at,
+                },
+            )
+    return open_count
+
+
+def loop_close(*, user: User, loop_id: int, now: datetime) -> Loop:
+    """The user closes a loop by hand; it stays closed whatever later messages say."""
+    with transaction.atomic():
+        loop = Loop.objects.select_for_update().filter(user=user, pk=loop_id).first()
+        if loop is None:
+            raise NotFound(message="Loop not found.")
+        if loop.status != LoopStatus.CLOSED_BY_USER:
+            loop.status = LoopStatus.CLOSED_BY_USER
+            loop.closed_at = now
+            loop.save(update_fields=["status", "closed_at"])
+    logger.info("memory.loop_closed", extra={"user_id": user.pk, "loop_id": loop.pk})
+    return loop
+
+
+# --- After ingest -------------------------------------------------------------------------
+
+
+def memory_forget_messages(*, user: User, message_ids: Sequence[int]) -> None:
+    """Remove at once what deleted messages supported: plan steps and loops they opened (plans
+    left without steps go too). The deferred refresh recomputes statuses."""
+    if not message_ids:
+        return
+    PlanStep.objects.filter(user=user, message_id__in=list(message_ids)).delete()
+    Plan.objects.filter(user=user, steps__isnull=True).delete()
+    Loop.objects.filter(user=user, opened_by_id__in=list(message_ids)).delete()
+
+
+def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
+    """Re-derive plans and the loops of ``chat_ids`` (run after an ingest commits)."""
+    loops_refresh(user=user, chat_ids=chat_ids)
+    plans_rebuild(user=user)

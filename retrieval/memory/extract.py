@@ -1,0 +1,170 @@
+"""Deterministic extraction of plans and loops from message text.
+
+General English patterns only: activities with a time or a place, confirmations, changes and
+cancellations, questions addressed to the user, requests and promises the user made. Nothing
+here knows any particular person, place or corpus. Functions are pure (text in, facts out) so
+the rules are testable one by one; ``retrieval.memory.services`` applies them to messages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from retrieval.memory.models import PlanStatus
+
+_FLAGS = re.IGNORECASE
+
+ACTIVITIES = (
+    "dinner",
+    "lunch",
+    "brunch",
+    "breakfast",
+    "drinks",
+    "coffee",
+    "party",
+    "picnic",
+    "hike",
+    "barbecue",
+    "bbq",
+    "movie",
+    "cinema",
+    "concert",
+    "game night",
+)
+_ACTIVITY = re.compile(r"\b(" + "|".join(ACTIVITIES) + r")s?\b", _FLAGS)
+
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_CLOCK = r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|(?:at|@)\s?\d{1,2}(?::\d{2})?\b)"
+_TIME = re.compile(
+    rf"\b(?:(?:this |next |on )?{_WEEKDAY}(?:\s+(?:at\s+)?{_CLOCK})?"
+    rf"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week|{_CLOCK})",
+    _FLAGS,
+)
+# "at Taberna", "in Porto": a capitalised name after at/in, not a weekday or a clock time.
+_PLACE = re.compile(r"\b(?:at|in)\s+((?:[A-Z][\w'\u2019&-]+)(?:\s+[A-Z][\w'\u2019&-]+){0,2})")
+_NOT_PLACES = re.compile(rf"^(?:{_WEEKDAY}|the|my|our|your|a|an)\b", _FLAGS)
+
+_CANCEL = re.compile(
+    r"\b(?:cancel(?:led|ed|ling)?|call(?:ed|ing)? (?:it )?off|can['\u2019]?t make it|"
+    r"cannot make it|won['\u2019]t make it|not happening anymore)\b",
+    _FLAGS,
+)
+_CHANGE = re.compile(
+    r"\b(?:move[sd]?|moving|reschedul\w*|postpon\w*|push(?:ed)? (?:it )?back|instead|"
+    r"change of plans?)\b",
+    _FLAGS,
+)
+_CONFIRM = re.compile(
+    r"\b(?:count me in|i['\u2019]m in|we['\u2019]re in|works for me|sounds good|booked|confirmed|"
+    r"see you (?:then|there)|we['\u2019]ll be there|i['\u2019]ll be there|yes)\b",
+    _FLAGS,
+)
+_PROPOSAL_CUE = re.compile(
+    r"\?|\b(?:let['\u2019]s|who['\u2019]s up|shall we|how about|want to|fancy|i['\u2019]d like|"
+    r"up for)\b",
+    _FLAGS,
+)
+
+
+@dataclass(frozen=True)
+class PlanSignal:
+    """What one message says about a plan: its own status claim and what it names."""
+
+    status: PlanStatus | None
+    activity: str
+    place: str
+    event_label: str
+    is_proposal: bool
+
+
+def plan_signal(text: str) -> PlanSignal:
+    activity_match = _ACTIVITY.search(text)
+    time_match = _TIME.search(text)
+    place = ""
+    for match in _PLACE.finditer(text):
+        candidate = re.sub(rf"(?:\s+{_WEEKDAY})+$", "", match.group(1).strip(), flags=_FLAGS)
+        if not _NOT_PLACES.match(candidate):
+            place = candidate
+            break
+    if _CANCEL.search(text):
+        status: PlanStatus | None = PlanStatus.CANCELLED
+    elif (change_match := _CHANGE.search(text)) and time_match:
+        status = PlanStatus.CHANGED
+        # The new time is the one said with the change ("move it to Saturday at 8").
+        later = _TIME.search(text, change_match.start()) or _TIME.search(text, 0)
+        time_match = later
+    elif _CONFIRM.search(text):
+        status = PlanStatus.CONFIRMED
+    else:
+        status = None
+    activity = activity_match.group(1).lower() if activity_match else ""
+    is_proposal = bool(
+        activity and (time_match or place) and status is None and _PROPOSAL_CUE.search(text)
+    )
+    return PlanSignal(
+        status=status,
+        activity=activity,
+        place=place,
+        event_label=time_match.group(0).strip() if time_match else "",
+        is_proposal=is_proposal,
+    )
+
+
+def mentions_word(text: str, word: str) -> bool:
+    return bool(word) and re.search(rf"\b{re.escape(word)}\b", text, _FLAGS) is not None
+
+
+# --- Loops --------------------------------------------------------------------------------
+
+_ADDRESSED_QUESTION = re.compile(
+    r"\b(?:you|your|u)\b|\bany (?:news|update)s?\b|\bstill up for\b", _FLAGS
+)
+_REQUEST = re.compile(
+    r"\b(?:could|can|would|will) you\b|\bplease (?:send|let me know|tell|share|confirm)\b",
+    _FLAGS,
+)
+_PROMISE_VERB = re.compile(
+    r"\b(?:I['\u2019]ll|I will)\s+(?:\w+\s+)?"
+    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book)\b"
+    r"(?:\s+(?:you|it|them|the|a|an|my|our|over))*\s*(\w+)?",
+    _FLAGS,
+)
+_FULFILMENT = re.compile(
+    r"\b(?:here (?:it is|they are|you go)|as promised|attached|just sent|sent (?:it|them|you)|"
+    r"(?:is|are) (?:now )?in the|done)\b",
+    _FLAGS,
+)
+_PRONOUNS = {"you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in"}
+
+
+def is_question_to_user(
+    text: str, *, user_name: str, is_direct: bool, replies_to_user: bool
+) -> bool:
+    """A question someone asked the user: a question mark with a second-person or follow-up
+    phrase; in a group it must also name the user or reply to them."""
+    if "?" not in text or not _ADDRESSED_QUESTION.search(text):
+        return False
+    if is_direct or replies_to_user:
+        return True
+    return bool(user_name) and mentions_word(text, user_name)
+
+
+def is_request_by_user(text: str) -> bool:
+    return bool(_REQUEST.search(text)) and ("?" in text or "please" in text.lower())
+
+
+def promise_object(text: str) -> str | None:
+    """The thing a promise is about ("deck" in "I'll send the deck tomorrow"), "" when the
+    promise names no object, or None when ``text`` promises nothing deliverable."""
+    match = _PROMISE_VERB.search(text)
+    if match is None:
+        return None
+    noun = (match.group(2) or "").lower()
+    return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
+
+
+def fulfils_promise(text: str, *, is_media: bool, promised_object: str) -> bool:
+    if is_media or _FULFILMENT.search(text):
+        return True
+    return bool(promised_object) and mentions_word(text, promised_object)
