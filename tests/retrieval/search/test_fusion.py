@@ -1,6 +1,7 @@
 """Reciprocal rank fusion: deterministic order, boosts, and the relevance floor."""
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
@@ -8,6 +9,8 @@ from retrieval.fusion import CandidateFacts, FusionWeights, MessageFacts, Vector
 from retrieval.lexical import LexicalHit
 
 NOW = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
+# Explicit constants, so the arithmetic below does not follow tuning of the defaults.
+CLASSIC = FusionWeights(rrf_k=60, people_boost=1.0, reply_share=0.5, prompt_share=0.2)
 
 
 def _facts(*ids, chat_id=1, sender=None, with_person=False, sent_at=NOW):
@@ -29,7 +32,7 @@ def _fuse(lexical=(), vector=(), facts=None, weights=None, limit=50, **kwargs):
         lexical=[LexicalHit(message_id=i, score=1.0) for i in lexical],
         vector=[VectorHit(message_id=i, similarity=s) for i, s in vector],
         facts=facts if facts is not None else _facts(*lexical, *(i for i, _ in vector)),
-        weights=weights or FusionWeights(),
+        weights=weights or CLASSIC,
         now=NOW,
         limit=limit,
         **kwargs,
@@ -58,7 +61,7 @@ def test_ties_break_on_the_newer_message_id_whatever_the_input_order():
 
 def test_vector_only_hits_below_the_floor_are_dropped():
     candidates = _fuse(
-        vector=[(1, 0.6), (2, 0.1)], weights=FusionWeights(vector_min_similarity=0.3)
+        vector=[(1, 0.6), (2, 0.1)], weights=replace(CLASSIC, vector_min_similarity=0.3)
     )
 
     assert [c.message_id for c in candidates] == [1]
@@ -66,7 +69,7 @@ def test_vector_only_hits_below_the_floor_are_dropped():
 
 def test_lexical_hits_pass_the_floor_whatever_their_similarity():
     candidates = _fuse(
-        lexical=[2], vector=[(2, 0.05)], weights=FusionWeights(vector_min_similarity=0.3)
+        lexical=[2], vector=[(2, 0.05)], weights=replace(CLASSIC, vector_min_similarity=0.3)
     )
 
     assert [c.message_id for c in candidates] == [2]
@@ -74,7 +77,8 @@ def test_lexical_hits_pass_the_floor_whatever_their_similarity():
 
 def test_nothing_passes_gives_no_candidates():
     assert (
-        _fuse(vector=[(1, 0.1), (2, 0.2)], weights=FusionWeights(vector_min_similarity=0.3)) == []
+        _fuse(vector=[(1, 0.1), (2, 0.2)], weights=replace(CLASSIC, vector_min_similarity=0.3))
+        == []
     )
 
 
@@ -111,7 +115,7 @@ def test_recency_boost_halves_every_half_life():
         **_facts(1, sent_at=NOW - dt.timedelta(days=30)),
         **_facts(2, sent_at=NOW),
     }
-    weights = FusionWeights(recency_boost=1.0, recency_half_life_days=30)
+    weights = replace(CLASSIC, recency_boost=1.0, recency_half_life_days=30)
 
     candidates = _fuse(lexical=[1, 2], facts=facts, weights=weights)
 
@@ -180,7 +184,7 @@ def test_hits_below_the_floor_share_nothing():
     facts = {1: _with_neighbours(1, next_=2)}
 
     candidates = _fuse(
-        vector=[(1, 0.1)], facts=facts, weights=FusionWeights(vector_min_similarity=0.3)
+        vector=[(1, 0.1)], facts=facts, weights=replace(CLASSIC, vector_min_similarity=0.3)
     )
 
     assert candidates == []
@@ -190,7 +194,7 @@ def test_context_sharing_can_be_turned_off():
     facts = {1: _with_neighbours(1, previous=9, next_=2)}
 
     candidates = _fuse(
-        lexical=[1], facts=facts, weights=FusionWeights(reply_share=0.0, prompt_share=0.0)
+        lexical=[1], facts=facts, weights=replace(CLASSIC, reply_share=0.0, prompt_share=0.0)
     )
 
     assert [c.message_id for c in candidates] == [1]
