@@ -253,12 +253,12 @@ CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
 }
 
 # --- Retrieval ------------------------------------------------------------------------------
-# Hybrid search (docs/RETRIEVAL.md explains each constant and how it was chosen).
+# Hybrid search (docs/RETRIEVAL_SEARCH.md explains each constant and how it was chosen).
 RETRIEVAL_LEXICAL_TERM_CAP = env.int("RETRIEVAL_LEXICAL_TERM_CAP", default=500)
 RETRIEVAL_LEXICAL_CANDIDATES = env.int("RETRIEVAL_LEXICAL_CANDIDATES", default=100)
 RETRIEVAL_VECTOR_CANDIDATES = env.int("RETRIEVAL_VECTOR_CANDIDATES", default=100)
 RETRIEVAL_FUSED_CANDIDATES = env.int("RETRIEVAL_FUSED_CANDIDATES", default=50)
-RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=60)
+RETRIEVAL_RRF_K = env.int("RETRIEVAL_RRF_K", default=20)
 RETRIEVAL_VECTOR_MIN_SIMILARITY = env.float("RETRIEVAL_VECTOR_MIN_SIMILARITY", default=0.25)
 RETRIEVAL_WINDOW_BEFORE = env.int("RETRIEVAL_WINDOW_BEFORE", default=2)
 RETRIEVAL_WINDOW_AFTER = env.int("RETRIEVAL_WINDOW_AFTER", default=2)
