@@ -168,3 +168,166 @@ def fulfils_promise(text: str, *, is_media: bool, promised_object: str) -> bool:
     if is_media or _FULFILMENT.search(text):
         return True
     return bool(promised_object) and mentions_word(text, promised_object)
+
+
+# --- Facts about people -------------------------------------------------------------------
+
+RELATIONS = (
+    "brother",
+    "sister",
+    "cousin",
+    "partner",
+    "wife",
+    "husband",
+    "girlfriend",
+    "boyfriend",
+    "fiancé",
+    "fiancée",
+    "mum",
+    "mom",
+    "mother",
+    "dad",
+    "father",
+    "son",
+    "daughter",
+    "uncle",
+    "aunt",
+    "friend",
+    "colleague",
+    "flatmate",
+    "roommate",
+    "boss",
+)
+
+_NAME = r"([A-ZÀ-Ý][\w'\u2019&.-]*(?:\s+(?:de\s+|da\s+|del\s+)?[A-ZÀ-Ý][\w'\u2019&.-]*){0,3})"
+_ORIGIN = re.compile(
+    r"\bI['\u2019]?m (?:originally )?from " + _NAME + r"|\bI am (?:originally )?from " + _NAME
+)
+_LIVES = re.compile(
+    r"\bI(?:['\u2019]ve| have)? (?:lived|been living) in "
+    + _NAME
+    + r"|\bI live in "
+    + _NAME
+    + r"|\bI['\u2019]?m based in "
+    + _NAME
+    + r"|\bbought a (?:house|flat|place|home) in "
+    + _NAME
+)
+_MOVED = re.compile(r"\bmoved (?:from " + _NAME + r" )?to " + _NAME + r"(?: from " + _NAME + r")?")
+_THIRD_PERSON_BEFORE = re.compile(r"\b(?:he|she|they)\s+(?:\w+\s+){0,2}$", _FLAGS)
+_LEAVING = re.compile(r"\bleaving " + _NAME)
+_WORKS = re.compile(
+    r"\baccepted (?:the|an|their) (?:job )?offer (?:from|at) "
+    + _NAME
+    + r"|\bI work (?:at|for) "
+    + _NAME
+    + r"|\bI run (?:a|an) (?:[\w-]+ ){0,3}(?:there |here )?(?:called|named) "
+    + _NAME
+)
+_MET = re.compile(
+    r"\b(?:great|nice|lovely|good|so nice|so good) (?:meeting|to meet|to have met) you at "
+    r"(?:the )?([^.,!?;\n\u2014\u2013]+?)"
+    r"(?=\s+(?:yesterday|today|last \w+)\b|[.,!?;\n\u2014\u2013]|$)",
+    _FLAGS,
+)
+_INTRODUCTION = re.compile(r"\b(?i:meet my (" + "|".join(RELATIONS) + r")) ([A-ZÀ-Ý][\w'\u2019-]+)")
+# Case-sensitive on purpose: the place names must be capitalised.
+_THIRD_PERSON_MOVED = re.compile(
+    r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+(?:just |finally |recently )*moved to "
+    + _NAME
+    + r"(?: from "
+    + _NAME
+    + r")?"
+)
+_TRAILING_PLACE = re.compile(r"\s+in\s+[A-ZÀ-Ý][\w\s'-]*$")
+
+
+@dataclass(frozen=True)
+class FactClaim:
+    """One fact a message states. ``subject`` is "sender" (the message's author), "counterpart"
+    (the other person of a direct chat) or "named:<First name>" (someone the message
+    introduces). ``previous`` is a value the fact replaces ("moved from Porto to Berlin")."""
+
+    subject: str
+    kind: str
+    value: str
+    previous: str = ""
+    related_to_sender: bool = False
+
+
+def _place(phrase: str | None) -> str:
+    """The city a captured phrase starts with, or "" when it is not a known place."""
+    from retrieval.memory.places import city_of, nationality_of_place
+
+    if not phrase:
+        return ""
+    city = city_of(phrase)
+    if city:
+        return city
+    return phrase.strip() if nationality_of_place(phrase) else ""
+
+
+def _organisation(phrase: str | None) -> str:
+    return _TRAILING_PLACE.sub("", (phrase or "").strip()).strip().rstrip(".-&'\u2019")
+
+
+def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactClaim]:
+    """The facts a message states about its author, the other person of a direct chat, or
+    someone it introduces. General first-person and introduction patterns only."""
+    claims: list[FactClaim] = []
+    if not is_from_self:
+        for match in _ORIGIN.finditer(text):
+            place = _place(match.group(1) or match.group(2))
+            if place:
+                claims.append(FactClaim("sender", "origin", place))
+        for match in _LIVES.finditer(text):
+            place = _place(next((group for group in match.groups() if group), None))
+            if place:
+                previous = _place(left.group(1)) if (left := _LEAVING.search(text)) else ""
+                claims.append(FactClaim("sender", "lives_in", place, previous=previous))
+        for match in _MOVED.finditer(text):
+            if _THIRD_PERSON_BEFORE.search(text[: match.start()]):
+                continue
+            place = _place(match.group(2))
+            if place:
+                previous = _place(match.group(1) or match.group(3))
+                claims.append(FactClaim("sender", "lives_in", place, previous=previous))
+        for match in _WORKS.finditer(text):
+            organisation = _organisation(next((group for group in match.groups() if group), None))
+            if organisation:
+                claims.append(FactClaim("sender", "works_at", organisation))
+        for match in _INTRODUCTION.finditer(text):
+            named = f"named:{match.group(2)}"
+            claims.append(
+                FactClaim(named, "relationship", match.group(1).lower(), related_to_sender=True)
+            )
+            moved = _THIRD_PERSON_MOVED.search(text, match.end())
+            if moved and _place(moved.group(1)):
+                claims.append(
+                    FactClaim(
+                        named, "lives_in", _place(moved.group(1)), previous=_place(moved.group(2))
+                    )
+                )
+    if is_direct:
+        for match in _MET.finditer(text):
+            where = match.group(1).strip()
+            if where:
+                subject = "counterpart" if is_from_self else "sender"
+                claims.append(FactClaim(subject, "met_at", where))
+    return claims
+
+
+def nationality_claims(text: str) -> list[str]:
+    """Nationalities an author states about themselves ("I'm Brazilian"). Sensitive: kept
+    only when the user's memory policy allows it."""
+    from retrieval.lexicon import NATIONALITIES
+
+    found = []
+    for canonical, forms in NATIONALITIES.items():
+        for form in forms:
+            if re.search(
+                rf"\bI['\u2019]?m {re.escape(form)}\b|\bI am {re.escape(form)}\b", text, _FLAGS
+            ):
+                found.append(canonical)
+                break
+    return found

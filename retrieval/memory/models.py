@@ -143,3 +143,88 @@ class Loop(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} in {self.chat_id} ({self.status})"
+
+
+class FactKind(models.TextChoices):
+    LIVES_IN = "lives_in", "Lives in"
+    ORIGIN = "origin", "Is from"
+    WORKS_AT = "works_at", "Works at"
+    MET_AT = "met_at", "Where the user met them"
+    RELATIONSHIP = "relationship", "Relationship"
+    NATIONALITY = "nationality", "Nationality (sensitive)"
+
+
+# Kinds that hold one value at a time: a later different value supersedes the current one.
+SINGLE_VALUED_FACT_KINDS = frozenset({FactKind.LIVES_IN, FactKind.WORKS_AT})
+# Inferred attributes that are ephemeral unless the user's memory policy allows keeping them.
+SENSITIVE_FACT_KINDS = frozenset({FactKind.NATIONALITY})
+
+
+class PersonFact(models.Model):
+    """Something messages say about a person, with the messages that say it.
+
+    ``valid_from`` is the send time of the first supporting message (never the import time).
+    ``superseded_by`` points at the fact that replaced this one ("moved to Berlin" replaces
+    "lives in Lisbon"); a current fact has none. ``related_person`` is the other side of a
+    relationship ("brother" of ``related_person``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="person_facts"
+    )
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="facts")
+    kind = models.CharField(max_length=16, choices=FactKind.choices)
+    value = models.CharField(max_length=255)
+    related_person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="facts_about_others"
+    )
+    valid_from = models.DateTimeField()
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    is_sensitive = models.BooleanField(default=False)
+    sources: models.ManyToManyField[Message, PersonFactSource] = models.ManyToManyField(
+        Message, through="PersonFactSource", related_name="person_facts"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "person", "kind"], name="person_fact_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.person_id} {self.kind} {self.value}"
+
+
+class PersonFactSource(models.Model):
+    fact = models.ForeignKey(PersonFact, on_delete=models.CASCADE, related_name="source_links")
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="fact_links")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["fact", "message"], name="person_fact_source_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fact_id} <- {self.message_id}"
+
+
+class MemoryPolicy(models.Model):
+    """What the user allows personal memory to keep. Without a row, nothing sensitive is kept."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_policy"
+    )
+    persist_sensitive_facts = models.BooleanField(
+        default=False,
+        help_text="Keep inferred sensitive attributes (nationality) instead of deriving them "
+        "from the cited messages at answer time.",
+    )
+    sensitive_purpose = models.CharField(max_length=255, blank=True)
+    sensitive_retention_days = models.PositiveIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "memory policies"
+
+    def __str__(self) -> str:
+        return f"memory policy of {self.user_id}"

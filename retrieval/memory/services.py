@@ -12,22 +12,30 @@ from django.db import transaction
 
 from claire.accounts.models import User
 from claire.api.errors import NotFound
-from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind
+from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
+from retrieval.lexicon import fold_text
 from retrieval.memory.extract import (
     ACTIVITIES,
+    fact_claims,
     fulfils_promise,
     is_question_to_user,
     is_request_by_user,
     mentions_word,
+    nationality_claims,
     plan_signal,
     promise_object,
 )
 from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
+    SINGLE_VALUED_FACT_KINDS,
+    FactKind,
     Loop,
     LoopKind,
     LoopStatus,
+    MemoryPolicy,
     PersonChatDay,
+    PersonFact,
+    PersonFactSource,
     Plan,
     PlanStatus,
     PlanStep,
@@ -402,16 +410,217 @@ def loop_close(*, user: User, loop_id: int, now: datetime) -> Loop:
 
 
 def memory_forget_messages(*, user: User, message_ids: Sequence[int]) -> None:
-    """Remove at once what deleted messages supported: plan steps and loops they opened (plans
-    left without steps go too). The deferred refresh recomputes statuses."""
+    """Remove at once what deleted messages supported: plan steps, loops they opened, and facts
+    no other message supports (plans left without steps go too). The deferred refresh
+    recomputes statuses and supersession."""
     if not message_ids:
         return
-    PlanStep.objects.filter(user=user, message_id__in=list(message_ids)).delete()
+    ids = list(message_ids)
+    PlanStep.objects.filter(user=user, message_id__in=ids).delete()
     Plan.objects.filter(user=user, steps__isnull=True).delete()
-    Loop.objects.filter(user=user, opened_by_id__in=list(message_ids)).delete()
+    Loop.objects.filter(user=user, opened_by_id__in=ids).delete()
+    PersonFactSource.objects.filter(fact__user=user, message_id__in=ids).delete()
+    PersonFact.objects.filter(user=user, source_links__isnull=True).delete()
 
 
 def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
-    """Re-derive plans and the loops of ``chat_ids`` (run after an ingest commits)."""
+    """Re-derive plans, facts and the loops of ``chat_ids`` (run after an ingest commits)."""
     loops_refresh(user=user, chat_ids=chat_ids)
     plans_rebuild(user=user)
+    facts_rebuild(user=user)
+
+
+# --- Facts about people -------------------------------------------------------------------
+
+_FACT_VOCABULARY = r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am "
+
+
+@dataclass
+class _FactDraft:
+    person_id: int
+    kind: str
+    value: str
+    related_person_id: int | None
+    valid_from: datetime
+    is_sensitive: bool = False
+    message_ids: list[int] = field(default_factory=list)
+    superseded_by: _FactDraft | None = None
+
+
+class _FactBook:
+    """Facts in the making, in send-time order: a single-valued kind keeps one current value,
+    and a different later value supersedes it."""
+
+    def __init__(self) -> None:
+        self.drafts: list[_FactDraft] = []
+        self._current: dict[tuple[int, str, int | None], _FactDraft] = {}
+        self._by_value: dict[tuple[int, str, str, int | None], _FactDraft] = {}
+
+    def add(
+        self,
+        *,
+        person_id: int,
+        kind: str,
+        value: str,
+        message_id: int,
+        sent_at: datetime,
+        related_person_id: int | None = None,
+        is_sensitive: bool = False,
+        previous: str = "",
+    ) -> None:
+        slot = (person_id, kind, related_person_id)
+        if previous and kind in SINGLE_VALUED_FACT_KINDS and slot not in self._current:
+            self.add(
+                person_id=person_id,
+                kind=kind,
+                value=previous,
+                message_id=message_id,
+                sent_at=sent_at,
+            )
+        if kind in SINGLE_VALUED_FACT_KINDS:
+            current = self._current.get(slot)
+            if current is not None and fold_text(current.value) == fold_text(value):
+                current.message_ids.append(message_id)
+                return
+            draft = self._new(person_id, kind, value, related_person_id, sent_at, is_sensitive)
+            draft.message_ids.append(message_id)
+            if current is not None:
+                current.superseded_by = draft
+            self._current[slot] = draft
+            return
+        key = (person_id, kind, fold_text(value), related_person_id)
+        existing = self._by_value.get(key)
+        if existing is None:
+            existing = self._new(person_id, kind, value, related_person_id, sent_at, is_sensitive)
+            self._by_value[key] = existing
+        if message_id not in existing.message_ids:
+            existing.message_ids.append(message_id)
+
+    def _new(
+        self,
+        person_id: int,
+        kind: str,
+        value: str,
+        related_person_id: int | None,
+        sent_at: datetime,
+        is_sensitive: bool,
+    ) -> _FactDraft:
+        draft = _FactDraft(
+            person_id=person_id,
+            kind=kind,
+            value=value[:255],
+            related_person_id=related_person_id,
+            valid_from=sent_at,
+            is_sensitive=is_sensitive,
+        )
+        self.drafts.append(draft)
+        return draft
+
+
+def _first_name_key(name: str) -> str:
+    words = fold_text(name).split()
+    return words[0] if words else ""
+
+
+@transaction.atomic
+def facts_rebuild(*, user: User) -> int:
+    """Derive the user's person facts again from their live messages in send-time order (so
+    supersession follows when things were said, never when they were imported). Sensitive
+    attributes are kept only when the user's ``MemoryPolicy`` allows it. Returns the number of
+    facts."""
+    policy = MemoryPolicy.objects.filter(user=user).first()
+    keep_sensitive = bool(policy and policy.persist_sensitive_facts)
+    rows = (
+        Message.objects.filter(
+            user=user, deleted_at__isnull=True, kind=MessageKind.TEXT, text__iregex=_FACT_VOCABULARY
+        )
+        .order_by("sent_at", "pk")
+        .values_list(
+            "pk", "chat_id", "chat__kind", "sender_person_id", "is_from_self", "text", "sent_at"
+        )
+    )
+    counterparts: dict[int, int] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(
+        chat__user=user, chat__kind=ChatKind.DIRECT
+    ).values_list("chat_id", "person_id"):
+        counterparts.setdefault(chat_id, person_id)
+    people_by_first_name: dict[str, list[int]] = {}
+    for person_id, name in Person.objects.filter(user=user).values_list("pk", "display_name"):
+        people_by_first_name.setdefault(_first_name_key(name), []).append(person_id)
+    members: dict[int, set[int]] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
+        "chat_id", "person_id"
+    ):
+        members.setdefault(chat_id, set()).add(person_id)
+
+    book = _FactBook()
+    for message_id, chat_id, chat_kind, sender_id, is_from_self, text, sent_at in rows.iterator(
+        chunk_size=2000
+    ):
+        is_direct = chat_kind == ChatKind.DIRECT
+        for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct):
+            subject: int | None
+            if claim.subject == "sender":
+                subject = sender_id
+            elif claim.subject == "counterpart":
+                subject = counterparts.get(chat_id)
+            else:
+                # Someone introduced by first name: a member of this chat, else the only
+                # person of the user with that first name.
+                candidates = people_by_first_name.get(_first_name_key(claim.subject[6:]), [])
+                here = [pk for pk in candidates if pk in members.get(chat_id, set())]
+                chosen = here or candidates
+                subject = chosen[0] if len(chosen) == 1 else None
+            if subject is None:
+                continue
+            related = sender_id if claim.related_to_sender else None
+            if claim.related_to_sender and related is None:
+                continue
+            book.add(
+                person_id=subject,
+                kind=claim.kind,
+                value=claim.value,
+                message_id=message_id,
+                sent_at=sent_at,
+                related_person_id=related,
+                previous=claim.previous,
+            )
+        if keep_sensitive and not is_from_self and sender_id is not None:
+            for nationality in nationality_claims(text):
+                book.add(
+                    person_id=sender_id,
+                    kind=FactKind.NATIONALITY,
+                    value=nationality,
+                    message_id=message_id,
+                    sent_at=sent_at,
+                    is_sensitive=True,
+                )
+
+    PersonFact.objects.filter(user=user).delete()
+    created = PersonFact.objects.bulk_create(
+        PersonFact(
+            user=user,
+            person_id=draft.person_id,
+            kind=draft.kind,
+            value=draft.value,
+            related_person_id=draft.related_person_id,
+            valid_from=draft.valid_from,
+            is_sensitive=draft.is_sensitive,
+        )
+        for draft in book.drafts
+    )
+    row_of = {id(draft): row for draft, row in zip(book.drafts, created, strict=True)}
+    superseded = []
+    for draft in book.drafts:
+        if draft.superseded_by is not None:
+            row = row_of[id(draft)]
+            row.superseded_by = row_of[id(draft.superseded_by)]
+            superseded.append(row)
+    PersonFact.objects.bulk_update(superseded, ["superseded_by"])
+    PersonFactSource.objects.bulk_create(
+        PersonFactSource(fact=row_of[id(draft)], message_id=message_id)
+        for draft in book.drafts
+        for message_id in draft.message_ids
+    )
+    logger.info("memory.facts_rebuilt", extra={"user_id": user.pk, "facts": len(created)})
+    return len(created)

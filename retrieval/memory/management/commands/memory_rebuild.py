@@ -12,7 +12,7 @@ from retrieval.memory import services
 
 
 class Command(BaseCommand):
-    help = "Recompute relationship counters, open loops and plans for one user."
+    help = "Recompute relationship counters, open loops, plans and person facts for one user."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--user", required=True, help="The user's email address.")
@@ -25,4 +25,7 @@ class Command(BaseCommand):
         chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
         open_loops = services.loops_refresh(user=user, chat_ids=chat_ids)
         plans = services.plans_rebuild(user=user)
-        self.stdout.write(f"counter rows {counters}, open loops {open_loops}, plans {plans}")
+        facts = services.facts_rebuild(user=user)
+        self.stdout.write(
+            f"counter rows {counters}, open loops {open_loops}, plans {plans}, facts {facts}"
+        )
