@@ -8,6 +8,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
+    path("api/", include("retrieval.memory.api.urls")),
     path("api/", include("assistant.api.urls")),
     path("", include("assistant.urls")),
     path("api/", include("indexing.api.urls")),

@@ -82,7 +82,10 @@ def plan_signal(text: str) -> PlanSignal:
     activity_match = _ACTIVITY.search(text)
     time_match = _TIME.search(text)
     place = ""
-    for match in _PLACE.finditer(text):
+    # The place said with the activity ("dinner ... at Casa Nova"), not one from another
+    # sentence of the same message.
+    after = activity_match.start() if activity_match else 0
+    for match in _PLACE.finditer(text, after):
         candidate = re.sub(rf"(?:\s+{_WEEKDAY})+$", "", match.group(1).strip(), flags=_FLAGS)
         if not _NOT_PLACES.match(candidate):
             place = candidate

@@ -228,3 +228,36 @@ class MemoryPolicy(models.Model):
 
     def __str__(self) -> str:
         return f"memory policy of {self.user_id}"
+
+
+class PersonMerge(models.Model):
+    """The user's statement that two of their people are one human. Merges are explicit and
+    reversible: a split stamps ``split_at`` and keeps the record. Conversation rows are never
+    rewritten; memory reads treat ``merged_person`` as ``kept_person`` while the merge holds."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="person_merges"
+    )
+    kept_person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="merges_kept")
+    merged_person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, related_name="merges_absorbed"
+    )
+    reason = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    split_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["merged_person"],
+                condition=Q(split_at__isnull=True),
+                name="person_merge_one_active_per_person",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kept_person=models.F("merged_person")),
+                name="person_merge_distinct_people",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.merged_person_id} -> {self.kept_person_id}"

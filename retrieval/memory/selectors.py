@@ -15,10 +15,10 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, Message, Person
+from conversations.models import ChatKind, IdentityKind, Message, Person, PersonIdentity
 from retrieval.lexicon import NATIONALITIES, fold_text
 from retrieval.memory.extract import RELATIONS
 from retrieval.memory.models import (
@@ -29,6 +29,7 @@ from retrieval.memory.models import (
     PersonChatDay,
     PersonFact,
     PersonFactSource,
+    PersonMerge,
     Plan,
     PlanStatus,
     PlanStep,
@@ -123,12 +124,24 @@ def relationship_metrics_for_user(
         user=user, day__gte=since_365, day__lte=today, chat__is_excluded_from_ai=False
     )
     if person_ids is not None:
-        rows = rows.filter(person_id__in=person_ids)
+        rows = rows.filter(person_id__in=person_ids_expand(user=user, person_ids=person_ids))
     recent_90 = Q(day__gte=since_90)
     recent_30 = Q(day__gte=since_30)
     exchanged = Q(received_count__gt=0) | Q(sent_count__gt=0)
+    # People merged by the user count as the one they were merged into.
+    canonical = person_canonical_ids(user=user)
+    person_key = (
+        Case(
+            *[When(person_id=merged, then=Value(kept)) for merged, kept in canonical.items()],
+            default=F("person_id"),
+            output_field=IntegerField(),
+        )
+        if canonical
+        else F("person_id")
+    )
     aggregates = (
-        rows.values("person_id", "person__display_name")
+        rows.annotate(canonical_person_id=person_key)
+        .values("canonical_person_id")
         .annotate(
             received_365d=Sum("received_count"),
             sent_365d=Sum("sent_count"),
@@ -141,10 +154,16 @@ def relationship_metrics_for_user(
             last_contact_day=Max("day", filter=exchanged),
             platforms=ArrayAgg("chat__platform", distinct=True, filter=exchanged),
         )
-        .order_by("person_id")
+        .order_by("canonical_person_id")
+    )
+    rows_list = list(aggregates)
+    names = dict(
+        Person.objects.filter(
+            user=user, pk__in=[row["canonical_person_id"] for row in rows_list]
+        ).values_list("pk", "display_name")
     )
     metrics = []
-    for row in aggregates:
+    for row in rows_list:
         received_365d, sent_365d = int(row["received_365d"] or 0), int(row["sent_365d"] or 0)
         if received_365d + sent_365d <= 0:
             continue
@@ -152,8 +171,8 @@ def relationship_metrics_for_user(
         last_day: date | None = row["last_contact_day"]
         metrics.append(
             RelationshipMetrics(
-                person_id=row["person_id"],
-                display_name=row["person__display_name"],
+                person_id=row["canonical_person_id"],
+                display_name=names.get(row["canonical_person_id"], ""),
                 received_30d=int(row["received_30d"]),
                 sent_30d=int(row["sent_30d"]),
                 received_90d=int(row["received_90d"]),
@@ -178,17 +197,17 @@ def relationship_metrics_for_user(
     return metrics
 
 
-def _representative_message_ids(*, user: User, person_id: int) -> tuple[int, ...]:
+def _representative_message_ids(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
     user's in direct chats with them), newest first."""
     ids = (
         Message.objects.filter(user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False)
         .filter(
-            Q(sender_person_id=person_id)
+            Q(sender_person_id__in=list(person_ids))
             | Q(
                 is_from_self=True,
                 chat__kind=ChatKind.DIRECT,
-                chat__memberships__person_id=person_id,
+                chat__memberships__person_id__in=list(person_ids),
             )
         )
         .exclude(text="")
@@ -198,7 +217,9 @@ def _representative_message_ids(*, user: User, person_id: int) -> tuple[int, ...
     return tuple(ids)
 
 
-def _reply_latency_median_seconds(*, user: User, person_id: int, since: datetime) -> float | None:
+def _reply_latency_median_seconds(
+    *, user: User, person_ids: Sequence[int], since: datetime
+) -> float | None:
     """Median time the user took to answer the person in their direct chats since ``since``:
     for each of the user's messages that directly follows one of the person's, the gap. Reads
     only that person's direct chats in the window."""
@@ -210,7 +231,7 @@ def _reply_latency_median_seconds(*, user: User, person_id: int, since: datetime
                    LAG(m.sent_at) OVER w AS previous_sent_at
             FROM conversations_message m
             JOIN conversations_chat c ON c.id = m.chat_id
-            JOIN conversations_chatparticipant p ON p.chat_id = c.id AND p.person_id = %s
+            JOIN conversations_chatparticipant p ON p.chat_id = c.id AND p.person_id = ANY(%s)
             WHERE m.user_id = %s AND c.user_id = %s AND c.kind = %s
               AND m.deleted_at IS NULL AND m.sent_at >= %s
             WINDOW w AS (PARTITION BY m.chat_id ORDER BY m.sent_at, m.id)
@@ -218,10 +239,13 @@ def _reply_latency_median_seconds(*, user: User, person_id: int, since: datetime
         SELECT percentile_cont(0.5) WITHIN GROUP (
             ORDER BY EXTRACT(EPOCH FROM sent_at - previous_sent_at))
         FROM ordered
-        WHERE is_from_self AND previous_from_self IS FALSE AND previous_sender = %s
+        WHERE is_from_self AND previous_from_self IS FALSE AND previous_sender = ANY(%s)
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [person_id, user.pk, user.pk, ChatKind.DIRECT.value, since, person_id])
+        cursor.execute(
+            sql,
+            [list(person_ids), user.pk, user.pk, ChatKind.DIRECT.value, since, list(person_ids)],
+        )
         (median,) = cursor.fetchone() or (None,)
     return round(float(median), 1) if median is not None else None
 
@@ -251,15 +275,16 @@ def people_ranking(
     since = now - timedelta(days=90)
     ranked = []
     for item in metrics[: max(limit, 0)]:
+        group = person_ids_expand(user=user, person_ids=[item.person_id])
         ranked.append(
             RelationshipMetrics(
                 **{
                     **item.__dict__,
                     "reply_latency_median_seconds": _reply_latency_median_seconds(
-                        user=user, person_id=item.person_id, since=since
+                        user=user, person_ids=group, since=since
                     ),
                     "representative_message_ids": _representative_message_ids(
-                        user=user, person_id=item.person_id
+                        user=user, person_ids=group
                     ),
                 }
             )
@@ -749,3 +774,110 @@ def identity_lookup(
     return IdentityLookupResult(
         matches=tuple(matches[: max(limit, 0)]), searched_start=start, searched_end=end
     )
+
+
+# --- Merges --------------------------------------------------------------------------------
+
+
+def person_canonical_ids(*, user: User) -> dict[int, int]:
+    """merged person id -> the person it is read as, for the user's active merges."""
+    return dict(
+        PersonMerge.objects.filter(user=user, split_at__isnull=True).values_list(
+            "merged_person_id", "kept_person_id"
+        )
+    )
+
+
+def person_ids_expand(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
+    """``person_ids`` plus everyone merged with them (either way), for filters such as "messages
+    from Emma" that must read all of one human's identities. One query."""
+    canonical = person_canonical_ids(user=user)
+    roots = {canonical.get(pk, pk) for pk in person_ids}
+    expanded = set(person_ids) | roots
+    expanded |= {merged for merged, kept in canonical.items() if kept in roots}
+    return tuple(sorted(expanded))
+
+
+@dataclass(frozen=True)
+class MergeSuggestion:
+    person_id: int
+    other_person_id: int
+    display_name: str
+    other_display_name: str
+    reasons: tuple[str, ...]
+
+
+def _name_parts(name: str) -> list[str]:
+    return [part.strip(".") for part in fold_text(name).split() if part.strip(".")]
+
+
+def _names_compatible(first: str, second: str) -> bool:
+    """ "Emma Clarke" ~ "Emma C." ~ "Emma": same first name, and any further part of the
+    shorter name is the other's part or its initial."""
+    a, b = _name_parts(first), _name_parts(second)
+    if not a or not b or a[0] != b[0] or (len(a) == 1 and len(b) == 1):
+        return False
+    return all(
+        mine.startswith(theirs) or theirs.startswith(mine)
+        for mine, theirs in zip(a[1:], b[1:], strict=False)
+    )
+
+
+def merge_suggestions(*, user: User, limit: int = 50) -> list[MergeSuggestion]:
+    """Pairs of the user's people who may be one human: an identity value they share across
+    kinds or platforms (a handle equal to an email's local part, the same number on two
+    platforms that the importer could not match), or compatible names. Pairs already merged are
+    left out. Suggestions only: nothing changes until the user merges."""
+    people = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    canonical = person_canonical_ids(user=user)
+    reasons: dict[tuple[int, int], list[str]] = {}
+
+    def suggest(first: int, second: int, reason: str) -> None:
+        if first == second or canonical.get(first, first) == canonical.get(second, second):
+            return
+        key = (min(first, second), max(first, second))
+        bucket = reasons.setdefault(key, [])
+        if reason not in bucket:
+            bucket.append(reason)
+
+    by_value: dict[str, set[int]] = {}
+    for person_id, kind, value in PersonIdentity.objects.filter(user=user).values_list(
+        "person_id", "kind", "value"
+    ):
+        key = value.lower()
+        if kind == IdentityKind.EMAIL:
+            key = key.split("@", 1)[0]
+        elif kind == IdentityKind.PHONE:
+            key = "".join(ch for ch in key if ch.isdigit())[-9:]
+        elif kind == IdentityKind.NAME:
+            continue
+        if len(key) >= 4:
+            by_value.setdefault(key, set()).add(person_id)
+    for ids in by_value.values():
+        ordered = sorted(ids)
+        for index, first in enumerate(ordered):
+            for second in ordered[index + 1 :]:
+                suggest(first, second, "shared identifier")
+    by_first_name: dict[str, list[int]] = {}
+    for person_id, name in people.items():
+        parts = _name_parts(name)
+        if parts:
+            by_first_name.setdefault(parts[0], []).append(person_id)
+    for same_first_name in by_first_name.values():
+        ordered = sorted(same_first_name)
+        for index, first in enumerate(ordered):
+            for second in ordered[index + 1 :]:
+                if _names_compatible(people[first], people[second]):
+                    suggest(first, second, "similar name")
+    suggestions = [
+        MergeSuggestion(
+            person_id=first,
+            other_person_id=second,
+            display_name=people[first],
+            other_display_name=people[second],
+            reasons=tuple(found),
+        )
+        for (first, second), found in sorted(reasons.items())
+    ]
+    suggestions.sort(key=lambda item: (-len(item.reasons), item.person_id, item.other_person_id))
+    return suggestions[: max(limit, 0)]

@@ -1,0 +1,81 @@
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+
+from retrieval.memory import services
+from retrieval.memory.models import (
+    Loop,
+    MemoryPolicy,
+    PersonFact,
+    PersonFactSource,
+    PersonMerge,
+    Plan,
+    PlanStep,
+)
+
+
+class PlanStepInline(admin.TabularInline):
+    model = PlanStep
+    extra = 0
+    fields = ("status", "event_label", "sent_at", "message")
+    raw_id_fields = ("message",)
+
+
+@admin.register(Plan)
+class PlanAdmin(admin.ModelAdmin):
+    list_display = ("activity", "place", "event_label", "status", "user", "last_sent_at")
+    list_filter = ("status",)
+    search_fields = ("user__email", "activity", "place")
+    raw_id_fields = ("user",)
+    inlines = [PlanStepInline]
+
+
+@admin.register(Loop)
+class LoopAdmin(admin.ModelAdmin):
+    list_display = ("kind", "status", "user", "person", "chat", "opened_at", "closed_at")
+    list_filter = ("kind", "status")
+    search_fields = ("user__email",)
+    raw_id_fields = ("user", "chat", "person", "opened_by", "resolved_by")
+
+
+class PersonFactSourceInline(admin.TabularInline):
+    model = PersonFactSource
+    extra = 0
+    raw_id_fields = ("message",)
+
+
+@admin.register(PersonFact)
+class PersonFactAdmin(admin.ModelAdmin):
+    list_display = ("person", "kind", "value", "valid_from", "superseded_by", "is_sensitive")
+    list_filter = ("kind", "is_sensitive")
+    search_fields = ("user__email", "person__display_name", "value")
+    raw_id_fields = ("user", "person", "related_person", "superseded_by")
+    inlines = [PersonFactSourceInline]
+
+
+@admin.register(MemoryPolicy)
+class MemoryPolicyAdmin(admin.ModelAdmin):
+    list_display = ("user", "persist_sensitive_facts", "sensitive_retention_days", "updated_at")
+    raw_id_fields = ("user",)
+
+
+@admin.register(PersonMerge)
+class PersonMergeAdmin(admin.ModelAdmin):
+    """Merges are created through ``services.person_merge`` (which refuses people of two
+    users); the admin lists them and splits them."""
+
+    list_display = ("merged_person", "kept_person", "user", "reason", "created_at", "split_at")
+    list_filter = ("split_at",)
+    search_fields = ("user__email", "kept_person__display_name", "merged_person__display_name")
+    raw_id_fields = ("user", "kept_person", "merged_person")
+    readonly_fields = ("user", "kept_person", "merged_person", "reason", "created_at", "split_at")
+    actions = ["split_selected"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Split the selected merges")
+    def split_selected(self, request: HttpRequest, queryset: QuerySet[PersonMerge]) -> None:
+        for merge in queryset.select_related("user"):
+            services.person_split(user=merge.user, merge_id=merge.pk, now=timezone.now())
