@@ -1,0 +1,75 @@
+"""Golden-query evaluation through the real answer engine (docs/MEMORY.md, "Golden-query evals").
+
+    python manage.py run_evals [--set demo-v1] [--json] [--now ISO] [--seed N] [--keep]
+
+Loads the demo corpus into a fresh evaluation account, asks every question of the set through
+``assistant.engine`` with the configured profiles (local models by default), and reports the
+per-intent pass rate, evidence recall, citation validity, no-evidence correctness and tokens and
+cost per answer. Exits with status 1 when a figure is below the set's thresholds.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from claire.accounts.models import User
+from evals.golden import DEFAULT_SET, GOLDEN_SETS
+from evals.golden.run import golden_run, golden_user_prepare
+from fixtures.demo_corpus import DEFAULT_SEED
+
+
+class Command(BaseCommand):
+    help = "Run a golden-query set through the answer engine and score it."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--set", default=DEFAULT_SET, choices=sorted(GOLDEN_SETS))
+        parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+        parser.add_argument("--now", default="", help="anchor of the corpus (ISO, with offset)")
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+        parser.add_argument("--keep", action="store_true", help="keep the evaluation account")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        golden = GOLDEN_SETS[options["set"]]
+        now = timezone.now()
+        if options["now"]:
+            parsed = datetime.fromisoformat(options["now"])
+            if parsed.tzinfo is None:
+                raise CommandError("--now needs a UTC offset, e.g. 2026-05-20T10:00:00+00:00")
+            now = parsed
+        quiet = options["json"]
+
+        def report(line: str) -> None:
+            if not quiet:
+                self.stdout.write(line)
+
+        email = f"evals+{golden.name}@askclaire.local"
+        user, corpus = golden_user_prepare(
+            email=email, now=now, seed=options["seed"], report=report
+        )
+        try:
+            summary = golden_run(golden=golden, user=user, corpus=corpus, report=report)
+        finally:
+            if not options["keep"]:
+                User.objects.filter(pk=user.pk).delete()
+        result = summary.to_json()
+        if quiet:
+            self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write(
+                f"{golden.name}: pass {summary.pass_rate:.3f}, evidence recall "
+                f"{summary.evidence_recall:.3f}, citation validity "
+                f"{summary.citation_validity:.3f}, no-evidence {summary.no_evidence_correct:.3f}"
+            )
+            for intent, rate in summary.pass_rate_by_intent().items():
+                self.stdout.write(f"  {intent:16s} {rate:.3f}")
+            self.stdout.write(f"  per answer: {summary.per_answer()}")
+        failures = summary.below_thresholds(golden)
+        if failures:
+            self.stderr.write("below thresholds: " + "; ".join(failures))
+            sys.exit(1)
