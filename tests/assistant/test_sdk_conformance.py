@@ -6,6 +6,7 @@ fail the test: they are part of the test toolchain."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -28,7 +29,8 @@ def sdk_checker() -> Path:
             [str(NODE), str(NPM_CLI), "ci", "--no-audit", "--no-fund"],
             cwd=SDK_DIR,
             check=True,
-            env={"PATH": f"{NODE_BIN}:/usr/bin:/bin", "HOME": str(SDK_DIR)},
+            # The machine's npm configuration and CA certificates still apply.
+            env={**os.environ, "PATH": f"{NODE_BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"},
             timeout=300,
         )
     return SDK_DIR / "check.mjs"
