@@ -123,6 +123,7 @@ else:
         "data_folder_in": str(_celery_queue_dir),
         "data_folder_out": str(_celery_queue_dir),
         "processed_folder": str(DATA_DIR / "celery" / "processed"),
+        "control_folder": str(DATA_DIR / "celery" / "control"),
         "store_processed": False,
     }
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
