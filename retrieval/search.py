@@ -2,7 +2,8 @@
 
 ``search`` reads the route the compiler chose (``CompiledQuery.source_route``):
 
-- ``hybrid`` (and every route whose own source is served by search): the lexical leg
+- ``hybrid`` (and any other route that reaches search: ``unresolved`` while open loops are
+  not tracked, ``people_ranking`` looking for supporting messages): the lexical leg
   (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
   then ``indexing.selectors.vector_search`` over the user's active index version) each return
   ranked message ids; the union is checked against scope, time range, deletion and exclusion in
@@ -16,8 +17,9 @@ measurements behind this choice). When the user has no usable index (no active v
 embedding provider fails) search continues on the lexical leg alone and says so in
 ``vector_status``; a vector failure never fails a search.
 
-When no candidate passes the relevance floor the result's route is ``no_evidence``, which the
-answer engine turns into a deterministic answer without calling a model.
+The result's route is the source actually read — ``hybrid`` or ``recent_window`` — or
+``no_evidence`` when no candidate passes the relevance floor, which the answer engine turns
+into a deterministic answer without calling a model.
 """
 
 from __future__ import annotations
@@ -412,7 +414,7 @@ def _hybrid(
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000
-    route = compiled.source_route if candidates else Route.NO_EVIDENCE
+    route = Route.HYBRID if candidates else Route.NO_EVIDENCE
     logger.info(
         "retrieval.search",
         extra={

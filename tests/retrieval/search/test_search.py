@@ -294,3 +294,17 @@ def test_index_status_is_ready_for_indexed_user(user, hash_index):
     status = index_status_for_user(user=user)
 
     assert (status.embedded, status.pending) == (1, 0)
+
+
+def test_routes_without_their_own_source_here_report_the_hybrid_read(user):
+    hit = MessageFactory(chat=ChatFactory(user=user), text="who do I talk to most")
+
+    result = search(
+        user=user,
+        compiled=_compiled("who do I talk to most", ["talk"], route=Route.PEOPLE_RANKING),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert result.route == Route.HYBRID
+    assert _ids(result) == [hit.pk]
