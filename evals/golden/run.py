@@ -14,13 +14,14 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from claire.accounts.models import User
 from conversations.models import Chat, Message
 from evals.golden import GoldenQuestion, GoldenSet
 from fixtures.demo_corpus import DemoCorpus, build_demo_corpus
+from fixtures.demo_questions import DEMO_QUESTIONS, demo_questions
 from fixtures.services import demo_corpus_load
 from retrieval.lexicon import fold_text
 
@@ -40,6 +41,7 @@ class EngineAnswer:
     output_tokens: int = 0
     cost_micro_usd: int = 0
     seconds: float = 0.0
+    request_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,6 @@ def golden_user_prepare(
 
     from retrieval.memory.services import memory_refresh
 
-    User.objects.filter(email=email).delete()
     user = User.objects.create_user(email, None, first_name="Sam", timezone="Europe/Lisbon")
     corpus = build_demo_corpus(now=now, seed=seed)
     started = time.perf_counter()
@@ -281,19 +282,20 @@ async def _ask(user: User, question: GoldenQuestion, chat_id: int | None) -> Eng
         removed_citation_count=removed,
         error_code=error,
         seconds=time.perf_counter() - started,
-        **_usage(user=user, request_id=request.request_id),
+        request_id=request.request_id,
     )
 
 
-def _usage(*, user: User, request_id: str) -> dict[str, int]:
+def _usage(*, user: User, request_id: str) -> tuple[int, int, int]:
+    """Input tokens, output tokens and settled cost (micro-USD) of one answer's attempts."""
     from billing.models import UsageEvent
 
     events = list(UsageEvent.objects.filter(user=user, request_id=request_id))
-    return {
-        "input_tokens": sum(event.input_tokens for event in events),
-        "output_tokens": sum(event.output_tokens for event in events),
-        "cost_micro_usd": sum(event.settled_micro_usd for event in events),
-    }
+    return (
+        sum(event.input_tokens for event in events),
+        sum(event.output_tokens for event in events),
+        sum(event.settled_micro_usd for event in events),
+    )
 
 
 def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Report) -> RunSummary:
@@ -301,13 +303,26 @@ def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Rep
     first_names = {person.key: person.name.split()[0] for person in corpus.people}
     chats = dict(Chat.objects.filter(user=user).values_list("platform_chat_id", "pk"))
     summary = RunSummary(set_name=golden.name)
-    for index, question in enumerate(golden.questions, start=1):
+    # Questions may name the month of a story beat ("in {month:<key>}"): filled from the corpus.
+    filled = {
+        original.question: concrete.question
+        for original, concrete in zip(DEMO_QUESTIONS, demo_questions(corpus=corpus), strict=True)
+    }
+    for index, golden_question in enumerate(golden.questions, start=1):
+        question = replace(
+            golden_question, question=filled.get(golden_question.question, golden_question.question)
+        )
         answer = asyncio.run(
             _ask(
                 user,
                 question,
                 chats.get(question.scope_chat_id) if question.scope_chat_id else None,
             )
+        )
+        # Usage rows are read here, outside the event loop (the ORM is synchronous).
+        input_tokens, output_tokens, cost = _usage(user=user, request_id=answer.request_id)
+        answer = replace(
+            answer, input_tokens=input_tokens, output_tokens=output_tokens, cost_micro_usd=cost
         )
         score = answer_score(
             question=question, answer=answer, beat_message_ids=beats, first_names=first_names

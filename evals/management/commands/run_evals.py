@@ -1,11 +1,15 @@
 """Golden-query evaluation through the real answer engine (docs/MEMORY.md, "Golden-query evals").
 
-    python manage.py run_evals [--set demo-v1] [--json] [--now ISO] [--seed N] [--keep]
+    python manage.py run_evals [--set demo-v1] [--json] [--now ISO] [--seed N]
 
 Loads the demo corpus into a fresh evaluation account, asks every question of the set through
 ``assistant.engine`` with the configured profiles (local models by default), and reports the
 per-intent pass rate, evidence recall, citation validity, no-evidence correctness and tokens and
 cost per answer. Exits with status 1 when a figure is below the set's thresholds.
+
+Each run creates its own account (``evals+<set>-<time>@askclaire.local``), which is kept:
+billing keeps the usage records of its answers. Run it against a database of its own, e.g.
+``CLAIRE_DATABASE_NAME=claire_evals python manage.py migrate`` then the same variable here.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from claire.accounts.models import User
 from evals.golden import DEFAULT_SET, GOLDEN_SETS
 from evals.golden.run import golden_run, golden_user_prepare
 from fixtures.demo_corpus import DEFAULT_SEED
@@ -32,7 +35,6 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument("--now", default="", help="anchor of the corpus (ISO, with offset)")
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-        parser.add_argument("--keep", action="store_true", help="keep the evaluation account")
 
     def handle(self, *args: Any, **options: Any) -> None:
         golden = GOLDEN_SETS[options["set"]]
@@ -48,15 +50,11 @@ class Command(BaseCommand):
             if not quiet:
                 self.stdout.write(line)
 
-        email = f"evals+{golden.name}@askclaire.local"
+        email = f"evals+{golden.name}-{timezone.now():%Y%m%d%H%M%S}@askclaire.local"
         user, corpus = golden_user_prepare(
             email=email, now=now, seed=options["seed"], report=report
         )
-        try:
-            summary = golden_run(golden=golden, user=user, corpus=corpus, report=report)
-        finally:
-            if not options["keep"]:
-                User.objects.filter(pk=user.pk).delete()
+        summary = golden_run(golden=golden, user=user, corpus=corpus, report=report)
         result = summary.to_json()
         if quiet:
             self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
