@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from assistant import selectors
@@ -95,6 +95,11 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
 
     try:
         with transaction.atomic():
+            # The placeholder pair need not wait for the WAL flush: after a crash that loses
+            # it, the client's retry with the same requestId simply inserts it again (nothing
+            # was answered yet). The answer itself commits durably in turn_finalize.
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit = off")
             now = timezone.now()
             if thread is None:
                 thread = thread_create(user=user, request=request)
