@@ -18,7 +18,14 @@ from django.db import connection
 from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, When
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, IdentityKind, Message, Person, PersonIdentity
+from conversations.models import (
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Message,
+    Person,
+    PersonIdentity,
+)
 from retrieval.lexicon import NATIONALITIES, fold_text
 from retrieval.memory.extract import RELATIONS
 from retrieval.memory.models import (
@@ -200,15 +207,16 @@ def relationship_metrics_for_user(
 def _representative_message_ids(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
     user's in direct chats with them), newest first."""
+    direct_chat_ids = list(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+        ).values_list("chat_id", flat=True)
+    )
     ids = (
         Message.objects.filter(user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False)
         .filter(
             Q(sender_person_id__in=list(person_ids))
-            | Q(
-                is_from_self=True,
-                chat__kind=ChatKind.DIRECT,
-                chat__memberships__person_id__in=list(person_ids),
-            )
+            | Q(is_from_self=True, chat_id__in=direct_chat_ids)
         )
         .exclude(text="")
         .order_by("-sent_at", "-pk")
@@ -223,16 +231,22 @@ def _reply_latency_median_seconds(
     """Median time the user took to answer the person in their direct chats since ``since``:
     for each of the user's messages that directly follows one of the person's, the gap. Reads
     only that person's direct chats in the window."""
+    chat_ids = list(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+        ).values_list("chat_id", flat=True)
+    )
+    if not chat_ids:
+        return None
+    # Reads the chats through the (chat, sent_at) index: only these chats, only the window.
     sql = """
         WITH ordered AS (
-            SELECT m.is_from_self, m.sender_person_id, m.sent_at,
+            SELECT m.is_from_self, m.sent_at,
                    LAG(m.is_from_self) OVER w AS previous_from_self,
                    LAG(m.sender_person_id) OVER w AS previous_sender,
                    LAG(m.sent_at) OVER w AS previous_sent_at
             FROM conversations_message m
-            JOIN conversations_chat c ON c.id = m.chat_id
-            JOIN conversations_chatparticipant p ON p.chat_id = c.id AND p.person_id = ANY(%s)
-            WHERE m.user_id = %s AND c.user_id = %s AND c.kind = %s
+            WHERE m.chat_id = ANY(%s) AND m.user_id = %s
               AND m.deleted_at IS NULL AND m.sent_at >= %s
             WINDOW w AS (PARTITION BY m.chat_id ORDER BY m.sent_at, m.id)
         )
@@ -242,10 +256,7 @@ def _reply_latency_median_seconds(
         WHERE is_from_self AND previous_from_self IS FALSE AND previous_sender = ANY(%s)
     """
     with connection.cursor() as cursor:
-        cursor.execute(
-            sql,
-            [list(person_ids), user.pk, user.pk, ChatKind.DIRECT.value, since, list(person_ids)],
-        )
+        cursor.execute(sql, [chat_ids, user.pk, since, list(person_ids)])
         (median,) = cursor.fetchone() or (None,)
     return round(float(median), 1) if median is not None else None
 

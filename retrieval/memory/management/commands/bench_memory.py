@@ -1,0 +1,95 @@
+"""Time personal-memory work on the demo corpus (figures in docs/MEMORY.md).
+
+    python manage.py bench_memory [--runs 20]
+
+Loads the demo corpus into a throwaway account inside a transaction that is rolled back at the
+end (nothing stays), then times: the in-transaction counter update for a 500-message ingest
+chunk, the deferred refresh (loops of every chat, plans, facts), and each selector the answer
+engine calls. Prints median and p95 in milliseconds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from claire.accounts.models import User
+from conversations.models import Chat, Message
+from fixtures.demo_corpus import build_demo_corpus
+from fixtures.services import demo_corpus_load
+from retrieval.memory import selectors, services
+
+_NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)
+
+
+def _timed(function: Callable[[], object], runs: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        function()
+        samples.append((time.perf_counter() - started) * 1000)
+    samples.sort()
+    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
+    return statistics.median(samples), p95
+
+
+class Command(BaseCommand):
+    help = "Time relationship counters, the memory refresh and the memory selectors."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--runs", type=int, default=20)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        runs = max(options["runs"], 1)
+        with transaction.atomic():
+            user = User.objects.create_user(
+                f"bench-memory-{time.time_ns()}@askclaire.local", None, first_name="Sam"
+            )
+            demo_corpus_load(user=user, corpus=build_demo_corpus(now=_NOW, seed=7))
+            chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
+            chunk = list(
+                Message.objects.filter(user=user).order_by("pk").values_list("pk", flat=True)[:500]
+            )
+
+            def counters_round_trip() -> None:
+                services.relationship_counters_apply(user=user, created_ids=chunk, deleted_ids=())
+                services.relationship_counters_apply(user=user, created_ids=(), deleted_ids=chunk)
+
+            cases: list[tuple[str, Callable[[], object], int]] = [
+                ("counters, 500-message chunk (apply + revert)", counters_round_trip, runs),
+                (
+                    "memory_refresh (every chat, plans, facts)",
+                    lambda: services.memory_refresh(user=user, chat_ids=chat_ids),
+                    max(runs // 4, 1),
+                ),
+                (
+                    "people_ranking(limit=5)",
+                    lambda: selectors.people_ranking(user=user, now=_NOW),
+                    runs,
+                ),
+                (
+                    "plans_for_user(terms=[taberna])",
+                    lambda: selectors.plans_for_user(user=user, terms=["taberna"]),
+                    runs,
+                ),
+                ("open_loops_for_user()", lambda: selectors.open_loops_for_user(user=user), runs),
+                (
+                    "identity_lookup(Russian, Mexico City)",
+                    lambda: selectors.identity_lookup(
+                        user=user, descriptors=["Russian"], city="Mexico City"
+                    ),
+                    runs,
+                ),
+            ]
+            for label, function, count in cases:
+                median, p95 = _timed(function, count)
+                self.stdout.write(
+                    f"{label:48s} median {median:8.1f} ms  p95 {p95:8.1f} ms  ({count} runs)"
+                )
+            transaction.set_rollback(True)
