@@ -253,6 +253,7 @@ class BackfillRun:
     embedded: int
     seconds: float
     provider_seconds: float
+    cpu_seconds: float  # this process's CPU time, all threads (not the database server's)
 
 
 def backfill(users: Sequence[User], version: IndexVersion) -> BackfillRun:
@@ -260,6 +261,7 @@ def backfill(users: Sequence[User], version: IndexVersion) -> BackfillRun:
     embedded = 0
     provider_seconds = 0.0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for user in users:
         services.index_jobs_request(user_id=user.pk, version_ids=[version.pk])
         job = open_index_job(user_id=user.pk, index_version_id=version.pk)
@@ -274,6 +276,7 @@ def backfill(users: Sequence[User], version: IndexVersion) -> BackfillRun:
         embedded=embedded,
         seconds=time.perf_counter() - started,
         provider_seconds=provider_seconds,
+        cpu_seconds=time.process_time() - cpu_started,
     )
 
 
@@ -283,6 +286,9 @@ class ThroughputResult:
     messages: int
     per_second: Summary
     pipeline_per_second: Summary  # excluding time in provider calls
+    # Messages per second of this process's CPU time spread over the machine's cores: the
+    # rate with the cores to itself (the database server's own CPU time is not counted).
+    cpu_normalized_per_second: Summary
     retire_per_second: Summary
 
 
@@ -293,6 +299,7 @@ def bench_backfill_throughput(
     message of ``users``), then retired."""
     rates: list[float] = []
     pipeline_rates: list[float] = []
+    cpu_rates: list[float] = []
     retire_rates: list[float] = []
     messages = 0
     for number in range(repetitions):
@@ -301,17 +308,20 @@ def bench_backfill_throughput(
         messages = run.embedded
         rates.append(messages / run.seconds)
         pipeline_rates.append(messages / max(run.seconds - run.provider_seconds, 1e-9))
+        cpu_rates.append(messages / max(run.cpu_seconds / (os.cpu_count() or 1), 1e-9))
         retire_seconds = version_retire(version)
         retire_rates.append(messages / retire_seconds)
         log(
             f"  {label} run {number + 1}: {messages} messages in {run.seconds:.1f}s "
-            f"({run.provider_seconds:.1f}s in provider calls)"
+            f"({run.provider_seconds:.1f}s in provider calls, {run.cpu_seconds:.1f}s CPU, "
+            f"load average {os.getloadavg()[0]:.1f})"
         )
     return ThroughputResult(
         label=label,
         messages=messages,
         per_second=Summary.of_rates(rates),
         pipeline_per_second=Summary.of_rates(pipeline_rates),
+        cpu_normalized_per_second=Summary.of_rates(cpu_rates),
         retire_per_second=Summary.of_rates(retire_rates),
     )
 
@@ -320,7 +330,7 @@ def bench_backfill_throughput(
 class IngestLatencyResult:
     one_version_ms: Summary  # only the active version maintained
     baseline_ms: Summary  # active + the building version, no backfill running
-    during_backfill_ms: Summary  # the same, while the building version's backfill runs
+    during_backfill_ms: Summary  # the same, while another user's backfill runs
     backfilled_during: int
 
     @property
@@ -333,7 +343,7 @@ class IngestLatencyResult:
 
 
 def _backfill_process(
-    version: IndexVersion, *, log_path: Path, niceness: int
+    version: IndexVersion, *, user: User, log_path: Path, niceness: int
 ) -> subprocess.Popen[bytes]:
     """``backfill_embeddings`` for ``version`` in its own process, as a worker would run it."""
     env = dict(os.environ)
@@ -348,6 +358,8 @@ def _backfill_process(
             "backfill_embeddings",
             "--index-version",
             str(version.version),
+            "--user",
+            user.email,
             "--no-progress",
             "--niceness",
             str(niceness),
@@ -368,6 +380,7 @@ def _embedded_total(version: IndexVersion) -> int:
 def bench_ingest_latency(
     *,
     ingest_user: User,
+    backfill_user: User,
     corpus: Corpus,
     backfill_profile: str,
     rounds: int,
@@ -376,10 +389,14 @@ def bench_ingest_latency(
     log_dir: Path,
     log: Callable[[str], None],
 ) -> IngestLatencyResult:
-    """500-message ingest batches during a model change. Each round creates the new version,
-    ingests without and then with its backfill running in another process (the two cores
-    are shared), and retires it. A round of ingests with only the active version maintained
-    shows what maintaining a second version costs by itself."""
+    """500-message ingest batches for one user during a model change, with and without
+    another user's backfill running in a separate process (the cores are shared).
+
+    Each round creates the new version, ingests once without and once with the backfill
+    running (the order alternates between rounds, so drift in the background load and the
+    growing tables falls on both sides), and retires the version. Batches with only the
+    active version maintained show what maintaining a second version costs by itself.
+    """
     messages = 500 * batches_per_round
     one_version = ingest(ingest_user, corpus, messages=messages)
     baseline: list[float] = []
@@ -387,30 +404,36 @@ def bench_ingest_latency(
     backfilled = 0
     for number in range(rounds):
         version = version_create(backfill_profile)
-        baseline += ingest(ingest_user, corpus, messages=messages)
-        process = _backfill_process(
-            version, log_path=log_dir / f"backfill-{number}.log", niceness=backfill_niceness
-        )
-        try:
-            # Let it load its model, seed, and start embedding before timing.
-            deadline = time.monotonic() + 300
-            while _embedded_total(version) == 0 and time.monotonic() < deadline:
+        for running in (False, True) if number % 2 == 0 else (True, False):
+            if not running:
+                baseline += ingest(ingest_user, corpus, messages=messages)
+                continue
+            process = _backfill_process(
+                version,
+                user=backfill_user,
+                log_path=log_dir / f"backfill-{number}.log",
+                niceness=backfill_niceness,
+            )
+            try:
+                # Let it load its model, seed, and start embedding before timing.
+                deadline = time.monotonic() + 600
+                while _embedded_total(version) == 0 and time.monotonic() < deadline:
+                    if process.poll() is not None:
+                        raise RuntimeError("the backfill ended before embedding anything")
+                    time.sleep(0.5)
+                before = _embedded_total(version)
+                during += ingest(ingest_user, corpus, messages=messages)
                 if process.poll() is not None:
-                    raise RuntimeError("the backfill process ended before embedding anything")
-                time.sleep(0.5)
-            before = _embedded_total(version)
-            during += ingest(ingest_user, corpus, messages=messages)
-            still_running = process.poll() is None
-            backfilled += _embedded_total(version) - before
-        finally:
-            process.terminate()
-            process.wait(timeout=60)
-        if not still_running:
-            raise RuntimeError("the backfill finished before the ingest round; use more data")
+                    raise RuntimeError("the backfill finished during the round; use more data")
+                backfilled += _embedded_total(version) - before
+            finally:
+                process.terminate()
+                process.wait(timeout=60)
         version_retire(version)
         log(
             f"  round {number + 1}: p50 {statistics.median(baseline) * 1000:.0f} ms without, "
-            f"{statistics.median(during) * 1000:.0f} ms during the backfill"
+            f"{statistics.median(during) * 1000:.0f} ms with the backfill running "
+            f"(load average {os.getloadavg()[0]:.1f})"
         )
     return IngestLatencyResult(
         one_version_ms=Summary.of([value * 1000 for value in one_version]),
@@ -467,18 +490,30 @@ def bench_search(
     limit: int,
     log: Callable[[str], None],
 ) -> list[SearchResult]:
-    """One user per size, every message embedded in ``version``; exact vs HNSW."""
-    results = []
+    """One user per size, every message embedded in ``version`` (its HNSW index built once,
+    after all of them, as after a backfill); exact vs HNSW for the same queries."""
     texts = [corpus.text() for _ in range(queries)]
     query_vectors = [
         [float(value) for value in vector or []]
         for vector in embed_many(texts, profile=version.profile).vectors
     ]
+    users = []
     for size in sizes:
         user = bench_user(f"search-{size}")
         ingest(user, corpus, messages=size)
         backfill([user], version)
-        services.index_version_search_index_build(index_version=version)
+        users.append((size, user))
+    started = time.perf_counter()
+    search_index_drop(index_version=version)
+    IndexVersion.objects.filter(pk=version.pk).update(search_index_built_at=None)
+    version.search_index_built_at = None
+    services.index_version_search_index_build(index_version=version)
+    total = MessageEmbedding.objects.filter(index_version=version).count()
+    log(f"  HNSW index over {total} vectors built in {time.perf_counter() - started:.1f}s")
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {MessageEmbedding._meta.db_table}")
+    results = []
+    for size, user in users:
         exact_ms, exact = _search_timings(user, query_vectors, SearchPlan.EXACT, limit)
         hnsw_ms, approximate = _search_timings(user, query_vectors, SearchPlan.HNSW, limit)
         found = sum(len(set(a) & set(e)) for a, e in zip(approximate, exact, strict=True))
