@@ -38,6 +38,15 @@ def test_stream_runs_the_whole_lifecycle_in_order(user, dinner_chat, answer_mode
     assert finish["citedSourceIds"] == ["S1"]
     assert finish["removedCitationCount"] == 1
     assert finish["thread"]["title"] == "When is the dinner with Ana?"
+    assert finish["actions"][0] == {
+        "type": "open_conversation",
+        "label": "Open Weekend plans",
+        "sourceId": "S1",
+        "target": sources["citations"][0]["navigation"],
+    }
+    assert [(a["type"], a["label"]) for a in finish["actions"][1:]] == [
+        ("open_calendar", "Open calendar")
+    ]
     thread_ids = chunks[2]["data"]
     turn = Turn.objects.get(pk=int(thread_ids["assistantTurnId"]))
     assert turn.status == TurnStatus.COMPLETED
