@@ -8,6 +8,7 @@ from retrieval.memory.models import (
     Loop,
     MemoryPolicy,
     PersonFact,
+    PersonFactRejection,
     PersonFactSource,
     PersonMerge,
     Plan,
@@ -79,3 +80,11 @@ class PersonMergeAdmin(admin.ModelAdmin):
     def split_selected(self, request: HttpRequest, queryset: QuerySet[PersonMerge]) -> None:
         for merge in queryset.select_related("user"):
             services.person_split(user=merge.user, merge_id=merge.pk, now=timezone.now())
+
+
+@admin.register(PersonFactRejection)
+class PersonFactRejectionAdmin(admin.ModelAdmin):
+    list_display = ("person", "kind", "folded_value", "user", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("user__email", "person__display_name", "folded_value")
+    raw_id_fields = ("user", "person")

@@ -9,9 +9,16 @@ class MemoryConfig(AppConfig):
     verbose_name = "Personal memory"
 
     def ready(self) -> None:
+        from django.db.models.signals import pre_delete
+
+        from conversations.models import Chat
         from conversations.signals import messages_changed
         from retrieval.memory import receivers
 
         messages_changed.connect(
             receivers.on_messages_changed, dispatch_uid="memory.on_messages_changed"
+        )
+        # Deleting a chat deletes what only its messages supported.
+        pre_delete.connect(
+            receivers.on_chat_pre_delete, sender=Chat, dispatch_uid="memory.on_chat_pre_delete"
         )

@@ -261,3 +261,26 @@ class PersonMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.merged_person_id} -> {self.kept_person_id}"
+
+
+class PersonFactRejection(models.Model):
+    """The user said a fact is wrong (or asked for it to be forgotten): it is deleted and never
+    derived again from the same messages' wording."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="person_fact_rejections"
+    )
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="fact_rejections")
+    kind = models.CharField(max_length=16, choices=FactKind.choices)
+    folded_value = models.CharField(max_length=255)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person", "kind", "folded_value"], name="person_fact_rejection_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"not {self.kind} {self.folded_value} ({self.person_id})"

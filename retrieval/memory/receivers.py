@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from claire.accounts.models import User
-from conversations.models import Message
+from conversations.models import Chat, Message
 from retrieval.memory import services
 from retrieval.memory.tasks import memory_refresh
 
@@ -38,3 +38,7 @@ def on_messages_changed(
     )
     if chat_ids:
         transaction.on_commit(lambda: memory_refresh.delay(user_id, chat_ids))
+
+
+def on_chat_pre_delete(sender: Any, *, instance: Chat, **kwargs: Any) -> None:
+    services.chat_memory_forget(chat=instance)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from rest_framework import status
 
 from claire.accounts.models import User
@@ -36,6 +37,7 @@ from retrieval.memory.models import (
     MemoryPolicy,
     PersonChatDay,
     PersonFact,
+    PersonFactRejection,
     PersonFactSource,
     PersonMerge,
     Plan,
@@ -532,6 +534,17 @@ def facts_rebuild(*, user: User) -> int:
     facts."""
     policy = MemoryPolicy.objects.filter(user=user).first()
     keep_sensitive = bool(policy and policy.persist_sensitive_facts)
+    # Sensitive facts older than the policy's retention are not kept.
+    sensitive_since = (
+        timezone.now() - timedelta(days=policy.sensitive_retention_days)
+        if policy and policy.sensitive_retention_days
+        else None
+    )
+    rejected = set(
+        PersonFactRejection.objects.filter(user=user).values_list(
+            "person_id", "kind", "folded_value"
+        )
+    )
     rows = (
         Message.objects.filter(
             user=user, deleted_at__isnull=True, kind=MessageKind.TEXT, text__iregex=_FACT_VOCABULARY
@@ -578,6 +591,8 @@ def facts_rebuild(*, user: User) -> int:
             related = sender_id if claim.related_to_sender else None
             if claim.related_to_sender and related is None:
                 continue
+            if (subject, claim.kind, fold_text(claim.value)) in rejected:
+                continue
             book.add(
                 person_id=subject,
                 kind=claim.kind,
@@ -587,8 +602,11 @@ def facts_rebuild(*, user: User) -> int:
                 related_person_id=related,
                 previous=claim.previous,
             )
-        if keep_sensitive and not is_from_self and sender_id is not None:
+        is_retained = sensitive_since is None or sent_at >= sensitive_since
+        if keep_sensitive and is_retained and not is_from_self and sender_id is not None:
             for nationality in nationality_claims(text):
+                if (sender_id, FactKind.NATIONALITY.value, fold_text(nationality)) in rejected:
+                    continue
                 book.add(
                     person_id=sender_id,
                     kind=FactKind.NATIONALITY,
@@ -690,3 +708,27 @@ def person_split(*, user: User, merge_id: int, now: datetime) -> PersonMerge:
             merge.save(update_fields=["split_at"])
     logger.info("memory.person_split", extra={"user_id": user.pk, "merge_id": merge.pk})
     return merge
+
+
+def person_fact_reject(*, user: User, fact_id: int) -> None:
+    """The user corrects or deletes a fact: it is removed now and not derived again from the
+    same wording (a later message saying something else still counts). ``NotFound`` for a
+    fact that is not the user's."""
+    with transaction.atomic():
+        fact = PersonFact.objects.select_for_update().filter(user=user, pk=fact_id).first()
+        if fact is None:
+            raise NotFound(message="Fact not found.")
+        PersonFactRejection.objects.get_or_create(
+            user=user, person_id=fact.person_id, kind=fact.kind, folded_value=fold_text(fact.value)
+        )
+        # What this fact superseded becomes current again.
+        PersonFact.objects.filter(user=user, superseded_by=fact).update(superseded_by=None)
+        fact.delete()
+    logger.info("memory.fact_rejected", extra={"user_id": user.pk, "fact_id": fact_id})
+
+
+def chat_memory_forget(*, chat: Chat) -> None:
+    """Before a chat is deleted: remove what only its messages supported (facts, plan steps,
+    loops), in the deleting transaction."""
+    message_ids = list(Message.objects.filter(chat=chat).values_list("pk", flat=True))
+    memory_forget_messages(user=chat.user, message_ids=message_ids)

@@ -3,12 +3,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.utils import timezone
 
+from claire.api.errors import NotFound
 from conversations.models import Chat, Person
 from fixtures.services import demo_corpus_load
 from retrieval.memory import services
 from retrieval.memory.extract import fact_claims
-from retrieval.memory.models import FactKind, MemoryPolicy, PersonFact, PersonFactSource
+from retrieval.memory.models import FactKind, Loop, MemoryPolicy, PersonFact, PersonFactSource
 from retrieval.memory.selectors import identity_lookup, person_facts_for_user
 from tests.memory.helpers import beat_message_ids, chat_of, ingest, message_row, say
 
@@ -211,3 +213,65 @@ def test_demo_corpus_identity_questions(user, demo_corpus):
     assert set(current[0].source_message_ids) <= beat_message_ids(
         user, demo_corpus, "fact.clara.moved_to_berlin"
     )
+
+
+def test_rejecting_a_fact_removes_it_for_good_and_restores_what_it_superseded(
+    user, other_user, api_client, other_api_client
+):
+    chat = chat_of("dm-rita", "Rita")
+    ingest(
+        user,
+        chat,
+        say("1", T0, "I live in Lisbon", sender="Rita"),
+        say("2", T0 + timedelta(days=30), "I moved to Berlin!", sender="Rita"),
+    )
+    _refresh(user)
+    berlin = PersonFact.objects.get(user=user, value="Berlin")
+    with pytest.raises(NotFound):
+        services.person_fact_reject(user=other_user, fact_id=berlin.pk)
+    assert other_api_client.delete(f"/api/memory/facts/{berlin.pk}/").status_code == 404
+    assert api_client.delete(f"/api/memory/facts/{berlin.pk}/").status_code == 204
+    (lisbon,) = person_facts_for_user(user=user)
+    assert (lisbon.value, lisbon.is_current) == ("Lisbon", True)
+    _refresh(user)
+    assert [(f.value, f.is_current) for f in person_facts_for_user(user=user)] == [("Lisbon", True)]
+
+
+def test_sensitive_facts_older_than_the_retention_are_not_kept(user):
+    chat = chat_of("dm-rita", "Rita")
+    old = timezone.now() - timedelta(days=60)
+    ingest(user, chat, say("1", old, "I'm Brazilian, by the way", sender="Rita"))
+    ingest(user, chat_of("dm-leo", "Leo"), say("1", timezone.now(), "I'm Italian!", sender="Leo"))
+    MemoryPolicy.objects.create(
+        user=user, persist_sensitive_facts=True, sensitive_retention_days=30
+    )
+    _refresh(user)
+    assert list(PersonFact.objects.filter(user=user).values_list("value", flat=True)) == ["Italian"]
+
+
+def test_deleting_a_chat_deletes_what_only_it_supported(user):
+    user.first_name = "Sam"
+    user.save()
+    direct = chat_of("dm-rita", "Rita")
+    ingest(
+        user,
+        direct,
+        say("0", T0, "hi"),
+        say(
+            "1",
+            T0 + timedelta(minutes=1),
+            "I live in Lisbon. Could you send me the photos?",
+            sender="Rita",
+        ),
+    )
+    other = chat_of("dm-rita-2", "Rita", platform="telegram")
+    ingest(user, other, say("1", T0, "I live in Lisbon", sender="Rita", platform="telegram"))
+    _refresh(user)
+    fact = PersonFact.objects.get(user=user)
+    assert fact.sources.count() == 2
+    assert Loop.objects.filter(user=user).count() == 1
+    Chat.objects.get(user=user, platform_chat_id="dm-rita").delete()
+    assert Loop.objects.filter(user=user).count() == 0
+    assert PersonFact.objects.get(pk=fact.pk).sources.count() == 1
+    Chat.objects.filter(user=user).delete()
+    assert PersonFact.objects.filter(user=user).count() == 0

@@ -13,6 +13,7 @@ urlpatterns = [
         views.PersonFactsView.as_view(),
         name="memory-person-facts",
     ),
+    path("memory/facts/<int:fact_id>/", views.PersonFactView.as_view(), name="memory-fact"),
     path("memory/relationships/", views.RelationshipsView.as_view(), name="memory-relationships"),
     path(
         "memory/merge-suggestions/",

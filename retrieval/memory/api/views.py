@@ -183,3 +183,9 @@ class PersonMergeSplitView(APIView):
             user=request_user(request), merge_id=merge_id, now=timezone.now()
         )
         return Response(_merge_json(merge))
+
+
+class PersonFactView(APIView):
+    def delete(self, request: Request, fact_id: int) -> Response:
+        services.person_fact_reject(user=request_user(request), fact_id=fact_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
