@@ -337,6 +337,58 @@ TIME_PHRASES = (
     "this weekend",
     "next month",
 )
+ADJECTIVES = (
+    "amazing",
+    "awful",
+    "brilliant",
+    "busy",
+    "calm",
+    "cheap",
+    "chilly",
+    "cozy",
+    "crazy",
+    "crowded",
+    "delicious",
+    "early",
+    "easy",
+    "expensive",
+    "fancy",
+    "fun",
+    "gorgeous",
+    "great",
+    "hectic",
+    "huge",
+    "late",
+    "lazy",
+    "loud",
+    "lovely",
+    "messy",
+    "nice",
+    "noisy",
+    "odd",
+    "perfect",
+    "pricey",
+    "quiet",
+    "rainy",
+    "relaxed",
+    "rough",
+    "sunny",
+    "tiny",
+    "tricky",
+    "weird",
+    "windy",
+    "wonderful",
+)
+OPENERS = ("Hey", "So", "Honestly,", "Quick question:", "Btw", "Ok so", "Guess what,", "Hmm")
+DETAILS = (
+    " around {hour}:{minute:02d}",
+    " - it was {adjective}",
+    ", {adjective} as always",
+    " ({amount} euros)",
+    " btw {name} says hi",
+    ", the {adjective} one near {place}",
+    " for {count} people",
+)
 FILLERS = (
     "haha",
     "ok",
@@ -406,8 +458,7 @@ class TextGenerator:
     def message(self) -> str:
         if self.random.random() < 0.15:
             return self.random.choice(FILLERS)
-        template = self.random.choice(TEMPLATES)
-        return template.format(
+        text = self.random.choice(TEMPLATES).format(
             name=self._pick(FIRST_NAMES),
             place=self._pick(PLACES),
             food=self._pick(FOODS),
@@ -415,6 +466,22 @@ class TextGenerator:
             thing=self._pick(THINGS),
             time=self.random.choice(TIME_PHRASES),
         )
+        # Openers and details (times, prices, counts) keep most messages distinct, as real
+        # chat is: a corpus of a few template sentences repeated word for word would give the
+        # vector index thousands of identical points, which no real history has.
+        if self.random.random() < 0.3:
+            text = f"{self.random.choice(OPENERS)} {text[0].lower()}{text[1:]}"
+        for _ in range(self.random.choice((0, 1, 1, 2))):
+            text += self.random.choice(DETAILS).format(
+                hour=self.random.randint(7, 23),
+                minute=self.random.choice((0, 15, 30, 45, 10, 20, 40, 50)),
+                adjective=self.random.choice(ADJECTIVES),
+                amount=self.random.randint(5, 400),
+                name=self._pick(FIRST_NAMES),
+                place=self._pick(PLACES),
+                count=self.random.randint(2, 12),
+            )
+        return text
 
 
 def message_rows(
