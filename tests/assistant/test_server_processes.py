@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -52,12 +53,18 @@ def _free_port() -> int:
 @contextmanager
 def daphne_server(*, redis_url: str = "") -> Iterator[int]:
     port = _free_port()
+    test_database = connection.settings_dict["NAME"]
     env = {
         **os.environ,
-        "CLAIRE_DATABASE_NAME": connection.settings_dict["NAME"],
+        "CLAIRE_DATABASE_NAME": test_database,
         "CLAIRE_AI_CONFIG": json.dumps(SLOW_MODEL),
         "REDIS_URL": redis_url,
     }
+    if os.environ.get("DATABASE_URL"):
+        # The servers must use this test database, not the one DATABASE_URL names.
+        env["DATABASE_URL"] = (
+            urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{test_database}").geturl()
+        )
     process = subprocess.Popen(
         [
             sys.executable,
