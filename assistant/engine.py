@@ -116,6 +116,13 @@ class AnswerSession:
             async with aclosing(self._answer()) as answer:
                 async for event in answer:
                     yield event
+        except Exception:
+            # A bug or a database failure must still end the stream with a safe error.
+            logger.exception(
+                "assistant.answer_failed", extra={"assistant_turn_id": self.assistant_turn_id}
+            )
+            async for event in self._fail(INTERNAL_ERROR):
+                yield event
         finally:
             if not self._progress.is_ended:
                 # Cancelled (client gone) or closed early: record what was shown.

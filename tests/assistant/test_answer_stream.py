@@ -243,3 +243,37 @@ def test_session_auth_needs_the_csrf_header(user, dinner_chat, answer_models, cl
     )
     assert with_csrf.status == 200
     assert _text(with_csrf.chunks) == "Friday [S1]."
+
+
+def test_failure_while_saving_ends_the_stream_with_a_safe_error(
+    user, dinner_chat, answer_models, monkeypatch
+):
+    from django.db import OperationalError
+
+    from assistant import services
+
+    original = services.turn_finalize
+
+    def finalize_failing_once(**kwargs):
+        if kwargs["outcome"].status == TurnStatus.COMPLETED:
+            raise OperationalError("connection lost (details must not reach the client)")
+        return original(**kwargs)
+
+    monkeypatch.setattr(services, "turn_finalize", finalize_failing_once)
+    answer_models.script(deltas=("Friday [S1].",))
+    reply = ask(user)
+    chunks = reply.chunks
+    assert [c["type"] for c in chunks][-2:] == ["data-error", "error"]
+    assert _data(chunks, "data-error") == {
+        "code": "internal_error",
+        "retryable": True,
+        "status": "partial",
+    }
+    assert chunks[-1]["errorText"] == "Something went wrong while answering. Please try again."
+    assert b"connection lost" not in reply.body
+    turn = Turn.objects.get(pk=int(_data(chunks, "data-thread")["assistantTurnId"]))
+    assert (turn.status, turn.error_code, turn.text) == (
+        TurnStatus.PARTIAL,
+        "internal_error",
+        "Friday [S1].",
+    )
