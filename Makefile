@@ -25,13 +25,13 @@ install: $(INSTALLED)
 ## make demo: set everything up on the embedded database and serve on http://$(HOST):$(PORT)/
 demo: install
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py demo_setup
+	$(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
 	$(MAKE) --no-print-directory serve
 
 ## Serve with daphne plus one Celery worker with beat (filesystem broker without REDIS_URL).
 serve: install
 	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/celery -A claire worker --beat --schedule .data/celery/beat-schedule --quiet --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
+	$(BIN)/celery -A claire --quiet worker --beat --schedule .data/celery/beat-schedule --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
 
 worker: install
