@@ -37,7 +37,38 @@ def on_messages_changed(
         )
     )
     if chat_ids:
-        transaction.on_commit(lambda: memory_refresh.delay(user_id, chat_ids))
+        _refresh_after_commit(user_id=user_id, chat_ids=chat_ids)
+
+
+class _PendingRefresh:
+    """Chats to refresh once the current transaction commits, per user: one task per user and
+    transaction, however many ingest calls the transaction made."""
+
+    def __init__(self) -> None:
+        self.chat_ids: dict[int, set[int]] = {}
+
+    def __call__(self) -> None:
+        for user_id, chat_ids in sorted(self.chat_ids.items()):
+            memory_refresh.delay(user_id, sorted(chat_ids))
+
+
+def _refresh_after_commit(*, user_id: int, chat_ids: list[int]) -> None:
+    connection = transaction.get_connection()
+    pending = next(
+        (
+            callback
+            for _savepoints, callback, _robust in connection.run_on_commit
+            if isinstance(callback, _PendingRefresh)
+        ),
+        None,
+    )
+    if pending is not None:
+        pending.chat_ids.setdefault(user_id, set()).update(chat_ids)
+        return
+    # Not registered yet in this transaction (or its registration was rolled back).
+    pending = _PendingRefresh()
+    pending.chat_ids[user_id] = set(chat_ids)
+    transaction.on_commit(pending)
 
 
 def on_chat_pre_delete(sender: Any, *, instance: Chat, **kwargs: Any) -> None:

@@ -290,3 +290,20 @@ def test_ingest_requests_the_refresh_after_commit(
     with django_capture_on_commit_callbacks(execute=True):
         ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "Could you send me the invoice?"))
     assert requested == [(user.pk, [Chat.objects.get(user=user).pk])]
+
+
+def test_one_refresh_per_transaction_however_many_ingests(
+    user, django_capture_on_commit_callbacks, monkeypatch
+):
+    from django.db import transaction
+
+    from retrieval.memory import receivers
+
+    requested: list[tuple[int, list[int]]] = []
+    monkeypatch.setattr(receivers.memory_refresh, "delay", lambda *args: requested.append(args))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "hi", sender="Leo"))
+        ingest(user, chat_of("dm-rita", "Rita"), say("1", T0, "hi", sender="Rita"))
+        ingest(user, chat_of("dm-leo", "Leo"), say("2", T0, "again", sender="Leo"))
+    chat_ids = sorted(Chat.objects.filter(user=user).values_list("pk", flat=True))
+    assert requested == [(user.pk, chat_ids)]
