@@ -8,6 +8,7 @@ loading any window.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,7 +26,7 @@ from retrieval.windows import MessageWindow, windows_expand
 # Hits expanded into windows per pack source allowed: merged and duplicate windows shrink the
 # list, so a little more than one hit per source keeps a pack full without loading windows
 # that could never be shown.
-HITS_PER_SOURCE = 2
+HITS_PER_SOURCE = 1.5
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,9 @@ def retrieve(
     if not result.is_no_evidence:
         windows = windows_expand(
             user=user,
-            message_ids=result.message_ids[: evidence_limits.max_sources * HITS_PER_SOURCE],
+            message_ids=result.message_ids[
+                : math.ceil(evidence_limits.max_sources * HITS_PER_SOURCE)
+            ],
             before=settings.RETRIEVAL_WINDOW_BEFORE,
             after=settings.RETRIEVAL_WINDOW_AFTER,
         )

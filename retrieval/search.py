@@ -47,7 +47,13 @@ from retrieval.fusion import (
     VectorHit,
     fuse,
 )
-from retrieval.lexical import SearchFilters, filters_params, filters_sql, lexical_search
+from retrieval.lexical import (
+    LexicalHit,
+    SearchFilters,
+    filters_params,
+    filters_sql,
+    lexical_search,
+)
 from retrieval.types import CompiledQuery, Route, ScopeMode, TimeTarget
 
 logger = logging.getLogger(__name__)
@@ -62,6 +68,8 @@ class SearchLimits:
     vector_candidates: int = 100
     fused_candidates: int = 50
     recent_messages: int = 30
+    # Hits whose chat neighbours are loaded for context sharing (docs/RETRIEVAL_SEARCH.md).
+    context_hits: int = 30
     # Embed the question on a worker thread while the lexical query runs (see docs).
     overlap_embedding: bool = True
     weights: FusionWeights = field(default_factory=FusionWeights)
@@ -183,6 +191,7 @@ LEFT JOIN LATERAL (
     FROM conversations_message p
     WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
       AND (p.sent_at, p.id) < (m.sent_at, m.id)
+      AND m.id = ANY(%(context_ids)s)
     ORDER BY p.sent_at DESC, p.id DESC
     LIMIT 1
 ) pv ON true
@@ -191,6 +200,7 @@ LEFT JOIN LATERAL (
     FROM conversations_message n
     WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
       AND (n.sent_at, n.id) > (m.sent_at, m.id)
+      AND m.id = ANY(%(context_ids)s)
     ORDER BY n.sent_at, n.id
     LIMIT 1
 ) nx ON true
@@ -227,17 +237,20 @@ def _candidate_facts(
     *,
     user: User,
     message_ids: list[int],
+    context_ids: list[int],
     filters: SearchFilters,
     person_ids: tuple[int, ...],
 ) -> dict[int, CandidateFacts]:
     """Facts about the union of both legs' hits and their chat neighbours, in one query. Every
     filter is applied again here, so a hit the vector index still holds after its message was
-    deleted, excluded or moved out of scope never reaches the result; a neighbour outside the
-    time range is left out."""
+    deleted, excluded or moved out of scope never reaches the result. Neighbours are loaded for
+    ``context_ids`` only (the best hits: a low-ranked hit shares too little to matter); a
+    neighbour outside the time range is left out."""
     if not message_ids:
         return {}
     params: dict[str, Any] = {
         "message_ids": message_ids,
+        "context_ids": context_ids,
         "user_id": user.pk,
         "person_ids": list(person_ids),
         **filters_params(filters),
@@ -329,6 +342,20 @@ def _embed_question(question: str, profile: str, data_policy: DataPolicy) -> _Qu
     )
 
 
+def _best_hits(
+    lexical: list[LexicalHit], vector: list[VectorHit], *, weights: FusionWeights, count: int
+) -> list[int]:
+    """The ``count`` hits with the best fused leg scores (before floor and boosts)."""
+    scores: dict[int, float] = {}
+    for rank, lexical_hit in enumerate(lexical, start=1):
+        scores[lexical_hit.message_id] = weights.lexical_weight / (weights.rrf_k + rank)
+    for rank, vector_hit in enumerate(vector, start=1):
+        scores[vector_hit.message_id] = scores.get(vector_hit.message_id, 0.0) + (
+            weights.vector_weight / (weights.rrf_k + rank)
+        )
+    return sorted(scores, key=lambda message_id: (-scores[message_id], -message_id))[:count]
+
+
 def _hybrid(
     *,
     user: User,
@@ -401,7 +428,13 @@ def _hybrid(
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
     union = list(dict.fromkeys([*(h.message_id for h in lexical), *(h.message_id for h in vector)]))
-    facts = _candidate_facts(user=user, message_ids=union, filters=filters, person_ids=person_ids)
+    facts = _candidate_facts(
+        user=user,
+        message_ids=union,
+        context_ids=_best_hits(lexical, vector, weights=limits.weights, count=limits.context_hits),
+        filters=filters,
+        person_ids=person_ids,
+    )
     preferred = compiled.scope.chat_ids if compiled.scope.mode == ScopeMode.PREFERRED else ()
     candidates = fuse(
         lexical=lexical,

@@ -308,3 +308,23 @@ def test_routes_without_their_own_source_here_report_the_hybrid_read(user):
 
     assert result.route == Route.HYBRID
     assert _ids(result) == [hit.pk]
+
+
+def test_neighbours_are_loaded_for_the_best_hits_only(user):
+    strong_chat, weak_chat = ChatFactory(user=user), ChatFactory(user=user)
+    strong = MessageFactory(chat=strong_chat, text="sailing sailing regatta", sent_at=T0)
+    strong_reply = MessageFactory(
+        chat=strong_chat, text="count me in", sent_at=T0 + dt.timedelta(1)
+    )
+    weak = MessageFactory(chat=weak_chat, text="regatta", sent_at=T0)
+    MessageFactory(chat=weak_chat, text="maybe next time", sent_at=T0 + dt.timedelta(1))
+    limits = replace(LIMITS, context_hits=1)
+
+    result = search(
+        user=user,
+        compiled=_compiled("sailing regatta", ["sailing", "regatta"]),
+        now=NOW,
+        limits=limits,
+    )
+
+    assert _ids(result) == [strong.pk, weak.pk, strong_reply.pk]
