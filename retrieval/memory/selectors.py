@@ -356,21 +356,28 @@ def plans_for_user(
 ) -> list[PlanTimeline]:
     """The user's plans, most recently discussed first, each with its status timeline.
 
-    Filters (all optional, combined with AND): ``terms`` — any term equals the plan's activity
-    or place (case-insensitive; pass the compiled keywords); ``person_ids`` — someone among
-    them took part in a step; ``statuses`` — the current status is one of them; ``sent_after``
-    / ``sent_before`` — the plan was discussed in that window; ``chat_ids`` — a step is in one
-    of those chats. Steps in chats excluded from AI are never returned. Two queries.
+    Filters (all optional, combined with AND): ``terms`` — any term is the plan's activity or
+    place, or appears in one of its step messages (case-insensitive; pass the compiled
+    keywords); ``person_ids`` — someone among them (or merged with them) wrote a step;
+    ``statuses`` — the current status is one of them; ``sent_after`` / ``sent_before`` — the
+    plan was discussed in that window; ``chat_ids`` — a step is in one of those chats. Steps in
+    chats excluded from AI are never returned. Two or three queries.
     """
     plans = Plan.objects.filter(user=user)
     lowered = [term.strip().lower() for term in terms if term.strip()]
     if lowered:
         term_filter = Q()
         for term in lowered:
-            term_filter |= Q(activity__iexact=term) | Q(place__iexact=term)
+            term_filter |= (
+                Q(activity__iexact=term)
+                | Q(place__iexact=term)
+                | Q(steps__message__text__icontains=term)
+            )
         plans = plans.filter(term_filter)
     if person_ids:
-        plans = plans.filter(steps__message__sender_person_id__in=list(person_ids))
+        plans = plans.filter(
+            steps__message__sender_person_id__in=person_ids_expand(user=user, person_ids=person_ids)
+        )
     if statuses:
         plans = plans.filter(status__in=list(statuses))
     if sent_after is not None:

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from claire.api.errors import NotFound
-from conversations.models import Chat, ChatKind
+from conversations.models import Chat, ChatKind, Person
 from fixtures.services import demo_corpus_load
 from retrieval.memory import services
 from retrieval.memory.models import Loop, LoopKind, LoopStatus, Plan, PlanStatus, PlanStep
@@ -307,3 +307,14 @@ def test_one_refresh_per_transaction_however_many_ingests(
         ingest(user, chat_of("dm-leo", "Leo"), say("2", T0, "again", sender="Leo"))
     chat_ids = sorted(Chat.objects.filter(user=user).values_list("pk", flat=True))
     assert requested == [(user.pk, chat_ids)]
+
+
+def test_plans_are_found_by_words_of_their_steps_and_by_people(user):
+    _plan_fixture(user)
+    _refresh(user)
+    leo = Person.objects.get(user=user, display_name="Leo")
+    rita = Person.objects.get(user=user, display_name="Rita")
+    assert [p.place for p in plans_for_user(user=user, terms=["saturday"])] == ["Casa Nova"]
+    assert plans_for_user(user=user, terms=["birthday"]) == []
+    assert [p.place for p in plans_for_user(user=user, person_ids=[leo.pk])] == ["Casa Nova"]
+    assert [p.place for p in plans_for_user(user=user, person_ids=[rita.pk])] == ["Casa Nova"]
