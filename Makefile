@@ -25,7 +25,7 @@ install: $(INSTALLED)
 ## make demo: set everything up on the embedded database and serve on http://$(HOST):$(PORT)/
 demo: install
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
+	LOG_LEVEL=WARNING $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
 	$(MAKE) --no-print-directory serve
 
 ## Serve with daphne plus one Celery worker with beat (filesystem broker without REDIS_URL).
