@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.conf import settings
@@ -19,6 +19,7 @@ from claire.accounts.models import User
 from claire.ai.types import DataPolicy
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
+from retrieval.memory.evidence import MemoryHits, memory_message_ids
 from retrieval.search import SearchLimits, SearchResult, search
 from retrieval.types import CompiledQuery, Route, Scope
 from retrieval.windows import MessageWindow, windows_expand
@@ -48,6 +49,7 @@ class Retrieval:
     windows: tuple[MessageWindow, ...]
     pack: EvidencePack
     timings: RetrievalTimings = field(default_factory=RetrievalTimings)
+    memory: MemoryHits | None = None
 
     @property
     def route(self) -> Route:
@@ -81,14 +83,18 @@ def retrieve(
         limits=search_limits or SearchLimits.from_settings(),
         data_policy=data_policy,
     )
+    # What memory says answers the question is cited first; search hits fill the rest. The
+    # route records memory when it answered alone or read the route's own source (loops, ranking).
+    memory = memory_message_ids(user=user, compiled=compiled, now=now)
+    if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
+        result = replace(result, route=memory.route)
+    hit_ids = list(dict.fromkeys([*(memory.message_ids if memory else ()), *result.message_ids]))
     searched_at = time.perf_counter()
     windows: list[MessageWindow] = []
     if not result.is_no_evidence:
         windows = windows_expand(
             user=user,
-            message_ids=result.message_ids[
-                : math.ceil(evidence_limits.max_sources * HITS_PER_SOURCE)
-            ],
+            message_ids=hit_ids[: math.ceil(evidence_limits.max_sources * HITS_PER_SOURCE)],
             before=settings.RETRIEVAL_WINDOW_BEFORE,
             after=settings.RETRIEVAL_WINDOW_AFTER,
         )
@@ -110,6 +116,7 @@ def retrieve(
         search=result,
         windows=tuple(windows),
         pack=pack,
+        memory=memory,
         timings=RetrievalTimings(
             compile_ms=(compiled_at - started) * 1000,
             search_ms=(searched_at - compiled_at) * 1000,

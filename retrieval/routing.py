@@ -5,8 +5,8 @@ Routing needs no model: the compiled intent decides.
 | intent          | route           | source                                                  |
 |-----------------|-----------------|---------------------------------------------------------|
 | catch_up        | recent_window   | the compiled window across the scope's chats            |
-| unresolved      | unresolved      | open loops; until they exist, hybrid retrieval (fallback)|
-| people_ranking  | people_ranking  | per-person conversation statistics                      |
+| unresolved      | unresolved      | open loops, then hybrid retrieval                       |
+| people_ranking  | people_ranking  | per-person conversation statistics, then hybrid         |
 | everything else | hybrid          | lexical + vector search                                 |
 
 ``no_evidence`` is recorded by search when nothing passes the relevance floor.
@@ -30,9 +30,9 @@ from conversations.models import Chat
 from conversations.selectors import chats_get_for_user
 from retrieval.types import CompiledQuery, Intent, Route, Scope, ScopeMode
 
-# Loops arrive with the personal-memory work; until then "what is unresolved" reads hybrid
-# retrieval and the answer says that open loops are not tracked yet.
-LOOPS_AVAILABLE = False
+# "What is unresolved" reads the open loops personal memory derives
+# (``retrieval.memory.evidence``); switched off, it reads hybrid retrieval instead.
+LOOPS_AVAILABLE = True
 MAX_PREFERRED_CHATS = 5
 
 _ROUTES_BY_INTENT: dict[Intent, Route] = {

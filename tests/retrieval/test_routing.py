@@ -236,15 +236,27 @@ def test_no_intent_is_routed_to_no_evidence():
     assert Route.NO_EVIDENCE not in {route_for(_compiled(intent)) for intent in Intent}
 
 
-def test_unresolved_reads_hybrid_until_loops_exist(monkeypatch):
+def test_unresolved_reads_open_loops_and_falls_back_to_hybrid_when_they_are_off(monkeypatch):
+    assert {route_fallback_for(route) for route in Route} == {None}
+    monkeypatch.setattr(routing, "LOOPS_AVAILABLE", False)
     assert route_fallback_for(Route.UNRESOLVED) == Route.HYBRID
     assert {route_fallback_for(route) for route in Route if route != Route.UNRESOLVED} == {None}
-    monkeypatch.setattr(routing, "LOOPS_AVAILABLE", True)
-    assert route_fallback_for(Route.UNRESOLVED) is None
 
 
 @pytest.mark.django_db
-def test_the_route_is_recorded_with_its_fallback(user):
+def test_the_unresolved_route_is_recorded_without_a_fallback(user):
+    compiled = compile_question(
+        user=user, question="What is unresolved?", now=NOW, scope=Scope.everywhere()
+    )
+    assert compiled.route == Route.UNRESOLVED
+    assert compiled.source_route == Route.UNRESOLVED
+    record = compiled.to_record()
+    assert (record["route"], record["routeFallback"]) == ("unresolved", None)
+
+
+@pytest.mark.django_db
+def test_the_route_is_recorded_with_its_fallback(user, monkeypatch):
+    monkeypatch.setattr(routing, "LOOPS_AVAILABLE", False)
     compiled = compile_question(
         user=user, question="What is unresolved?", now=NOW, scope=Scope.everywhere()
     )

@@ -1,0 +1,215 @@
+"""Which messages personal memory says answer a compiled question.
+
+The answer engine cites messages, not memory rows: every derived record (an open loop, a plan
+step, a relationship's representative messages, an identity match's evidence) points back to
+the messages it rests on. ``memory_message_ids`` picks the memory source for the question's
+intent, reads it through the selectors and returns those messages in the order a reader should
+see them; ``retrieval.pipeline.retrieve`` puts them ahead of the search hits.
+
+| intent          | source     | messages, in order                               | route          |
+|-----------------|------------|--------------------------------------------------|----------------|
+| unresolved      | open loops | each loop's opening message, newest loop first   | unresolved     |
+| people_ranking  | ranking    | representative messages, round-robin over people | people_ranking |
+| plan_recall     | plans      | every step of each plan, oldest first            | hybrid         |
+| identity_lookup | facts      | each match's evidence                            | hybrid         |
+
+Scope is applied the way search applies it: a ``strict_chat`` scope reads that chat only, a
+``preferred`` scope reads every chat, and a message that is deleted or in a chat excluded from
+AI is never returned (checked again on the messages themselves, whatever the selector did).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import zip_longest
+
+from django.db import models
+
+from claire.accounts.models import User
+from conversations.models import Message
+from retrieval.lexicon import fold_text
+from retrieval.memory.models import LoopKind
+from retrieval.memory.selectors import (
+    identity_lookup,
+    open_loops_for_user,
+    people_ranking,
+    plans_for_user,
+)
+from retrieval.types import CompiledQuery, Intent, Route, ScopeMode
+
+logger = logging.getLogger(__name__)
+
+PLANS_CITED = 3
+LOOPS_CITED = 20
+IDENTITY_MATCHES_CITED = 5
+
+
+class MemorySource(models.TextChoices):
+    OPEN_LOOPS = "open_loops", "Open loops"
+    PEOPLE_RANKING = "people_ranking", "Relationship ranking"
+    PLANS = "plans", "Plan timelines"
+    IDENTITY = "identity", "Person facts"
+
+
+@dataclass(frozen=True)
+class MemoryHits:
+    """Messages memory says answer the question, best first, and where they came from.
+    ``route`` is the route a retrieval answered from these messages alone reports."""
+
+    source: MemorySource
+    route: Route
+    message_ids: tuple[int, ...]
+
+
+# "Have I replied / what haven't I answered": someone asked the user.
+_REPLY_VERB = (
+    r"(?:replied|reply|answered|answer|responded|respond|got\s+back|gotten\s+back|get\s+back)"
+)
+_USER_OWES_REPLY = re.compile(
+    r"\b(?:have|haven't|havent|did|didn't)\s+i\s+(?:not\s+)?(?:yet\s+)?" + _REPLY_VERB + "|"
+    r"\bi\s+(?:still\s+)?(?:have\s+not|haven't|havent|did\s+not|didn't|never|still\s+need\s+to)"
+    r"\s+(?:yet\s+)?" + _REPLY_VERB + "|"
+    r"\bwaiting\s+(?:on|for)\s+me\b|\b(?:should|need\s+to|must)\s+(?:reply|answer|respond)"
+)
+# "Did Rui ever reply / who hasn't got back to me": the user asked someone.
+_OTHERS_OWE_REPLY = re.compile(
+    r"\b(?:replied|reply|answered|answer|responded|respond|got\s+back|gotten\s+back|"
+    r"get\s+back|come\s+back|came\s+back)\b"
+)
+_PROMISED = re.compile(r"\bpromis")
+
+
+def loop_kinds_for(question: str) -> tuple[str, ...]:
+    """The loop kinds a question about unresolved things asks for; all kinds when it does not
+    say (``()`` reads every kind)."""
+    folded = fold_text(question)
+    if _PROMISED.search(folded):
+        return (LoopKind.PROMISE_BY_USER,)
+    if _USER_OWES_REPLY.search(folded):
+        if re.search(r"\bwaiting\s+(?:on|for)\s+me\b", folded):
+            return (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)
+        return (LoopKind.QUESTION_TO_USER,)
+    if _OTHERS_OWE_REPLY.search(folded):
+        return (LoopKind.REQUEST_BY_USER,)
+    return ()
+
+
+def _person_ids(compiled: CompiledQuery) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(pid for person in compiled.people for pid in person.person_ids))
+
+
+def _strict_chat_ids(compiled: CompiledQuery) -> tuple[int, ...] | None:
+    if compiled.scope.mode == ScopeMode.STRICT_CHAT:
+        return compiled.scope.chat_ids
+    return None
+
+
+def _round_robin(groups: Sequence[Sequence[int]]) -> list[int]:
+    """First message of every group, then every second one, ...: each ranked person reaches the
+    pack before anyone's third message does."""
+    return [mid for row in zip_longest(*groups) for mid in row if mid is not None]
+
+
+def _loop_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+    loops = open_loops_for_user(
+        user=user,
+        kinds=loop_kinds_for(compiled.question),
+        person_ids=_person_ids(compiled),
+        chat_ids=_strict_chat_ids(compiled),
+        limit=LOOPS_CITED,
+    )
+    return [loop.opened_by_message_id for loop in loops]
+
+
+def _ranking_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[int]:
+    if compiled.ranking is None:
+        return []
+    ranked = people_ranking(
+        user=user, now=now, kind=compiled.ranking.kind, limit=compiled.ranking.limit
+    )
+    return _round_robin([item.representative_message_ids for item in ranked])
+
+
+def _plan_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+    time_range = compiled.time_range
+    plans = plans_for_user(
+        user=user,
+        terms=compiled.keywords,
+        person_ids=_person_ids(compiled),
+        statuses=compiled.plan_status,
+        sent_before=time_range.end_utc if time_range is not None else None,
+        chat_ids=_strict_chat_ids(compiled),
+        limit=PLANS_CITED,
+    )
+    ordered: list[int] = []
+    for plan in plans:
+        steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
+        ordered.extend(step.message_id for step in steps)
+    return ordered
+
+
+def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+    descriptors = tuple(
+        dict.fromkeys(word for person in compiled.people for word in person.descriptors)
+    )
+    city = compiled.location.city if compiled.location is not None else None
+    if not descriptors and not city:
+        # Nothing to look up by: a name alone is search's job.
+        return []
+    time_range = compiled.time_range
+    result = identity_lookup(
+        user=user,
+        descriptors=descriptors,
+        city=city,
+        start=time_range.start_utc if time_range is not None else None,
+        end=time_range.end_utc if time_range is not None else None,
+        limit=IDENTITY_MATCHES_CITED,
+    )
+    return [mid for match in result.matches for mid in match.evidence_message_ids]
+
+
+def _visible(*, user: User, compiled: CompiledQuery, message_ids: list[int]) -> tuple[int, ...]:
+    """``message_ids`` in order, without duplicates, keeping only live messages of the user in
+    chats the scope may read and not excluded from AI."""
+    ordered = list(dict.fromkeys(message_ids))
+    if not ordered:
+        return ()
+    visible = Message.objects.filter(
+        user=user, pk__in=ordered, deleted_at__isnull=True, chat__is_excluded_from_ai=False
+    )
+    chat_ids = _strict_chat_ids(compiled)
+    if chat_ids is not None:
+        visible = visible.filter(chat_id__in=list(chat_ids))
+    kept = set(visible.values_list("pk", flat=True))
+    return tuple(mid for mid in ordered if mid in kept)
+
+
+def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) -> MemoryHits | None:
+    """The messages personal memory says answer ``compiled`` (asked at ``now``), best first,
+    or ``None`` when the intent has no memory source or memory holds nothing in scope."""
+    if compiled.intent == Intent.UNRESOLVED:
+        source, route = MemorySource.OPEN_LOOPS, Route.UNRESOLVED
+        found = _loop_hits(user=user, compiled=compiled)
+    elif compiled.intent == Intent.PEOPLE_RANKING:
+        source, route = MemorySource.PEOPLE_RANKING, Route.PEOPLE_RANKING
+        found = _ranking_hits(user=user, compiled=compiled, now=now)
+    elif compiled.intent == Intent.PLAN_RECALL:
+        source, route = MemorySource.PLANS, Route.HYBRID
+        found = _plan_hits(user=user, compiled=compiled)
+    elif compiled.intent == Intent.IDENTITY_LOOKUP:
+        source, route = MemorySource.IDENTITY, Route.HYBRID
+        found = _identity_hits(user=user, compiled=compiled)
+    else:
+        return None
+    message_ids = _visible(user=user, compiled=compiled, message_ids=found)
+    logger.info(
+        "retrieval.memory_hits",
+        extra={"user_id": user.pk, "source": str(source), "messages": len(message_ids)},
+    )
+    if not message_ids:
+        return None
+    return MemoryHits(source=source, route=route, message_ids=message_ids)

@@ -1,0 +1,226 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from conversations.models import Chat, ChatKind
+from retrieval.evidence import EvidenceLimits
+from retrieval.memory import services
+from retrieval.memory.evidence import MemorySource, loop_kinds_for, memory_message_ids
+from retrieval.memory.models import LoopKind
+from retrieval.memory.selectors import people_ranking
+from retrieval.pipeline import Retrieval, retrieve
+from retrieval.types import Route, Scope, ScopeMode
+from tests.memory.helpers import chat_of, ingest, message_row, say
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 3, 3, 18, 0, tzinfo=UTC)
+NOW = T0 + timedelta(days=7)
+LIMITS = EvidenceLimits(max_sources=6, max_tokens=4000)
+
+
+def _refresh(user) -> None:
+    services.memory_refresh(
+        user=user, chat_ids=list(Chat.objects.filter(user=user).values_list("pk", flat=True))
+    )
+
+
+def _ask(user, question: str, scope: Scope | None = None) -> Retrieval:
+    return retrieve(
+        user=user,
+        question=question,
+        now=NOW,
+        scope=scope or Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+
+
+def _primaries(retrieval: Retrieval) -> list[int]:
+    return [source.primary_message_id for source in retrieval.pack.sources]
+
+
+def _cited(retrieval: Retrieval) -> set[int]:
+    return {mid for source in retrieval.pack.sources for mid in source.message_ids}
+
+
+def _two_open_questions(user) -> tuple[int, int]:
+    """Rita and Leo each asked the user something the user never answered."""
+    rita = chat_of("dm-rita", "Rita")
+    leo = chat_of("dm-leo", "Leo")
+    ingest(user, rita, say("r0", T0 - timedelta(days=1), "hi Rita"))
+    ingest(user, rita, say("r1", T0, "Could you lend me your drill?", sender="Rita"))
+    ingest(user, leo, say("l0", T0 - timedelta(days=1), "hey Leo"))
+    ingest(user, leo, say("l1", T0 + timedelta(hours=2), "Can you water my plants?", sender="Leo"))
+    _refresh(user)
+    return message_row(user, "dm-rita", "r1").pk, message_row(user, "dm-leo", "l1").pk
+
+
+def test_unresolved_cites_the_open_loops_first_and_reports_the_unresolved_route(user):
+    rita_question, leo_question = _two_open_questions(user)
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.compiled.source_route == Route.UNRESOLVED
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.OPEN_LOOPS
+    assert retrieval.memory.message_ids == (leo_question, rita_question)
+    assert retrieval.route == Route.UNRESOLVED
+    assert not retrieval.is_no_evidence
+    assert _primaries(retrieval)[:2] == [leo_question, rita_question]
+
+
+def test_unresolved_without_loops_stays_no_evidence(user):
+    chat = chat_of("dm-rita", "Rita")
+    ingest(user, chat, say("1", T0, "Could you lend me your drill?", sender="Rita"))
+    ingest(user, chat, say("2", T0 + timedelta(minutes=3), "Sure, come by"))
+    _refresh(user)
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is None
+    assert retrieval.route == Route.NO_EVIDENCE
+    assert retrieval.pack.sources == ()
+
+
+def test_a_strict_chat_scope_reads_only_that_chats_loops(user):
+    rita_question, leo_question = _two_open_questions(user)
+    rita_chat = Chat.objects.get(user=user, platform_chat_id="dm-rita")
+    retrieval = _ask(
+        user,
+        "What haven't I replied to?",
+        Scope(mode=ScopeMode.STRICT_CHAT, chat_ids=(rita_chat.pk,)),
+    )
+    assert retrieval.memory is not None
+    assert retrieval.memory.message_ids == (rita_question,)
+    assert _primaries(retrieval)[0] == rita_question
+    assert leo_question not in _cited(retrieval)
+    assert {source.chat_id for source in retrieval.pack.sources} == {rita_chat.pk}
+
+
+def test_a_chat_excluded_from_ai_is_never_cited_from_memory(user):
+    rita_question, leo_question = _two_open_questions(user)
+    Chat.objects.filter(user=user, platform_chat_id="dm-leo").update(is_excluded_from_ai=True)
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.message_ids == (rita_question,)
+    assert leo_question not in _cited(retrieval)
+    Chat.objects.filter(user=user, platform_chat_id="dm-rita").update(is_excluded_from_ai=True)
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is None
+    assert retrieval.route == Route.NO_EVIDENCE
+    assert retrieval.pack.sources == ()
+
+
+def test_another_users_memory_is_never_used(user, other_user):
+    _two_open_questions(other_user)
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is None
+    assert retrieval.route == Route.NO_EVIDENCE
+    assert retrieval.pack.sources == ()
+    assert memory_message_ids(user=user, compiled=retrieval.compiled, now=NOW) is None
+
+
+def test_a_deleted_loop_opener_is_not_cited(user):
+    rita_question, leo_question = _two_open_questions(user)
+    ingest(
+        user,
+        chat_of("dm-leo", "Leo"),
+        say("l1", T0 + timedelta(hours=2), "", sender="Leo", is_deleted=True),
+    )
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.message_ids == (rita_question,)
+    assert leo_question not in _cited(retrieval)
+
+
+def test_people_ranking_cites_the_top_people_first(user):
+    ines = chat_of("dm-ines", "Ines")
+    jonas = chat_of("dm-jonas", "Jonas")
+    ingest(
+        user,
+        ines,
+        *[
+            say(
+                f"i{n}",
+                T0 + timedelta(hours=n),
+                f"note {n}",
+                sender="Ines" if n % 2 else None,
+            )
+            for n in range(8)
+        ],
+    )
+    ingest(
+        user,
+        jonas,
+        say("j0", T0, "hello Jonas"),
+        say("j1", T0 + timedelta(minutes=5), "hello back", sender="Jonas"),
+    )
+    _refresh(user)
+    ranked = people_ranking(user=user, now=NOW, limit=5)
+    assert [item.display_name for item in ranked] == ["Ines", "Jonas"]
+    retrieval = _ask(user, "Who are my closest friends?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.PEOPLE_RANKING
+    # Round-robin: each person's newest message before anyone's second one.
+    first_of_each = [
+        ranked[0].representative_message_ids[0],
+        ranked[1].representative_message_ids[0],
+    ]
+    assert list(retrieval.memory.message_ids[:2]) == first_of_each
+    assert retrieval.route == Route.PEOPLE_RANKING
+    assert _primaries(retrieval)[:2] == first_of_each
+
+
+def test_plan_recall_cites_every_step_oldest_first(user):
+    group = chat_of("crew", "Rita", "Leo", kind=ChatKind.GROUP)
+    direct = chat_of("dm-leo", "Leo", platform="telegram")
+    ingest(
+        user,
+        group,
+        say("p1", T0, "Dinner Friday at 8 at Casa Nova?", sender="Leo"),
+        say("p2", T0 + timedelta(minutes=5), "Count me in!", sender="Rita", reply_to="p1"),
+    )
+    ingest(
+        user,
+        direct,
+        say(
+            "c1",
+            T0 + timedelta(days=1),
+            "Can we move Casa Nova to Saturday at 8 instead?",
+            sender="Leo",
+            platform="telegram",
+        ),
+    )
+    _refresh(user)
+    steps = [
+        message_row(user, "crew", "p1").pk,
+        message_row(user, "crew", "p2").pk,
+        message_row(user, "dm-leo", "c1").pk,
+    ]
+    retrieval = _ask(user, "What happened with the dinner at Casa Nova?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.PLANS
+    assert retrieval.memory.message_ids == tuple(steps)
+    assert retrieval.route == Route.HYBRID
+    assert _primaries(retrieval)[0] == steps[0]
+    assert set(steps) <= _cited(retrieval)
+
+
+def test_conversation_questions_read_no_memory(user):
+    _two_open_questions(user)
+    retrieval = _ask(user, "What did Rita say about the drill?")
+    assert retrieval.memory is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("What haven't I replied to?", (LoopKind.QUESTION_TO_USER,)),
+        ("Which messages have I not answered?", (LoopKind.QUESTION_TO_USER,)),
+        ("Is anyone waiting on me?", (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)),
+        ("What did I promise Ana?", (LoopKind.PROMISE_BY_USER,)),
+        ("Who hasn't got back to me?", (LoopKind.REQUEST_BY_USER,)),
+        ("Did Rui ever reply about the boiler?", (LoopKind.REQUEST_BY_USER,)),
+        ("What is unresolved?", ()),
+    ],
+)
+def test_loop_kinds_follow_the_question(question, kinds):
+    assert loop_kinds_for(question) == kinds
