@@ -32,6 +32,7 @@ from django.db import models
 from claire.accounts.models import User
 from conversations.models import Message
 from retrieval.lexicon import fold_text
+from retrieval.memory.extract import RELATIONS
 from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import (
     identity_lookup,
@@ -160,6 +161,9 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
     if not descriptors and not city:
         # Nothing to look up by: a name alone is search's job.
         return []
+    # "Ana's brother": a relation word next to a named person means a relative of that person.
+    named = _person_ids(compiled)
+    related = named if named and any(d.lower() in RELATIONS for d in descriptors) else None
     time_range = compiled.time_range
     result = identity_lookup(
         user=user,
@@ -167,6 +171,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
         city=city,
         start=time_range.start_utc if time_range is not None else None,
         end=time_range.end_utc if time_range is not None else None,
+        related_to_person_ids=related,
         limit=IDENTITY_MATCHES_CITED,
     )
     return [mid for match in result.matches for mid in match.evidence_message_ids]

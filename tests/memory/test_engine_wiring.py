@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind
+from fixtures.services import demo_corpus_load
 from retrieval.evidence import EvidenceLimits
 from retrieval.memory import services
 from retrieval.memory.evidence import MemorySource, loop_kinds_for, memory_message_ids
@@ -12,7 +13,8 @@ from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import people_ranking
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Route, Scope, ScopeMode
-from tests.memory.helpers import chat_of, ingest, message_row, say
+from tests.memory.conftest import DEMO_NOW
+from tests.memory.helpers import beat_message_ids, chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db
 
@@ -202,6 +204,25 @@ def test_plan_recall_cites_every_step_oldest_first(user):
     assert retrieval.route == Route.HYBRID
     assert _primaries(retrieval)[0] == steps[0]
     assert set(steps) <= _cited(retrieval)
+
+
+def test_identity_questions_cite_the_identity_evidence_first(user, demo_corpus):
+    demo_corpus_load(user=user, corpus=demo_corpus)
+    _refresh(user)
+    brother = beat_message_ids(user, demo_corpus, "fact.ana.brother_bruno")
+    retrieval = retrieve(
+        user=user,
+        question="What's Ana's brother called?",
+        now=DEMO_NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.IDENTITY
+    assert retrieval.memory.message_ids
+    assert set(retrieval.memory.message_ids) <= brother
+    assert retrieval.route == Route.HYBRID
+    assert _primaries(retrieval)[0] == retrieval.memory.message_ids[0]
 
 
 def test_conversation_questions_read_no_memory(user):
