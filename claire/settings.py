@@ -244,8 +244,10 @@ INDEXING_HNSW_EF_SEARCH = env.int("INDEXING_HNSW_EF_SEARCH", default=100)
 INDEXING_HNSW_MAX_SCAN_TUPLES = env.int("INDEXING_HNSW_MAX_SCAN_TUPLES", default=50_000)
 INDEXING_HNSW_BUILD_MEMORY = env.str("INDEXING_HNSW_BUILD_MEMORY", default="512MB")
 INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS", default=60)
-# Celery workers and inline backfills run at this CPU niceness so that embedding yields the
-# cores to ingestion and answers (0 keeps the normal priority).
+# Celery workers and inline backfills lower their CPU priority so that embedding yields the
+# cores to ingestion and answers: "idle" (SCHED_IDLE), "nice" (INDEXING_WORKER_NICENESS) or
+# "normal".
+INDEXING_WORKER_CPU_POLICY = env.str("INDEXING_WORKER_CPU_POLICY", default="idle")
 INDEXING_WORKER_NICENESS = env.int("INDEXING_WORKER_NICENESS", default=10)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_SCHEDULE", {})
 CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {

@@ -350,6 +350,9 @@ class _JobRunner:
         for index, entry in enumerate(batch):
             vector = result.vectors[index]
             failure = failures.get(index)
+            if failure is None and (vector is None or len(vector) != self.version.dimensions):
+                # Every stored vector has its version's size; anything else is not this model.
+                raise PermanentJobError("provider_dimension_mismatch")
             outcomes.append(
                 services.EntryOutcome(
                     entry_id=entry.entry_id,

@@ -684,6 +684,20 @@ def index_job_claim(*, job_id: int, worker_id: str) -> IndexJob | None:
                 return None
             job.attempts += 1
             job.last_error = "worker_lost"
+        if job.attempts >= settings.INDEXING_JOB_MAX_ATTEMPTS:
+            # Workers keep dying on this job (out of memory on one batch, say): stop
+            # instead of taking every worker down in turn.
+            job.state = JobState.FAILED
+            job.last_error = f"{job.last_error or 'attempts'}:gave_up"
+            job.finished_at = now
+            job.lease_owner = ""
+            job.lease_expires_at = None
+            job.save()
+            logger.warning(
+                "indexing.job_failed",
+                extra={"job_id": job.pk, "user_id": job.user_id, "error_code": job.last_error},
+            )
+            return None
         job.state = JobState.RUNNING
         job.lease_owner = worker_id
         job.lease_expires_at = now + timedelta(seconds=settings.INDEXING_JOB_LEASE_SECONDS)

@@ -60,7 +60,9 @@ def recover_index_jobs() -> None:
 @worker_process_init.connect
 def _lower_cpu_priority(sender: Any = None, **kwargs: Any) -> None:
     # Workers run background work (embedding above all); the web process answers people.
-    cpu_priority_lower(niceness=settings.INDEXING_WORKER_NICENESS)
+    cpu_priority_lower(
+        policy=settings.INDEXING_WORKER_CPU_POLICY, niceness=settings.INDEXING_WORKER_NICENESS
+    )
 
 
 @worker_ready.connect

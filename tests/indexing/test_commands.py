@@ -16,7 +16,7 @@ def _call(*args) -> str:
     out = StringIO()
     if args[0] == "backfill_embeddings":
         # Keep the test process at its normal CPU priority.
-        args = (*args, "--niceness", "0")
+        args = (*args, "--cpu-policy", "normal")
     call_command(*args, stdout=out, stderr=StringIO())
     return out.getvalue()
 

@@ -331,3 +331,35 @@ def test_the_active_versions_index_is_due_once_every_user_is_complete(user, othe
     assert version.has_search_index
     ingest(user, [message(2)])
     assert run_job(user, version).search_index_due is False
+
+
+def test_a_job_whose_workers_keep_dying_gives_up(user, version, settings):
+    settings.INDEXING_JOB_MAX_ATTEMPTS = 2
+    ingest(user, [message(1)])
+    services.index_jobs_request(user_id=user.pk, version_ids=[version.pk])
+    job_id = IndexJob.objects.get().pk
+    expired = timezone.now() - dt.timedelta(seconds=1)
+    assert services.index_job_claim(job_id=job_id, worker_id="a") is not None
+    IndexJob.objects.filter(pk=job_id).update(lease_expires_at=expired)
+    assert services.index_job_claim(job_id=job_id, worker_id="b") is not None
+    IndexJob.objects.filter(pk=job_id).update(lease_expires_at=expired)
+    assert services.index_job_claim(job_id=job_id, worker_id="c") is None
+    job = IndexJob.objects.get()
+    assert (job.state, job.attempts, job.last_error, job.lease_owner) == (
+        "failed",
+        2,
+        "worker_lost:gave_up",
+        "",
+    )
+    assert entry_states(user, version) == {"m1": "pending"}
+
+
+def test_vectors_of_another_size_are_never_stored(user, version):
+    from claire.ai.local.mock import HashEmbedder
+
+    ingest(user, [message(1)])
+    with models_overridden({"local/hash-embed": HashEmbedder(dimensions=8)}):
+        run = run_job(user, version)
+    assert (run.outcome, run.error_code) == (JobOutcome.FAILED, "provider_dimension_mismatch")
+    assert entry_states(user, version) == {"m1": "pending"}
+    assert counters(user, version) == (1, 0, 0)

@@ -34,10 +34,10 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-progress", action="store_true", help="No progress bars.")
         parser.add_argument(
-            "--niceness",
-            type=int,
-            default=settings.INDEXING_WORKER_NICENESS,
-            help="CPU niceness for an inline backfill (yields to ingestion and answers).",
+            "--cpu-policy",
+            choices=["idle", "nice", "normal"],
+            default=settings.INDEXING_WORKER_CPU_POLICY,
+            help="CPU priority of an inline backfill (it yields to ingestion and answers).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -55,7 +55,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Queued {sent} job(s) for {len(users)} user(s).")
             return
 
-        cpu_priority_lower(niceness=options["niceness"])
+        cpu_priority_lower(policy=options["cpu_policy"], niceness=settings.INDEXING_WORKER_NICENESS)
         worker_id = f"backfill:{socket.gethostname()}:{os.getpid()}"[:64]
         show = not options["no_progress"]
         started = time.monotonic()
