@@ -344,6 +344,7 @@ def bench_backfill_throughput(
 @dataclass(frozen=True)
 class IngestLatencyResult:
     one_version_ms: Summary  # only the active version maintained
+    two_versions_ms: Summary  # active + a building version, alternating with the above
     baseline_ms: Summary  # active + the building version, no backfill running
     during_backfill_ms: Summary  # the same, while another user's backfill runs
     backfilled_during: int
@@ -407,13 +408,27 @@ def bench_ingest_latency(
     """500-message ingest batches for one user during a model change, with and without
     another user's backfill running in a separate process (the cores are shared).
 
-    Each round creates the new version, ingests once without and once with the backfill
-    running (the order alternates between rounds, so drift in the background load and the
-    growing tables falls on both sides), and retires the version. Batches with only the
-    active version maintained show what maintaining a second version costs by itself.
+    First, batches alternate between one and two maintained versions: what maintaining the
+    building version costs by itself. Then each round creates the new version, ingests once
+    without and once with the backfill running (the order alternates between rounds, so drift
+    in the background load and the growing tables falls on both sides), and retires it.
     """
     messages = 500 * batches_per_round
-    one_version = ingest(ingest_user, corpus, messages=messages)
+    # What maintaining a second version costs: one batch with it, one without, alternating
+    # (and creating/retiring the version in between, untimed).
+    one_version: list[float] = []
+    two_versions: list[float] = []
+    for number in range(rounds * batches_per_round):
+        version = version_create(backfill_profile)
+        order = (True, False) if number % 2 == 0 else (False, True)
+        for with_second in order:
+            if not with_second:
+                version_retire(version)
+            (two_versions if with_second else one_version).extend(
+                ingest(ingest_user, corpus, messages=500)
+            )
+        if version.state != "retired":
+            version_retire(version)
     baseline: list[float] = []
     during: list[float] = []
     backfilled = 0
@@ -452,6 +467,7 @@ def bench_ingest_latency(
         )
     return IngestLatencyResult(
         one_version_ms=Summary.of([value * 1000 for value in one_version]),
+        two_versions_ms=Summary.of([value * 1000 for value in two_versions]),
         baseline_ms=Summary.of([value * 1000 for value in baseline]),
         during_backfill_ms=Summary.of([value * 1000 for value in during]),
         backfilled_during=backfilled,

@@ -113,7 +113,8 @@ class Command(BaseCommand):
             log("| 500-message ingest | p50 ms | p95 ms | batches |")
             log("|---|---|---|---|")
             rows = [
-                ("active version only", latency.one_version_ms),
+                ("active version only (alternating with the next row)", latency.one_version_ms),
+                ("active + building version (alternating)", latency.two_versions_ms),
                 ("active + building version, no backfill running", latency.baseline_ms),
                 (
                     f"active + building version, another user's "
