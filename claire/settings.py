@@ -240,7 +240,7 @@ INDEXING_RETIRE_BATCH_SIZE = env.int("INDEXING_RETIRE_BATCH_SIZE", default=5_000
 # Users with fewer embedded vectors than this are searched exactly; larger ones through the
 # version's HNSW index with iterative scans (threshold measured in docs/INDEXING.md).
 INDEXING_EXACT_SEARCH_MAX_VECTORS = env.int("INDEXING_EXACT_SEARCH_MAX_VECTORS", default=20_000)
-INDEXING_HNSW_EF_SEARCH = env.int("INDEXING_HNSW_EF_SEARCH", default=100)
+INDEXING_HNSW_EF_SEARCH = env.int("INDEXING_HNSW_EF_SEARCH", default=200)
 INDEXING_HNSW_MAX_SCAN_TUPLES = env.int("INDEXING_HNSW_MAX_SCAN_TUPLES", default=50_000)
 INDEXING_HNSW_BUILD_MEMORY = env.str("INDEXING_HNSW_BUILD_MEMORY", default="512MB")
 INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS", default=60)
