@@ -253,7 +253,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_
 CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
     "task": "indexing.recover_jobs",
     "schedule": float(INDEXING_RECOVER_INTERVAL_SECONDS),
-    "options": {"expires": float(INDEXING_RECOVER_INTERVAL_SECONDS)},
+    "options": {
+        "expires": float(INDEXING_RECOVER_INTERVAL_SECONDS),
+        "queue": INDEXING_CELERY_QUEUE,
+    },
 }
 
 # --- Retrieval ------------------------------------------------------------------------------
