@@ -29,7 +29,13 @@ from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
 from billing.models import Reservation
 from billing.selectors import ai_access_check, ai_policy_for_user
-from billing.services import budget_reserve, reservation_settle, usage_record_no_call
+from billing.services import (
+    budget_reserve,
+    costliest_model,
+    model_key_parts,
+    reservation_settle,
+    usage_record_no_call,
+)
 from billing.types import CostPlan, UsageInput, UsageLike, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.generate import generate
@@ -85,6 +91,7 @@ class Retrieval:
     time_label: str
     sources: tuple[EvidenceSource, ...] = ()
     query_embedding_tokens: int = 0
+    query_embedding_model_key: str = ""
 
     @property
     def is_empty(self) -> bool:
@@ -178,6 +185,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         time_label=time_range.label if time_range is not None else "",
         sources=pack.sources if citations else (),
         query_embedding_tokens=retrieval.search.query_embedding_tokens,
+        query_embedding_model_key=retrieval.search.query_embedding_model_key,
     )
 
 
@@ -292,8 +300,7 @@ class GenerationEnd:
 
 def price_key_of(candidate: Candidate) -> tuple[str, str]:
     """The price book names a model by its configured key, ``provider/model``."""
-    provider, _, model = candidate.model.key.partition("/")
-    return provider, model
+    return model_key_parts(candidate.model.key)
 
 
 class Generation:
@@ -314,6 +321,8 @@ class Generation:
         self.candidate = candidate
         self.provider = candidate.model.provider
         self.model = candidate.model.model
+        # The configured key of the model that ran (after any failover): what prices it.
+        self.model_key = candidate.model.key
         self.usage: Usage | None = None
         self.output: list[str] = []
         self.time_to_first_token_ms: int | None = None
@@ -335,6 +344,7 @@ class Generation:
                     self.usage = event.usage
                 elif isinstance(event, Finish):
                     self.provider, self.model = event.provider, event.model
+                    self.model_key = event.model_key or self.model_key
                     emit(
                         GenerationEnd(
                             finish_reason=event.reason, provider=event.provider, model=event.model
@@ -343,6 +353,7 @@ class Generation:
                 else:
                     if event.provider:
                         self.provider, self.model = event.provider, event.model
+                        self.model_key = event.model_key or self.model_key
                     failure = failure_for_code(str(event.code))
                     if event.after_output:
                         failure = StreamFailure(
@@ -373,7 +384,11 @@ class Generation:
     def settle(self, *, ending: str, telemetry: UsageTelemetry) -> object:
         """Close the reservation (inside ``turn_finalize``'s transaction)."""
         return reservation_settle(
-            reservation=self.reservation, usage=self.used(), ending=ending, telemetry=telemetry
+            reservation=self.reservation,
+            usage=self.used(),
+            ending=ending,
+            telemetry=telemetry,
+            answered_by=model_key_parts(self.model_key),
         )
 
 
@@ -431,22 +446,36 @@ def generation_prepare(
     candidates = eligible_candidates(profile=PROFILE, data_policy=data_policy)
     if not candidates:
         raise GenerationRefused(failure_for_code("no_eligible_model"))
-    candidate = candidates[0]
     generation_request = generation_request_for(
         user=user, request=request, pair=pair, retrieval=retrieval
     )
-    provider, model = price_key_of(candidate)
+    plan = CostPlan(
+        query_embedding_tokens=retrieval.query_embedding_tokens,
+        uncached_input_tokens=count_request_tokens(generation_request),
+        max_output_tokens=profile_get(PROFILE).max_output_tokens or 0,
+    )
+    embedding_key = (
+        model_key_parts(retrieval.query_embedding_model_key)
+        if retrieval.query_embedding_model_key and retrieval.query_embedding_tokens
+        else None
+    )
+    # The runtime may fail over to any eligible candidate before the first delta, so the hold
+    # covers the costliest of them; settlement charges the one that answered.
+    provider, model = costliest_model(
+        price_keys=[price_key_of(candidate) for candidate in candidates],
+        plan=plan,
+        at=timezone.now(),
+        embedding_key=embedding_key,
+    )
     try:
         reservation = budget_reserve(
             user=user,
             request_id=request.request_id,
             provider=provider,
             model=model,
-            plan=CostPlan(
-                query_embedding_tokens=retrieval.query_embedding_tokens,
-                uncached_input_tokens=count_request_tokens(generation_request),
-                max_output_tokens=profile_get(PROFILE).max_output_tokens or 0,
-            ),
+            plan=plan,
+            embedding_provider=embedding_key[0] if embedding_key else "",
+            embedding_model=embedding_key[1] if embedding_key else "",
         )
     except ApiError as error:
         raise GenerationRefused(stream_failure_for_api_error(error)) from None
@@ -454,7 +483,7 @@ def generation_prepare(
         request=generation_request,
         data_policy=data_policy,
         reservation=reservation,
-        candidate=candidate,
+        candidate=candidates[0],
     )
 
 

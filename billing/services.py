@@ -16,7 +16,7 @@ instead of deadlocking.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -146,6 +146,40 @@ def model_key_parts(model_key: str) -> tuple[str, str]:
     if not separator or not provider or not model:
         raise ValueError(f"not a provider/model key: {model_key!r}")
     return provider, model
+
+
+def costliest_model(
+    *,
+    price_keys: Sequence[tuple[str, str]],
+    plan: CostPlan,
+    at: datetime,
+    embedding_key: tuple[str, str] | None = None,
+) -> tuple[str, str]:
+    """Of the models an answer may fail over between, the one whose maximum cost for ``plan``
+    is highest in the book in force at ``at``: reserving against it covers whichever ends up
+    answering. Models the book does not price are passed over (the first key is returned
+    when none is priced, so that ``budget_reserve`` reports ``price_unknown``)."""
+    if not price_keys:
+        raise ValueError("no models to choose from")
+    book = price_book_in_force(at=at)
+    if book is None:
+        return price_keys[0]
+    entries = {
+        (entry.provider, entry.model): entry
+        for entry in PriceBookEntry.objects.filter(price_book=book)
+    }
+    embedding_entry = entries.get(embedding_key) if embedding_key else None
+    priced = [key for key in price_keys if key in entries]
+    if not priced:
+        return price_keys[0]
+    return max(
+        priced,
+        key=lambda key: (
+            _plan_cost(
+                entry=entries[key], plan=plan, embedding_entry=embedding_entry
+            ).total_micro_usd
+        ),
+    )
 
 
 def price_book_in_force(*, at: datetime) -> PriceBook | None:
@@ -440,9 +474,15 @@ def reservation_settle(
     usage: UsageLike | None,
     ending: str,
     telemetry: UsageTelemetry,
+    answered_by: tuple[str, str] | None = None,
     now: datetime | None = None,
 ) -> UsageEvent:
     """Close an attempt: charge its cost, release the rest of the hold, write its usage event.
+
+    ``answered_by`` is the (provider, model) price key of the model that actually ran, when a
+    failover moved the call off the reserved one: the usage is priced at that model's rates in
+    the reservation's price-book version, and the event names it. A model that version has no
+    price for is charged at the reserved model's rates and logged (``billing.settle_unpriced``).
 
     ``ending`` is ``completed``, ``failed``, ``cancelled`` or ``partial``. The cost is
     ``usage`` priced with the price-book version the reservation was made with (never the
@@ -470,6 +510,7 @@ def reservation_settle(
             usage=usage,
             ending=ending,
             telemetry=telemetry,
+            answered_by=answered_by,
             now=now or timezone.now(),
         )
     reservation.state = locked.state
@@ -485,10 +526,11 @@ def _reservation_settle_locked(
     ending: str,
     telemetry: UsageTelemetry,
     now: datetime,
+    answered_by: tuple[str, str] | None = None,
 ) -> UsageEvent:
     """Caller holds the reservation row lock and checked that it is open."""
     book = reservation.price_book
-    entry = _entry_in_book(book=book, provider=reservation.provider, model=reservation.model)
+    entry = _settlement_entry(reservation=reservation, answered_by=answered_by)
     embedding_entry = (
         _entry_in_book(
             book=book, provider=reservation.embedding_provider, model=reservation.embedding_model
@@ -520,8 +562,8 @@ def _reservation_settle_locked(
         attempt=reservation.attempt,
         route=telemetry.route,
         profile=telemetry.profile,
-        provider=reservation.provider,
-        model=reservation.model,
+        provider=entry.provider,
+        model=entry.model,
         price_book=book,
         price_book_version=book.version,
         ending=ending,
@@ -544,8 +586,9 @@ def _reservation_settle_locked(
         "request_id": reservation.request_id,
         "attempt": reservation.attempt,
         "ending": ending,
-        "provider": reservation.provider,
-        "model": reservation.model,
+        "provider": entry.provider,
+        "model": entry.model,
+        "reserved_model": f"{reservation.provider}/{reservation.model}",
         "price_book_version": book.version,
         "estimate_micro_usd": reservation.estimated_micro_usd,
         "settled_micro_usd": settled,
@@ -555,6 +598,33 @@ def _reservation_settle_locked(
     if settled > reservation.estimated_micro_usd:
         logger.warning("billing.settled_over_estimate", extra=fields)
     return event
+
+
+def _settlement_entry(
+    *, reservation: Reservation, answered_by: tuple[str, str] | None
+) -> PriceBookEntry:
+    """The price entry a settlement charges: the answering model's in the reservation's book
+    version, or the reserved model's when none ran or that version has no price for it."""
+    reserved = (reservation.provider, reservation.model)
+    if answered_by is not None and answered_by != reserved:
+        provider, model = answered_by
+        entry = PriceBookEntry.objects.filter(
+            price_book_id=reservation.price_book_id, provider=provider, model=model
+        ).first()
+        if entry is not None:
+            return entry
+        logger.warning(
+            "billing.settle_unpriced",
+            extra={
+                "request_id": reservation.request_id,
+                "provider": provider,
+                "model": model,
+                "price_book_version": reservation.price_book.version,
+            },
+        )
+    return _entry_in_book(
+        book=reservation.price_book, provider=reservation.provider, model=reservation.model
+    )
 
 
 def reservation_release(*, reservation: Reservation, now: datetime | None = None) -> Reservation:

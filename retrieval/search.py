@@ -38,7 +38,7 @@ from django.db import connection
 from claire.accounts.models import User
 from claire.ai.embeddings import embed_many
 from claire.ai.types import DataPolicy
-from indexing.selectors import active_index_version, vector_search
+from indexing.selectors import SearchPlan, active_index_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
     FusionWeights,
@@ -72,6 +72,8 @@ class SearchLimits:
     context_hits: int = 30
     # Embed the question on a worker thread while the lexical query runs (see docs).
     overlap_embedding: bool = True
+    # Force a vector search plan (benchmarks compare plans); None lets the index decide.
+    vector_plan: SearchPlan | None = None
     weights: FusionWeights = field(default_factory=FusionWeights)
 
     @classmethod
@@ -108,8 +110,10 @@ class SearchResult:
     route: Route
     candidates: tuple[SearchCandidate, ...]
     vector_status: str
-    # Tokens the query embedding consumed (0 for local embedders), for billing.
+    # Tokens the query embedding consumed (0 for local embedders) and the configured key of
+    # the model that embedded it, for billing.
     query_embedding_tokens: int = 0
+    query_embedding_model_key: str = ""
     index_version: int | None = None
     timings: SearchTimings = field(default_factory=SearchTimings)
 
@@ -318,6 +322,7 @@ class _QueryEmbedding:
     vector: list[float] | None
     tokens: int
     elapsed_ms: float
+    model_key: str = ""
 
 
 # One long-lived worker: embedding the question overlaps the lexical query. It never touches
@@ -339,6 +344,7 @@ def _embed_question(question: str, profile: str, data_policy: DataPolicy) -> _Qu
         vector=result.vectors[0] if result.vectors else None,
         tokens=result.usage.embedding_tokens,
         elapsed_ms=elapsed_ms,
+        model_key=result.model_key,
     )
 
 
@@ -394,6 +400,7 @@ def _hybrid(
     vector: list[VectorHit] = []
     vector_status = VectorStatus.NO_ACTIVE_INDEX
     tokens = 0
+    embedding_model_key = ""
     embedding_ms = vector_ms = 0.0
     if embedding is not None and version is not None:
         try:
@@ -407,6 +414,7 @@ def _hybrid(
             )
             query = _QueryEmbedding(vector=None, tokens=0, elapsed_ms=0.0)
         tokens, embedding_ms = query.tokens, query.elapsed_ms
+        embedding_model_key = query.model_key
         if query.vector is None or len(query.vector) != version.dimensions:
             vector_status = VectorStatus.EMBEDDING_FAILED
         else:
@@ -420,6 +428,7 @@ def _hybrid(
                     chat_ids=filters.chat_ids,
                     time_range=(filters.start, filters.end),
                     index_version=version,
+                    plan=limits.vector_plan,
                 )
             ]
             vector_ms = (time.perf_counter() - started) * 1000
@@ -467,6 +476,7 @@ def _hybrid(
         candidates=tuple(candidates),
         vector_status=vector_status,
         query_embedding_tokens=tokens,
+        query_embedding_model_key=embedding_model_key,
         index_version=version.version if version is not None else None,
         timings=SearchTimings(
             lexical_ms=lexical_ms,

@@ -154,6 +154,43 @@ def test_failure_before_first_delta_fails_over_to_the_next_model(user, dinner_ch
     assert not [c for c in chunks if c["type"] in ("error", "data-error")]
 
 
+def test_after_a_failover_the_answering_model_is_charged(user, dinner_chat, answer_models):
+    from billing.models import Reservation
+    from claire.ai.types import ErrorCode
+    from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
+
+    book = PriceBookFactory()
+    # The first candidate is the dearer one: the hold covers it, the answer costs less.
+    PriceBookEntryFactory(
+        price_book=book,
+        provider="local",
+        model="mock",
+        input_micro_usd_per_million=5_000_000,
+        output_micro_usd_per_million=20_000_000,
+    )
+    PriceBookEntryFactory(
+        price_book=book,
+        provider="local",
+        model="extractive",
+        input_micro_usd_per_million=1_000_000,
+        output_micro_usd_per_million=2_000_000,
+    )
+    answer_models.script(fail_before_first=ErrorCode.PROVIDER_UNAVAILABLE)
+
+    chunks = ask(user).chunks
+
+    assert _data(chunks, "data-finish")["model"] == "extractive-answerer-v1"
+    event = UsageEvent.objects.get(user=user)
+    reservation = Reservation.objects.get(user=user)
+    assert (reservation.provider, reservation.model) == ("local", "mock")
+    assert (event.provider, event.model) == ("local", "extractive")
+    assert event.price_book_version == book.version
+    assert event.input_tokens > 0 and event.output_tokens > 0
+    # 1 and 2 USD per million tokens: one and two micro-USD per token.
+    assert event.settled_micro_usd == event.input_tokens + 2 * event.output_tokens
+    assert event.estimated_micro_usd > event.settled_micro_usd
+
+
 def test_mid_stream_failure_keeps_the_partial_answer_and_offers_a_retry(
     user, dinner_chat, answer_models
 ):

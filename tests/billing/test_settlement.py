@@ -322,3 +322,90 @@ def test_usage_event_fields_hold_no_text_content():
     assert not names & {"question", "text", "message", "answer", "prompt", "embedding", "api_key"}
     entry_fields = PriceBookEntryFactory._meta.model._meta.get_fields()
     assert "model" in {field.name for field in entry_fields}
+
+
+# --- failover: the model that answered is the one charged -----------------------------------
+
+
+def test_settlement_charges_the_model_that_answered_after_a_failover(user, entry, policy):
+    cheaper = PriceBookEntryFactory(
+        price_book=entry.price_book,
+        provider="other",
+        model="model-y",
+        input_micro_usd_per_million=1_000_000,
+        cached_input_micro_usd_per_million=500_000,
+        output_micro_usd_per_million=2_000_000,
+        embedding_micro_usd_per_million=20_000,
+    )
+    reservation = _reserve(user)
+
+    event = reservation_settle(
+        reservation=reservation,
+        usage=REPORTED,
+        ending=Ending.COMPLETED,
+        telemetry=TELEMETRY,
+        answered_by=("other", "model-y"),
+        now=NOW,
+    )
+
+    # 2,001 x 1 -> 2,001; 999 x 0.5 -> 500; 321 x 2 = 642; 12 x 0.02 -> 1: 3,144
+    assert cheaper.price_book == entry.price_book
+    assert (event.provider, event.model) == ("other", "model-y")
+    assert event.settled_micro_usd == 3_144
+    assert event.estimated_micro_usd == PLAN_ESTIMATE
+    assert _day(user) == (3_144, 0)
+    reservation.refresh_from_db()
+    assert (reservation.provider, reservation.model) == ("remote", "model-x")
+    assert reservation.settled_micro_usd == 3_144
+
+
+def test_an_answering_model_without_a_price_is_charged_at_the_reserved_rates(
+    user, entry, policy, caplog
+):
+    reservation = _reserve(user)
+
+    with caplog.at_level("WARNING", logger="billing.services"):
+        event = reservation_settle(
+            reservation=reservation,
+            usage=REPORTED,
+            ending=Ending.COMPLETED,
+            telemetry=TELEMETRY,
+            answered_by=("nowhere", "unpriced"),
+            now=NOW,
+        )
+
+    assert (event.provider, event.model) == ("remote", "model-x")
+    assert event.settled_micro_usd == REPORTED_COST
+    warnings = [r.message for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["billing.settle_unpriced"]
+
+
+def test_the_costliest_model_is_the_one_reserved_against(entry):
+    from billing.services import costliest_model
+
+    PriceBookEntryFactory(
+        price_book=entry.price_book,
+        provider="other",
+        model="model-y",
+        output_micro_usd_per_million=50_000_000,
+    )
+    PriceBookEntryFactory(
+        price_book=entry.price_book,
+        provider="other",
+        model="model-z",
+        input_micro_usd_per_million=0,
+        output_micro_usd_per_million=0,
+    )
+    keys = [("other", "model-z"), ("remote", "model-x"), ("other", "model-y")]
+
+    assert costliest_model(price_keys=keys, plan=PLAN, at=NOW) == ("other", "model-y")
+    assert costliest_model(price_keys=keys[:2], plan=PLAN, at=NOW) == ("remote", "model-x")
+    # Unpriced models are passed over; with none priced the first is returned, so that
+    # the reservation itself reports price_unknown.
+    assert costliest_model(
+        price_keys=[("nowhere", "a"), ("other", "model-z")], plan=PLAN, at=NOW
+    ) == ("other", "model-z")
+    assert costliest_model(price_keys=[("nowhere", "a"), ("nowhere", "b")], plan=PLAN, at=NOW) == (
+        "nowhere",
+        "a",
+    )
