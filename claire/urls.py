@@ -14,4 +14,5 @@ urlpatterns = [
     path("api/", include("indexing.api.urls")),
     path("api/billing/", include("billing.api.urls")),
     path("", include("conversations.urls")),
+    path("", include("retrieval.memory.urls")),
 ]
