@@ -32,13 +32,15 @@ from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from assistant import engine
+from assistant import answering, engine
 from assistant.api.serializers import ask_request_from
 from assistant.db import run_db
 from assistant.errors import NotAcceptable
+from assistant.services import TurnPair
 from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
 from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
+from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body
 
@@ -111,6 +113,20 @@ def _authenticate(scope: Scope, body: bytes) -> User:
     if not isinstance(user, User) or not user.is_authenticated:
         raise exceptions.NotAuthenticated()
     return user
+
+
+def _begin(scope: Scope, body: bytes) -> tuple[str, User, AskRequest, TurnPair]:
+    """Everything that decides the HTTP status, in one worker-thread step (the first byte
+    waits on it): authentication, content negotiation, the request's validation, then the
+    policy and budget checks and the idempotent insert (``answer_begin``)."""
+    user = _authenticate(scope, body)
+    transport = negotiate(_header(scope, b"accept"))
+    try:
+        data = json.loads(body or b"null")
+    except ValueError:
+        raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
+    request = ask_request_from(data)
+    return transport, user, request, answering.answer_begin(user=user, request=request)
 
 
 async def _send_json(
@@ -209,14 +225,8 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         return
     try:
         body = await _read_body(receive)
-        user = await run_db(_authenticate, scope, body)
-        transport = negotiate(_header(scope, b"accept"))
-        try:
-            data = json.loads(body or b"null")
-        except ValueError:
-            raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
-        request = ask_request_from(data)
-        session = await engine.answer_open(user=user, request=request)
+        transport, user, request, pair = await run_db(_begin, scope, body)
+        session = engine.AnswerSession(user=user, request=request, pair=pair)
     except ClientDisconnected:
         return
     except exceptions.APIException as error:

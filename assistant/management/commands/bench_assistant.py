@@ -7,7 +7,10 @@
 1. Seeds (once) a user with ``--messages`` messages in 50 chats.
 2. Starts daphne on a free port, the ``answer`` profile pointed at the scripted mock model.
 3. Latency: ``--requests`` sequential questions; request -> first response byte and
-   request -> ``data-sources`` event, measured by the client.
+   request -> ``data-sources`` event, measured by the client. Each question is paired with a
+   baseline request to the same server at the same moment -- an authenticated
+   ``GET /api/assistant/threads?limit=1`` (Django + DRF token auth + one indexed query) -- so
+   that on a noisy machine the answer's own cost reads as the difference of the two.
 4. Load: ``--streams`` concurrent streams opened over ``--ramp-seconds``, the mock writing 30
    deltas per second each (the scripted words ``w0 w1 ...``); the lateness of word *i* is its
    arrival minus (arrival of word 0 + i/30 s), reported for all words and for the steady
@@ -260,23 +263,56 @@ class Command(BaseCommand):
             writer.close()
         return result
 
+    async def _baseline(self, port: int, token: str) -> float:
+        """Milliseconds to the first byte of an authenticated one-query API read."""
+        head = (
+            f"GET /api/assistant/threads?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Token {token}\r\nAccept: application/json\r\n"
+            f"Connection: close\r\n\r\n"
+        ).encode()
+        started = time.monotonic()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head)
+        await writer.drain()
+        try:
+            data = await asyncio.wait_for(reader.read(65536), timeout=120)
+            elapsed = (time.monotonic() - started) * 1000
+            if not data.startswith(b"HTTP/1.1 200"):
+                raise RuntimeError(f"baseline request failed: {data[:80]!r}")
+            return elapsed
+        finally:
+            writer.close()
+
     async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
         for _ in range(5):  # warm-up: imports, connections, tokenizer
             await self._stream(port, token, until_sources=True)
+            await self._baseline(port, token)
         latency = []
-        for _ in range(options["requests"]):
+        baseline = []
+        for index in range(options["requests"]):
+            # Alternate which goes first so neither always meets a just-woken server.
+            if index % 2:
+                baseline.append(await self._baseline(port, token))
             latency.append(await self._stream(port, token, until_sources=True))
             await asyncio.sleep(0.05)  # the cancelled answer settles before the next question
+            if not index % 2:
+                baseline.append(await self._baseline(port, token))
         first_bytes = [r.first_byte_ms for r in latency]
         sources = [r.sources_ms for r in latency]
+        load = os.getloadavg()[0]
         self.stdout.write(
-            f"sequential requests: {len(latency)}\n"
+            f"sequential requests: {len(latency)} (load average {load:.1f})\n"
             f"  request -> first byte:   median {statistics.median(first_bytes):.1f} ms, "
             f"p95 {_percentile(first_bytes, 0.95):.1f} ms\n"
             f"  request -> data-sources: median {statistics.median(sources):.1f} ms, "
-            f"p95 {_percentile(sources, 0.95):.1f} ms"
+            f"p95 {_percentile(sources, 0.95):.1f} ms\n"
+            f"  baseline (authenticated one-query GET), first byte: "
+            f"median {statistics.median(baseline):.1f} ms, "
+            f"p95 {_percentile(baseline, 0.95):.1f} ms"
         )
         streams = options["streams"]
+        if not streams:
+            return
         ramp = options["ramp_seconds"]
 
         async def delayed(index: int) -> StreamResult:
