@@ -4,6 +4,11 @@
 and the search index included); ``golden_run`` asks every question through
 ``assistant.engine`` exactly as the web client does and scores each answer with
 ``answer_score`` (a pure function, tested on its own).
+
+Questions are asked at the corpus's anchor (``DemoCorpus.now``, ``run_evals --now``), not at
+the wall clock: "the last few days" or "this week" mean the days before the anchor, as they
+would for someone asking when the history was fresh. ``asked_at_anchor`` moves the clock the
+engine reads (``django.utils.timezone.now``) to the anchor, and time still runs from there.
 """
 
 from __future__ import annotations
@@ -13,9 +18,11 @@ import statistics
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
+from unittest import mock
 
 from claire.accounts.models import User
 from conversations.models import Chat, Message
@@ -298,6 +305,22 @@ def _usage(*, user: User, request_id: str) -> tuple[int, int, int]:
     )
 
 
+@contextmanager
+def asked_at_anchor(anchor: datetime) -> Iterator[None]:
+    """Inside the block, ``django.utils.timezone.now`` reads ``anchor`` plus the time elapsed
+    since the block began (so durations, leases and orderings still hold)."""
+    from django.utils import timezone
+
+    real_now = timezone.now
+    offset: timedelta = anchor - real_now()
+
+    def anchored_now() -> datetime:
+        return real_now() + offset
+
+    with mock.patch.object(timezone, "now", anchored_now):
+        yield
+
+
 def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Report) -> RunSummary:
     beats = beat_message_ids_for(user=user, corpus=corpus)
     first_names = {person.key: person.name.split()[0] for person in corpus.people}
@@ -312,13 +335,14 @@ def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Rep
         question = replace(
             golden_question, question=filled.get(golden_question.question, golden_question.question)
         )
-        answer = asyncio.run(
-            _ask(
-                user,
-                question,
-                chats.get(question.scope_chat_id) if question.scope_chat_id else None,
+        with asked_at_anchor(corpus.now):
+            answer = asyncio.run(
+                _ask(
+                    user,
+                    question,
+                    chats.get(question.scope_chat_id) if question.scope_chat_id else None,
+                )
             )
-        )
         # Usage rows are read here, outside the event loop (the ORM is synchronous).
         input_tokens, output_tokens, cost = _usage(user=user, request_id=answer.request_id)
         answer = replace(
