@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -91,6 +91,9 @@ class Retrieval:
     time_label: str
     sources: tuple[EvidenceSource, ...] = ()
     query_embedding_tokens: int = 0
+    # Sources led by a personal-memory record (loops, plan steps, ...) with memory's note on
+    # each: the answer names and cites every one of them.
+    memory_notes: Mapping[str, str] = field(default_factory=dict)
     query_embedding_model_key: str = ""
 
     @property
@@ -185,6 +188,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         time_label=time_range.label if time_range is not None else "",
         sources=pack.sources if citations else (),
         query_embedding_tokens=retrieval.search.query_embedding_tokens,
+        memory_notes=retrieval.memory_sources if citations else {},
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
     )
 
@@ -405,6 +409,9 @@ def generation_request_for(
             sender=source.sender_name,
             sent_at=source.sent_at,
             chat_title=source.chat_title,
+            primary_text=source.primary.text,
+            must_cite=source.source_id in retrieval.memory_notes,
+            note=retrieval.memory_notes.get(source.source_id, ""),
         )
         for source in retrieval.sources
     )
@@ -429,6 +436,7 @@ def generation_request_for(
         evidence=evidence,
         timezone=user.timezone,
         request_id=request.request_id,
+        intent=retrieval.intent,
     )
 
 

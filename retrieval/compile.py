@@ -176,6 +176,21 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.UNRESOLVED,
+        "what_do_i_owe",
+        r"\bwhat\s+(?:do|did|else\s+do)\s+i\s+(?:still\s+)?owe\b"
+        r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,2}?(?:anything|something)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_they_reply",
+        # "Did Rui ever reply about the boiler?" / "Has Tom got back to me?": someone else's
+        # reply to the user, a loop of the user's requests ("did I reply" is the rule above).
+        r"^\W*(?:has|have|did)\s+(?!i\b|we\b)(?:[\w'@.-]+\s+){1,3}?(?:ever\s+|yet\s+)?"
+        r"(?:replied|reply|responded|respond|answered|answer|got\s+back|gotten\s+back"
+        r"|get\s+back|come\s+back|came\s+back)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
         "not_got_back_to_me",
         r"\b(?:hasn't|haven't|has\s+not|have\s+not|didn't|never)\s+(?:got|gotten|come|came)\s+"
         r"back\s+to\s+me\b|\bwho\s+(?:hasn't|haven't|didn't|never)\s+(?:replied|responded"
@@ -327,6 +342,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.PLAN_RECALL,
+        "who_is_coming",
+        r"\bwho\s+(?:said\s+(?:yes|no)|(?:is|was|'s)\s+(?:coming|going|in|joining|out)"
+        r"|(?:can|could|can't|couldn't)\s+(?:make\s+it|come)|confirmed|declined|accepted"
+        r"|(?:signed|showed)\s+up|(?:dropped|pulled)\s+out|rsvp'?d)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
         "when_do_we_meet",
         r"\b(?:when|where|what\s+time)\s+(?:are|were|did|do|should|will)\s+we\s+(?:meet|meeting"
         r"|going|supposed|say|said|agree|decide)\b",
@@ -336,6 +359,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "status_changed",
         r"\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:book|confirm|cancel|plan|arrange|reschedule"
         r"|move)\b"
+        # "Did Marco book a table?": someone acting on an event or a booking.
+        r"|\bdid\s+(?:[\w']+\s+){1,2}?(?:ever\s+)?(?:book|confirm|cancel|reschedule|postpone"
+        r"|move)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|table|tickets?)\b)"
         r"|\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:decide|agree|settle)\b"
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,6}?(?:cancell?ed|rescheduled|postponed"

@@ -59,6 +59,20 @@ class Retrieval:
     def is_no_evidence(self) -> bool:
         return self.search.route == Route.NO_EVIDENCE or self.pack.is_empty
 
+    @property
+    def memory_sources(self) -> dict[str, str]:
+        """Pack sources led by a message personal memory gave (an open loop, a plan step, a
+        ranked person's message, a catch-up item), in pack order, with memory's note on that
+        message ("" when none): an answer names and cites each of them."""
+        if self.memory is None:
+            return {}
+        wanted = set(self.memory.message_ids)
+        return {
+            source.source_id: self.memory.notes.get(source.primary_message_id, "")
+            for source in self.pack.sources
+            if source.primary_message_id in wanted
+        }
+
 
 def retrieve(
     *,
@@ -97,6 +111,8 @@ def retrieve(
             message_ids=hit_ids[: math.ceil(evidence_limits.max_sources * HITS_PER_SOURCE)],
             before=settings.RETRIEVAL_WINDOW_BEFORE,
             after=settings.RETRIEVAL_WINDOW_AFTER,
+            # Each memory record (a loop, a plan step) stays citable on its own.
+            separate_ids=memory.message_ids if memory else (),
         )
     windowed_at = time.perf_counter()
     pack = build_evidence_pack(windows=windows, limits=evidence_limits)

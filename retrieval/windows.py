@@ -9,7 +9,7 @@ come back in the rank order of their best hit and remember which of their messag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -121,9 +121,18 @@ class _Draft:
 
 
 def windows_expand(
-    *, user: User, message_ids: Sequence[int], before: int, after: int
+    *,
+    user: User,
+    message_ids: Sequence[int],
+    before: int,
+    after: int,
+    separate_ids: Collection[int] = (),
 ) -> list[MessageWindow]:
     """Windows around ``message_ids`` (ranked best first), merged where they overlap.
+
+    A merged window is cited through its best hit only, so hits that must each be citable on
+    their own (``separate_ids``: two open loops of one chat, two steps of one plan) are cut
+    apart again after merging: each message goes to the nearest of them (``_split_at``).
 
     One query whatever the number of hits. Hits that are deleted, in an excluded chat or not
     the user's are dropped silently: the caller's ranking already filtered them, and this is
@@ -171,7 +180,8 @@ def windows_expand(
         )
 
     merged = _merge_overlaps(list(drafts.values()))
-    windows = [_finish(draft) for draft in merged]
+    separate = set(separate_ids)
+    windows = [_finish(part) for draft in merged for part in _split_at(draft, separate)]
     windows.sort(key=lambda window: window.best_rank)
     return windows
 
@@ -201,6 +211,33 @@ def _merge_overlaps(drafts: list[_Draft]) -> list[_Draft]:
                 current = draft
         merged.append(current)
     return merged
+
+
+def _split_at(draft: _Draft, separate: set[int]) -> list[_Draft]:
+    """``draft`` cut into one part per hit of ``separate`` it holds (unchanged with fewer than
+    two): each message joins the nearest such hit in reading order, the earlier on a tie;
+    other hits stay in the part they fall into."""
+    ordered_ids = sorted(draft.messages, key=draft.sort_key)
+    leads = [index for index, message_id in enumerate(ordered_ids) if message_id in separate]
+    if len(leads) < 2 or not all(ordered_ids[index] in draft.hit_ranks for index in leads):
+        return [draft]
+    parts = {
+        lead: _Draft(
+            chat_id=draft.chat_id,
+            chat_title=draft.chat_title,
+            platform=draft.platform,
+            messages={},
+            hit_ranks={},
+        )
+        for lead in leads
+    }
+    for index, message_id in enumerate(ordered_ids):
+        nearest = min(leads, key=lambda lead: (abs(lead - index), lead))
+        part = parts[nearest]
+        part.messages[message_id] = draft.messages[message_id]
+        if message_id in draft.hit_ranks:
+            part.hit_ranks[message_id] = draft.hit_ranks[message_id]
+    return list(parts.values())
 
 
 def _finish(draft: _Draft) -> MessageWindow:

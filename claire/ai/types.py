@@ -97,6 +97,13 @@ class EvidenceSource:
     sender: str = ""
     sent_at: dt.datetime | None = None
     chat_title: str = ""
+    # The cited message itself (``text`` may hold its neighbours too).
+    primary_text: str = ""
+    # A record of personal memory (an open loop, a plan step, a catch-up item): an answer
+    # names and cites every such source.
+    must_cite: bool = False
+    # What memory says about it ("asked you, no reply yet", "cancelled", a person's name).
+    note: str = ""
 
 
 ResponseFormat = Literal["text", "json"]
@@ -118,6 +125,8 @@ class GenerationRequest:
     question: str = ""
     evidence: tuple[EvidenceSource, ...] = ()
     timezone: str = "UTC"
+    # The compiled intent of the question (``retrieval.types.Intent`` value), "" when unknown.
+    intent: str = ""
     request_id: str = ""
 
     @property

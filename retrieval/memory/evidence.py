@@ -12,6 +12,12 @@ see them; ``retrieval.pipeline.retrieve`` puts them ahead of the search hits.
 | people_ranking  | ranking    | representative messages, round-robin over people | people_ranking |
 | plan_recall     | plans      | every step of each plan, oldest first            | hybrid         |
 | identity_lookup | facts      | each match's evidence                            | hybrid         |
+| action_request  | open loops | every open loop with the people it names         | hybrid         |
+| catch_up        | recent     | open loops and the most telling message of each  | recent_window  |
+|                 | digest     | chat in the window (others' messages), by chat   |                |
+
+Each message comes with a short note for the answer (``MemoryHits.notes``): what the loop is,
+the plan step's status, the ranked or matched person's name.
 
 Scope is applied the way search applies it: a ``strict_chat`` scope reads that chat only, a
 ``preferred`` scope reads every chat, and a message that is deleted or in a chat excluded from
@@ -22,9 +28,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from itertools import zip_longest
 
 from django.db import models
@@ -35,6 +41,7 @@ from retrieval.lexicon import fold_text
 from retrieval.memory.extract import RELATIONS
 from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import (
+    OpenLoop,
     identity_lookup,
     open_loops_for_user,
     people_ranking,
@@ -47,6 +54,11 @@ logger = logging.getLogger(__name__)
 PLANS_CITED = 3
 LOOPS_CITED = 20
 IDENTITY_MATCHES_CITED = 5
+# A catch-up cites at most this many messages (an answer pack holds 12 sources).
+RECENT_ITEMS = 12
+# Messages of the window read for a catch-up, newest first.
+RECENT_SCAN = 600
+RECENT_DEFAULT_DAYS = 3
 
 
 class MemorySource(models.TextChoices):
@@ -54,6 +66,7 @@ class MemorySource(models.TextChoices):
     PEOPLE_RANKING = "people_ranking", "Relationship ranking"
     PLANS = "plans", "Plan timelines"
     IDENTITY = "identity", "Person facts"
+    RECENT_DIGEST = "recent_digest", "Recent digest"
 
 
 @dataclass(frozen=True)
@@ -64,6 +77,8 @@ class MemoryHits:
     source: MemorySource
     route: Route
     message_ids: tuple[int, ...]
+    # A short note per message for the answer ("question to you", "cancelled", a name).
+    notes: Mapping[int, str] = field(default_factory=dict)
 
 
 # "Have I replied / what haven't I answered": someone asked the user.
@@ -82,6 +97,8 @@ _OTHERS_OWE_REPLY = re.compile(
     r"get\s+back|come\s+back|came\s+back)\b"
 )
 _PROMISED = re.compile(r"\bpromis")
+# "What do I owe Priya?": what others wait for from the user, answers and promised things.
+_OWED = re.compile(r"\bi\s+(?:still\s+)?owe\b")
 
 
 def loop_kinds_for(question: str) -> tuple[str, ...]:
@@ -90,6 +107,8 @@ def loop_kinds_for(question: str) -> tuple[str, ...]:
     folded = fold_text(question)
     if _PROMISED.search(folded):
         return (LoopKind.PROMISE_BY_USER,)
+    if _OWED.search(folded):
+        return (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)
     if _USER_OWES_REPLY.search(folded):
         if re.search(r"\bwaiting\s+(?:on|for)\s+me\b", folded):
             return (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)
@@ -115,27 +134,84 @@ def _round_robin(groups: Sequence[Sequence[int]]) -> list[int]:
     return [mid for row in zip_longest(*groups) for mid in row if mid is not None]
 
 
-def _loop_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+_Hit = tuple[int, str]
+
+_LOOP_NOTES = {
+    LoopKind.QUESTION_TO_USER: "asked you, no reply yet",
+    LoopKind.REQUEST_BY_USER: "you asked, no answer yet",
+    LoopKind.PROMISE_BY_USER: "you promised, not done yet",
+}
+
+
+def _loop_note(kind: str, person_name: str | None) -> str:
+    note = _LOOP_NOTES.get(LoopKind(kind), "open")
+    return f"{person_name}: {note}" if person_name else note
+
+
+def _loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+    kinds = loop_kinds_for(compiled.question)
     loops = open_loops_for_user(
         user=user,
-        kinds=loop_kinds_for(compiled.question),
+        kinds=kinds,
         person_ids=_person_ids(compiled),
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
-    return [loop.opened_by_message_id for loop in loops]
+    if kinds and LoopKind.QUESTION_TO_USER not in kinds:
+        loops = [*loops, *_follow_ups(user=user, promises=loops)]
+    return [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
 
 
-def _ranking_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[int]:
+def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+    """Every open loop with the people the question names, newest first."""
+    loops = open_loops_for_user(
+        user=user,
+        person_ids=_person_ids(compiled),
+        chat_ids=_strict_chat_ids(compiled),
+        limit=LOOPS_CITED,
+    )
+    return [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+
+
+def _follow_ups(*, user: User, promises: Sequence[OpenLoop]) -> list[OpenLoop]:
+    """Open questions to the user that came after one of the user's open promises in the same
+    chat ("any news on the deck?"): part of that promise's story, so an answer about promises
+    cites them too."""
+    promises = [loop for loop in promises if loop.kind == LoopKind.PROMISE_BY_USER]
+    if not promises:
+        return []
+    questions = open_loops_for_user(
+        user=user,
+        kinds=(LoopKind.QUESTION_TO_USER,),
+        chat_ids=sorted({loop.chat_id for loop in promises}),
+        limit=LOOPS_CITED,
+    )
+    return [
+        question
+        for question in questions
+        if any(
+            promise.chat_id == question.chat_id and promise.opened_at < question.opened_at
+            for promise in promises
+        )
+    ]
+
+
+def _ranking_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[_Hit]:
     if compiled.ranking is None:
         return []
     ranked = people_ranking(
         user=user, now=now, kind=compiled.ranking.kind, limit=compiled.ranking.limit
     )
-    return _round_robin([item.representative_message_ids for item in ranked])
+    notes = {
+        mid: f"#{place} {item.display_name}"
+        for place, item in enumerate(ranked, start=1)
+        for mid in item.representative_message_ids
+    }
+    ordered = _round_robin([item.representative_message_ids for item in ranked])
+    return [(mid, notes[mid]) for mid in ordered]
 
 
-def _plan_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+def _plan_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     time_range = compiled.time_range
     plans = plans_for_user(
         user=user,
@@ -146,14 +222,14 @@ def _plan_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
         chat_ids=_strict_chat_ids(compiled),
         limit=PLANS_CITED,
     )
-    ordered: list[int] = []
+    ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
-        ordered.extend(step.message_id for step in steps)
+        ordered.extend((step.message_id, str(step.status)) for step in steps)
     return ordered
 
 
-def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
+def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     descriptors = tuple(
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
@@ -174,7 +250,73 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[int]:
         related_to_person_ids=related,
         limit=IDENTITY_MATCHES_CITED,
     )
-    return [mid for match in result.matches for mid in match.evidence_message_ids]
+    return [
+        (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
+    ]
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def salience(text: str) -> int:
+    """How much a message says: its distinct words of three letters or more ("🍻", "ok" and
+    "Yes please" say little; a plan, a piece of news or a question says more)."""
+    return len(set(_WORD.findall(fold_text(text))))
+
+
+def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[_Hit]:
+    """A catch-up: what is waiting on the user in the window (open loops opened in it), then
+    the most telling message of each chat that spoke in it, chats with the most telling
+    message first, then each chat's second, ... Only other people's messages lead an item (the
+    user knows what they said; their messages still show as context)."""
+    time_range = compiled.time_range
+    start = time_range.start_utc if time_range is not None else None
+    end = time_range.end_utc if time_range is not None else None
+    start = start or now - timedelta(days=RECENT_DEFAULT_DAYS)
+    end = min(end, now) if end is not None else now
+    chat_ids = _strict_chat_ids(compiled)
+    loops = open_loops_for_user(
+        user=user,
+        kinds=(LoopKind.QUESTION_TO_USER,),
+        chat_ids=chat_ids,
+        opened_after=start,
+        limit=RECENT_ITEMS,
+    )
+    found: list[_Hit] = [
+        (loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name))
+        for loop in loops
+        if loop.opened_at < end
+    ]
+    rows = Message.objects.filter(
+        user=user,
+        deleted_at__isnull=True,
+        chat__is_excluded_from_ai=False,
+        is_from_self=False,
+        sent_at__gte=start,
+        sent_at__lt=end,
+    )
+    if chat_ids is not None:
+        rows = rows.filter(chat_id__in=list(chat_ids))
+    by_chat: dict[int, list[tuple[int, datetime, int]]] = {}
+    for pk, chat_id, sent_at, text in rows.order_by("-sent_at", "-pk").values_list(
+        "pk", "chat_id", "sent_at", "text"
+    )[:RECENT_SCAN]:
+        by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
+    ranked_chats = sorted(
+        (
+            sorted(items, key=lambda item: (-item[0], -item[1].timestamp(), -item[2]))
+            for items in by_chat.values()
+        ),
+        key=lambda items: (-items[0][0], -items[0][1].timestamp(), -items[0][2]),
+    )
+    taken = {mid for mid, _ in found}
+    for mid in _round_robin([[item[2] for item in items] for items in ranked_chats]):
+        if len(taken) >= RECENT_ITEMS:
+            break
+        if mid not in taken:
+            taken.add(mid)
+            found.append((mid, ""))
+    return found[:RECENT_ITEMS]
 
 
 def _visible(*, user: User, compiled: CompiledQuery, message_ids: list[int]) -> tuple[int, ...]:
@@ -208,13 +350,28 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.IDENTITY_LOOKUP:
         source, route = MemorySource.IDENTITY, Route.HYBRID
         found = _identity_hits(user=user, compiled=compiled)
+    elif compiled.intent == Intent.ACTION_REQUEST and _person_ids(compiled):
+        # Writing to or about someone: what is still open with them grounds the draft.
+        source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
+        found = _person_loop_hits(user=user, compiled=compiled)
+    elif compiled.intent == Intent.CATCH_UP:
+        source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
+        found = _recent_hits(user=user, compiled=compiled, now=now)
     else:
         return None
-    message_ids = _visible(user=user, compiled=compiled, message_ids=found)
+    notes: dict[int, str] = {}
+    for mid, note in found:
+        notes.setdefault(mid, note)
+    message_ids = _visible(user=user, compiled=compiled, message_ids=[mid for mid, _ in found])
     logger.info(
         "retrieval.memory_hits",
         extra={"user_id": user.pk, "source": str(source), "messages": len(message_ids)},
     )
     if not message_ids:
         return None
-    return MemoryHits(source=source, route=route, message_ids=message_ids)
+    return MemoryHits(
+        source=source,
+        route=route,
+        message_ids=message_ids,
+        notes={mid: notes[mid] for mid in message_ids if notes[mid]},
+    )

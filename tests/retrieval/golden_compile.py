@@ -738,8 +738,9 @@ GOLDEN: tuple[Golden, ...] = (
         keywords=("russian", "visa"),
     ),
     Golden(
+        # Whether someone replied to the user is a question about open loops.
         "Did the Brazilians reply?",
-        "conversation_qa",
+        "unresolved",
         people=(unnamed("Brazilian"),),
         keywords=("brazilians",),
     ),

@@ -2,7 +2,11 @@
 sentences, with no language model.
 
 It picks the sentences that share the most (rarity-weighted) words with the question, quotes
-them with who said them and when, and cites each with its source label (``[S1]``). When no
+them with who said them and when, and cites each with its source label (``[S1]``). Sources
+that are records of personal memory (``EvidenceSource.must_cite``: open loops, plan steps,
+ranked people, catch-up items) are each named and cited: for questions memory answers on its
+own (unresolved, catch-up, ranking) the answer is that list; for plans and people it follows
+the quoted answer. When no
 sentence shares a word with the question it says so plainly and lists the closest sources
 instead of pretending they answer it. Quotes are cleaned so that message text cannot forge a
 citation mark or Markdown structure. The answer streams in small word-group deltas.
@@ -164,14 +168,53 @@ def _chronological(sources: Sequence[EvidenceSource]) -> list[EvidenceSource]:
     return sorted(sources, key=_time_key)
 
 
-def compose_answer(question: str, evidence: Sequence[EvidenceSource], timezone: str) -> str:
-    """The whole Markdown answer for ``question`` from ``evidence`` (deterministic)."""
+# Intents whose answer is the list of memory records, with the list's heading.
+_DIGEST_HEADINGS = {
+    "unresolved": "Still open, newest first:",
+    "catch_up": "Here is what happened, oldest first:",
+    "people_ranking": "The people you are closest to, strongest first:",
+}
+# Intents whose quoted answer is followed by the memory records it did not already cite.
+_APPENDIX_HEADINGS = {
+    "plan_recall": "How the plan went, step by step:",
+    "identity_lookup": "What your messages say about them:",
+}
+
+
+def _memory_line(source: EvidenceSource, timezone: str) -> str:
+    note = f"**{_quote(source.note)}**: " if source.note else ""
+    text = source.primary_text or source.text
+    return f"- {note}{_attribution(source, timezone)}: “{_quote(text)}” [{source.label}]"
+
+
+def compose_answer(
+    question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str = ""
+) -> str:
+    """The whole Markdown answer for ``question`` (of compiled ``intent``, "" when unknown)
+    from ``evidence`` (deterministic)."""
     if not evidence:
         return "I couldn't find anything in your messages about this."
+    records = [source for source in evidence if source.must_cite]
+    if records and intent in _DIGEST_HEADINGS:
+        if intent == "catch_up":
+            records = _chronological(records)
+        lines = [_memory_line(source, timezone) for source in records]
+        return _DIGEST_HEADINGS[intent] + "\n\n" + "\n".join(lines)
+    answer = _quoted_answer(question, evidence, timezone)
+    missing = [source for source in records if f"[{source.label}]" not in answer]
+    if missing:
+        heading = _APPENDIX_HEADINGS.get(intent, "Also from your memory:")
+        lines = [_memory_line(source, timezone) for source in missing]
+        answer += "\n\n" + heading + "\n\n" + "\n".join(lines)
+    return answer
+
+
+def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: str) -> str:
+    """The answer made of the evidence's own sentences that best match ``question``."""
 
     if _ACTION_PATTERN.search(question):
         # Honest about what it is: this answerer reads, it never writes or sends.
-        found = compose_answer(_ACTION_PATTERN.sub("", question), evidence, timezone)
+        found = _quoted_answer(_ACTION_PATTERN.sub("", question), evidence, timezone)
         return (
             "I can only quote your messages here, not write or send one. "
             "What your messages say about it:\n\n" + found
@@ -276,7 +319,9 @@ class ExtractiveAnswerer:
         return self._play(request)
 
     async def _play(self, request: GenerationRequest) -> AsyncIterator[ProviderEvent]:
-        answer = compose_answer(request.effective_question, request.evidence, request.timezone)
+        answer = compose_answer(
+            request.effective_question, request.evidence, request.timezone, request.intent
+        )
         for index, group in enumerate(
             split_into_word_groups(answer, words_per_delta=self.words_per_delta)
         ):
