@@ -91,6 +91,8 @@ class MockLanguageModel:
             if self.fail_before_first is not None:
                 outcome = "failed"
                 raise ProviderFailure(self.fail_before_first, error_class="MockFailure")
+            loop = asyncio.get_running_loop()
+            paced_from = loop.time()
             for index, text in enumerate(self.deltas):
                 if self.fail_after_deltas is not None and index == self.fail_after_deltas:
                     outcome = "failed"
@@ -98,7 +100,12 @@ class MockLanguageModel:
                 if self.stall_after_deltas is not None and index == self.stall_after_deltas:
                     await asyncio.sleep(_STALL_SECONDS)
                 if index and self.delta_delay_s:
-                    await asyncio.sleep(self.delta_delay_s)
+                    # Word i is due i x delay after the first, like tokens that a provider
+                    # sends on its own clock: a late wake-up here delays one word, not all
+                    # the words after it.
+                    await asyncio.sleep(
+                        max(0.0, paced_from + index * self.delta_delay_s - loop.time())
+                    )
                 yield TextDelta(text)
             if self.usage is not None:
                 yield UsageEvent(self.usage, self.provider_name, self.model_name)
