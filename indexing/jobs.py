@@ -57,10 +57,13 @@ class JobRun:
     retry_in_seconds: float = 0.0
     error_code: str = ""
     index_version_id: int = 0
+    user_id: int = 0
     # Time spent waiting for provider slots and in provider calls (the rest is the pipeline).
     provider_seconds: float = 0.0
     # The job completed the active version's initial backfill: build its HNSW index now.
     search_index_due: bool = False
+    # The job left the user with enough vectors for an index of their own, not built yet.
+    user_search_index_due: bool = False
 
 
 class TransientJobError(Exception):
@@ -116,9 +119,12 @@ def index_job_run(
             embedded=runner.embedded,
             failed=runner.failed,
             index_version_id=version.pk,
+            user_id=job.user_id,
             provider_seconds=runner.provider_seconds,
             search_index_due=outcome == JobOutcome.DONE
             and services.search_index_due(index_version=version),
+            user_search_index_due=outcome == JobOutcome.DONE
+            and services.user_search_index_due(user_id=job.user_id, index_version=version),
         )
     except services.LeaseLost:
         logger.warning("indexing.job_lease_lost", extra={"job_id": job_id, "worker": worker_id})

@@ -9,7 +9,8 @@ the same transactions as the message changes that cause them, so ``IndexProgress
 
 The ``embedding`` column has no fixed dimensions so that versions of different models share the
 table; each version gets its own partial expression HNSW index
-(``(embedding::vector(D)) ... WHERE index_version_id = N``, see ``indexing.search_indexes``).
+(``(embedding::vector(D)) ... WHERE index_version_id = N``), and each large user one more,
+restricted to their own rows (``... AND user_id = U``, see ``indexing.search_indexes``).
 """
 
 from __future__ import annotations
@@ -184,6 +185,12 @@ class IndexProgress(models.Model):
     embedded = models.BigIntegerField(default=0)
     failed = models.BigIntegerField(default=0)
     is_seeded = models.BooleanField(default=False)
+    search_index_built_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the user's own HNSW index in this version was built (users above "
+        "INDEXING_USER_SEARCH_INDEX_MIN_VECTORS vectors get one; see indexing.search_indexes).",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -1,14 +1,23 @@
-"""Per-version vector indexes.
+"""Per-version and per-user vector indexes.
 
 The ``embedding`` column has no fixed dimensions, so one HNSW index over the column is
 impossible; each version gets a partial expression index over ``embedding::vector(D)``
 restricted to its own rows. A query uses it when it orders by the same expression and filters
 on the same ``index_version_id`` literal (``indexing.selectors.vector_search`` does both).
+
+A user with many vectors also gets an index of their own, restricted to
+``index_version_id = V AND user_id = U``. Searching the version's index for one user is a
+*filtered* graph search: the scan walks the whole graph's neighbourhoods and discards other
+users' rows, so a user holding 10% of the rows costs ten times the rows returned and loses
+recall. Searching a graph of the user's own rows needs no filter at all. Every such index is
+one more partial index PostgreSQL checks on each write to the table, so these are for the
+largest users only (``INDEXING_USER_SEARCH_INDEX_MIN_VECTORS``; docs/INDEXING.md).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from django.conf import settings
 from django.db import connection
@@ -22,17 +31,18 @@ def search_index_name(*, index_version: IndexVersion) -> str:
     return f"indexing_embedding_hnsw_v{int(index_version.pk)}"
 
 
+def user_search_index_name(*, index_version: IndexVersion, user_id: int) -> str:
+    return f"{search_index_name(index_version=index_version)}_u{int(user_id)}"
+
+
 def search_index_expression(*, index_version: IndexVersion) -> str:
     """The indexed expression; queries must order by exactly this to use the index."""
     return f"(embedding::vector({int(index_version.dimensions)}))"
 
 
-def search_index_ensure(*, index_version: IndexVersion) -> None:
-    """Create the version's HNSW index if it is missing (or left invalid by an interrupted
-    concurrent build). Builds concurrently outside a transaction so ingestion keeps writing."""
-    name = search_index_name(index_version=index_version)
-    table = MessageEmbedding._meta.db_table
-    concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
+def _index_is_valid(name: str) -> bool | None:
+    """True for a valid index, False for one left invalid by an interrupted concurrent build,
+    None when there is none."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
@@ -40,9 +50,20 @@ def search_index_ensure(*, index_version: IndexVersion) -> None:
             [name],
         )
         row = cursor.fetchone()
-        if row is not None and row[0]:
-            return
-        if row is not None:
+    return None if row is None else bool(row[0])
+
+
+def _hnsw_ensure(*, name: str, index_version: IndexVersion, predicate: str, options: str) -> bool:
+    """Create the HNSW index ``name`` over the version's expression where ``predicate`` holds,
+    unless a valid one exists (an invalid one is dropped and rebuilt). Builds concurrently
+    outside a transaction so ingestion keeps writing. Returns whether it built one."""
+    valid = _index_is_valid(name)
+    if valid:
+        return False
+    table = MessageEmbedding._meta.db_table
+    concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
+    with connection.cursor() as cursor:
+        if valid is not None:
             cursor.execute(f'DROP INDEX {concurrently} IF EXISTS "{name}"')
         expression = search_index_expression(index_version=index_version)
         if not concurrently:
@@ -57,34 +78,104 @@ def search_index_ensure(*, index_version: IndexVersion) -> None:
         try:
             cursor.execute(
                 f'CREATE INDEX {concurrently} IF NOT EXISTS "{name}" ON "{table}" '
-                f"USING hnsw ({expression} vector_cosine_ops) "
-                f"WHERE index_version_id = {int(index_version.pk)}"
+                f"USING hnsw ({expression} vector_cosine_ops){options} WHERE {predicate}"
             )
         finally:
             if not connection.in_atomic_block:
                 cursor.execute("RESET maintenance_work_mem")
+    return True
+
+
+def _drop(name: str) -> None:
+    concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP INDEX {concurrently} IF EXISTS "{name}"')
+
+
+def search_index_ensure(*, index_version: IndexVersion) -> None:
+    """Create the version's HNSW index if it is missing (or left invalid by an interrupted
+    concurrent build)."""
+    name = search_index_name(index_version=index_version)
+    _hnsw_ensure(
+        name=name,
+        index_version=index_version,
+        predicate=f"index_version_id = {int(index_version.pk)}",
+        options="",
+    )
     logger.info(
         "indexing.search_index_created",
         extra={"index_version": index_version.version, "index_name": name},
     )
 
 
+def user_search_index_ensure(*, index_version: IndexVersion, user_id: int) -> None:
+    """Create the user's own HNSW index in the version if it is missing (or invalid). Its graph
+    parameters are ``INDEXING_USER_HNSW_M`` and ``INDEXING_USER_HNSW_EF_CONSTRUCTION``."""
+    name = user_search_index_name(index_version=index_version, user_id=user_id)
+    built = _hnsw_ensure(
+        name=name,
+        index_version=index_version,
+        predicate=f"index_version_id = {int(index_version.pk)} AND user_id = {int(user_id)}",
+        options=(
+            f" WITH (m = {int(settings.INDEXING_USER_HNSW_M)}, "
+            f"ef_construction = {int(settings.INDEXING_USER_HNSW_EF_CONSTRUCTION)})"
+        ),
+    )
+    if built:
+        logger.info(
+            "indexing.user_search_index_created",
+            extra={
+                "index_version": index_version.version,
+                "user_id": user_id,
+                "index_name": name,
+            },
+        )
+
+
 def search_index_drop(*, index_version: IndexVersion) -> None:
+    """Drop the version's index and every per-user index of the version."""
     name = search_index_name(index_version=index_version)
-    concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP INDEX {concurrently} IF EXISTS "{name}"')
+    for user_id in user_search_index_users(index_version=index_version):
+        user_search_index_drop(index_version=index_version, user_id=user_id)
+    _drop(name)
     logger.info(
         "indexing.search_index_dropped",
         extra={"index_version": index_version.version, "index_name": name},
     )
 
 
-def search_index_exists(*, index_version: IndexVersion) -> bool:
+def user_search_index_drop(*, index_version: IndexVersion, user_id: int) -> None:
+    name = user_search_index_name(index_version=index_version, user_id=user_id)
+    _drop(name)
+    logger.info(
+        "indexing.user_search_index_dropped",
+        extra={"index_version": index_version.version, "user_id": user_id, "index_name": name},
+    )
+
+
+def user_search_index_users(*, index_version: IndexVersion) -> list[int]:
+    """Users who have an index of their own in the version (valid or not), from the catalog."""
+    prefix = search_index_name(index_version=index_version) + "_u"
+    pattern = re.compile(re.escape(prefix) + r"([0-9]+)")
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-            "WHERE c.relname = %s AND i.indisvalid",
-            [search_index_name(index_version=index_version)],
+            "SELECT c.relname FROM pg_class c WHERE c.relkind = 'i' AND c.relname LIKE %s",
+            [prefix.replace("_", r"\_") + "%"],
         )
-        return cursor.fetchone() is not None
+        names = [row[0] for row in cursor.fetchall()]
+    users = []
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match:
+            users.append(int(match.group(1)))
+    return sorted(users)
+
+
+def search_index_exists(*, index_version: IndexVersion) -> bool:
+    return bool(_index_is_valid(search_index_name(index_version=index_version)))
+
+
+def user_search_index_exists(*, index_version: IndexVersion, user_id: int) -> bool:
+    return bool(
+        _index_is_valid(user_search_index_name(index_version=index_version, user_id=user_id))
+    )

@@ -195,15 +195,22 @@ class VectorHit:
 
 class SearchPlan(StrEnum):
     EXACT = "exact"
-    HNSW = "hnsw"
+    HNSW = "hnsw"  # the version's index, filtered to the user
+    USER_HNSW = "user_hnsw"  # the user's own index in the version
 
 
-def vector_search_plan(*, embedded: int) -> SearchPlan:
-    """Exact scans are faster and perfectly accurate for a user's few thousand vectors; the
-    approximate index pays off above the measured threshold (docs/INDEXING.md)."""
+def vector_search_plan(
+    *, embedded: int, has_user_index: bool = False, has_version_index: bool = True
+) -> SearchPlan:
+    """Exact scans are faster and perfectly accurate for a user's few thousand vectors; above
+    the measured threshold (docs/INDEXING.md) the user's own graph, then the version's."""
     if embedded <= settings.INDEXING_EXACT_SEARCH_MAX_VECTORS:
         return SearchPlan.EXACT
-    return SearchPlan.HNSW
+    if has_user_index:
+        return SearchPlan.USER_HNSW
+    if has_version_index:
+        return SearchPlan.HNSW
+    return SearchPlan.EXACT
 
 
 def _vector_literal(values: Sequence[float]) -> str:
@@ -226,8 +233,9 @@ def vector_search(
 
     ``chat_ids`` restricts to those chats (the caller has checked ownership; the user filter
     applies regardless). ``time_range`` is [start, end) on ``sent_at``, either end optional.
-    ``plan`` forces exact or HNSW; by default the user's embedded count decides (exact while
-    the version has no HNSW index yet).
+    ``plan`` forces a plan; by default the user's progress row decides (``vector_search_plan``:
+    exact for few vectors or while the version has no index yet, else the user's own index when
+    built, else the version's).
     """
     version = index_version or active_index_version()
     if version is None or limit <= 0:
@@ -241,19 +249,36 @@ def vector_search(
         return []
     if plan is None:
         if version.has_search_index:
+            # Until the version's index exists (its initial backfill is running), every user is
+            # searched exactly and no progress row is read.
             progress = IndexProgress.objects.filter(user=user, index_version=version).first()
-            plan = vector_search_plan(embedded=progress.embedded if progress else 0)
+            plan = vector_search_plan(
+                embedded=progress.embedded if progress else 0,
+                has_user_index=progress is not None and progress.search_index_built_at is not None,
+            )
         else:
             plan = SearchPlan.EXACT
 
     dimensions = int(version.dimensions)
+    if plan == SearchPlan.USER_HNSW:
+        # Literals, not parameters: the planner matches both against the user's partial index.
+        user_condition = f"e.user_id = {int(user.pk)}"
+        user_params: list[Any] = []
+    elif plan == SearchPlan.HNSW:
+        # A value known only at execution: the planner cannot prove the user's own partial
+        # index applies, so this plan reads the version's index even when the user has one.
+        user_condition = "e.user_id = (SELECT %s::bigint)"
+        user_params = [user.pk]
+    else:
+        user_condition = "e.user_id = %s"
+        user_params = [user.pk]
     conditions = [
         # A literal, not a parameter: the planner matches it against the partial index.
         f"e.index_version_id = {int(version.pk)}",
-        "e.user_id = %s",
+        user_condition,
         "e.state = %s",
     ]
-    params: list[Any] = [user.pk, EntryState.EMBEDDED.value]
+    params: list[Any] = [*user_params, EntryState.EMBEDDED.value]
     if chat_ids is not None:
         conditions.append("e.chat_id = ANY(%s)")
         params.append([int(chat_id) for chat_id in chat_ids])

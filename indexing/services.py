@@ -32,8 +32,18 @@ from indexing.models import (
     JobPhase,
     JobState,
 )
-from indexing.search_indexes import search_index_drop, search_index_ensure
-from indexing.sql import SEARCH_INDEX_BUILD_LOCK_NAMESPACE, VERSION_SET_LOCK_KEY, sql
+from indexing.search_indexes import (
+    search_index_drop,
+    search_index_ensure,
+    user_search_index_drop,
+    user_search_index_ensure,
+)
+from indexing.sql import (
+    SEARCH_INDEX_BUILD_LOCK_NAMESPACE,
+    USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE,
+    VERSION_SET_LOCK_KEY,
+    sql,
+)
 from indexing.vector_copy import STAGE_TABLE, vectors_stage
 
 logger = logging.getLogger(__name__)
@@ -918,6 +928,58 @@ def index_version_search_index_build(*, index_version: IndexVersion) -> bool:
     )
     index_version.search_index_built_at = index_version.search_index_built_at or now
     return True
+
+
+def user_search_index_due(*, user_id: int, index_version: IndexVersion) -> bool:
+    """A user of a maintained version gets an HNSW index of their own once their vectors reach
+    ``INDEXING_USER_SEARCH_INDEX_MIN_VECTORS`` (checked when their job completes, so a backfill
+    finishes before the graph is built in one go). One single-row read."""
+    if not index_version.is_maintained:
+        return False
+    return IndexProgress.objects.filter(
+        user_id=user_id,
+        index_version=index_version,
+        embedded__gte=settings.INDEXING_USER_SEARCH_INDEX_MIN_VECTORS,
+        search_index_built_at__isnull=True,
+    ).exists()
+
+
+def user_search_index_build(*, user_id: int, index_version: IndexVersion) -> bool:
+    """Build the user's own HNSW index in the version (concurrently when called outside a
+    transaction) and record it on their progress row, from which searches choose their plan.
+    Returns False when another process is building one of the user's indexes right now, or
+    the version is no longer maintained."""
+    key = [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(user_id)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+        row = cursor.fetchone()
+        if row is None or not row[0]:
+            return False
+        try:
+            version = IndexVersion.objects.get(pk=index_version.pk)
+            if not version.is_maintained:
+                return False
+            user_search_index_ensure(index_version=version, user_id=user_id)
+            version.refresh_from_db()
+            if not version.is_maintained:
+                # Retired while the index was being built: its retirement may have dropped
+                # the version's indexes before this one existed.
+                user_search_index_drop(index_version=version, user_id=user_id)
+                return False
+            IndexProgress.objects.filter(
+                user_id=user_id, index_version=version, search_index_built_at__isnull=True
+            ).update(search_index_built_at=timezone.now())
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+    return True
+
+
+def user_search_index_remove(*, user_id: int, index_version: IndexVersion) -> None:
+    """Drop the user's own index in the version: searches go back to the version's index."""
+    IndexProgress.objects.filter(user_id=user_id, index_version=index_version).update(
+        search_index_built_at=None
+    )
+    user_search_index_drop(index_version=index_version, user_id=user_id)
 
 
 def search_index_due(*, index_version: IndexVersion) -> bool:

@@ -33,6 +33,9 @@ VERSION_SET_LOCK_KEY = 0x1D30_5E75_0001
 # Two-int4 advisory key (namespace, version id) held while a version's HNSW index is built.
 SEARCH_INDEX_BUILD_LOCK_NAMESPACE = 0x1D31_0001
 
+# Two-int4 advisory key (namespace, user id) held while one of a user's own HNSW indexes is built.
+USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE = 0x1D31_0002
+
 _NAMES = {
     "entry": ENTRY_TABLE,
     "progress": PROGRESS_TABLE,

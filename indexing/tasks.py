@@ -40,10 +40,16 @@ def _worker_id(task: Task) -> str:
 )
 def run_index_job(self: Task, job_id: int) -> None:
     result = jobs.index_job_run(job_id=job_id, worker_id=_worker_id(self))
-    if result.outcome == jobs.JobOutcome.DONE and result.search_index_due:
-        build_search_index.apply_async(
-            args=[result.index_version_id], queue=settings.INDEXING_CELERY_QUEUE
-        )
+    if result.outcome == jobs.JobOutcome.DONE:
+        if result.search_index_due:
+            build_search_index.apply_async(
+                args=[result.index_version_id], queue=settings.INDEXING_CELERY_QUEUE
+            )
+        if result.user_search_index_due:
+            build_user_search_index.apply_async(
+                args=[result.index_version_id, result.user_id],
+                queue=settings.INDEXING_CELERY_QUEUE,
+            )
     elif result.outcome == jobs.JobOutcome.YIELDED:
         # The time slice is used up: back of the queue, so other users' jobs get a turn.
         dispatch.index_job_send(job_id=job_id)
@@ -104,3 +110,20 @@ def build_search_index(index_version_id: int) -> None:
     if version is None or version.has_search_index or not version.is_maintained:
         return
     index_version_search_index_build(index_version=version)
+
+
+@shared_task(
+    name="indexing.build_user_search_index",
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=3600,
+    time_limit=3660,
+)
+def build_user_search_index(index_version_id: int, user_id: int) -> None:
+    from indexing.models import IndexVersion
+    from indexing.services import user_search_index_build, user_search_index_due
+
+    version = IndexVersion.objects.filter(pk=index_version_id).first()
+    if version is None or not user_search_index_due(user_id=user_id, index_version=version):
+        return
+    user_search_index_build(user_id=user_id, index_version=version)

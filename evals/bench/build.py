@@ -1,10 +1,11 @@
 """Builds the retrieval bench database: users, people, chats, messages and their embeddings.
 
 Rows are written with COPY (messages in text format, vectors in binary through pgvector's
-psycopg adapter), because the ORM would take hours for a million messages. The vector index is
-dropped while vectors are copied and built once at the end, which is much faster than growing
-an HNSW graph row by row. This writes other apps' tables directly and exists only for a
-throw-away bench database (``bench_retrieval`` refuses a database whose name lacks "bench").
+psycopg adapter), because the ORM would take hours for a million messages. The vector indexes
+are dropped while vectors are copied and built once at the end (the version's, then each large
+user's own), which is much faster than growing an HNSW graph row by row. This writes other
+apps' tables directly and exists only for a throw-away bench database (``bench_retrieval``
+refuses a database whose name lacks "bench").
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ from conversations.models import (
 from evals.bench.corpus import FIRST_NAMES, message_rows
 from indexing.models import EntryState, IndexProgress, IndexVersion, MessageEmbedding
 from indexing.search_indexes import search_index_drop
-from indexing.services import index_version_search_index_build
+from indexing.services import (
+    index_version_search_index_build,
+    user_search_index_build,
+    user_search_index_due,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +107,21 @@ def corpus_build(
         cursor.execute("ANALYZE conversations_message")
         cursor.execute("ANALYZE indexing_messageembedding")
     report(f"vector index built and tables analysed in {time.perf_counter() - started:.0f}s")
+    user_indexes_build(
+        users=[bench.user for bench in built], index_version=index_version, report=report
+    )
     return built
+
+
+def user_indexes_build(
+    *, users: Sequence[User], index_version: IndexVersion, report: Report
+) -> None:
+    """The per-user indexes the indexing jobs would have built (users above the threshold)."""
+    for user in users:
+        if user_search_index_due(user_id=user.pk, index_version=index_version):
+            started = time.perf_counter()
+            user_search_index_build(user_id=user.pk, index_version=index_version)
+            report(f"{user.email}: own vector index built in {time.perf_counter() - started:.0f}s")
 
 
 def _user_create(index: int) -> User:

@@ -13,7 +13,7 @@ from claire.ai.embeddings import embed_many
 from indexing.models import IndexVersion
 from indexing.selectors import SearchPlan, vector_search
 from retrieval.evidence import EvidenceLimits
-from retrieval.pipeline import retrieve
+from retrieval.pipeline import Retrieval, retrieve
 from retrieval.search import SearchLimits
 from retrieval.types import Scope
 
@@ -52,24 +52,53 @@ def latency_run(
     evidence_limits: EvidenceLimits,
     search_limits: SearchLimits,
 ) -> LatencyRun:
-    totals: list[float] = []
+    return latency_runs(
+        user=user,
+        questions=questions,
+        now=now,
+        evidence_limits=evidence_limits,
+        variants={"run": search_limits},
+    )["run"]
+
+
+def latency_runs(
+    *,
+    user: User,
+    questions: list[str],
+    now: datetime,
+    evidence_limits: EvidenceLimits,
+    variants: dict[str, SearchLimits],
+) -> dict[str, LatencyRun]:
+    """One run per variant, interleaved question by question (the variants' order rotating),
+    so that every variant sees the same load on a shared machine."""
+    samples: dict[str, list[Retrieval]] = {name: [] for name in variants}
+    totals: dict[str, list[float]] = {name: [] for name in variants}
+    names = list(variants)
+    for number, question in enumerate(questions):
+        shift = number % len(names)
+        for name in names[shift:] + names[:shift]:
+            started = time.perf_counter()
+            result = retrieve(
+                user=user,
+                question=question,
+                now=now,
+                scope=Scope.everywhere(),
+                evidence_limits=evidence_limits,
+                search_limits=variants[name],
+            )
+            totals[name].append((time.perf_counter() - started) * 1000)
+            samples[name].append(result)
+    return {name: _summary(totals[name], samples[name]) for name in names}
+
+
+def _summary(totals: list[float], results: list[Retrieval]) -> LatencyRun:
     parts: dict[str, list[float]] = {
         key: []
         for key in ("compile", "search", "windows", "pack", "lexical", "embedding", "vector")
     }
     routes: dict[str, int] = {}
     no_evidence = 0
-    for question in questions:
-        started = time.perf_counter()
-        result = retrieve(
-            user=user,
-            question=question,
-            now=now,
-            scope=Scope.everywhere(),
-            evidence_limits=evidence_limits,
-            search_limits=search_limits,
-        )
-        totals.append((time.perf_counter() - started) * 1000)
+    for result in results:
         parts["compile"].append(result.timings.compile_ms)
         parts["search"].append(result.timings.search_ms)
         parts["windows"].append(result.timings.windows_ms)
@@ -98,6 +127,7 @@ def latency_run(
 
 @dataclass(frozen=True)
 class VectorRecall:
+    plan: str
     questions: int
     recall_at_10: float
     minimum: float
@@ -106,9 +136,15 @@ class VectorRecall:
 
 
 def vector_recall(
-    *, user: User, questions: list[str], index_version: IndexVersion, k: int = 10
+    *,
+    user: User,
+    questions: list[str],
+    index_version: IndexVersion,
+    k: int = 10,
+    plan: SearchPlan = SearchPlan.HNSW,
 ) -> VectorRecall:
-    """Recall@k of the approximate (HNSW) leg against an exact scan, for the same user."""
+    """Recall@k of an approximate plan (the version's graph, or the user's own) against an
+    exact scan, for the same user."""
     result = embed_many(questions, profile=index_version.profile)
     recalls: list[float] = []
     hnsw_ms: list[float] = []
@@ -122,7 +158,7 @@ def vector_recall(
             query_vector=vector,
             limit=k,
             index_version=index_version,
-            plan=SearchPlan.HNSW,
+            plan=plan,
         )
         hnsw_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
@@ -141,6 +177,7 @@ def vector_recall(
             found = sum(1 for hit in approximate if hit.distance <= kth_distance)
             recalls.append(min(found, len(exact)) / len(exact))
     return VectorRecall(
+        plan=str(plan),
         questions=len(recalls),
         recall_at_10=statistics.fmean(recalls) if recalls else 0.0,
         minimum=min(recalls) if recalls else 0.0,

@@ -1,4 +1,5 @@
-"""Vector search over the active version, through its per-version partial HNSW index."""
+"""Vector search over the active version: exact, through the version's partial HNSW index, or
+through a large user's own index."""
 
 import datetime as dt
 import math
@@ -33,6 +34,7 @@ def indexed(user, version):
     ingest(user, [message(n, text) for n, text in TEXTS.items() if n > 4], chat="c2")
     run_job(user, version)
     services.index_version_search_index_build(index_version=version)
+    services.user_search_index_build(user_id=user.pk, index_version=version)
     return version
 
 
@@ -53,7 +55,7 @@ def _brute_force(user, query):
     return [message_id for _, message_id in ranked]
 
 
-@pytest.mark.parametrize("plan", [SearchPlan.EXACT, SearchPlan.HNSW])
+@pytest.mark.parametrize("plan", list(SearchPlan))
 def test_nearest_messages_come_first(user, indexed, plan):
     query = hash_vector("friday dinner")
     hits = vector_search(user=user, query_vector=query, limit=6, plan=plan)
@@ -64,7 +66,7 @@ def test_nearest_messages_come_first(user, indexed, plan):
     assert [hit.distance for hit in hits] == sorted(hit.distance for hit in hits)
 
 
-@pytest.mark.parametrize("plan", [SearchPlan.EXACT, SearchPlan.HNSW])
+@pytest.mark.parametrize("plan", list(SearchPlan))
 def test_filters_by_chat_and_time(user, indexed, plan):
     query = hash_vector("lisbon")
     in_c2 = vector_search(
@@ -86,7 +88,7 @@ def test_filters_by_chat_and_time(user, indexed, plan):
     assert vector_search(user=user, query_vector=query, chat_ids=[], plan=plan) == []
 
 
-@pytest.mark.parametrize("plan", [SearchPlan.EXACT, SearchPlan.HNSW])
+@pytest.mark.parametrize("plan", list(SearchPlan))
 def test_other_users_deleted_and_excluded_messages_are_never_found(user, other_user, indexed, plan):
     ingest(other_user, [message(1, TEXTS[2])])
     run_job(other_user, indexed)

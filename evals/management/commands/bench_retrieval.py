@@ -3,18 +3,22 @@
     CLAIRE_DATABASE_NAME=claire_bench \\
     CLAIRE_AI_CONFIG='{"profiles": {"embed": {"candidates": ["local/hash-embed"]}}}' \\
     python manage.py bench_retrieval [--messages 1000000] [--largest 100000] [--users 11]
-                                     [--questions 200] [--repeats 3] [--cleanup]
+                                     [--questions 200] [--repeats 3] [--compare-plans]
+                                     [--cleanup]
 
 Builds the corpus on first use (users, people, chats and messages with COPY, hashed-word
-embeddings, one HNSW index), then times ``retrieval.pipeline.retrieve`` (compile, both search
-legs, fusion, windows, pack) for the largest user over the questions, ``--repeats`` times, and
-measures the vector leg's recall@10 against exact search for that user. ``--cleanup`` drops
-the bench database afterwards. Runs only on a database whose name contains "bench".
+embeddings, the version's HNSW index and each large user's own), then times
+``retrieval.pipeline.retrieve`` (compile, both search legs, fusion, windows, pack) for the
+largest user over the questions, ``--repeats`` times, and measures the vector leg's recall@10
+against exact search for that user, through the user's own index and through the version's.
+``--compare-plans`` times both plans interleaved. ``--cleanup`` drops the bench database.
+Runs only on a database whose name contains "bench".
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +32,8 @@ from claire.ai.embeddings import embed_many
 from claire.ai.local.mock import HashEmbedder
 from evals.bench.build import bench_users, corpus_build
 from evals.bench.questions import bench_questions
-from evals.bench.run import latency_run, vector_recall
-from indexing.selectors import active_index_version
+from evals.bench.run import latency_run, latency_runs, vector_recall
+from indexing.selectors import SearchPlan, active_index_version
 from indexing.services import ModelIdentity, index_version_create
 from retrieval.evidence import EvidenceLimits
 from retrieval.search import SearchLimits
@@ -51,6 +55,12 @@ class Command(BaseCommand):
             "--sequential",
             action="store_true",
             help="embed the question before the lexical query instead of alongside it",
+        )
+        parser.add_argument(
+            "--compare-plans",
+            action="store_true",
+            help="time the largest user's own vector index against the version's shared one, "
+            "interleaved question by question",
         )
         parser.add_argument("--json", dest="json_path", default="", help="also write figures here")
         parser.add_argument("--cleanup", action="store_true", help="drop the bench database")
@@ -103,42 +113,56 @@ class Command(BaseCommand):
             evidence_limits=evidence_limits,
             search_limits=limits,
         )
-        runs = [
-            latency_run(
+        variants = {"auto": limits}
+        if options["compare_plans"]:
+            variants = {
+                "user_index": replace(limits, vector_plan=SearchPlan.USER_HNSW),
+                "shared_index": replace(limits, vector_plan=SearchPlan.HNSW),
+            }
+        repeats = [
+            latency_runs(
                 user=largest,
                 questions=questions,
                 now=BENCH_NOW,
                 evidence_limits=evidence_limits,
-                search_limits=limits,
+                variants=variants,
             )
             for _ in range(options["repeats"])
         ]
-        recall = vector_recall(user=largest, questions=questions, index_version=version)
+        recalls = [
+            vector_recall(user=largest, questions=questions, index_version=version, plan=plan)
+            for plan in (SearchPlan.USER_HNSW, SearchPlan.HNSW)
+        ]
         figures = {
             "database_messages": self._message_estimate(),
             "largest_user_messages": self._user_messages(largest.pk),
             "questions": len(questions),
             "repeats": options["repeats"],
             "overlap_embedding": limits.overlap_embedding,
-            "runs": [asdict(run) for run in runs],
-            "vector_recall": asdict(recall),
+            "load_average": list(os.getloadavg()),
+            "runs": [{name: asdict(run) for name, run in repeat.items()} for repeat in repeats],
+            "vector_recall": [asdict(recall) for recall in recalls],
         }
-        for number, run in enumerate(runs, start=1):
+        for number, repeat in enumerate(repeats, start=1):
+            for name, run in repeat.items():
+                self.stdout.write(
+                    f"run {number} {name}: p50 {run.p50_ms:.1f} ms, p95 {run.p95_ms:.1f} ms "
+                    f"(compile {run.compile_p50_ms:.1f}, search {run.search_p50_ms:.1f} "
+                    f"[lexical {run.lexical_p50_ms:.1f}, embedding {run.embedding_p50_ms:.1f}, "
+                    f"vector {run.vector_p50_ms:.1f}], windows {run.windows_p50_ms:.1f}, "
+                    f"pack {run.pack_p50_ms:.1f}); routes {run.routes}"
+                )
+        for recall in recalls:
             self.stdout.write(
-                f"run {number}: p50 {run.p50_ms:.1f} ms, p95 {run.p95_ms:.1f} ms "
-                f"(compile {run.compile_p50_ms:.1f}, search {run.search_p50_ms:.1f} "
-                f"[lexical {run.lexical_p50_ms:.1f}, embedding {run.embedding_p50_ms:.1f}, "
-                f"vector {run.vector_p50_ms:.1f}], windows {run.windows_p50_ms:.1f}, "
-                f"pack {run.pack_p50_ms:.1f}); routes {run.routes}"
+                f"vector recall@10 vs exact, {recall.plan}: {recall.recall_at_10:.3f} "
+                f"(min {recall.minimum:.2f}, {recall.questions} questions; "
+                f"approximate p50 {recall.hnsw_p50_ms:.1f} ms, exact p50 "
+                f"{recall.exact_p50_ms:.1f} ms)"
             )
         self.stdout.write(
-            f"vector recall@10 vs exact: {recall.recall_at_10:.3f} "
-            f"(min {recall.minimum:.2f}, {recall.questions} questions; "
-            f"HNSW p50 {recall.hnsw_p50_ms:.1f} ms, exact p50 {recall.exact_p50_ms:.1f} ms)"
-        )
-        self.stdout.write(
             f"corpus: ~{figures['database_messages']} messages, "
-            f"largest user {figures['largest_user_messages']}"
+            f"largest user {figures['largest_user_messages']}; "
+            f"load average {' '.join(f'{value:.2f}' for value in os.getloadavg())}"
         )
         if options["json_path"]:
             with Path(options["json_path"]).open("w", encoding="utf-8") as handle:

@@ -80,6 +80,12 @@ class Command(BaseCommand):
             if services.search_index_due(index_version=version):
                 self.stdout.write(f"Building the vector index of version {version.version}...")
                 services.index_version_search_index_build(index_version=version)
+            for user in users:
+                if services.user_search_index_due(user_id=user.pk, index_version=version):
+                    self.stdout.write(
+                        f"Building the vector index of {user.email} in version {version.version}..."
+                    )
+                    services.user_search_index_build(user_id=user.pk, index_version=version)
 
     def _versions(self, number: int | None) -> list[IndexVersion]:
         if number is not None:
