@@ -143,6 +143,12 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "what_happened_recently",
         rf"\bwhat\s+happened\s+(?:{_RECENCY}|over\s+the\s+weekend)\b",
     ),
+    _pattern(
+        Intent.CATCH_UP,
+        "what_happened_in_chat",
+        r"\bwhat\s+(?:has\s+)?happened\s+(?:in|on|across)\s+(?:the\s+|my\s+|our\s+)?"
+        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread)\b",
+    ),
     _pattern(Intent.UNRESOLVED, "unresolved", r"\bunresolved\b|\bloose\s+ends\b"),
     _pattern(
         Intent.UNRESOLVED,
@@ -294,7 +300,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
         rf"|\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
-        r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b",
+        r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
+        # "Which company did Clara join?", "Which office is Tom in now?"
+        r"|^\W*(?:which|what)\s+(?:company|office|firm|employer|team|school|university)\s+"
+        r"(?:is|was|does|did|do|has|had)\b",
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,

@@ -3,11 +3,15 @@
 ``retrieve`` is what the answer engine calls (and what the evaluation and the speed bench
 measure). It makes no model call other than the query embedding, writes nothing, and when no
 candidate passes the relevance floor returns an empty pack with route ``no_evidence`` without
-loading any window.
+loading any window. Personal memory's messages (``retrieval.memory.evidence``) come first and
+each leads its own source; a question memory says nothing about whose searched evidence cannot
+answer it (``retrieval.answerability``: a topic the history never mentions, named people with
+nothing on it) gets ``no_evidence`` too.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -17,12 +21,15 @@ from django.conf import settings
 
 from claire.accounts.models import User
 from claire.ai.types import DataPolicy
+from retrieval.answerability import unanswerable_reason
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
 from retrieval.memory.evidence import MemoryHits, memory_message_ids
 from retrieval.search import SearchLimits, SearchResult, search
-from retrieval.types import CompiledQuery, Route, Scope
+from retrieval.types import CompiledQuery, Intent, Route, Scope
 from retrieval.windows import MessageWindow, windows_expand
+
+logger = logging.getLogger(__name__)
 
 # Hits expanded into windows per pack source allowed: merged and duplicate windows shrink the
 # list, so a little more than one hit per source keeps a pack full without loading windows
@@ -74,6 +81,24 @@ class Retrieval:
         }
 
 
+# Questions about the history (not memory's own routes, not requested actions): searched
+# evidence must be able to answer them (``retrieval.answerability``).
+_ANSWERABILITY_CHECKED = frozenset(
+    {Intent.CONVERSATION_QA, Intent.IDENTITY_LOOKUP, Intent.PLAN_RECALL}
+)
+
+
+def _no_evidence(result: SearchResult) -> SearchResult:
+    return SearchResult(
+        route=Route.NO_EVIDENCE,
+        candidates=(),
+        vector_status=result.vector_status,
+        query_embedding_tokens=result.query_embedding_tokens,
+        index_version=result.index_version,
+        timings=result.timings,
+    )
+
+
 def retrieve(
     *,
     user: User,
@@ -102,6 +127,14 @@ def retrieve(
     memory = memory_message_ids(user=user, compiled=compiled, now=now)
     if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
         result = replace(result, route=memory.route)
+    if memory is None and compiled.intent in _ANSWERABILITY_CHECKED:
+        reason = unanswerable_reason(user=user, compiled=compiled, result=result)
+        if reason is not None:
+            logger.info(
+                "retrieval.unanswerable",
+                extra={"user_id": user.pk, "rule": reason.rule, "terms": len(reason.terms)},
+            )
+            result = _no_evidence(result)
     hit_ids = list(dict.fromkeys([*(memory.message_ids if memory else ()), *result.message_ids]))
     searched_at = time.perf_counter()
     windows: list[MessageWindow] = []
@@ -119,14 +152,7 @@ def retrieve(
     packed_at = time.perf_counter()
     if pack.is_empty and not result.is_no_evidence:
         # Every hit vanished between search and windows (deleted meanwhile): no evidence.
-        result = SearchResult(
-            route=Route.NO_EVIDENCE,
-            candidates=(),
-            vector_status=result.vector_status,
-            query_embedding_tokens=result.query_embedding_tokens,
-            index_version=result.index_version,
-            timings=result.timings,
-        )
+        result = _no_evidence(result)
     return Retrieval(
         compiled=compiled,
         search=result,

@@ -39,12 +39,14 @@ from claire.accounts.models import User
 from conversations.models import Message
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import RELATIONS
-from retrieval.memory.models import LoopKind
+from retrieval.memory.models import FactKind, LoopKind
 from retrieval.memory.selectors import (
     OpenLoop,
     identity_lookup,
     open_loops_for_user,
     people_ranking,
+    person_facts_for_user,
+    person_ids_expand,
     plans_for_user,
 )
 from retrieval.types import CompiledQuery, Intent, Route, ScopeMode
@@ -235,8 +237,8 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     )
     city = compiled.location.city if compiled.location is not None else None
     if not descriptors and not city:
-        # Nothing to look up by: a name alone is search's job.
-        return []
+        # A named person: what memory knows about them (their facts' messages).
+        return _named_person_fact_hits(user=user, compiled=compiled)
     # "Ana's brother": a relation word next to a named person means a relative of that person.
     named = _person_ids(compiled)
     related = named if named and any(d.lower() in RELATIONS for d in descriptors) else None
@@ -253,6 +255,36 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     return [
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
+
+
+_FACT_NOTES = {
+    FactKind.LIVES_IN: "lives in",
+    FactKind.ORIGIN: "is from",
+    FactKind.WORKS_AT: "works at",
+    FactKind.MET_AT: "you met at",
+    FactKind.RELATIONSHIP: "relation:",
+    FactKind.NATIONALITY: "nationality",
+}
+
+
+def _named_person_fact_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+    """The source messages of the facts memory holds about the people the question names,
+    current facts first (then the ones they superseded, for "before" and "from" questions)."""
+    person_ids = _person_ids(compiled)
+    if not person_ids:
+        return []
+    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
+    facts = person_facts_for_user(
+        user=user, person_ids=person_ids_expand(user=user, person_ids=list(person_ids))
+    )
+    facts.sort(key=lambda fact: (not fact.is_current, -fact.valid_from.timestamp()))
+    hits: list[_Hit] = []
+    for fact in facts:
+        label = f"{_FACT_NOTES.get(fact.kind, str(fact.kind))} {fact.value}"
+        name = names.get(fact.person_id, "")
+        note = f"{name} {label}".strip() if fact.is_current else f"{name} before: {label}".strip()
+        hits.extend((mid, note) for mid in fact.source_message_ids)
+    return hits
 
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -361,7 +393,9 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
         return None
     notes: dict[int, str] = {}
     for mid, note in found:
-        notes.setdefault(mid, note)
+        known = notes.setdefault(mid, note)
+        if note and note not in known.split("; "):
+            notes[mid] = f"{known}; {note}" if known else note
     message_ids = _visible(user=user, compiled=compiled, message_ids=[mid for mid, _ in found])
     logger.info(
         "retrieval.memory_hits",

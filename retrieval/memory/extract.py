@@ -227,6 +227,12 @@ _WORKS = re.compile(
     + r"|\bI run (?:a|an) (?:[\w-]+ ){0,3}(?:there |here )?(?:called|named) "
     + _NAME
 )
+# "I got the offer from Nordvik Games!! Lead designer, starting next month": an offer counts as
+# the new employer only when the same message says the job starts.
+_OFFER_STARTING = re.compile(
+    r"\b(?:got|received|have) (?:the|an|a|their) (?:job )?offer (?:from|at) " + _NAME
+)
+_STARTING = re.compile(r"\bstart(?:ing|s)? (?:next|on|in|this|from)\b", re.IGNORECASE)
 _MET = re.compile(
     r"\b(?:great|nice|lovely|good|so nice|so good) (?:meeting|to meet|to have met) you at "
     r"(?:the )?([^.,!?;\n\u2014\u2013]+?)"
@@ -299,6 +305,11 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
             organisation = _organisation(next((group for group in match.groups() if group), None))
             if organisation:
                 claims.append(FactClaim("sender", "works_at", organisation))
+        if _STARTING.search(text):
+            for match in _OFFER_STARTING.finditer(text):
+                organisation = _organisation(match.group(1))
+                if organisation:
+                    claims.append(FactClaim("sender", "works_at", organisation))
         for match in _INTRODUCTION.finditer(text):
             named = f"named:{match.group(2)}"
             claims.append(

@@ -148,3 +148,77 @@ def test_tell_me_about_is_a_question_not_an_action():
     answer = compose_answer("Tell me about the flight to Lisbon", EVIDENCE, "UTC")
 
     assert answer.startswith("The closest match is from **Sam**")
+
+
+LOOPS = (
+    EvidenceSource(
+        label="S1",
+        text="Rita: Could you lend me your drill? / You: let me check",
+        sender="Rita",
+        sent_at=dt.datetime(2026, 3, 10, 9, 0, tzinfo=UTC),
+        chat_title="Rita",
+        primary_text="Could you lend me your drill?",
+        must_cite=True,
+        note="Rita: asked you, no reply yet",
+    ),
+    EvidenceSource(
+        label="S2",
+        text="Leo: Can you water my plants?",
+        sender="Leo",
+        sent_at=dt.datetime(2026, 3, 8, 9, 0, tzinfo=UTC),
+        chat_title="Leo",
+        primary_text="Can you water my plants?",
+        must_cite=True,
+        note="Leo: asked you, no reply yet",
+    ),
+    EvidenceSource(
+        label="S3",
+        text="Booked: Taberna, Friday 8pm, table for 5",
+        sender="Marco",
+        sent_at=dt.datetime(2026, 3, 1, 19, 40, tzinfo=UTC),
+        chat_title="Lisbon crew",
+    ),
+)
+
+
+def test_unresolved_answer_lists_every_memory_record_with_its_note_and_mark():
+    answer = compose_answer("What haven't I replied to?", LOOPS, "UTC", "unresolved")
+
+    assert CITATION.findall(answer) == ["S1", "S2"]
+    assert "Rita: asked you, no reply yet" in answer
+    assert "“Could you lend me your drill?” [S1]" in answer
+    assert "Leo" in answer
+    assert "Taberna" not in answer
+
+
+def test_catch_up_lists_its_records_oldest_first():
+    answer = compose_answer("Catch me up", LOOPS, "UTC", "catch_up")
+
+    assert CITATION.findall(answer) == ["S2", "S1"]
+    assert answer.startswith("Here is what happened, oldest first:")
+
+
+def test_plan_answer_quotes_then_appends_the_steps_it_did_not_cite():
+    steps = tuple(
+        EvidenceSource(
+            label=source.label,
+            text=source.text,
+            sender=source.sender,
+            sent_at=source.sent_at,
+            chat_title=source.chat_title,
+            primary_text=source.text,
+            must_cite=True,
+            note=status,
+        )
+        for source, status in zip(EVIDENCE, ("proposed", "confirmed", "confirmed"), strict=True)
+    )
+    answer = compose_answer("When is dinner at Taberna?", steps, "UTC", "plan_recall")
+
+    assert set(CITATION.findall(answer)) == {"S1", "S2", "S3"}
+    assert "How the plan went, step by step:" in answer
+
+
+def test_without_memory_records_the_intent_changes_nothing():
+    assert compose_answer("When is dinner at Taberna?", EVIDENCE, "UTC", "unresolved") == (
+        compose_answer("When is dinner at Taberna?", EVIDENCE, "UTC")
+    )

@@ -137,3 +137,19 @@ def test_summary_reports_per_intent_and_thresholds():
             "error": "",
         }
     ]
+
+
+def test_questions_are_asked_at_the_corpus_anchor_and_time_still_runs():
+    from django.utils import timezone
+
+    from evals.golden.run import asked_at_anchor
+
+    real_now = timezone.now
+    anchor = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)
+    with asked_at_anchor(anchor):
+        first = timezone.now()
+        second = timezone.now()
+    assert abs((first - anchor).total_seconds()) < 60
+    assert second >= first
+    # Outside the block the clock is the real one again.
+    assert timezone.now is real_now

@@ -241,7 +241,117 @@ def test_conversation_questions_read_no_memory(user):
         ("Who hasn't got back to me?", (LoopKind.REQUEST_BY_USER,)),
         ("Did Rui ever reply about the boiler?", (LoopKind.REQUEST_BY_USER,)),
         ("What is unresolved?", ()),
+        ("What do I still owe Priya?", (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)),
     ],
 )
 def test_loop_kinds_follow_the_question(question, kinds):
     assert loop_kinds_for(question) == kinds
+
+
+def test_every_loop_of_one_chat_leads_its_own_source_with_a_note(user):
+    chat = chat_of("dm-rita", "Rita")
+    ingest(
+        user,
+        chat,
+        say("0", T0 - timedelta(days=1), "hi Rita"),
+        say("1", T0, "Could you lend me your drill?", sender="Rita"),
+        say("2", T0 + timedelta(minutes=1), "Can you also send the ladder photos?", sender="Rita"),
+    )
+    _refresh(user)
+    first, second = message_row(user, "dm-rita", "1").pk, message_row(user, "dm-rita", "2").pk
+    retrieval = _ask(user, "What haven't I replied to?")
+    assert retrieval.memory is not None
+    assert set(retrieval.memory.message_ids) == {first, second}
+    # The two windows overlap; each open loop is still citable on its own.
+    assert set(_primaries(retrieval)[:2]) == {first, second}
+    assert retrieval.memory.notes[first] == "Rita: asked you, no reply yet"
+    assert set(retrieval.memory_sources) == {"S1", "S2"}
+    assert retrieval.memory_sources["S1"].endswith("asked you, no reply yet")
+
+
+def test_promise_questions_also_cite_the_follow_up_after_the_promise(user):
+    chat = chat_of("dm-priya", "Priya")
+    ingest(
+        user,
+        chat,
+        say("1", T0, "Could you put together the deck?", sender="Priya"),
+        say("2", T0 + timedelta(minutes=3), "Sure, I'll send the deck tomorrow morning."),
+        say("3", T0 + timedelta(days=3), "Hi Sam, any news on the deck?", sender="Priya"),
+    )
+    _refresh(user)
+    promise, follow_up = (
+        message_row(user, "dm-priya", "2").pk,
+        message_row(user, "dm-priya", "3").pk,
+    )
+    retrieval = _ask(user, "What did I promise and not do?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.message_ids == (promise, follow_up)
+    assert retrieval.memory.notes[promise] == "Priya: you promised, not done yet"
+
+
+def test_a_requested_action_naming_someone_cites_the_open_loops_with_them(user):
+    rita_question, _leo_question = _two_open_questions(user)
+    retrieval = _ask(user, "Draft a reply to Rita")
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.OPEN_LOOPS
+    assert retrieval.memory.message_ids == (rita_question,)
+    assert retrieval.route == Route.HYBRID
+
+
+def test_catch_up_cites_open_questions_then_the_most_telling_message_of_each_chat(user):
+    rita_question, leo_question = _two_open_questions(user)
+    crew = chat_of("crew", "Rita", "Nina", kind=ChatKind.GROUP)
+    ingest(
+        user,
+        crew,
+        say("c1", NOW - timedelta(hours=30), "ok", sender="Nina"),
+        say(
+            "c2",
+            NOW - timedelta(hours=29),
+            "The climbing gym closes for renovation from Monday, two weeks",
+            sender="Nina",
+        ),
+        say("c3", NOW - timedelta(hours=28), "Noted, thanks for telling us all!"),
+        say(
+            "c4",
+            NOW - timedelta(days=10),
+            "An old message about something else entirely",
+            sender="Rita",
+        ),
+    )
+    ingest(
+        user, chat_of("dm-rita", "Rita"), say("r9", NOW - timedelta(hours=5), "👍", sender="Rita")
+    )
+    _refresh(user)
+    retrieval = _ask(user, "Catch me up")
+    news = message_row(user, "crew", "c2").pk
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.RECENT_DIGEST
+    assert retrieval.route == Route.RECENT_WINDOW
+    # Open questions to the user first (none opened in the window here), then one item per
+    # chat that spoke in it, the most telling first; the user's own messages lead nothing.
+    ids = retrieval.memory.message_ids
+    assert ids[0] == news
+    assert message_row(user, "dm-rita", "r9").pk in ids
+    assert message_row(user, "crew", "c3").pk not in ids
+    assert message_row(user, "crew", "c4").pk not in ids
+    assert rita_question not in ids and leo_question not in ids
+
+
+def test_identity_question_naming_someone_cites_their_facts_current_first(user):
+    chat = chat_of("dm-tom", "Tom")
+    ingest(
+        user,
+        chat,
+        say("0", T0 - timedelta(days=40), "hey Tom"),
+        say("1", T0 - timedelta(days=30), "I live in Hamburg, by the harbour", sender="Tom"),
+        say("2", T0, "Big news: I finally moved from Hamburg to Berlin", sender="Tom"),
+    )
+    _refresh(user)
+    moved = message_row(user, "dm-tom", "2").pk
+    retrieval = _ask(user, "Which office is Tom in now?")
+    assert retrieval.compiled.intent == "identity_lookup"
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.IDENTITY
+    assert retrieval.memory.message_ids[0] == moved
+    assert "Tom lives in Berlin" in retrieval.memory.notes[moved]

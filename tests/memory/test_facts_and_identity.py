@@ -58,6 +58,21 @@ def test_fact_claims_read_first_person_statements_and_introductions():
     assert fact_claims("He moved to Berlin", is_from_self=False, is_direct=True) == []
 
 
+def test_an_offer_is_the_new_employer_only_when_the_job_starts():
+    [claim] = fact_claims(
+        "I got the offer from Nordvik Games!! Lead designer, starting next month",
+        is_from_self=False,
+        is_direct=True,
+    )
+    assert (claim.subject, claim.kind, claim.value) == ("sender", "works_at", "Nordvik Games")
+    assert (
+        fact_claims(
+            "I got an offer from Acme Labs, not sure yet", is_from_self=False, is_direct=True
+        )
+        == []
+    )
+
+
 def test_a_later_message_supersedes_by_send_time_not_import_order(user):
     chat = chat_of("dm-rita", "Rita")
     # The newer message is imported first.

@@ -262,6 +262,7 @@ def test_every_pattern_decides_at_least_one_question():
         "forgot_to_reply": "I need to reply to someone",
         "waiting_on_me": "who is waiting for my reply",
         "owe_reply": "do I owe Bruno a call",
+        "what_happened_in_chat": "what happened in the climbing group?",
         "what_do_i_owe": "what do I still owe Bruno?",
         "did_they_reply": "did Bruno ever reply about the flat?",
         "not_got_back_to_me": "who never got back to me",

@@ -97,7 +97,10 @@ def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_quer
     # leg, vector leg, candidate facts (with neighbours), windows. Once the version has an HNSW
     # index, one more reads the user's index progress to choose exact or approximate search.
     # The question's embedding reads capability records on the embedding thread's connection.
-    with django_assert_num_queries(6):
+    # A conversation question reads no personal memory; the answerability check reads the
+    # presence of the question's words and the named people's chats in one query
+    # (retrieval/answerability.py).
+    with django_assert_num_queries(7):
         result = retrieve(
             user=user,
             question="What did Ana say about the pottery class?",

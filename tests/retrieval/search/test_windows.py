@@ -157,3 +157,45 @@ def test_ranked_message_ids_put_hits_first_then_nearest(user):
 def test_no_hits_no_query(user, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert windows_expand(user=user, message_ids=[], before=2, after=2) == []
+
+
+def test_separate_hits_of_one_merged_window_each_lead_their_own_window(user):
+    chat = ChatFactory(user=user)
+    messages = _chat_messages(chat, 10)
+    first, second, other = messages[3].pk, messages[6].pk, messages[5].pk
+
+    windows = windows_expand(
+        user=user,
+        message_ids=[second, other, first],
+        before=2,
+        after=2,
+        separate_ids=[first, second],
+    )
+
+    # Merged, the three hits span messages 1..8; cut at the two separate hits, each message
+    # joins the nearer one (4 and 5 are nearer 3 and 6 respectively, 5 is a plain hit).
+    assert [window.primary_message_id for window in windows] == [second, first]
+    by_primary = {window.primary_message_id: window for window in windows}
+    assert by_primary[first].message_ids == tuple(m.pk for m in messages[1:5])
+    assert by_primary[second].message_ids == tuple(m.pk for m in messages[5:9])
+    assert by_primary[second].hit_message_ids == (second, other)
+    assert [window.best_rank for window in windows] == [0, 2]
+    assert sorted(mid for window in windows for mid in window.message_ids) == sorted(
+        m.pk for m in messages[1:9]
+    )
+
+
+def test_a_single_separate_hit_leaves_the_merged_window_whole(user):
+    chat = ChatFactory(user=user)
+    messages = _chat_messages(chat, 8)
+
+    [window] = windows_expand(
+        user=user,
+        message_ids=[messages[2].pk, messages[4].pk],
+        before=1,
+        after=1,
+        separate_ids=[messages[4].pk],
+    )
+
+    assert window.message_ids == tuple(m.pk for m in messages[1:6])
+    assert window.primary_message_id == messages[2].pk
