@@ -89,6 +89,12 @@ _WORDS = [
 ]
 
 
+def _process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``), whatever the machine's load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -154,6 +160,7 @@ class Command(BaseCommand):
         )
         try:
             self._wait_for(port)
+            self._server_pid = server.pid
             asyncio.run(self._bench(port, token.key, options))
         finally:
             server.terminate()
@@ -238,7 +245,9 @@ class Command(BaseCommand):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(head + body)
         await writer.drain()
-        buffer = b""
+        # Only the unread tail is kept: the client must cost little per chunk, or its own
+        # backlog would count as the server's lateness.
+        tail = b""
         try:
             while True:
                 data = await asyncio.wait_for(reader.read(65536), timeout=120)
@@ -247,18 +256,23 @@ class Command(BaseCommand):
                     break
                 if not result.first_byte_ms:
                     result.first_byte_ms = (now - started) * 1000
-                buffer += data
-                if not result.sources_ms and b'"type":"data-sources"' in buffer:
+                window = tail + data
+                if not result.sources_ms and b'"type":"data-sources"' in window:
                     result.sources_ms = (now - started) * 1000
                     if until_sources:
                         break
+                    self._sourced += 1
+                    if self._sourced == self._streams:
+                        # Every answer has retrieved: from here the server only streams.
+                        self._streaming_from = (_process_cpu_seconds(self._server_pid), now)
                 # Deltas that queued up behind a busy event loop travel as one event: each
                 # scripted word "wI " is due at I/30 s after the first one.
                 for index in _WORD_INDEX.findall(data):
                     result.delta_times.append((int(index), now))
-                if b"data: [DONE]\n\n" in buffer:
+                if b"data: [DONE]\n\n" in window:
                     result.is_complete = True
                     break
+                tail = window[-64:] if result.sources_ms else window
         finally:
             writer.close()
         return result
@@ -282,6 +296,11 @@ class Command(BaseCommand):
             return elapsed
         finally:
             writer.close()
+
+    _server_pid = 0
+    _sourced = 0
+    _streams = 0
+    _streaming_from: tuple[float, float] | None = None
 
     async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
         for _ in range(5):  # warm-up: imports, connections, tokenizer
@@ -319,7 +338,11 @@ class Command(BaseCommand):
             await asyncio.sleep(ramp * index / streams)
             return await self._stream(port, token)
 
+        self._sourced, self._streams = 0, streams
+        self._streaming_from = None
+        cpu_before = _process_cpu_seconds(self._server_pid)
         results = await asyncio.gather(*(delayed(index) for index in range(streams)))
+        server_cpu = _process_cpu_seconds(self._server_pid) - cpu_before
         # Steady state: once every stream is delivering deltas (the ramp's retrievals are over).
         all_streaming_at = max(result.delta_times[0][1] for result in results if result.delta_times)
         lateness: list[float] = []
@@ -338,6 +361,14 @@ class Command(BaseCommand):
                 anchor = anchor or (index, arrival)
                 steady.append((arrival - anchor[1] - (index - anchor[0]) * DELTA_INTERVAL_S) * 1000)
         complete = sum(result.is_complete for result in results)
+        words = sum(len(result.delta_times) for result in results)
+        streaming_cpu, streaming_words = 0.0, 0
+        if self._streaming_from is not None:
+            cpu_at, since = self._streaming_from
+            streaming_cpu = server_cpu + cpu_before - cpu_at
+            streaming_words = sum(
+                1 for result in results for _index, arrival in result.delta_times if arrival > since
+            )
         self.stdout.write(
             f"concurrent streams: {streams} opened over {ramp:g} s, {options['deltas']} deltas "
             f"at 30/s each; complete {complete}, dropped {streams - complete}\n"
@@ -345,5 +376,13 @@ class Command(BaseCommand):
             f"p99 {_percentile(lateness, 0.99):.1f} ms, max {max(lateness):.1f} ms\n"
             f"  delta lateness, steady state with all {streams} streaming ({len(steady)} words): "
             f"median {statistics.median(steady):.1f} ms, p99 {_percentile(steady, 0.99):.1f} ms, "
-            f"max {max(steady):.1f} ms"
+            f"max {max(steady):.1f} ms\n"
+            f"  server CPU: {server_cpu:.1f} s for {words} words, "
+            f"{server_cpu / max(words, 1) * 1e6:.0f} us per word (whole answers, retrieval "
+            f"included); {streams} streams x 30 words/s need "
+            f"{server_cpu / max(words, 1) * streams * 30:.2f} of a core\n"
+            f"  server CPU once every answer had retrieved: {streaming_cpu:.1f} s for "
+            f"{streaming_words} words, {streaming_cpu / max(streaming_words, 1) * 1e6:.0f} us "
+            f"per word; {streams} streams x 30 words/s need "
+            f"{streaming_cpu / max(streaming_words, 1) * streams * 30:.2f} of a core"
         )
