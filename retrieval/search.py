@@ -2,8 +2,8 @@
 
 ``search`` reads the route the compiler chose (``CompiledQuery.source_route``):
 
-- ``hybrid`` (and any other route that reaches search: ``unresolved`` while open loops are
-  not tracked, ``people_ranking`` looking for supporting messages): the lexical leg
+- ``hybrid`` (and any other route that reaches search: ``unresolved`` beside the open loops
+  personal memory contributes, ``people_ranking`` looking for supporting messages): the lexical leg
   (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
   then ``indexing.selectors.vector_search`` over the user's active index version) each return
   ranked message ids; the union is checked against scope, time range, deletion and exclusion in
