@@ -27,6 +27,7 @@ from unittest import mock
 from claire.accounts.models import User
 from conversations.models import Chat, Message
 from evals.golden import GoldenQuestion, GoldenSet
+from fixtures.demo_cast import CAST
 from fixtures.demo_corpus import DemoCorpus, build_demo_corpus
 from fixtures.demo_questions import DEMO_QUESTIONS, demo_questions
 from fixtures.services import demo_corpus_load
@@ -323,7 +324,8 @@ def asked_at_anchor(anchor: datetime) -> Iterator[None]:
 
 def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Report) -> RunSummary:
     beats = beat_message_ids_for(user=user, corpus=corpus)
-    first_names = {person.key: person.name.split()[0] for person in corpus.people}
+    # The cast's own first names: "Olu" is what everyone calls Olumide Adeyemi.
+    first_names = {member.key: member.first_name for member in CAST}
     chats = dict(Chat.objects.filter(user=user).values_list("platform_chat_id", "pk"))
     summary = RunSummary(set_name=golden.name)
     # Questions may name the month of a story beat ("in {month:<key>}"): filled from the corpus.

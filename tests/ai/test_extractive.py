@@ -222,3 +222,30 @@ def test_without_memory_records_the_intent_changes_nothing():
     assert compose_answer("When is dinner at Taberna?", EVIDENCE, "UTC", "unresolved") == (
         compose_answer("When is dinner at Taberna?", EVIDENCE, "UTC")
     )
+
+
+def test_a_decision_answers_a_question_about_deciding():
+    evidence = (
+        EvidenceSource(label="S1", text="Lunch at the salad place again?", sender="Kenji"),
+        EvidenceSource(label="S2", text="Decision: Pro launches at €12/month.", sender="Mark"),
+    )
+    answer = compose_answer("What did we decide?", evidence, "UTC")
+    assert answer.startswith("The closest match is from **Mark**")
+    assert "[S2]" in answer
+
+
+def test_a_long_best_sentence_is_quoted_whole_rather_than_cut():
+    owners = (
+        "Owners: Priya owns the launch plan and comms, Tom owns the billing migration, Kenji "
+        "owns the onboarding redesign, Lucía owns the landing page and press, Sam owns pricing "
+        "and packaging, Olu owns the launch dashboard."
+    )
+    evidence = (
+        EvidenceSource(
+            label="S1",
+            text="Welcome to the launch channel, everyone! Please keep it tidy. " + owners,
+            sender="Priya",
+        ),
+    )
+    answer = compose_answer("Who owns what for the launch?", evidence, "UTC")
+    assert "Olu owns the launch dashboard." in answer

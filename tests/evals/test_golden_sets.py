@@ -153,3 +153,24 @@ def test_questions_are_asked_at_the_corpus_anchor_and_time_still_runs():
     assert second >= first
     # Outside the block the clock is the real one again.
     assert timezone.now is real_now
+
+
+def test_people_are_named_by_the_first_name_the_cast_uses():
+    from fixtures.demo_cast import CAST
+
+    olu = next(member for member in CAST if member.key == "olu")
+    question = GoldenQuestion("Who owns the dashboard?", Intent.CONVERSATION_QA, people=("olu",))
+    answer = EngineAnswer(
+        text="Olu owns the launch dashboard [S1]",
+        cited_message_ids=(1,),
+        source_message_ids=(1,),
+        removed_citation_count=0,
+    )
+    score = answer_score(
+        question=question,
+        answer=answer,
+        beat_message_ids={},
+        first_names={olu.key: olu.first_name},
+    )
+    assert olu.first_name == "Olu"
+    assert score.passed

@@ -79,9 +79,15 @@ def _fold(text: str) -> str:
 
 def _stem(word: str) -> str:
     word = word.removesuffix("'s")
+    if word.endswith("ision") and len(word) >= 8:
+        # "decision" / "decide", "provision" / "provide", "division" / "divide"
+        return word[:-4] + "d"
     for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    # "decide" / "decided", "date" / "dates": a final silent e goes too.
+    if word.endswith("e") and len(word) >= 5:
+        return word[:-1]
     return word
 
 
@@ -148,10 +154,16 @@ def _attribution(source: EvidenceSource, timezone: str) -> str:
 
 
 def _excerpt(source: EvidenceSource, sentences: Sequence[_Sentence]) -> str:
-    """The whole message when it is short, else its best sentences in their own order."""
+    """The whole message when it is short, else its best sentences in their own order: the
+    best one, and the second when both fit in a quote (a cut quote loses its end)."""
     if len(source.text) <= MAX_QUOTE_CHARS:
         return source.text
-    chosen = sorted(sentences[:2], key=lambda sentence: sentence.position)
+    chosen = list(sentences[:1])
+    if len(sentences) > 1 and (
+        len(sentences[0].text) + len(sentences[1].text) + 3 <= MAX_QUOTE_CHARS
+    ):
+        chosen.append(sentences[1])
+    chosen.sort(key=lambda sentence: sentence.position)
     return " … ".join(sentence.text for sentence in chosen)
 
 
