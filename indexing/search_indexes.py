@@ -22,6 +22,7 @@ import re
 from django.conf import settings
 from django.db import connection
 
+from conversations.models import Message
 from indexing.models import IndexVersion, MessageEmbedding
 
 logger = logging.getLogger(__name__)
@@ -57,15 +58,23 @@ def _hnsw_ensure(*, name: str, index_version: IndexVersion, predicate: str, opti
     """Create the HNSW index ``name`` over the version's expression where ``predicate`` holds,
     unless a valid one exists (an invalid one is dropped and rebuilt). Builds concurrently
     outside a transaction so ingestion keeps writing. Returns whether it built one."""
+    expression = search_index_expression(index_version=index_version)
+    return _index_ensure(
+        name=name,
+        table=MessageEmbedding._meta.db_table,
+        method=f"hnsw ({expression} vector_cosine_ops){options}",
+        predicate=predicate,
+    )
+
+
+def _index_ensure(*, name: str, table: str, method: str, predicate: str) -> bool:
     valid = _index_is_valid(name)
     if valid:
         return False
-    table = MessageEmbedding._meta.db_table
     concurrently = "" if connection.in_atomic_block else "CONCURRENTLY"
     with connection.cursor() as cursor:
         if valid is not None:
             cursor.execute(f'DROP INDEX {concurrently} IF EXISTS "{name}"')
-        expression = search_index_expression(index_version=index_version)
         if not concurrently:
             # Inside a transaction, an index cannot be built while deferred foreign-key checks
             # on the table are pending; run them now.
@@ -78,7 +87,7 @@ def _hnsw_ensure(*, name: str, index_version: IndexVersion, predicate: str, opti
         try:
             cursor.execute(
                 f'CREATE INDEX {concurrently} IF NOT EXISTS "{name}" ON "{table}" '
-                f"USING hnsw ({expression} vector_cosine_ops){options} WHERE {predicate}"
+                f"USING {method} WHERE {predicate}"
             )
         finally:
             if not connection.in_atomic_block:
@@ -130,6 +139,37 @@ def user_search_index_ensure(*, index_version: IndexVersion, user_id: int) -> No
                 "index_name": name,
             },
         )
+
+
+def user_text_index_name(*, user_id: int) -> str:
+    return f"message_search_vector_u{int(user_id)}"
+
+
+def user_text_index_ensure(*, user_id: int) -> None:
+    """Create the user's own full-text index over their live messages if it is missing. The
+    lexical leg filters by user: against the shared GIN index that is a ``BitmapAnd`` of every
+    user's matches with a bitmap of all the user's rows (100,000 for the largest bench user)
+    for each term; this index holds the user's postings only. The planner picks it by itself
+    (the lexical query's user id is a literal); no query changes."""
+    name = user_text_index_name(user_id=user_id)
+    built = _index_ensure(
+        name=name,
+        table=Message._meta.db_table,
+        method="gin (search_vector)",
+        predicate=f"deleted_at IS NULL AND user_id = {int(user_id)}",
+    )
+    if built:
+        logger.info(
+            "indexing.user_text_index_created", extra={"user_id": user_id, "index_name": name}
+        )
+
+
+def user_text_index_drop(*, user_id: int) -> None:
+    _drop(user_text_index_name(user_id=user_id))
+
+
+def user_text_index_exists(*, user_id: int) -> bool:
+    return bool(_index_is_valid(user_text_index_name(user_id=user_id)))
 
 
 def search_index_drop(*, index_version: IndexVersion) -> None:

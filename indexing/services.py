@@ -37,6 +37,7 @@ from indexing.search_indexes import (
     search_index_ensure,
     user_search_index_drop,
     user_search_index_ensure,
+    user_text_index_ensure,
 )
 from indexing.sql import (
     SEARCH_INDEX_BUILD_LOCK_NAMESPACE,
@@ -946,7 +947,8 @@ def user_search_index_due(*, user_id: int, index_version: IndexVersion) -> bool:
 
 def user_search_index_build(*, user_id: int, index_version: IndexVersion) -> bool:
     """Build the user's own HNSW index in the version (concurrently when called outside a
-    transaction) and record it on their progress row, from which searches choose their plan.
+    transaction) and record it on their progress row, from which searches choose their plan;
+    also the user's own full-text index (once, for every version), for the lexical leg.
     Returns False when another process is building one of the user's indexes right now, or
     the version is no longer maintained."""
     key = [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(user_id)]
@@ -960,6 +962,7 @@ def user_search_index_build(*, user_id: int, index_version: IndexVersion) -> boo
             if not version.is_maintained:
                 return False
             user_search_index_ensure(index_version=version, user_id=user_id)
+            user_text_index_ensure(user_id=user_id)
             version.refresh_from_db()
             if not version.is_maintained:
                 # Retired while the index was being built: its retirement may have dropped

@@ -28,8 +28,8 @@ def hash_embed_profile():
 
 @pytest.fixture(autouse=True)
 def _drop_orphan_vector_indexes(request):
-    """Transactional tests flush the versions table but not the per-version indexes they
-    built; drop those so they do not pile up in the test database."""
+    """Transactional tests flush the versions table but not the per-version (and per-user)
+    indexes they built; drop those so they do not pile up in the test database."""
     yield
     if "transactional_db" not in request.fixturenames and not any(
         marker.kwargs.get("transaction") for marker in request.node.iter_markers("django_db")
@@ -47,6 +47,11 @@ def _drop_orphan_vector_indexes(request):
         for name in names:
             if name not in live:
                 cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE indexname LIKE 'message_search_vector_u%%'"
+        )
+        for (name,) in cursor.fetchall():
+            cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
 
 
 @pytest.fixture

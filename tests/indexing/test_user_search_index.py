@@ -12,6 +12,7 @@ from indexing.search_indexes import (
     user_search_index_exists,
     user_search_index_name,
     user_search_index_users,
+    user_text_index_exists,
 )
 from indexing.selectors import SearchPlan, vector_search, vector_search_plan
 from tests.indexing.embedders import hash_vector
@@ -183,3 +184,24 @@ def test_retiring_a_version_drops_its_users_indexes(user, version, thresholds):
     new.refresh_from_db()
     assert services.user_search_index_build(user_id=user.pk, index_version=new) is False
     assert not user_search_index_exists(index_version=new, user_id=user.pk)
+
+
+def test_a_users_own_text_index_is_built_with_their_vector_index(user, other_user, version):
+    from retrieval.lexical import SearchFilters, lexical_search
+
+    _ingest(user, 6)
+    _ingest(other_user, 6)
+    run_job(user, version)
+
+    def found(who):
+        hits = lexical_search(
+            user=who, keywords=["lisbon", "dinner"], filters=SearchFilters(), term_cap=50, limit=10
+        )
+        return [hit.message_id for hit in hits]
+
+    before = (found(user), found(other_user))
+    services.user_search_index_build(user_id=user.pk, index_version=version)
+    assert user_text_index_exists(user_id=user.pk)
+    assert not user_text_index_exists(user_id=other_user.pk)
+    assert (found(user), found(other_user)) == before
+    assert set(before[0]).isdisjoint(before[1])
