@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import BigIntegerField, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from claire.accounts.models import User
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
@@ -40,6 +41,7 @@ from retrieval.lexicon import (
     fold_text,
     word_set,
 )
+from retrieval.memory.models import PersonMerge
 from retrieval.routing import route_fallback_for, route_for
 from retrieval.types import (
     ActionType,
@@ -494,6 +496,8 @@ class _PersonRow:
     name_words: frozenset[str]
     exact_values: frozenset[str]
     direct_chat_id: int | None
+    # The person and everyone the user merged with them (one human across platforms).
+    merge_group: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -637,12 +641,12 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
     if name_keys:
         condition |= Q(display_name__iregex=_word_start_pattern(name_keys))
     identities_of_person = PersonIdentity.objects.filter(user=user, person=OuterRef("pk"))
+    active_merges = PersonMerge.objects.filter(user=user, split_at__isnull=True)
+    # The person's most recent direct chat, or that of the person they were merged into.
     direct_chat = (
-        Chat.objects.filter(
-            user=user,
-            kind=ChatKind.DIRECT,
-            is_excluded_from_ai=False,
-            memberships__person=OuterRef("pk"),
+        Chat.objects.filter(user=user, kind=ChatKind.DIRECT, is_excluded_from_ai=False)
+        .filter(
+            Q(memberships__person=OuterRef("pk")) | Q(memberships__person=OuterRef("merge_root"))
         )
         .order_by("-last_message_at", "-pk")
         .values("pk")[:1]
@@ -655,13 +659,45 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
             platform_names=ArraySubquery(
                 identities_of_person.filter(kind=IdentityKind.NAME).values("value")
             ),
-            direct_chat_id=Subquery(direct_chat),
+            merge_root=Coalesce(
+                Subquery(
+                    active_merges.filter(merged_person_id=OuterRef("pk")).values("kept_person_id")[
+                        :1
+                    ]
+                ),
+                F("pk"),
+                output_field=BigIntegerField(),
+            ),
         )
-        .values_list("pk", "display_name", "identity_values", "platform_names", "direct_chat_id")
+        .annotate(
+            direct_chat_id=Subquery(direct_chat),
+            merge_members=ArraySubquery(
+                active_merges.filter(kept_person_id=OuterRef("merge_root")).values(
+                    "merged_person_id"
+                )
+            ),
+        )
+        .values_list(
+            "pk",
+            "display_name",
+            "identity_values",
+            "platform_names",
+            "direct_chat_id",
+            "merge_root",
+            "merge_members",
+        )
         .order_by("pk")
     )
     people = []
-    for person_id, display_name, identity_values, platform_names, direct_chat_id in rows:
+    for (
+        person_id,
+        display_name,
+        identity_values,
+        platform_names,
+        direct_chat_id,
+        merge_root,
+        merge_members,
+    ) in rows:
         name_words = _words(display_name)
         for name in platform_names:
             name_words |= _words(name)
@@ -671,6 +707,7 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
                 name_words=frozenset(name_words),
                 exact_values=frozenset(fold_text(value) for value in identity_values),
                 direct_chat_id=direct_chat_id,
+                merge_group=frozenset({person_id, merge_root, *merge_members}),
             )
         )
     return people
@@ -710,26 +747,37 @@ def _resolve_names(
                 break
             people = narrowed
             last += 1
-        ids = tuple(sorted(people))
         name = text[tokens[index].start : tokens[last].start] + tokens[last].surface
         resolved.append(
             _Resolved(
                 start=tokens[index].start,
                 end=tokens[last].end,
                 name=name,
-                person_ids=ids,
-                direct_chat_id=_direct_chat(rows, ids),
+                person_ids=_with_merged(rows, people),
+                direct_chat_id=_direct_chat(rows, people),
             )
         )
         index = last + 1
     return resolved
 
 
-def _direct_chat(rows: Sequence[_PersonRow], ids: tuple[int, ...]) -> int | None:
-    """The direct chat of a mention that resolves to exactly one person."""
-    if len(ids) != 1:
+def _with_merged(rows: Sequence[_PersonRow], people: set[int]) -> tuple[int, ...]:
+    """``people`` and everyone the user merged with them: a merged human is read on every
+    platform by every consumer of the compiled query (search, plans, facts, metrics)."""
+    ids = set(people)
+    for row in rows:
+        if row.person_id in people:
+            ids |= row.merge_group
+    return tuple(sorted(ids))
+
+
+def _direct_chat(rows: Sequence[_PersonRow], people: set[int]) -> int | None:
+    """The direct chat of a mention that resolves to one human: one person, or people the user
+    merged into one."""
+    matched = [row for row in rows if row.person_id in people]
+    if not matched or any(row.merge_group != matched[0].merge_group for row in matched):
         return None
-    return next(row.direct_chat_id for row in rows if row.person_id == ids[0])
+    return next((row.direct_chat_id for row in matched if row.direct_chat_id is not None), None)
 
 
 @dataclass(frozen=True)
@@ -781,15 +829,15 @@ def _people(
     )
     resolved = _resolve_names(tokens, candidates, rows, text)
     for mention in mentions:
-        ids = tuple(sorted(row.person_id for row in rows if mention.value in row.exact_values))
-        if ids:
+        matched = {row.person_id for row in rows if mention.value in row.exact_values}
+        if matched:
             resolved.append(
                 _Resolved(
                     start=mention.start,
                     end=mention.end,
                     name=mention.surface,
-                    person_ids=ids,
-                    direct_chat_id=_direct_chat(rows, ids),
+                    person_ids=_with_merged(rows, matched),
+                    direct_chat_id=_direct_chat(rows, matched),
                 )
             )
     resolved.sort(key=lambda item: item.start)

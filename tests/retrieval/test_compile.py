@@ -118,6 +118,46 @@ def test_the_people_lookup_is_one_query(user, django_assert_num_queries):
 
 
 @pytest.mark.django_db
+def test_a_named_person_brings_everyone_merged_with_them(
+    user, other_user, django_assert_num_queries
+):
+    from retrieval.memory.services import person_merge, person_split
+
+    ana = PersonFactory(user=user, display_name="Ana")
+    chat = ChatFactory(user=user, kind="direct")
+    ChatParticipantFactory(chat=chat, person=ana)
+    souza = PersonFactory(user=user, display_name="A. Souza")
+    PersonIdentityFactory(user=user, person=souza, kind="handle", value="asouza")
+    bia = PersonFactory(user=user, display_name="Bia")
+    # Another user's merge of their own people never reaches this user's question.
+    foreign = PersonFactory(user=other_user, display_name="Ana")
+    person_merge(
+        user=other_user,
+        kept_person_id=foreign.pk,
+        merged_person_id=PersonFactory(user=other_user).pk,
+    )
+    assert _compile(user, "What did Ana say?").people[0].person_ids == (ana.pk,)
+
+    merge = person_merge(user=user, kept_person_id=ana.pk, merged_person_id=souza.pk)
+    person_merge(user=user, kept_person_id=souza.pk, merged_person_id=bia.pk)
+    with django_assert_num_queries(1):
+        by_name = _compile(user, "What did Ana say?").people
+    by_handle = _compile(user, "What did @asouza say?").people
+
+    group = tuple(sorted((ana.pk, souza.pk, bia.pk)))
+    assert [(ref.name, ref.person_ids, ref.chat_id) for ref in by_name] == [("Ana", group, chat.pk)]
+    assert [(ref.name, ref.person_ids, ref.chat_id) for ref in by_handle] == [
+        ("@asouza", group, chat.pk)
+    ]
+    # Bia was merged through Souza into Ana: splitting Souza off leaves Bia with Ana.
+    person_split(user=user, merge_id=merge.pk, now=NOW)
+    assert _compile(user, "What did Ana say?").people[0].person_ids == tuple(
+        sorted((ana.pk, bia.pk))
+    )
+    assert _compile(user, "What did @asouza say?").people[0].person_ids == (souza.pk,)
+
+
+@pytest.mark.django_db
 def test_a_question_that_names_nobody_reads_nothing(user, django_assert_num_queries):
     with django_assert_num_queries(0):
         compiled = _compile(user, "what is unresolved from last week?")

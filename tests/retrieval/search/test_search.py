@@ -213,6 +213,39 @@ def test_people_boost_prefers_the_named_persons_messages(user):
     assert _ids(with_person) == [from_ana.pk, from_other.pk]
 
 
+def test_people_boost_reads_every_identity_merged_into_the_named_person(user):
+    from retrieval.compile import compile_question
+    from retrieval.memory.services import person_merge, person_split
+
+    ana = PersonFactory(user=user, display_name="Ana")
+    ana_elsewhere = PersonFactory(user=user, display_name="A. Souza")
+    from_ana_elsewhere = MessageFactory(
+        chat=ChatFactory(user=user), sender_person=ana_elsewhere, text="the museum trip", sent_at=T0
+    )
+    from_other = MessageFactory(
+        chat=ChatFactory(user=user), text="the museum trip", sent_at=T0 + dt.timedelta(1)
+    )
+
+    def ranked() -> list[int]:
+        compiled = compile_question(
+            user=user,
+            question="What did Ana say about the museum?",
+            now=NOW,
+            scope=Scope.everywhere(),
+        )
+        return _ids(search(user=user, compiled=compiled, now=NOW, limits=LIMITS))
+
+    before = ranked()
+    merge = person_merge(user=user, kept_person_id=ana.pk, merged_person_id=ana_elsewhere.pk)
+    merged = ranked()
+    person_split(user=user, merge_id=merge.pk, now=NOW)
+    split = ranked()
+
+    assert before == [from_other.pk, from_ana_elsewhere.pk]
+    assert merged == [from_ana_elsewhere.pk, from_other.pk]
+    assert split == before
+
+
 def test_no_candidate_passing_the_floor_routes_to_no_evidence(user, hash_index):
     chat = ChatFactory(user=user)
     MessageFactory(chat=chat, text="lunch tomorrow at noon")
