@@ -947,6 +947,17 @@ def _keywords(
     return tuple(keywords)
 
 
+# Asking what was decided searches for the outcome's own word too: a decision is announced
+# as "Decision: ..." far more often than with the verb the question uses.
+_OUTCOME_VERBS = re.compile(r"\b(?:decide|decided|deciding|decides)\b")
+_OUTCOME_NOUN = "decision"
+
+
+def _outcome_nouns(masked: str) -> list[tuple[int, str]]:
+    match = _OUTCOME_VERBS.search(masked)
+    return [(match.start(), _OUTCOME_NOUN)] if match else []
+
+
 def _direction_for(intent: Intent) -> Direction:
     if intent == Intent.PLAN_RECALL:
         return "nearest"
@@ -1033,7 +1044,10 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
                 *((item.start, item.end) for item in mentions),
             ],
             city_span=city_span,
-            extra=[(item.start, item.value) for item in unresolved_mentions],
+            extra=[
+                *((item.start, item.value) for item in unresolved_mentions),
+                *_outcome_nouns(masked),
+            ],
         ),
     )
     route = route_for(draft)

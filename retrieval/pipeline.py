@@ -88,6 +88,20 @@ _ANSWERABILITY_CHECKED = frozenset(
 )
 
 
+def _separate_ids(*, memory: MemoryHits | None, result: SearchResult) -> tuple[int, ...]:
+    """Hits that lead a source of their own even when their windows overlap: each memory
+    record (a loop, a plan step), or, without memory, each hit that contains the question's
+    words (in a short chat every window merges, and a merged window is cited through one
+    message only)."""
+    if memory is not None:
+        return memory.message_ids
+    return tuple(
+        candidate.message_id
+        for candidate in result.candidates
+        if candidate.lexical_rank is not None
+    )
+
+
 def _no_evidence(result: SearchResult) -> SearchResult:
     return SearchResult(
         route=Route.NO_EVIDENCE,
@@ -144,8 +158,7 @@ def retrieve(
             message_ids=hit_ids[: math.ceil(evidence_limits.max_sources * HITS_PER_SOURCE)],
             before=settings.RETRIEVAL_WINDOW_BEFORE,
             after=settings.RETRIEVAL_WINDOW_AFTER,
-            # Each memory record (a loop, a plan step) stays citable on its own.
-            separate_ids=memory.message_ids if memory else (),
+            separate_ids=_separate_ids(memory=memory, result=result),
         )
     windowed_at = time.perf_counter()
     pack = build_evidence_pack(windows=windows, limits=evidence_limits)

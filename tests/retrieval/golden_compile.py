@@ -157,7 +157,9 @@ GOLDEN: tuple[Golden, ...] = (
         "people_ranking",
         ranking=("relationship_strength", 12),
     ),
-    Golden("What did we decide about pricing?", "conversation_qa", keywords=("pricing",)),
+    Golden(
+        "What did we decide about pricing?", "conversation_qa", keywords=("decision", "pricing")
+    ),
     Golden("Who owns what for the launch?", "conversation_qa", keywords=("owns", "launch")),
     Golden(
         "Why did the launch date move, and to when?",
@@ -212,14 +214,14 @@ GOLDEN: tuple[Golden, ...] = (
         "What did we decide about dinner on Friday?",
         "plan_recall",
         window=FRIDAY_13,
-        keywords=("dinner",),
+        keywords=("decision", "dinner"),
     ),
     Golden(
         "What did we decide about dinner on Friday?",
         "plan_recall",
         now=TUESDAY,
         window=("2026-03-20T00:00:00+00:00", "2026-03-21T00:00:00+00:00"),
-        keywords=("dinner",),
+        keywords=("decision", "dinner"),
     ),
     Golden(
         "Who do I talk to most?",
@@ -429,7 +431,7 @@ GOLDEN: tuple[Golden, ...] = (
     Golden(
         "What did we decide about the Lisbon flat?",
         "conversation_qa",
-        keywords=("lisbon", "flat"),
+        keywords=("decision", "lisbon", "flat"),
     ),
     Golden(
         "when are we seeing Will",
@@ -448,7 +450,7 @@ GOLDEN: tuple[Golden, ...] = (
     Golden(
         "What was decided about the wedding venue?",
         "plan_recall",
-        keywords=("wedding", "venue"),
+        keywords=("decision", "wedding", "venue"),
     ),
     Golden(
         "What time is brunch on Sunday?",

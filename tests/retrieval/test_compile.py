@@ -70,7 +70,7 @@ def test_the_record_adds_keys_and_changes_none(user):
     assert record["planStatus"] == ["proposed", "confirmed", "changed", "cancelled"]
     assert (record["route"], record["routeFallback"]) == ("hybrid", None)
     assert record["scope"] == {"mode": "global"}
-    assert record["keywords"] == ["dinner"]
+    assert record["keywords"] == ["decision", "dinner"]
 
 
 @pytest.mark.django_db

@@ -53,8 +53,14 @@ def test_question_to_pack_with_windows_and_stable_ids(user, hash_index):
     first = result.pack.sources[0]
     assert first.source_id == "S1"
     assert first.primary_message_id == messages[2].pk
-    # One merged window around both pottery hits (two neighbours each side, chat edges).
-    assert first.message_ids == tuple(m.pk for m in messages)
+    # The windows around both pottery hits overlap; each hit with the question's words still
+    # leads its own source, and every message is shown once.
+    assert {source.primary_message_id for source in result.pack.sources} >= {
+        messages[1].pk,
+        messages[2].pk,
+    }
+    shown = [mid for source in result.pack.sources for mid in source.message_ids]
+    assert sorted(shown) == sorted(m.pk for m in messages)
     assert result.pack.token_estimate <= LIMITS.max_tokens
     assert [s.source_id for s in result.pack.sources] == [
         f"S{n}" for n in range(1, len(result.pack.sources) + 1)
@@ -111,3 +117,29 @@ def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_quer
 
     assert result.compiled.people[0].person_ids == (ana.pk,)
     assert 1 <= len(result.pack.sources) <= LIMITS.max_sources
+
+
+def test_each_hit_with_the_questions_words_leads_its_own_source(user):
+    # Five messages: every window overlaps, so they merge into one; the two messages that
+    # contain the question's word are still cited each on its own.
+    messages = _conversation(
+        user,
+        [
+            "I run a tiny roastery and buy beans in Mexico",
+            "nice",
+            "sending you a bag",
+            "ok",
+            "Your beans arrived!",
+        ],
+    )
+    result = retrieve(
+        user=user,
+        question="Which beans did I get?",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    primaries = {source.primary_message_id for source in result.pack.sources}
+    assert {messages[0].pk, messages[4].pk} <= primaries
+    shown = sorted(mid for source in result.pack.sources for mid in source.message_ids)
+    assert shown == sorted(m.pk for m in messages)
