@@ -9,6 +9,8 @@ For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
              + (1 / (k + 1)) * (  people_boost    if d was sent by a person the question names
                                   + people_boost/2  if d's chat includes such a person (else)
                                   + preferred_boost if d's chat is in a "preferred" scope
+                                  + time_range_boost if d was sent inside the question's
+                                                     time range (when it is a preference)
                                   + recency_boost * 0.5 ** (age_days / recency_half_life_days) )
 
 ``k`` (``RETRIEVAL_RRF_K``) damps the difference between neighbouring ranks so neither leg's
@@ -78,6 +80,8 @@ class FusionWeights:
     prompt_share: float = 0.3
     recency_boost: float = 0.0
     recency_half_life_days: float = 30.0
+    # Message sent inside the question's time range (a preference, not a filter; see search).
+    time_range_boost: float = 1.0
     vector_min_similarity: float = 0.25
 
 
@@ -113,13 +117,15 @@ def fuse(
     now: datetime,
     person_ids: Collection[int] = (),
     preferred_chat_ids: Collection[int] = (),
+    preferred_range: tuple[datetime | None, datetime | None] | None = None,
     limit: int,
 ) -> list[SearchCandidate]:
     """Fused candidates (hits that pass the relevance floor and their neighbours), best first,
     at most ``limit``.
 
     Hits missing from ``facts`` (filtered out when their metadata was loaded: deleted since,
-    out of scope) are dropped.
+    out of scope) are dropped. Messages sent inside ``preferred_range`` (``[start, end)``,
+    either end open) get ``time_range_boost``.
     """
     lexical_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(lexical, start=1)}
     vector_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(vector, start=1)}
@@ -169,6 +175,12 @@ def fuse(
                 boost += weights.people_boost / 2
         if known_fact.chat_id in preferred:
             boost += weights.preferred_boost
+        if preferred_range is not None:
+            start, end = preferred_range
+            if (start is None or known_fact.sent_at >= start) and (
+                end is None or known_fact.sent_at < end
+            ):
+                boost += weights.time_range_boost
         if weights.recency_boost:
             age_days = max((now - known_fact.sent_at).total_seconds(), 0.0) / 86_400
             boost += weights.recency_boost * 0.5 ** (age_days / weights.recency_half_life_days)

@@ -6,11 +6,14 @@
   personal memory contributes, ``people_ranking`` looking for supporting messages): the lexical leg
   (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
   then ``indexing.selectors.vector_search`` over the user's active index version) each return
-  ranked message ids; the union is checked against scope, time range, deletion and exclusion in
+  ranked message ids; the union is checked against scope, deletion, exclusion (and a filtering
+  time range) in
   one query (``_candidate_facts``) and fused (``retrieval.fusion``).
 - ``recent_window``: the newest messages inside scope and time range, newest first.
 
-Both legs apply the owner, scope and time range inside their queries. The question is embedded
+Both legs apply the owner and scope inside their queries; a time range on message time is a
+preference in hybrid search (fusion boosts messages sent inside it, ``hybrid_time_preference``)
+and a filter for the recent window and for event-time ranges. The question is embedded
 on a worker thread while the lexical query runs on the calling thread's connection: embedding
 needs no database, so the two overlap without a second connection (docs/RETRIEVAL_SEARCH.md has the
 measurements behind this choice). When the user has no usable index (no active version, the
@@ -138,6 +141,25 @@ def search_filters_for(compiled: CompiledQuery) -> SearchFilters:
     if time_range.applies_to == TimeTarget.EVENT:
         return SearchFilters(chat_ids=chat_ids, end=time_range.end_utc)
     return SearchFilters(chat_ids=chat_ids, start=time_range.start_utc, end=time_range.end_utc)
+
+
+def hybrid_time_preference(
+    compiled: CompiledQuery, filters: SearchFilters
+) -> tuple[SearchFilters, tuple[datetime | None, datetime | None] | None]:
+    """What the hybrid legs filter on, and the time range fusion prefers instead.
+
+    A time range on *message* time ("in June", "four years ago", "last week") is a preference
+    in hybrid search, not a filter: both legs search every time, and fusion boosts messages
+    sent inside the range (``FusionWeights.time_range_boost``). A question's range is often the
+    time of the event asked about, and people tell of events after they happen ("we moved here
+    four years ago"); as a hard filter on send time it held the LoCoMo questions that have a
+    range to a recall@10 of 50 against 73 for the others (docs/EVALS.md). An *event* range
+    keeps its filter (messages sent before its end: plans are discussed ahead), and the
+    recent-window route reads its range strictly."""
+    time_range = compiled.time_range
+    if time_range is None or time_range.applies_to == TimeTarget.EVENT:
+        return filters, None
+    return SearchFilters(chat_ids=filters.chat_ids), (filters.start, filters.end)
 
 
 def _person_ids(compiled: CompiledQuery) -> tuple[int, ...]:
@@ -371,6 +393,7 @@ def _hybrid(
     limits: SearchLimits,
     data_policy: DataPolicy,
 ) -> SearchResult:
+    filters, preferred_range = hybrid_time_preference(compiled, filters)
     version = active_index_version()
     embedding: Future[_QueryEmbedding] | None = None
     if version is not None and compiled.question.strip():
@@ -453,6 +476,7 @@ def _hybrid(
         now=now,
         person_ids=person_ids,
         preferred_chat_ids=preferred,
+        preferred_range=preferred_range,
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000

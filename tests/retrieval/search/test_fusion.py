@@ -124,6 +124,36 @@ def test_recency_boost_halves_every_half_life():
     assert by_id[1].fused_score == pytest.approx(1 / 61 + 0.5 / 61)
 
 
+def test_messages_inside_the_preferred_range_are_boosted_half_open():
+    start, end = NOW - dt.timedelta(days=7), NOW
+    facts = {
+        **_facts(1, sent_at=start - dt.timedelta(seconds=1)),
+        **_facts(2, sent_at=start),
+        **_facts(3, sent_at=end - dt.timedelta(seconds=1)),
+        **_facts(4, sent_at=end),
+    }
+    weights = replace(CLASSIC, time_range_boost=1.0)
+
+    candidates = _fuse(
+        lexical=[1, 4, 2, 3], facts=facts, weights=weights, preferred_range=(start, end)
+    )
+
+    by_id = {c.message_id: c for c in candidates}
+    assert [c.message_id for c in candidates] == [2, 3, 1, 4]
+    assert by_id[2].fused_score == pytest.approx(1 / 63 + 1.0 / 61)
+    assert by_id[4].fused_score == pytest.approx(1 / 62)
+
+
+def test_an_open_ended_preferred_range_boosts_everything_on_its_side():
+    facts = {**_facts(1, sent_at=NOW - dt.timedelta(days=2)), **_facts(2, sent_at=NOW)}
+
+    candidates = _fuse(
+        lexical=[1, 2], facts=facts, preferred_range=(NOW - dt.timedelta(days=1), None)
+    )
+
+    assert [c.message_id for c in candidates] == [2, 1]
+
+
 def test_limit_keeps_the_best():
     candidates = _fuse(lexical=list(range(1, 11)), limit=3)
 

@@ -138,7 +138,7 @@ def test_excluded_deleted_and_foreign_messages_are_never_returned(user, other_us
     assert excluded.pk not in _ids(result)
 
 
-def test_time_range_applies_to_both_legs_half_open(user, hash_index):
+def test_a_message_time_range_ranks_its_messages_first_without_excluding_others(user, hash_index):
     chat = ChatFactory(user=user)
     before = MessageFactory(chat=chat, text="budget review", sent_at=T0 - dt.timedelta(seconds=1))
     first = MessageFactory(chat=chat, text="budget review", sent_at=T0)
@@ -156,9 +156,33 @@ def test_time_range_applies_to_both_legs_half_open(user, hash_index):
         limits=LIMITS,
     )
 
-    assert sorted(_ids(result)) == sorted([first.pk, last.pk])
+    # Half-open: the two inside first, then the two outside.
+    assert sorted(_ids(result)[:2]) == sorted([first.pk, last.pk])
+    assert sorted(_ids(result)[2:]) == sorted([before.pk, after.pk])
     assert result.vector_status == VectorStatus.OK
-    assert before.pk not in _ids(result) and after.pk not in _ids(result)
+
+
+def test_an_event_told_after_the_range_it_happened_in_is_found(user, hash_index):
+    chat = ChatFactory(user=user)
+    told_later = MessageFactory(
+        chat=chat, text="we moved here from Sweden", sent_at=T0 - dt.timedelta(days=1)
+    )
+    index_user(user)
+    four_years_ago = TimeRange(
+        start=T0 - dt.timedelta(days=4 * 365),
+        end=T0 - dt.timedelta(days=3 * 365),
+        timezone="UTC",
+        label="four years ago",
+    )
+
+    result = search(
+        user=user,
+        compiled=_compiled("where did we move from", ["moved"], time_range=four_years_ago),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(result) == [told_later.pk]
 
 
 def test_event_time_range_keeps_earlier_messages_about_the_event(user):
