@@ -30,7 +30,13 @@ class CitationFilter:
 
     def feed(self, delta: str) -> str:
         """The text that can be shown now."""
-        text = self._rewrite(self._held + delta)
+        text = self._held + delta
+        if "[" not in text:
+            # No mark, complete or partial: only trailing whitespace waits (it may precede one).
+            shown = text.rstrip()
+            self._held = text[len(shown) :]
+            return shown
+        text = self._rewrite(text)
         held_from = len(text)
         partial = _PARTIAL_MARK.search(text)
         if partial is not None and len(text) - partial.start() <= _MAX_HELD:

@@ -40,10 +40,13 @@ RESPONSE_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 DONE = b"data: [DONE]\n\n"
 
 
+# One encoder for every event (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def sse_event(chunk: dict[str, Any]) -> bytes:
-    """One server-sent event. ``json.dumps`` escapes newlines, so the payload is one line."""
-    payload = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return f"data: {payload}\n\n".encode()
+    """One server-sent event. JSON escapes newlines, so the payload is one line."""
+    return f"data: {_ENCODER.encode(chunk)}\n\n".encode()
 
 
 def sse_chunks(event: EngineEvent) -> list[dict[str, Any]]:

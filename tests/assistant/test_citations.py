@@ -1,3 +1,5 @@
+import pytest
+
 from assistant.citations import CitationFilter, cited_source_ids
 
 
@@ -52,3 +54,24 @@ def test_trailing_space_is_released_by_the_next_text():
 
 def test_cited_source_ids_in_order_of_first_mark():
     assert cited_source_ids("x [S2] y [S1] z [S2] [S5]", ["S1", "S2"]) == ["S2", "S1"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_any_split_of_the_text_shows_what_the_whole_text_shows(seed):
+    import random
+
+    randomizer = random.Random(seed)
+    pieces = ["Dinner", " is", " on", " Friday ", "[S1]", " [S9]", "[S2, S3]", " [x] ", "  ", "\n"]
+    text = "".join(randomizer.choice(pieces) for _ in range(30))
+    whole = CitationFilter(["S1", "S2"])
+    expected = whole.feed(text) + whole.flush()
+    split = CitationFilter(["S1", "S2"])
+    shown = ""
+    start = 0
+    while start < len(text):
+        end = start + randomizer.randint(1, 6)
+        shown += split.feed(text[start:end])
+        start = end
+    shown += split.flush()
+    assert shown == expected
+    assert (split.removed_count, split.cited) == (whole.removed_count, whole.cited)

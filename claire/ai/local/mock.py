@@ -103,9 +103,9 @@ class MockLanguageModel:
                     # Word i is due i x delay after the first, like tokens that a provider
                     # sends on its own clock: a late wake-up here delays one word, not all
                     # the words after it.
-                    await asyncio.sleep(
-                        max(0.0, paced_from + index * self.delta_delay_s - loop.time())
-                    )
+                    due_in = paced_from + index * self.delta_delay_s - loop.time()
+                    if due_in > 0:
+                        await asyncio.sleep(due_in)
                 yield TextDelta(text)
             if self.usage is not None:
                 yield UsageEvent(self.usage, self.provider_name, self.model_name)
