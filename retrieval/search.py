@@ -7,8 +7,7 @@
   (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
   then ``indexing.selectors.vector_search`` over the user's active index version) each return
   ranked message ids; the union is checked against scope, deletion, exclusion (and a filtering
-  time range) in
-  one query (``_candidate_facts``) and fused (``retrieval.fusion``).
+  time range) in one query (``_candidate_facts``) and fused (``retrieval.fusion``).
 - ``recent_window``: the newest messages inside scope and time range, newest first.
 
 Both legs apply the owner and scope inside their queries; a time range on message time is a
