@@ -179,14 +179,12 @@ async def _generate(
         iterator: AsyncIterator[Any] = aiter(provider_stream)
         attempt = _Attempt(text=[])
         started = loop.time()
+        total_deadline = started + timeouts.total_s
+        deadline = _ProviderDeadline(min(total_deadline, started + timeouts.first_token_s))
         try:
             while True:
-                deadline = started + timeouts.total_s
-                if not attempt.text:
-                    deadline = min(deadline, started + timeouts.first_token_s)
                 try:
-                    async with asyncio.timeout_at(deadline):
-                        event = await anext(iterator)
+                    event = await deadline.wait(anext(iterator))
                 except StopAsyncIteration:
                     break
                 except TimeoutError:
@@ -196,6 +194,7 @@ async def _generate(
                         continue
                     if attempt.first_token_ms is None:
                         attempt.first_token_ms = round((loop.time() - started) * 1000)
+                        deadline.move_to(total_deadline)
                     attempt.text.append(event.text)
                     yield event
                 elif isinstance(event, UsageEvent):
@@ -210,6 +209,7 @@ async def _generate(
             )
             logger.exception("ai.model_raised", extra={"model_key": candidate.model.key})
         finally:
+            deadline.close()
             close = getattr(iterator, "aclose", None)
             if close is not None:
                 await close()
@@ -277,6 +277,61 @@ async def _generate(
         candidate=last_candidate,
         failovers=len(candidates) - 1,
     )
+
+
+class _ProviderDeadline:
+    """A deadline on the waits for a provider's next event, with one timer per attempt.
+
+    ``asyncio.timeout_at`` around every wait would create and cancel a timer per text delta,
+    a fifth of the streaming cost; this keeps one timer (moved once, from the first-token to the
+    total deadline) and cancels the waiting task only while it waits on the provider, the way
+    ``asyncio.Timeout`` does (an outside cancellation stays a cancellation)."""
+
+    def __init__(self, when: float) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._when = when
+        self._task: asyncio.Task[Any] | None = None
+        self._expired = False
+        self._cancelled_by_us = False
+        self._timer: asyncio.TimerHandle | None = self._loop.call_at(when, self._expire)
+
+    def move_to(self, when: float) -> None:
+        if when == self._when or self._expired:
+            return
+        self._when = when
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._loop.call_at(when, self._expire)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _expire(self) -> None:
+        self._timer = None
+        self._expired = True
+        if self._task is not None:
+            self._cancelled_by_us = True
+            self._task.cancel()
+
+    async def wait(self, awaitable: Any) -> Any:
+        if self._expired:
+            close = getattr(awaitable, "close", None)
+            if close is not None:
+                close()
+            raise TimeoutError
+        self._task = asyncio.current_task()
+        try:
+            return await awaitable
+        except asyncio.CancelledError:
+            if self._cancelled_by_us and self._task is not None:
+                self._cancelled_by_us = False
+                if self._task.uncancel() == 0:
+                    raise TimeoutError from None
+            raise
+        finally:
+            self._task = None
 
 
 def _log_fields(profile: str, candidate: Candidate, attempt: int, usage: Usage) -> dict[str, Any]:
