@@ -27,6 +27,7 @@ into a deterministic answer without calling a model.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -142,6 +143,15 @@ def search_filters_for(compiled: CompiledQuery) -> SearchFilters:
     return SearchFilters(chat_ids=chat_ids, start=time_range.start_utc, end=time_range.end_utc)
 
 
+# Verbs of communication: a question using one asks about messages, not about events.
+_ABOUT_MESSAGES = re.compile(
+    r"\b(?:say|says|said|tell|tells|told|text|texts|texted|send|sends|sent|message|messages"
+    r"|messaged|mention|mentions|mentioned|write|writes|wrote|written|ask|asks|asked|talk"
+    r"|talks|talked|chat|chats|chatted|reply|replies|replied)\b",
+    re.IGNORECASE,
+)
+
+
 def hybrid_time_preference(
     compiled: CompiledQuery, filters: SearchFilters
 ) -> tuple[SearchFilters, tuple[datetime | None, datetime | None] | None]:
@@ -154,9 +164,17 @@ def hybrid_time_preference(
     four years ago"); as a hard filter on send time it held the LoCoMo questions that have a
     range to a recall@10 of 50 against 73 for the others (docs/EVALS.md). An *event* range
     keeps its filter (messages sent before its end: plans are discussed ahead), and the
-    recent-window route reads its range strictly."""
+    recent-window route reads its range strictly.
+
+    A question about the messages themselves -- what someone said, sent, wrote, asked or
+    mentioned ("what did Ana say last week?") -- keeps the range as a filter: there the range
+    is the send time asked about, and the answer says which window it read."""
     time_range = compiled.time_range
-    if time_range is None or time_range.applies_to == TimeTarget.EVENT:
+    if (
+        time_range is None
+        or time_range.applies_to == TimeTarget.EVENT
+        or _ABOUT_MESSAGES.search(compiled.question)
+    ):
         return filters, None
     return SearchFilters(chat_ids=filters.chat_ids), (filters.start, filters.end)
 

@@ -291,3 +291,37 @@ def test_mock_model_configured_by_options_plays_its_script(configure_ai):
 
     assert texts(events) == "Scripted reply."
     assert events[-2] == UsageEvent(Usage(input_tokens=3), "mock", "configured")
+
+
+def test_provider_deadline_times_out_waits_but_not_outside_cancellations():
+    from claire.ai.generate import _ProviderDeadline
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        never = loop.create_future()
+
+        deadline = _ProviderDeadline(loop.time() + 0.05)
+        with pytest.raises(TimeoutError):
+            await deadline.wait(never)
+        # Once expired, the next wait fails at once without waiting.
+        started = loop.time()
+        with pytest.raises(TimeoutError):
+            await deadline.wait(asyncio.sleep(10))
+        assert loop.time() - started < 5
+
+        # Moved past its first deadline, it lets a slower event through.
+        moved = _ProviderDeadline(loop.time() + 0.05)
+        moved.move_to(loop.time() + 30)
+        assert await moved.wait(asyncio.sleep(0.1, result="event")) == "event"
+        moved.close()
+
+        # A cancellation from outside stays a cancellation.
+        outside = _ProviderDeadline(loop.time() + 30)
+        task = asyncio.ensure_future(outside.wait(loop.create_future()))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        outside.close()
+
+    asyncio.run(scenario())

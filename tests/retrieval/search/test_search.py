@@ -185,6 +185,34 @@ def test_an_event_told_after_the_range_it_happened_in_is_found(user, hash_index)
     assert _ids(result) == [told_later.pk]
 
 
+def test_a_question_about_what_was_said_reads_its_range_strictly(user, hash_index):
+    chat = ChatFactory(user=user)
+    before = MessageFactory(chat=chat, text="budget review", sent_at=T0 - dt.timedelta(seconds=1))
+    inside = MessageFactory(chat=chat, text="budget review", sent_at=T0)
+    after = MessageFactory(chat=chat, text="budget review", sent_at=T0 + dt.timedelta(days=7))
+    index_user(user)
+    window = TimeRange(start=T0, end=T0 + dt.timedelta(days=7), timezone="UTC", label="that week")
+
+    said = search(
+        user=user,
+        compiled=_compiled(
+            "what did Ana say about the budget review", ["budget"], time_range=window
+        ),
+        now=NOW,
+        limits=LIMITS,
+    )
+    happened = search(
+        user=user,
+        compiled=_compiled("what happened with the budget review", ["budget"], time_range=window),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(said) == [inside.pk]
+    assert _ids(happened)[0] == inside.pk
+    assert sorted(_ids(happened)[1:]) == sorted([before.pk, after.pk])
+
+
 def test_event_time_range_keeps_earlier_messages_about_the_event(user):
     chat = ChatFactory(user=user)
     planned_before = MessageFactory(
