@@ -244,12 +244,14 @@ INDEXING_HNSW_EF_SEARCH = env.int("INDEXING_HNSW_EF_SEARCH", default=200)
 INDEXING_HNSW_MAX_SCAN_TUPLES = env.int("INDEXING_HNSW_MAX_SCAN_TUPLES", default=50_000)
 INDEXING_HNSW_BUILD_MEMORY = env.str("INDEXING_HNSW_BUILD_MEMORY", default="512MB")
 # Users with at least this many vectors get an HNSW index of their own (docs/INDEXING.md), built
-# with these graph parameters.
+# with these graph parameters and searched with this ef_search (measured in
+# docs/RETRIEVAL_BENCH.md).
 INDEXING_USER_SEARCH_INDEX_MIN_VECTORS = env.int(
     "INDEXING_USER_SEARCH_INDEX_MIN_VECTORS", default=INDEXING_EXACT_SEARCH_MAX_VECTORS
 )
-INDEXING_USER_HNSW_M = env.int("INDEXING_USER_HNSW_M", default=16)
-INDEXING_USER_HNSW_EF_CONSTRUCTION = env.int("INDEXING_USER_HNSW_EF_CONSTRUCTION", default=64)
+INDEXING_USER_HNSW_M = env.int("INDEXING_USER_HNSW_M", default=32)
+INDEXING_USER_HNSW_EF_CONSTRUCTION = env.int("INDEXING_USER_HNSW_EF_CONSTRUCTION", default=200)
+INDEXING_USER_HNSW_EF_SEARCH = env.int("INDEXING_USER_HNSW_EF_SEARCH", default=400)
 INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS", default=60)
 # Celery workers and inline backfills lower their CPU priority so that embedding yields the
 # cores to ingestion and answers: "idle" (SCHED_IDLE), "nice" (INDEXING_WORKER_NICENESS) or

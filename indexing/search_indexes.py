@@ -41,6 +41,15 @@ def search_index_expression(*, index_version: IndexVersion) -> str:
     return f"(embedding::vector({int(index_version.dimensions)}))"
 
 
+def user_search_index_expression(*, index_version: IndexVersion) -> str:
+    """The expression of a user's own graph: the same values as the version's (a subvector of
+    all D dimensions), but an expression of its own, so that only a query ordering by it (the
+    user plan) can use the index and the planner never weighs it against the version's index
+    (with both over the same expression it sometimes chose the version's)."""
+    dimensions = int(index_version.dimensions)
+    return f"(subvector(embedding::vector({dimensions}), 1, {dimensions})::vector({dimensions}))"
+
+
 def _index_is_valid(name: str) -> bool | None:
     """True for a valid index, False for one left invalid by an interrupted concurrent build,
     None when there is none."""
@@ -54,16 +63,13 @@ def _index_is_valid(name: str) -> bool | None:
     return None if row is None else bool(row[0])
 
 
-def _hnsw_ensure(*, name: str, index_version: IndexVersion, predicate: str, options: str) -> bool:
-    """Create the HNSW index ``name`` over the version's expression where ``predicate`` holds,
-    unless a valid one exists (an invalid one is dropped and rebuilt). Builds concurrently
-    outside a transaction so ingestion keeps writing. Returns whether it built one."""
-    expression = search_index_expression(index_version=index_version)
+def _hnsw_ensure(*, name: str, method: str, predicate: str) -> bool:
+    """Create the HNSW index ``name`` (``method``: expression, operator class, options) where
+    ``predicate`` holds, unless a valid one exists (an invalid one is dropped and rebuilt).
+    Builds concurrently outside a transaction so ingestion keeps writing. Returns whether it
+    built one."""
     return _index_ensure(
-        name=name,
-        table=MessageEmbedding._meta.db_table,
-        method=f"hnsw ({expression} vector_cosine_ops){options}",
-        predicate=predicate,
+        name=name, table=MessageEmbedding._meta.db_table, method=method, predicate=predicate
     )
 
 
@@ -105,11 +111,11 @@ def search_index_ensure(*, index_version: IndexVersion) -> None:
     """Create the version's HNSW index if it is missing (or left invalid by an interrupted
     concurrent build)."""
     name = search_index_name(index_version=index_version)
+    expression = search_index_expression(index_version=index_version)
     _hnsw_ensure(
         name=name,
-        index_version=index_version,
+        method=f"hnsw ({expression} vector_cosine_ops)",
         predicate=f"index_version_id = {int(index_version.pk)}",
-        options="",
     )
     logger.info(
         "indexing.search_index_created",
@@ -121,14 +127,15 @@ def user_search_index_ensure(*, index_version: IndexVersion, user_id: int) -> No
     """Create the user's own HNSW index in the version if it is missing (or invalid). Its graph
     parameters are ``INDEXING_USER_HNSW_M`` and ``INDEXING_USER_HNSW_EF_CONSTRUCTION``."""
     name = user_search_index_name(index_version=index_version, user_id=user_id)
+    expression = user_search_index_expression(index_version=index_version)
     built = _hnsw_ensure(
         name=name,
-        index_version=index_version,
-        predicate=f"index_version_id = {int(index_version.pk)} AND user_id = {int(user_id)}",
-        options=(
-            f" WITH (m = {int(settings.INDEXING_USER_HNSW_M)}, "
+        method=(
+            f"hnsw ({expression} vector_cosine_ops) "
+            f"WITH (m = {int(settings.INDEXING_USER_HNSW_M)}, "
             f"ef_construction = {int(settings.INDEXING_USER_HNSW_EF_CONSTRUCTION)})"
         ),
+        predicate=f"index_version_id = {int(index_version.pk)} AND user_id = {int(user_id)}",
     )
     if built:
         logger.info(

@@ -34,7 +34,7 @@ from indexing.models import (
     IndexVersionState,
     MessageEmbedding,
 )
-from indexing.search_indexes import search_index_expression
+from indexing.search_indexes import search_index_expression, user_search_index_expression
 from indexing.sql import sql
 
 
@@ -264,11 +264,6 @@ def vector_search(
         # Literals, not parameters: the planner matches both against the user's partial index.
         user_condition = f"e.user_id = {int(user.pk)}"
         user_params: list[Any] = []
-    elif plan == SearchPlan.HNSW:
-        # A value known only at execution: the planner cannot prove the user's own partial
-        # index applies, so this plan reads the version's index even when the user has one.
-        user_condition = "e.user_id = (SELECT %s::bigint)"
-        user_params = [user.pk]
     else:
         user_condition = "e.user_id = %s"
         user_params = [user.pk]
@@ -311,6 +306,13 @@ def vector_search(
         expression = search_index_expression(index_version=version).replace(
             "embedding", "e.embedding"
         )
+        if plan == SearchPlan.USER_HNSW:
+            # The user's own graph has an expression of its own (same values).
+            order_expression = user_search_index_expression(index_version=version).replace(
+                "embedding", "e.embedding"
+            )
+        else:
+            order_expression = expression
         # Iterative scans keep walking the graph until enough rows pass the user (and chat,
         # time) filters; relaxed order needs the outer re-sort.
         statement = sql(
@@ -318,22 +320,27 @@ def vector_search(
             WITH nearest AS MATERIALIZED (
                 SELECT e.message_id, {expression} <=> %s::vector({dimensions}) AS distance
                 FROM {entry} e WHERE {where}
-                ORDER BY {expression} <=> %s::vector({dimensions})
+                ORDER BY {order_expression} <=> %s::vector({dimensions})
                 LIMIT %s
             )
             SELECT message_id, distance FROM nearest ORDER BY distance, message_id
         """,
             expression=expression,
+            order_expression=order_expression,
             dimensions=str(dimensions),
             where=where,
         )
+        if plan == SearchPlan.USER_HNSW:
+            ef_search = settings.INDEXING_USER_HNSW_EF_SEARCH
+        else:
+            ef_search = settings.INDEXING_HNSW_EF_SEARCH
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             cursor.execute(
-                "SELECT set_config('hnsw.ef_search', %s, true), "
+                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                "set_config('hnsw.ef_search', %s, true), "
                 "set_config('hnsw.max_scan_tuples', %s, true)",
                 [
-                    str(max(settings.INDEXING_HNSW_EF_SEARCH, limit)),
+                    str(max(ef_search, limit)),
                     str(settings.INDEXING_HNSW_MAX_SCAN_TUPLES),
                 ],
             )

@@ -134,12 +134,14 @@ def test_searches_read_the_users_own_index_once_built(user, other_user, version,
     services.user_search_index_build(user_id=user.pk, index_version=version)
     hits, statement = _search_sql(user, limit=5)
     assert f"e.user_id = {user.pk}" in statement
+    assert "subvector" in statement
     assert [hit.message_id for hit in hits] == [hit.message_id for hit in exact]
     assert user_search_index_name(index_version=version, user_id=user.pk) in _explain(statement)
 
     # The other user has no index of their own: the version's, never the first user's.
     other_hits, other_statement = _search_sql(other_user, limit=10)
-    assert "(SELECT" in other_statement
+    assert "WITH nearest" in other_statement
+    assert "subvector" not in other_statement
     assert user_search_index_name(index_version=version, user_id=user.pk) not in _explain(
         other_statement
     )
@@ -164,7 +166,8 @@ def test_removing_a_users_index_sends_searches_back_to_the_versions(user, versio
     assert not user_search_index_exists(index_version=version, user_id=user.pk)
     hits, statement = _search_sql(user, limit=5)
     assert len(hits) == 5
-    assert "(SELECT" in statement
+    assert "WITH nearest" in statement
+    assert "subvector" not in statement
 
 
 def test_retiring_a_version_drops_its_users_indexes(user, version, thresholds):
