@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -910,19 +911,28 @@ def cutover_blockers(*, index_version: IndexVersion, limit: int = 100) -> list[C
     return blockers
 
 
+@contextmanager
+def _advisory_lock_if_free(namespace: int, key: int) -> Iterator[bool]:
+    """Hold the session advisory lock (``namespace``, ``key``) for the block when nobody else
+    holds it; yields whether it was taken (the block decides what to do when it was not)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [namespace, key])
+        row = cursor.fetchone()
+        taken = row is not None and bool(row[0])
+        try:
+            yield taken
+        finally:
+            if taken:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [namespace, key])
+
+
 def index_version_search_index_build(*, index_version: IndexVersion) -> bool:
     """Build the version's HNSW index if it has none (concurrently when called outside a
     transaction). Returns False when another process is building it right now."""
-    key = [SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(index_version.pk)]
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
-        row = cursor.fetchone()
-        if row is None or not row[0]:
+    with _advisory_lock_if_free(SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(index_version.pk)) as taken:
+        if not taken:
             return False
-        try:
-            search_index_ensure(index_version=index_version)
-        finally:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+        search_index_ensure(index_version=index_version)
     now = timezone.now()
     IndexVersion.objects.filter(pk=index_version.pk, search_index_built_at__isnull=True).update(
         search_index_built_at=now
@@ -951,29 +961,23 @@ def user_search_index_build(*, user_id: int, index_version: IndexVersion) -> boo
     also the user's own full-text index (once, for every version), for the lexical leg.
     Returns False when another process is building one of the user's indexes right now, or
     the version is no longer maintained."""
-    key = [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(user_id)]
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
-        row = cursor.fetchone()
-        if row is None or not row[0]:
+    with _advisory_lock_if_free(USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, int(user_id)) as taken:
+        if not taken:
             return False
-        try:
-            version = IndexVersion.objects.get(pk=index_version.pk)
-            if not version.is_maintained:
-                return False
-            user_search_index_ensure(index_version=version, user_id=user_id)
-            user_text_index_ensure(user_id=user_id)
-            version.refresh_from_db()
-            if not version.is_maintained:
-                # Retired while the index was being built: its retirement may have dropped
-                # the version's indexes before this one existed.
-                user_search_index_drop(index_version=version, user_id=user_id)
-                return False
-            IndexProgress.objects.filter(
-                user_id=user_id, index_version=version, search_index_built_at__isnull=True
-            ).update(search_index_built_at=timezone.now())
-        finally:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+        version = IndexVersion.objects.get(pk=index_version.pk)
+        if not version.is_maintained:
+            return False
+        user_search_index_ensure(index_version=version, user_id=user_id)
+        user_text_index_ensure(user_id=user_id)
+        version.refresh_from_db()
+        if not version.is_maintained:
+            # Retired while the index was being built: its retirement may have dropped the
+            # version's indexes before this one existed.
+            user_search_index_drop(index_version=version, user_id=user_id)
+            return False
+        IndexProgress.objects.filter(
+            user_id=user_id, index_version=version, search_index_built_at__isnull=True
+        ).update(search_index_built_at=timezone.now())
     return True
 
 

@@ -208,3 +208,38 @@ def test_a_users_own_text_index_is_built_with_their_vector_index(user, other_use
     assert not user_text_index_exists(user_id=other_user.pk)
     assert (found(user), found(other_user)) == before
     assert set(before[0]).isdisjoint(before[1])
+
+
+def test_a_build_another_process_is_running_is_left_to_it(user, version, thresholds):
+    import psycopg
+
+    from indexing.sql import USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE
+
+    _ingest(user, 5)
+    run_job(user, version)
+    IndexProgress.objects.filter(user=user, index_version=version).update(
+        search_index_built_at=None
+    )
+    services.user_search_index_remove(user_id=user.pk, index_version=version)
+    params = connection.get_connection_params()
+    other = psycopg.connect(
+        host=params["host"], port=params["port"], user=params["user"], dbname=params["dbname"]
+    )
+    try:
+        other.execute(
+            "SELECT pg_advisory_lock(%s, %s)", [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, user.pk]
+        )
+        assert services.user_search_index_build(user_id=user.pk, index_version=version) is False
+        assert not user_search_index_exists(index_version=version, user_id=user.pk)
+        other.execute(
+            "SELECT pg_advisory_unlock(%s, %s)", [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, user.pk]
+        )
+        assert services.user_search_index_build(user_id=user.pk, index_version=version) is True
+        assert user_search_index_exists(index_version=version, user_id=user.pk)
+        # The lock was given back: the other session can take it at once.
+        row = other.execute(
+            "SELECT pg_try_advisory_lock(%s, %s)", [USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE, user.pk]
+        ).fetchone()
+        assert row == (True,)
+    finally:
+        other.close()
