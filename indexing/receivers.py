@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
+
 from indexing import services
 from indexing.dispatch import index_jobs_enqueue_on_commit
 
@@ -34,3 +36,10 @@ def on_chat_ai_exclusion_changed(
     )
     if version_ids:
         index_jobs_enqueue_on_commit(user_id=user_id, version_ids=version_ids)
+
+
+def on_user_deleted(sender: Any, *, instance: Any, **kwargs: Any) -> None:
+    """A deleted user's own indexes go once the deletion commits (then concurrently, without
+    locking writers out of the tables)."""
+    user_id = int(instance.pk)
+    transaction.on_commit(lambda: services.user_indexes_drop(user_id=user_id))

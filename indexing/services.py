@@ -38,6 +38,7 @@ from indexing.search_indexes import (
     search_index_ensure,
     user_search_index_drop,
     user_search_index_ensure,
+    user_text_index_drop,
     user_text_index_ensure,
 )
 from indexing.sql import (
@@ -987,6 +988,14 @@ def user_search_index_remove(*, user_id: int, index_version: IndexVersion) -> No
         search_index_built_at=None
     )
     user_search_index_drop(index_version=index_version, user_id=user_id)
+
+
+def user_indexes_drop(*, user_id: int) -> None:
+    """Drop every index of a deleted user's own (their graph in each version, their full-text
+    index): a partial index is checked on every write to its table, whoever writes."""
+    for index_version in IndexVersion.objects.all():
+        user_search_index_drop(index_version=index_version, user_id=user_id)
+    user_text_index_drop(user_id=user_id)
 
 
 def search_index_due(*, index_version: IndexVersion) -> bool:

@@ -243,3 +243,22 @@ def test_a_build_another_process_is_running_is_left_to_it(user, version, thresho
         assert row == (True,)
     finally:
         other.close()
+
+
+def test_a_deleted_users_own_indexes_are_dropped_with_them(
+    user, other_user, version, thresholds, django_capture_on_commit_callbacks
+):
+    for owner in (user, other_user):
+        _ingest(owner, 5)
+        run_job(owner, version)
+        services.user_search_index_build(user_id=owner.pk, index_version=version)
+    assert user_text_index_exists(user_id=user.pk)
+    user_id = user.pk
+
+    with django_capture_on_commit_callbacks(execute=True):
+        user.delete()
+
+    assert not user_search_index_exists(index_version=version, user_id=user_id)
+    assert not user_text_index_exists(user_id=user_id)
+    assert user_search_index_users(index_version=version) == [other_user.pk]
+    assert user_text_index_exists(user_id=other_user.pk)
