@@ -103,14 +103,8 @@ def _separate_ids(*, memory: MemoryHits | None, result: SearchResult) -> tuple[i
 
 
 def _no_evidence(result: SearchResult) -> SearchResult:
-    return SearchResult(
-        route=Route.NO_EVIDENCE,
-        candidates=(),
-        vector_status=result.vector_status,
-        query_embedding_tokens=result.query_embedding_tokens,
-        index_version=result.index_version,
-        timings=result.timings,
-    )
+    """``result`` with nothing to cite (what searching cost and how it went is kept)."""
+    return replace(result, route=Route.NO_EVIDENCE, candidates=())
 
 
 def retrieve(
