@@ -239,9 +239,11 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     if not descriptors and not city:
         # A named person: what memory knows about them (their facts' messages).
         return _named_person_fact_hits(user=user, compiled=compiled)
-    # "Ana's brother": a relation word next to a named person means a relative of that person.
+    # "Ana's brother": a relation word next to a named person means a relative of that person;
+    # with nobody named, "my sister" means the user's.
     named = _person_ids(compiled)
-    related = named if named and any(d.lower() in RELATIONS for d in descriptors) else None
+    is_relation = any(d.lower() in RELATIONS for d in descriptors)
+    related = named if named and is_relation else None
     time_range = compiled.time_range
     result = identity_lookup(
         user=user,
@@ -250,11 +252,23 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
         start=time_range.start_utc if time_range is not None else None,
         end=time_range.end_utc if time_range is not None else None,
         related_to_person_ids=related,
+        related_to_user=is_relation and not named,
         limit=IDENTITY_MATCHES_CITED,
     )
-    return [
+    hits: list[_Hit] = [
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
+    if is_relation:
+        # A relative found by the relation is then asked about like a named person ("where
+        # does my sister live" reads what memory knows about her).
+        hits.extend(
+            _person_fact_hits(
+                user=user,
+                person_ids=[match.person_id for match in result.matches],
+                names={match.person_id: match.display_name for match in result.matches},
+            )
+        )
+    return hits
 
 
 _FACT_NOTES = {
@@ -268,12 +282,18 @@ _FACT_NOTES = {
 
 
 def _named_person_fact_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
-    """The source messages of the facts memory holds about the people the question names,
-    current facts first (then the ones they superseded, for "before" and "from" questions)."""
-    person_ids = _person_ids(compiled)
+    """The source messages of the facts memory holds about the people the question names."""
+    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
+    return _person_fact_hits(user=user, person_ids=list(_person_ids(compiled)), names=names)
+
+
+def _person_fact_hits(
+    *, user: User, person_ids: Sequence[int], names: Mapping[int, str]
+) -> list[_Hit]:
+    """The source messages of the facts memory holds about ``person_ids``, current facts first
+    (then the ones they superseded, for "before" and "from" questions)."""
     if not person_ids:
         return []
-    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
     facts = person_facts_for_user(
         user=user, person_ids=person_ids_expand(user=user, person_ids=list(person_ids))
     )

@@ -239,7 +239,14 @@ _MET = re.compile(
     r"(?=\s+(?:yesterday|today|last \w+)\b|[.,!?;\n\u2014\u2013]|$)",
     _FLAGS,
 )
-_INTRODUCTION = re.compile(r"\b(?i:meet my (" + "|".join(RELATIONS) + r")) ([A-ZÀ-Ý][\w'\u2019-]+)")
+_RELATION_WORDS = "|".join(RELATIONS)
+# "meet my brother Bruno", "my sister Clara": the relation word in any case, the name
+# capitalised (so "my friend said" names nobody) and right after it ("how is your mum, Rosa?"
+# speaks to Rosa).
+_INTRODUCTION = re.compile(r"\b(?i:meet my (" + _RELATION_WORDS + r")) ([A-ZÀ-Ý][\w'\u2019-]+)")
+_RELATIVE_NAME = r"(?!I\b|I['\u2019])([A-ZÀ-Ý][\w'\u2019-]+)"
+_MY_RELATION = re.compile(r"\b(?i:my (" + _RELATION_WORDS + r")) " + _RELATIVE_NAME)
+_YOUR_RELATION = re.compile(r"\b(?i:your (" + _RELATION_WORDS + r")) " + _RELATIVE_NAME)
 # Case-sensitive on purpose: the place names must be capitalised.
 _THIRD_PERSON_MOVED = re.compile(
     r"\b(?:[Hh]e|[Ss]he|[Tt]hey)\s+(?:just |finally |recently )*moved to "
@@ -255,13 +262,17 @@ _TRAILING_PLACE = re.compile(r"\s+in\s+[A-ZÀ-Ý][\w\s'-]*$")
 class FactClaim:
     """One fact a message states. ``subject`` is "sender" (the message's author), "counterpart"
     (the other person of a direct chat) or "named:<First name>" (someone the message
-    introduces). ``previous`` is a value the fact replaces ("moved from Porto to Berlin")."""
+    introduces). ``previous`` is a value the fact replaces ("moved from Porto to Berlin").
+    A relationship is to the message's author (``related_to_sender``: "meet my brother Bruno")
+    or to the user (``related_to_user``: the user's "my sister Clara", or "your sister Clara"
+    said to the user)."""
 
     subject: str
     kind: str
     value: str
     previous: str = ""
     related_to_sender: bool = False
+    related_to_user: bool = False
 
 
 def _place(phrase: str | None) -> str:
@@ -274,6 +285,14 @@ def _place(phrase: str | None) -> str:
     if city:
         return city
     return phrase.strip() if nationality_of_place(phrase) else ""
+
+
+def _relation(word: str) -> str:
+    """The canonical relation ("mum" and "mom" are "mother", "roommate" is "flatmate")."""
+    from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
+
+    folded = fold_text(word)
+    return DESCRIPTOR_FORMS.get(folded, folded)
 
 
 def _organisation(phrase: str | None) -> str:
@@ -313,7 +332,7 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
         for match in _INTRODUCTION.finditer(text):
             named = f"named:{match.group(2)}"
             claims.append(
-                FactClaim(named, "relationship", match.group(1).lower(), related_to_sender=True)
+                FactClaim(named, "relationship", _relation(match.group(1)), related_to_sender=True)
             )
             moved = _THIRD_PERSON_MOVED.search(text, match.end())
             if moved and _place(moved.group(1)):
@@ -322,12 +341,43 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
                         named, "lives_in", _place(moved.group(1)), previous=_place(moved.group(2))
                     )
                 )
+    claims.extend(_relation_claims(text, is_from_self=is_from_self))
     if is_direct:
         for match in _MET.finditer(text):
             where = match.group(1).strip()
             if where:
                 subject = "counterpart" if is_from_self else "sender"
                 claims.append(FactClaim(subject, "met_at", where))
+    return claims
+
+
+def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
+    """Relationships stated with a possessive: the user's own "my sister Clara" and another
+    person's "your sister Clara" relate Clara to the user; another person's "my brother Bruno"
+    relates Bruno to that person (unless an introduction already said so)."""
+    claims: list[FactClaim] = []
+    introduced = {match.group(2) for match in _INTRODUCTION.finditer(text)}
+    for match in _MY_RELATION.finditer(text):
+        name = match.group(2)
+        relation = _relation(match.group(1))
+        if is_from_self:
+            claims.append(
+                FactClaim(f"named:{name}", "relationship", relation, related_to_user=True)
+            )
+        elif name not in introduced:
+            claims.append(
+                FactClaim(f"named:{name}", "relationship", relation, related_to_sender=True)
+            )
+    if not is_from_self:
+        for match in _YOUR_RELATION.finditer(text):
+            claims.append(
+                FactClaim(
+                    f"named:{match.group(2)}",
+                    "relationship",
+                    _relation(match.group(1)),
+                    related_to_user=True,
+                )
+            )
     return claims
 
 

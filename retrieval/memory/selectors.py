@@ -641,13 +641,15 @@ def identity_lookup(
     end: datetime | None = None,
     person_ids: Sequence[int] | None = None,
     related_to_person_ids: Sequence[int] | None = None,
+    related_to_user: bool = False,
     limit: int = 5,
 ) -> IdentityLookupResult:
     """Who the user means by descriptors, a place and a window ("the Russian guy I met in
     Mexico City", "Ana's brother").
 
     Candidates: ``person_ids`` when given; people with a relationship fact to
-    ``related_to_person_ids``; and, for a ``city``, people the user met there (a ``met_at``
+    ``related_to_person_ids``, or to the user with ``related_to_user`` ("my sister"); and, for a
+    ``city``, people the user met there (a ``met_at``
     fact naming it, or a first message while the user was staying there, per ``user_stays``),
     or who live in / come from it. ``start``/``end`` bound the meeting and the supporting
     messages. Each descriptor must match: a nationality (``retrieval.lexicon.NATIONALITIES``)
@@ -689,6 +691,17 @@ def identity_lookup(
                     f"{fact.value} of {related_names.get(fact.related_person_id or 0, '')}",
                     fact.source_message_ids,
                 )
+    if related_to_user:
+        # "my sister": the user's relationships of the kinds the descriptors name (any kind
+        # when they name none).
+        wanted = {fold_text(d) for d in descriptors} & {fold_text(w) for w in RELATIONS}
+        for fact in facts:
+            if (
+                fact.kind == FactKind.RELATIONSHIP
+                and fact.related_person_id is None
+                and (not wanted or fold_text(fact.value) in wanted)
+            ):
+                note(fact.person_id, f"your {fact.value}", fact.source_message_ids)
     if city:
         for fact in facts:
             if (
@@ -725,7 +738,7 @@ def identity_lookup(
                 note(fact.person_id, f"met at {fact.value}, {city}", fact.source_message_ids)
 
     candidates = list(evidence)
-    if person_ids is None and related_to_person_ids is None and not city:
+    if person_ids is None and related_to_person_ids is None and not related_to_user and not city:
         candidates = []
     nationalities = {fold_text(canonical): canonical for canonical in NATIONALITIES}
     relation_words = {fold_text(word) for word in RELATIONS}

@@ -18,6 +18,7 @@ from conversations.models import Chat, ChatKind, ChatParticipant, Message, Messa
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import (
     ACTIVITIES,
+    RELATIONS,
     fact_claims,
     fulfils_promise,
     is_question_to_user,
@@ -436,7 +437,12 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
 
 # --- Facts about people -------------------------------------------------------------------
 
-_FACT_VOCABULARY = r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am "
+# A cheap database-side filter: a message matching none of these states no fact
+# (``retrieval.memory.extract.fact_claims`` reads the rest).
+_FACT_VOCABULARY = (
+    r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am "
+    r"|(my|your) (" + "|".join(RELATIONS) + ") "
+)
 
 
 @dataclass
@@ -588,6 +594,7 @@ def facts_rebuild(*, user: User) -> int:
                 subject = chosen[0] if len(chosen) == 1 else None
             if subject is None:
                 continue
+            # A relationship to the user has no related person (the user is not a Person).
             related = sender_id if claim.related_to_sender else None
             if claim.related_to_sender and related is None:
                 continue

@@ -355,3 +355,39 @@ def test_identity_question_naming_someone_cites_their_facts_current_first(user):
     assert retrieval.memory.source == MemorySource.IDENTITY
     assert retrieval.memory.message_ids[0] == moved
     assert "Tom lives in Berlin" in retrieval.memory.notes[moved]
+
+
+def test_my_relative_is_found_by_what_the_user_said_and_then_asked_about(user):
+    ingest(
+        user,
+        chat_of("dm-ines", "Inês"),
+        say("1", T0 - timedelta(days=20), "My sister Clara got the job in Berlin!!"),
+        say("2", T0 - timedelta(days=20, minutes=-5), "Tell her congrats!", sender="Inês"),
+    )
+    ingest(
+        user,
+        chat_of("dm-clara", "Clara"),
+        say("1", T0 - timedelta(days=60), "I live in Porto, by the river", sender="Clara"),
+        say("2", T0, "Keys collected! Officially moved from Porto to Berlin", sender="Clara"),
+    )
+    ingest(
+        user,
+        chat_of("dm-rita", "Rita"),
+        say("1", T0, "I moved to Madrid last week, meet my sister Joana", sender="Rita"),
+    )
+    _refresh(user)
+    told = message_row(user, "dm-ines", "1").pk
+    moved = message_row(user, "dm-clara", "2").pk
+    retrieval = _ask(user, "Where does my sister live now?")
+    assert retrieval.memory is not None
+    assert retrieval.memory.source == MemorySource.IDENTITY
+    ids = retrieval.memory.message_ids
+    # Who the sister is, then what memory knows about her, current facts first.
+    assert ids[:2] == (told, moved)
+    assert "Clara lives in Berlin" in retrieval.memory.notes[moved]
+    # Rita's sister is not the user's.
+    assert message_row(user, "dm-rita", "1").pk not in ids
+    assert {told, moved} <= _cited(retrieval)
+    # Nobody is the user's brother: memory has nothing to add.
+    brother = _ask(user, "Where does my brother live now?")
+    assert brother.memory is None or not brother.memory.message_ids

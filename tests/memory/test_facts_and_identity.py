@@ -52,8 +52,27 @@ def test_fact_claims_read_first_person_statements_and_introductions():
         True,
     )
     assert (lives.kind, lives.value, lives.previous) == ("lives_in", "Porto", "Lyon")
-    # The user's own statements say nothing about the user's contacts.
+    # The user's own statements say nothing about the user's contacts...
     assert fact_claims("I moved to Berlin", is_from_self=True, is_direct=True) == []
+    # ...except who they are to the user.
+    (mine,) = fact_claims("My sister Clara got the job!", is_from_self=True, is_direct=False)
+    assert (mine.subject, mine.value, mine.related_to_user, mine.related_to_sender) == (
+        "named:Clara",
+        "sister",
+        True,
+        False,
+    )
+    assert fact_claims("How is your mum, Rosa?", is_from_self=False, is_direct=True) == []
+    (yours,) = fact_claims("Say hi to your mum Rosa!", is_from_self=False, is_direct=True)
+    assert (yours.subject, yours.value, yours.related_to_user) == ("named:Rosa", "mother", True)
+    (theirs,) = fact_claims("I'm with my roommate Leo", is_from_self=False, is_direct=False)
+    assert (theirs.subject, theirs.value, theirs.related_to_sender) == (
+        "named:Leo",
+        "flatmate",
+        True,
+    )
+    # A relation word before a lowercase word names nobody.
+    assert fact_claims("my friend said no", is_from_self=True, is_direct=False) == []
     # Someone else moving is not the author moving.
     assert fact_claims("He moved to Berlin", is_from_self=False, is_direct=True) == []
 
