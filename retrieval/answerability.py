@@ -80,7 +80,7 @@ SELECT
 """
 
 
-def _topic_terms(compiled: CompiledQuery) -> list[str]:
+def topic_terms(compiled: CompiledQuery) -> list[str]:
     """Keywords that name what the question is about: descriptors of people are left out
     (they describe someone memory may know, not words a message must use)."""
     descriptors = {fold_text(word) for person in compiled.people for word in person.descriptors}
@@ -103,7 +103,7 @@ def unanswerable_reason(
         (candidate.vector_similarity or 0.0) >= STRONG_SIMILARITY for candidate in result.candidates
     ):
         return None
-    terms = _topic_terms(compiled)
+    terms = topic_terms(compiled)
     if not terms:
         return None
     person_ids = sorted({pid for person in compiled.people for pid in person.person_ids})

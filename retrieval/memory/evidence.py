@@ -15,6 +15,9 @@ see them; ``retrieval.pipeline.retrieve`` puts them ahead of the search hits.
 | action_request  | open loops | every open loop with the people it names         | hybrid         |
 | catch_up        | recent     | open loops and the most telling message of each  | recent_window  |
 |                 | digest     | chat in the window (others' messages), by chat   |                |
+| conversation_qa | what they  | the named people's own messages, most telling    | hybrid         |
+| (names people,  | said       | first, newest first among equals                 |                |
+| no topic)       |            |                                                  |                |
 
 Each message comes with a short note for the answer (``MemoryHits.notes``): what the loop is,
 the plan step's status, the ranked or matched person's name.
@@ -37,6 +40,7 @@ from django.db import models
 
 from claire.accounts.models import User
 from conversations.models import Message
+from retrieval.answerability import topic_terms
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import RELATIONS
 from retrieval.memory.models import FactKind, LoopKind
@@ -69,6 +73,7 @@ class MemorySource(models.TextChoices):
     PLANS = "plans", "Plan timelines"
     IDENTITY = "identity", "Person facts"
     RECENT_DIGEST = "recent_digest", "Recent digest"
+    PERSON_DIGEST = "person_digest", "What they said"
 
 
 @dataclass(frozen=True)
@@ -371,6 +376,51 @@ def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[
     return found[:RECENT_ITEMS]
 
 
+# Words that ask what someone said without naming a topic ("what does Prize Desk want?",
+# "what is Priya asking for?"); "say", "ask", "tell" and "write" are stop words already.
+_ABOUT_WHAT_THEY_SAID = frozenset(
+    {"want", "wants", "wanted", "need", "needs", "needed", "mean", "means", "meant", "latest"}
+)
+
+
+def _asks_what_they_said(compiled: CompiledQuery) -> bool:
+    """A question that names people and no topic: it asks what those people said."""
+    if compiled.intent != Intent.CONVERSATION_QA or not _person_ids(compiled):
+        return False
+    return all(
+        fold_text(term.strip('"')) in _ABOUT_WHAT_THEY_SAID for term in topic_terms(compiled)
+    )
+
+
+def _person_said_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+    """The named people's own messages (in the scope and the question's window), the most
+    telling first and the newest among equals: "what does Prize Desk want?" reads what Prize
+    Desk wrote, whatever words it used."""
+    person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
+    rows = Message.objects.filter(
+        user=user,
+        deleted_at__isnull=True,
+        chat__is_excluded_from_ai=False,
+        is_from_self=False,
+        sender_person_id__in=person_ids,
+    )
+    time_range = compiled.time_range
+    if time_range is not None:
+        rows = rows.filter(sent_at__gte=time_range.start_utc, sent_at__lt=time_range.end_utc)
+    chat_ids = _strict_chat_ids(compiled)
+    if chat_ids is not None:
+        rows = rows.filter(chat_id__in=list(chat_ids))
+    items = [
+        (salience(text or ""), sent_at, pk, sender)
+        for pk, sent_at, text, sender in rows.order_by("-sent_at", "-pk").values_list(
+            "pk", "sent_at", "text", "sender_person_id"
+        )[:RECENT_SCAN]
+    ]
+    items.sort(key=lambda item: (-item[0], -item[1].timestamp(), -item[2]))
+    return [(pk, names.get(sender, "")) for _, _, pk, sender in items[:RECENT_ITEMS]]
+
+
 def _visible(*, user: User, compiled: CompiledQuery, message_ids: list[int]) -> tuple[int, ...]:
     """``message_ids`` in order, without duplicates, keeping only live messages of the user in
     chats the scope may read and not excluded from AI."""
@@ -409,6 +459,9 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found = _recent_hits(user=user, compiled=compiled, now=now)
+    elif _asks_what_they_said(compiled):
+        source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
+        found = _person_said_hits(user=user, compiled=compiled)
     else:
         return None
     notes: dict[int, str] = {}

@@ -391,3 +391,47 @@ def test_my_relative_is_found_by_what_the_user_said_and_then_asked_about(user):
     # Nobody is the user's brother: memory has nothing to add.
     brother = _ask(user, "Where does my brother live now?")
     assert brother.memory is None or not brother.memory.message_ids
+
+
+def test_asking_what_someone_wants_reads_their_own_messages_most_telling_first(user):
+    ingest(
+        user,
+        chat_of("tg-prizes", "Prize Desk"),
+        say(
+            "1",
+            T0,
+            "Congratulations! Your number won a travel voucher, reply YES",
+            sender="Prize Desk",
+        ),
+        say("2", T0 + timedelta(hours=1), "🎁", sender="Prize Desk"),
+        say("3", T0 + timedelta(hours=2), "who is this?"),
+        say("4", T0 + timedelta(hours=3), "Tap to claim", sender="Prize Desk"),
+    )
+    ingest(
+        user,
+        chat_of("group", "Prize Desk", "Ana", kind=ChatKind.GROUP),
+        say("1", T0, "Win a free cruise today only", sender="Prize Desk"),
+        say("2", T0, "I want the blue one", sender="Ana"),
+    )
+    voucher, emoji, reply, tap = (message_row(user, "tg-prizes", k).pk for k in "1234")
+    cruise = message_row(user, "group", "1").pk
+    everywhere = _ask(user, "What does Prize Desk want?")
+    assert everywhere.memory is not None
+    assert everywhere.memory.source == MemorySource.PERSON_DIGEST
+    # Their own messages only (not the user's reply, not Ana's "want"), most telling first.
+    assert everywhere.memory.message_ids == (voucher, cruise, tap, emoji)
+    assert everywhere.memory.notes[voucher] == "Prize Desk"
+    assert not everywhere.is_no_evidence
+    assert reply not in everywhere.memory.message_ids
+    chat = Chat.objects.get(user=user, platform_chat_id="tg-prizes")
+    scoped = _ask(
+        user, "What does Prize Desk want?", Scope(mode=ScopeMode.STRICT_CHAT, chat_ids=(chat.pk,))
+    )
+    assert scoped.memory is not None
+    assert scoped.memory.message_ids == (voucher, tap, emoji)
+    # A topic keeps the question a search: the topic must be found.
+    assert _ask(user, "What did Prize Desk say about the IPO?").memory is None
+    # An excluded chat is never read.
+    chat.is_excluded_from_ai = True
+    chat.save(update_fields=["is_excluded_from_ai"])
+    assert _ask(user, "What does Prize Desk want?").memory.message_ids == (cruise,)
