@@ -285,6 +285,9 @@ RETRIEVAL_EVIDENCE_LIMITS: dict[str, dict[str, int]] = {
         "max_tokens": env.int("RETRIEVAL_EVIDENCE_MAX_TOKENS", default=3000),
     },
 }
+# Personal memory: messages the optional ``extract`` model reads per refinement run
+# (retrieval/memory/refine.py; off unless the ``extract`` profile names a model).
+MEMORY_REFINE_MAX_MESSAGES = env.int("MEMORY_REFINE_MAX_MESSAGES", default=400)
 
 # --- Billing --------------------------------------------------------------------------------
 # Money is integer micro-USD (1 USD = 1,000,000). These are the defaults of a user's AI policy;

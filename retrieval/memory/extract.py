@@ -287,7 +287,7 @@ def _place(phrase: str | None) -> str:
     return phrase.strip() if nationality_of_place(phrase) else ""
 
 
-def _relation(word: str) -> str:
+def relation_canonical(word: str) -> str:
     """The canonical relation ("mum" and "mom" are "mother", "roommate" is "flatmate")."""
     from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
 
@@ -332,7 +332,12 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
         for match in _INTRODUCTION.finditer(text):
             named = f"named:{match.group(2)}"
             claims.append(
-                FactClaim(named, "relationship", _relation(match.group(1)), related_to_sender=True)
+                FactClaim(
+                    named,
+                    "relationship",
+                    relation_canonical(match.group(1)),
+                    related_to_sender=True,
+                )
             )
             moved = _THIRD_PERSON_MOVED.search(text, match.end())
             if moved and _place(moved.group(1)):
@@ -359,7 +364,7 @@ def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
     introduced = {match.group(2) for match in _INTRODUCTION.finditer(text)}
     for match in _MY_RELATION.finditer(text):
         name = match.group(2)
-        relation = _relation(match.group(1))
+        relation = relation_canonical(match.group(1))
         if is_from_self:
             claims.append(
                 FactClaim(f"named:{name}", "relationship", relation, related_to_user=True)
@@ -374,7 +379,7 @@ def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
                 FactClaim(
                     f"named:{match.group(2)}",
                     "relationship",
-                    _relation(match.group(1)),
+                    relation_canonical(match.group(1)),
                     related_to_user=True,
                 )
             )

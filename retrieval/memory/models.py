@@ -160,6 +160,11 @@ SINGLE_VALUED_FACT_KINDS = frozenset({FactKind.LIVES_IN, FactKind.WORKS_AT})
 SENSITIVE_FACT_KINDS = frozenset({FactKind.NATIONALITY})
 
 
+class FactOrigin(models.TextChoices):
+    RULES = "rules", "Deterministic rules"
+    MODEL = "model", "Extract model"
+
+
 class PersonFact(models.Model):
     """Something messages say about a person, with the messages that say it.
 
@@ -183,6 +188,9 @@ class PersonFact(models.Model):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
     )
     is_sensitive = models.BooleanField(default=False)
+    # Who read it from the messages: the rules, or the ``extract`` model where the rules said
+    # nothing (``retrieval.memory.refine``).
+    origin = models.CharField(max_length=8, choices=FactOrigin.choices, default=FactOrigin.RULES)
     sources: models.ManyToManyField[Message, PersonFactSource] = models.ManyToManyField(
         Message, through="PersonFactSource", related_name="person_facts"
     )
@@ -284,3 +292,37 @@ class PersonFactRejection(models.Model):
 
     def __str__(self) -> str:
         return f"not {self.kind} {self.folded_value} ({self.person_id})"
+
+
+class FactRefinement(models.Model):
+    """A message the ``extract`` model has read (so it is not sent again), and with which
+    model. Deleting the message deletes it and what the model proposed from it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="fact_refinements"
+    )
+    message = models.OneToOneField(Message, on_delete=models.CASCADE, related_name="refinement")
+    model_key = models.CharField(max_length=128)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.message_id} read by {self.model_key}"
+
+
+class RefinedFactClaim(models.Model):
+    """A fact the ``extract`` model proposed from one message, after validation (a known kind,
+    never a sensitive one; a person of the user; a value the message itself contains).
+    ``facts_rebuild`` folds these in where the rules found nothing of that kind."""
+
+    refinement = models.ForeignKey(FactRefinement, on_delete=models.CASCADE, related_name="claims")
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="refined_claims")
+    kind = models.CharField(max_length=16, choices=FactKind.choices)
+    value = models.CharField(max_length=255)
+    previous = models.CharField(max_length=255, blank=True)
+    # For a relationship: whose relative (null: the user's).
+    related_person = models.ForeignKey(
+        Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.person_id} {self.kind} {self.value} (model)"

@@ -32,6 +32,7 @@ from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
     SINGLE_VALUED_FACT_KINDS,
     FactKind,
+    FactOrigin,
     Loop,
     LoopKind,
     LoopStatus,
@@ -44,6 +45,7 @@ from retrieval.memory.models import (
     Plan,
     PlanStatus,
     PlanStep,
+    RefinedFactClaim,
 )
 
 logger = logging.getLogger(__name__)
@@ -453,6 +455,7 @@ class _FactDraft:
     related_person_id: int | None
     valid_from: datetime
     is_sensitive: bool = False
+    origin: str = FactOrigin.RULES
     message_ids: list[int] = field(default_factory=list)
     superseded_by: _FactDraft | None = None
 
@@ -477,6 +480,7 @@ class _FactBook:
         related_person_id: int | None = None,
         is_sensitive: bool = False,
         previous: str = "",
+        origin: str = FactOrigin.RULES,
     ) -> None:
         slot = (person_id, kind, related_person_id)
         if previous and kind in SINGLE_VALUED_FACT_KINDS and slot not in self._current:
@@ -486,13 +490,16 @@ class _FactBook:
                 value=previous,
                 message_id=message_id,
                 sent_at=sent_at,
+                origin=origin,
             )
         if kind in SINGLE_VALUED_FACT_KINDS:
             current = self._current.get(slot)
             if current is not None and fold_text(current.value) == fold_text(value):
                 current.message_ids.append(message_id)
                 return
-            draft = self._new(person_id, kind, value, related_person_id, sent_at, is_sensitive)
+            draft = self._new(
+                person_id, kind, value, related_person_id, sent_at, is_sensitive, origin
+            )
             draft.message_ids.append(message_id)
             if current is not None:
                 current.superseded_by = draft
@@ -501,7 +508,9 @@ class _FactBook:
         key = (person_id, kind, fold_text(value), related_person_id)
         existing = self._by_value.get(key)
         if existing is None:
-            existing = self._new(person_id, kind, value, related_person_id, sent_at, is_sensitive)
+            existing = self._new(
+                person_id, kind, value, related_person_id, sent_at, is_sensitive, origin
+            )
             self._by_value[key] = existing
         if message_id not in existing.message_ids:
             existing.message_ids.append(message_id)
@@ -514,6 +523,7 @@ class _FactBook:
         related_person_id: int | None,
         sent_at: datetime,
         is_sensitive: bool,
+        origin: str,
     ) -> _FactDraft:
         draft = _FactDraft(
             person_id=person_id,
@@ -522,6 +532,7 @@ class _FactBook:
             related_person_id=related_person_id,
             valid_from=sent_at,
             is_sensitive=is_sensitive,
+            origin=origin,
         )
         self.drafts.append(draft)
         return draft
@@ -623,6 +634,8 @@ def facts_rebuild(*, user: User) -> int:
                     is_sensitive=True,
                 )
 
+    _model_claims_add(book=book, user=user, rejected=rejected)
+
     PersonFact.objects.filter(user=user).delete()
     created = PersonFact.objects.bulk_create(
         PersonFact(
@@ -633,6 +646,7 @@ def facts_rebuild(*, user: User) -> int:
             related_person_id=draft.related_person_id,
             valid_from=draft.valid_from,
             is_sensitive=draft.is_sensitive,
+            origin=draft.origin,
         )
         for draft in book.drafts
     )
@@ -651,6 +665,51 @@ def facts_rebuild(*, user: User) -> int:
     )
     logger.info("memory.facts_rebuilt", extra={"user_id": user.pk, "facts": len(created)})
     return len(created)
+
+
+def _model_claims_add(*, book: _FactBook, user: User, rejected: set[tuple[int, str, str]]) -> None:
+    """Fold in what the ``extract`` model read (``retrieval.memory.refine``), never over the
+    rules: a single-valued kind the rules know for a person is theirs alone, and a value the
+    rules found is not repeated. Model facts supersede each other by send time like any."""
+    rule_slots = {(draft.person_id, draft.kind) for draft in book.drafts}
+    rule_values = {
+        (draft.person_id, draft.kind, fold_text(draft.value), draft.related_person_id)
+        for draft in book.drafts
+    }
+    claims = (
+        RefinedFactClaim.objects.filter(
+            refinement__user=user,
+            refinement__message__deleted_at__isnull=True,
+            refinement__message__chat__is_excluded_from_ai=False,
+        )
+        .order_by("refinement__message__sent_at", "refinement__message_id", "pk")
+        .values_list(
+            "person_id",
+            "kind",
+            "value",
+            "previous",
+            "related_person_id",
+            "refinement__message_id",
+            "refinement__message__sent_at",
+        )
+    )
+    for person_id, kind, value, previous, related_id, message_id, sent_at in claims:
+        if kind in SINGLE_VALUED_FACT_KINDS and (person_id, kind) in rule_slots:
+            continue
+        if (person_id, kind, fold_text(value), related_id) in rule_values:
+            continue
+        if (person_id, kind, fold_text(value)) in rejected:
+            continue
+        book.add(
+            person_id=person_id,
+            kind=kind,
+            value=value,
+            message_id=message_id,
+            sent_at=sent_at,
+            related_person_id=related_id,
+            previous=previous,
+            origin=FactOrigin.MODEL,
+        )
 
 
 # --- Merges and splits ------------------------------------------------------------------------

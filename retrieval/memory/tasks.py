@@ -8,6 +8,7 @@ from celery import shared_task
 
 from claire.accounts.models import User
 from retrieval.memory import services
+from retrieval.memory.refine import facts_refine, refine_configured
 
 logger = logging.getLogger(__name__)
 
@@ -27,3 +28,22 @@ def memory_refresh(user_id: int, chat_ids: list[int]) -> None:
         return
     services.memory_refresh(user=user, chat_ids=chat_ids)
     logger.info("memory.refreshed", extra={"user_id": user_id, "chats": len(chat_ids)})
+    if refine_configured():
+        memory_refine.delay(user_id)
+
+
+@shared_task(
+    name="memory.refine",
+    acks_late=True,
+    soft_time_limit=900,
+    time_limit=960,
+    ignore_result=True,
+)
+def memory_refine(user_id: int) -> None:
+    """Let the ``extract`` model read the user's unread fact-bearing messages (only when that
+    profile names a model eligible for the user). A message is read once, so a retry or a
+    second run costs only what is still unread."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    facts_refine(user=user)

@@ -11,7 +11,8 @@ chat completions (``/v1/chat/completions``)
     ``chat-slow-first``    the role chunk at once, the first delta only after 5 s
     ``chat-endless``       a delta every 20 ms for 30 s (for cancellation)
     ``chat-content-filter`` finish_reason ``content_filter`` after one delta
-    ``chat-json``          a JSON object as the answer
+    ``chat-json``          a JSON object as the answer (``json_reply`` when set, else
+                           ``{"ok": true}``)
     ``chat-tools``         a tool call when tools are offered
     ``chat-nostream``      refuses ``stream: true`` with a 400 (answers non-streamed requests)
 
@@ -65,6 +66,7 @@ class FakeOpenAIServer:
     embedding_in_flight: int = 0
     embedding_max_in_flight: int = 0
     port: int = 0
+    json_reply: str | None = None
 
     def __post_init__(self) -> None:
         self._loop = asyncio.new_event_loop()
@@ -93,6 +95,7 @@ class FakeOpenAIServer:
         self.disconnects.clear()
         self.embedding_in_flight = 0
         self.embedding_max_in_flight = 0
+        self.json_reply = None
         self._flaky_count = 0
         self._disconnected.clear()
 
@@ -189,7 +192,7 @@ class FakeOpenAIServer:
         message: dict[str, Any] = {"role": "assistant", "content": "".join(CHAT_DELTAS)}
         finish = "stop"
         if model == "chat-json":
-            message["content"] = '{"ok": true}'
+            message["content"] = self.json_reply or '{"ok": true}'
         if model == "chat-tools" and body.get("tools"):
             message = {
                 "role": "assistant",
@@ -232,7 +235,8 @@ class FakeOpenAIServer:
                 return response
             deltas: tuple[str, ...] = CHAT_DELTAS
             if model == "chat-json":
-                deltas = ('{"ok"', ": true}")
+                reply = self.json_reply or '{"ok": true}'
+                deltas = (reply[: len(reply) // 2], reply[len(reply) // 2 :])
             if model == "chat-content-filter":
                 deltas = ("I can",)
             for index, text in enumerate(deltas):
