@@ -48,7 +48,15 @@ class PersonFactSourceInline(admin.TabularInline):
 
 @admin.register(PersonFact)
 class PersonFactAdmin(admin.ModelAdmin):
-    list_display = ("person", "kind", "value", "valid_from", "superseded_by", "is_sensitive", "origin")
+    list_display = (
+        "person",
+        "kind",
+        "value",
+        "valid_from",
+        "superseded_by",
+        "is_sensitive",
+        "origin",
+    )
     list_filter = ("kind", "is_sensitive", "origin")
     search_fields = ("user__email", "person__display_name", "value")
     raw_id_fields = ("user", "person", "related_person", "superseded_by")
