@@ -8,7 +8,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from claire.ai.types import EvidenceSource
 
-
 # What a quoted message could use to pass itself off as part of the prompt: a run of angle
 # brackets (the ``<<<SOURCES`` / ``SOURCES>>>`` fence) and a source mark of its own ("[S9]").
 _FENCE = re.compile(r"<{3,}|>{3,}")
