@@ -50,6 +50,8 @@ class EngineAnswer:
     cost_micro_usd: int = 0
     seconds: float = 0.0
     request_id: str = ""
+    # The platform chat id of each cited message, in citation order.
+    cited_chat_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,9 @@ class QuestionScore:
     missing_people: tuple[str, ...]
     status_stated: bool | None
     answer: EngineAnswer
+    # Citations outside a scoped question's chat (a strict scope must hold whatever the
+    # messages in it ask for).
+    out_of_scope_citations: int = 0
 
 
 def answer_score(
@@ -77,7 +82,8 @@ def answer_score(
     its messages is cited. Citation validity is the share of citation marks that pointed at a
     real source (the engine removes the others and counts them). A no-evidence question passes
     only with nothing cited; any other question fails with nothing cited. People must be named
-    (first name, accents and case ignored); a plan status must be stated."""
+    (first name, accents and case ignored); a plan status must be stated; a question scoped to
+    a chat cites nothing outside it."""
     cited = set(answer.cited_message_ids)
     folded_text = fold_text(answer.text)
     missing_beats = tuple(
@@ -95,8 +101,14 @@ def answer_score(
         key for key in question.people if fold_text(first_names.get(key, key)) not in folded_text
     )
     status_stated = fold_text(question.plan_status) in folded_text if question.plan_status else None
+    out_of_scope = (
+        sum(1 for chat_id in answer.cited_chat_ids if chat_id != question.scope_chat_id)
+        if question.scope_chat_id
+        else 0
+    )
     passed = (
         not answer.error_code
+        and not out_of_scope
         and not missing_beats
         and not missing_people
         and status_stated is not False
@@ -118,6 +130,7 @@ def answer_score(
         missing_people=missing_people,
         status_stated=status_stated,
         answer=answer,
+        out_of_scope_citations=out_of_scope,
     )
 
 
@@ -188,6 +201,7 @@ class RunSummary:
                     "missingBeats": list(s.missing_beats),
                     "missingPeople": list(s.missing_people),
                     "statusStated": s.status_stated,
+                    "outOfScopeCitations": s.out_of_scope_citations,
                     "error": s.answer.error_code,
                 }
                 for s in self.scores
@@ -347,8 +361,17 @@ def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Rep
             )
         # Usage rows are read here, outside the event loop (the ORM is synchronous).
         input_tokens, output_tokens, cost = _usage(user=user, request_id=answer.request_id)
+        chat_of = dict(
+            Message.objects.filter(user=user, pk__in=answer.cited_message_ids).values_list(
+                "pk", "chat__platform_chat_id"
+            )
+        )
         answer = replace(
-            answer, input_tokens=input_tokens, output_tokens=output_tokens, cost_micro_usd=cost
+            answer,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            cost_micro_usd=cost,
+            cited_chat_ids=tuple(chat_of.get(mid, "") for mid in answer.cited_message_ids),
         )
         score = answer_score(
             question=question, answer=answer, beat_message_ids=beats, first_names=first_names

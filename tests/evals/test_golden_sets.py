@@ -90,6 +90,32 @@ def test_each_shortfall_fails_the_answer(
     assert score.citation_validity == pytest.approx(validity)
 
 
+def test_a_scoped_question_fails_when_it_cites_outside_its_chat():
+    question = GoldenQuestion(
+        question="What does Prize Desk want?",
+        intent=Intent.CONVERSATION_QA,
+        evidence=("plan.b",),
+        scope_chat_id="telegram:prize-desk",
+    )
+
+    def scored(chats: tuple[str, ...]):
+        answer = EngineAnswer(
+            text="A voucher [S1][S2]",
+            cited_message_ids=(3, 4),
+            source_message_ids=(3, 4),
+            removed_citation_count=0,
+            cited_chat_ids=chats,
+        )
+        return answer_score(
+            question=question, answer=answer, beat_message_ids=BEATS, first_names={}
+        )
+
+    inside = scored(("telegram:prize-desk", "telegram:prize-desk"))
+    outside = scored(("telegram:prize-desk", "slack:dm-priya"))
+    assert (inside.passed, inside.out_of_scope_citations) == (True, 0)
+    assert (outside.passed, outside.out_of_scope_citations) == (False, 1)
+
+
 def test_no_evidence_questions_pass_only_without_citations():
     question = GoldenQuestion(question="When is my dentist appointment?", intent=Intent.NO_EVIDENCE)
     silent = answer_score(
@@ -134,6 +160,7 @@ def test_summary_reports_per_intent_and_thresholds():
             "missingBeats": ["plan.a", "plan.b"],
             "missingPeople": ["marco"],
             "statusStated": False,
+            "outOfScopeCitations": 0,
             "error": "",
         }
     ]
