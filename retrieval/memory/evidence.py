@@ -321,6 +321,11 @@ def salience(text: str) -> int:
     return len(set(_WORD.findall(fold_text(text))))
 
 
+def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) -> tuple:
+    """Sort key of (salience, sent_at, message id, ...): most telling, then newest, first."""
+    return (-item[0], -item[1].timestamp(), -item[2])
+
+
 def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[_Hit]:
     """A catch-up: what is waiting on the user in the window (open loops opened in it), then
     the most telling message of each chat that spoke in it, chats with the most telling
@@ -360,11 +365,8 @@ def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[
     )[:RECENT_SCAN]:
         by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
     ranked_chats = sorted(
-        (
-            sorted(items, key=lambda item: (-item[0], -item[1].timestamp(), -item[2]))
-            for items in by_chat.values()
-        ),
-        key=lambda items: (-items[0][0], -items[0][1].timestamp(), -items[0][2]),
+        (sorted(items, key=_most_telling_first) for items in by_chat.values()),
+        key=lambda items: _most_telling_first(items[0]),
     )
     taken = {mid for mid, _ in found}
     for mid in _round_robin([[item[2] for item in items] for items in ranked_chats]):
@@ -417,7 +419,7 @@ def _person_said_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
             "pk", "sent_at", "text", "sender_person_id"
         )[:RECENT_SCAN]
     ]
-    items.sort(key=lambda item: (-item[0], -item[1].timestamp(), -item[2]))
+    items.sort(key=_most_telling_first)
     return [(pk, names.get(sender, "")) for _, _, pk, sender in items[:RECENT_ITEMS]]
 
 
