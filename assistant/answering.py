@@ -95,6 +95,8 @@ class Retrieval:
     # each: the answer names and cites every one of them.
     memory_notes: Mapping[str, str] = field(default_factory=dict)
     query_embedding_model_key: str = ""
+    # Stage timings in ms (compile, lexical, embedding, vector, windows, pack), for the trace.
+    timings: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def is_empty(self) -> bool:
@@ -190,6 +192,15 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         query_embedding_tokens=retrieval.search.query_embedding_tokens,
         memory_notes=retrieval.memory_sources if citations else {},
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
+        timings={
+            "compile": retrieval.timings.compile_ms,
+            "lexical": retrieval.search.timings.lexical_ms,
+            "embedding": retrieval.search.timings.embedding_ms,
+            "vector": retrieval.search.timings.vector_ms,
+            "search": retrieval.timings.search_ms,
+            "windows": retrieval.timings.windows_ms,
+            "pack": retrieval.timings.pack_ms,
+        },
     )
 
 

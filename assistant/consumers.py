@@ -16,6 +16,7 @@ import asyncio
 import io
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import aclosing, suppress
 from importlib import import_module
@@ -43,6 +44,7 @@ from assistant.transports.legacy_json import legacy_collect
 from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body
+from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
 
@@ -225,8 +227,17 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         return
     try:
         body = await _read_body(receive)
+        trace = Trace("assistant.request")
+        begun = time.monotonic()
         transport, user, request, pair = await run_db(_begin, scope, body)
-        session = engine.AnswerSession(user=user, request=request, pair=pair)
+        # Authentication, validation and the idempotent turn insert: the request's thread.
+        trace.add(
+            "thread.load",
+            start=begun,
+            duration_ms=(time.monotonic() - begun) * 1000,
+            is_new=pair.is_new,
+        )
+        session = engine.AnswerSession(user=user, request=request, pair=pair, trace=trace)
     except ClientDisconnected:
         return
     except exceptions.APIException as error:

@@ -51,6 +51,7 @@ from assistant.types import (
     ThreadEvent,
 )
 from claire.accounts.models import User
+from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +71,16 @@ async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
     ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
     ``request_in_progress``, ``request_id_reused``, ``turn_not_retryable``, having written
     nothing."""
+    trace = Trace("assistant.request")
+    begun = time.monotonic()
     pair = await run_db(answering.answer_begin, user=user, request=request)
-    return AnswerSession(user=user, request=request, pair=pair)
+    trace.add(
+        "thread.load",
+        start=begun,
+        duration_ms=(time.monotonic() - begun) * 1000,
+        is_new=pair.is_new,
+    )
+    return AnswerSession(user=user, request=request, pair=pair, trace=trace)
 
 
 @dataclass
@@ -84,7 +93,9 @@ class _Progress:
 
 
 class AnswerSession:
-    def __init__(self, *, user: User, request: AskRequest, pair: TurnPair) -> None:
+    def __init__(
+        self, *, user: User, request: AskRequest, pair: TurnPair, trace: Trace | None = None
+    ) -> None:
         self.user = user
         self.request = request
         self.pair = pair
@@ -92,6 +103,9 @@ class AnswerSession:
         self._queue: asyncio.Queue[_QueueItem] | None = None
         self._progress = _Progress()
         self._started = time.monotonic()
+        # One privacy-safe trace per answer (claire.tracing), written when the answer ends.
+        self._trace = trace or Trace("assistant.request", started=self._started)
+        self._final_status = ""
 
     @property
     def is_new(self) -> bool:
@@ -127,6 +141,74 @@ class AnswerSession:
             if not self._progress.is_ended:
                 # Cancelled (client gone) or closed early: record what was shown.
                 await asyncio.shield(self._interrupt(TurnStatus.CANCELLED, code="cancelled"))
+            self._trace_emit()
+
+    def _trace_emit(self) -> None:
+        retrieval = self._progress.retrieval
+        generation = self._progress.generation
+        self._trace.emit(
+            logger,
+            request_id=self.request.request_id,
+            assistant_turn_id=self.assistant_turn_id,
+            status=self._final_status,
+            route=retrieval.route if retrieval else "",
+            intent=retrieval.intent if retrieval else "",
+            source_count=len(retrieval.citations) if retrieval else 0,
+            model=generation.model_key if generation else "",
+            answer_chars=len(self._progress.text),
+        )
+
+    def _trace_retrieval(self, retrieval: answering.Retrieval, *, start: float) -> None:
+        """The retrieval stages as spans: compile (context.route), the two search legs (run
+        side by side: lexical, and the query embedding then the vector leg), then windows and
+        pack (evidence.assemble). Offsets come from the stage durations."""
+        timings = retrieval.timings
+        compiled = start + timings.get("compile", 0.0) / 1000
+        self._trace.add(
+            "context.route",
+            start=start,
+            duration_ms=timings.get("compile", 0.0),
+            route=retrieval.route,
+        )
+        self._trace.add(
+            "retrieval.lexical", start=compiled, duration_ms=timings.get("lexical", 0.0)
+        )
+        self._trace.add(
+            "retrieval.embedding", start=compiled, duration_ms=timings.get("embedding", 0.0)
+        )
+        self._trace.add(
+            "retrieval.vector",
+            start=compiled + timings.get("embedding", 0.0) / 1000,
+            duration_ms=timings.get("vector", 0.0),
+        )
+        self._trace.add(
+            "evidence.assemble",
+            start=compiled + timings.get("search", 0.0) / 1000,
+            duration_ms=timings.get("windows", 0.0) + timings.get("pack", 0.0),
+            source_count=len(retrieval.citations),
+        )
+
+    def _trace_model(self, generation: answering.Generation, *, start: float) -> None:
+        ended = time.monotonic()
+        name = (
+            "model.first_attempt"
+            if generation.model_key == generation.candidate.model.key
+            else "model.fallback"
+        )
+        self._trace.add(
+            name,
+            start=start,
+            duration_ms=(ended - start) * 1000,
+            model=generation.model_key,
+            output_chars=len("".join(generation.output)),
+        )
+        ttft = generation.time_to_first_token_ms
+        if ttft is not None:
+            self._trace.add("time_to_first_token", start=start, duration_ms=ttft, parent=name)
+            first = start + ttft / 1000
+            self._trace.add(
+                "stream_duration", start=first, duration_ms=(ended - first) * 1000, parent=name
+            )
 
     # --- the lifecycle -----------------------------------------------------------------------
 
@@ -139,6 +221,7 @@ class AnswerSession:
             user_turn_id=pair.user_turn.pk,
             assistant_turn_id=pair.assistant_turn.pk,
         )
+        retrieval_started = time.monotonic()
         try:
             retrieval = await run_db(
                 answering.retrieval_run, user=self.user, request=self.request, thread=pair.thread
@@ -151,6 +234,7 @@ class AnswerSession:
                 yield event
             return
         self._progress.retrieval = retrieval
+        self._trace_retrieval(retrieval, start=retrieval_started)
         yield SourcesEvent(citations=retrieval.citations, index_status=retrieval.index_status)
         if self._stop_requested.is_set():
             async for event in self._end_cancelled():
@@ -186,6 +270,7 @@ class AnswerSession:
         self._progress.generation = generation
         citation_filter = CitationFilter(retrieval.source_ids)
         ending: answering.GenerationEnd | None = None
+        model_started = time.monotonic()
         async with aclosing(self._model_output(generation)) as output:
             async for item in output:
                 if isinstance(item, answering.GenerationEnd):
@@ -193,6 +278,7 @@ class AnswerSession:
                     break
                 for event in self._show(citation_filter.feed(item)):
                     yield event
+        self._trace_model(generation, start=model_started)
         for event in self._show(citation_filter.flush()):
             yield event
         if self._progress.is_text_open:
@@ -274,6 +360,7 @@ class AnswerSession:
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)
         actions = answering.actions_for(retrieval, cited)
+        finalize_started = time.monotonic()
         finalized = await run_db(
             services.turn_finalize,
             user=self.user,
@@ -293,6 +380,12 @@ class AnswerSession:
             ),
             settle=self._settlement("completed"),
         )
+        self._trace.add(
+            "turn.finalize",
+            start=finalize_started,
+            duration_ms=(time.monotonic() - finalize_started) * 1000,
+        )
+        self._final_status = str(finalized.turn.status)
         self._progress.is_ended = True
         if not finalized.was_finalized:
             # A Stop or an expiry ended the turn first; its stored outcome wins.
@@ -353,6 +446,7 @@ class AnswerSession:
         retrieval = self._progress.retrieval
         cited = answering.cited_in(self._progress.text, retrieval) if retrieval else ()
         generation = self._progress.generation
+        finalize_started = time.monotonic()
         try:
             finalized = await run_db(
                 services.turn_finalize,
@@ -381,6 +475,12 @@ class AnswerSession:
                 extra={"assistant_turn_id": self.assistant_turn_id, "status": str(status)},
             )
             return None
+        self._trace.add(
+            "turn.finalize",
+            start=finalize_started,
+            duration_ms=(time.monotonic() - finalize_started) * 1000,
+        )
+        self._final_status = str(finalized.turn.status)
         logger.info(
             "assistant.answer_interrupted",
             extra={
