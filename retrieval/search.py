@@ -443,17 +443,17 @@ def _hybrid(
     filters, preferred_range = hybrid_time_preference(compiled, filters)
     version = active_index_version()
     embedding: Future[_QueryEmbedding] | None = None
-    if version is not None and compiled.question.strip():
+    # The question with the people it names replaced (CompiledQuery.semantic_text).
+    semantic_text = compiled.semantic_text or compiled.question
+    if version is not None and semantic_text.strip():
         if limits.overlap_embedding:
             embedding = _embedding_executor.submit(
-                _embed_question, compiled.question, version.profile, data_policy
+                _embed_question, semantic_text, version.profile, data_policy
             )
         else:
             embedding = Future()
             try:
-                embedding.set_result(
-                    _embed_question(compiled.question, version.profile, data_policy)
-                )
+                embedding.set_result(_embed_question(semantic_text, version.profile, data_policy))
             except Exception as error:
                 embedding.set_exception(error)
 

@@ -87,6 +87,22 @@ def test_both_legs_are_fused(user, hash_index):
     assert top.vector_similarity > 0.5
 
 
+def test_the_vector_leg_embeds_the_semantic_text_not_the_question(user, hash_index):
+    # Separate chats, so that no message is another's neighbour; no keywords, so only the
+    # vector leg finds anything.
+    addressed = MessageFactory(chat=ChatFactory(user=user), text="thanks ana")
+    about = MessageFactory(chat=ChatFactory(user=user), text="the lemon cake was great")
+    index_user(user)
+
+    def vector_ids(semantic_text):
+        compiled = _compiled("ana lemon cake", [], semantic_text=semantic_text)
+        return _ids(search(user=user, compiled=compiled, now=NOW, limits=LIMITS))
+
+    assert vector_ids("someone lemon cake") == [about.pk]
+    # Without one, the question itself is embedded, and its name finds the greeting.
+    assert set(vector_ids("")) == {addressed.pk, about.pk}
+
+
 def test_strict_chat_scope_searches_only_that_chat(user, hash_index):
     inside, outside = ChatFactory(user=user), ChatFactory(user=user)
     hit = MessageFactory(chat=inside, text="concert tickets for june")
