@@ -27,6 +27,7 @@ into a deterministic answer without calling a model.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -399,18 +400,49 @@ class _QueryEmbedding:
 _embedding_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
 
 
-def _embed_question(question: str, profile: str, data_policy: DataPolicy) -> _QueryEmbedding:
+# The query vector of a question that names someone: the normalised sum of the unit vectors
+# of the question (this weight) and of its semantic text (weight 1), embedded in one call. The
+# semantic text keeps the names from pulling the search towards messages that address the
+# person by name; the question keeps a name that is part of the topic (docs/RETRIEVAL_SEARCH.md).
+QUESTION_VECTOR_WEIGHT = 2.0
+
+
+def _unit(vector: list[float]) -> list[float]:
+    norm = math.sqrt(sum(value * value for value in vector))
+    return [value / norm for value in vector] if norm else vector
+
+
+def _embed_question(
+    question: str, semantic_text: str, profile: str, data_policy: DataPolicy
+) -> _QueryEmbedding:
+    """The query vector: the question's own, or, when its semantic text differs, the weighted
+    sum of both (``QUESTION_VECTOR_WEIGHT``); one embedding call either way."""
     started = time.perf_counter()
+    texts = [question] if semantic_text == question else [question, semantic_text]
     try:
-        result = embed_many([question], profile=profile, data_policy=data_policy)
+        result = embed_many(texts, profile=profile, data_policy=data_policy)
     finally:
         if threading.current_thread() is not threading.main_thread():
             # The runtime reads model capability records; a worker thread's connection is
             # closed after each question rather than left open outside any request.
             connection.close()
     elapsed_ms = (time.perf_counter() - started) * 1000
+    vectors = list(result.vectors)
+    vector = vectors[0] if vectors else None
+    if len(vectors) == 2:
+        own, semantic = vectors
+        if own is not None and semantic is not None and len(own) == len(semantic):
+            vector = _unit(
+                [
+                    QUESTION_VECTOR_WEIGHT * a + b
+                    for a, b in zip(_unit(own), _unit(semantic), strict=True)
+                ]
+            )
+        else:
+            # One of the two failed: the other still searches.
+            vector = own if own is not None else semantic
     return _QueryEmbedding(
-        vector=result.vectors[0] if result.vectors else None,
+        vector=vector,
         tokens=result.usage.embedding_tokens,
         elapsed_ms=elapsed_ms,
         model_key=result.model_key,
@@ -443,17 +475,19 @@ def _hybrid(
     filters, preferred_range = hybrid_time_preference(compiled, filters)
     version = active_index_version()
     embedding: Future[_QueryEmbedding] | None = None
-    # The question with the people it names replaced (CompiledQuery.semantic_text).
+    # The question and its text with the people it names replaced (semantic_text).
     semantic_text = compiled.semantic_text or compiled.question
-    if version is not None and semantic_text.strip():
+    if version is not None and compiled.question.strip():
         if limits.overlap_embedding:
             embedding = _embedding_executor.submit(
-                _embed_question, semantic_text, version.profile, data_policy
+                _embed_question, compiled.question, semantic_text, version.profile, data_policy
             )
         else:
             embedding = Future()
             try:
-                embedding.set_result(_embed_question(semantic_text, version.profile, data_policy))
+                embedding.set_result(
+                    _embed_question(compiled.question, semantic_text, version.profile, data_policy)
+                )
             except Exception as error:
                 embedding.set_exception(error)
 

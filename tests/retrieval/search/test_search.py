@@ -87,20 +87,25 @@ def test_both_legs_are_fused(user, hash_index):
     assert top.vector_similarity > 0.5
 
 
-def test_the_vector_leg_embeds_the_semantic_text_not_the_question(user, hash_index):
+def test_a_named_persons_name_weighs_less_in_the_query_vector(user, hash_index):
     # Separate chats, so that no message is another's neighbour; no keywords, so only the
     # vector leg finds anything.
     addressed = MessageFactory(chat=ChatFactory(user=user), text="thanks ana")
     about = MessageFactory(chat=ChatFactory(user=user), text="the lemon cake was great")
     index_user(user)
 
-    def vector_ids(semantic_text):
+    def similarities(semantic_text):
         compiled = _compiled("ana lemon cake", [], semantic_text=semantic_text)
-        return _ids(search(user=user, compiled=compiled, now=NOW, limits=LIMITS))
+        result = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+        assert _ids(result) == [about.pk, addressed.pk]
+        return {c.message_id: c.vector_similarity for c in result.candidates}
 
-    assert vector_ids("someone lemon cake") == [about.pk]
-    # Without one, the question itself is embedded, and its name finds the greeting.
-    assert set(vector_ids("")) == {addressed.pk, about.pk}
+    question_only = similarities("")
+    with_semantic_text = similarities("someone lemon cake")
+
+    # The greeting shares only the name: it moves away; the message about the topic closer.
+    assert with_semantic_text[addressed.pk] < question_only[addressed.pk]
+    assert with_semantic_text[about.pk] > question_only[about.pk]
 
 
 def test_strict_chat_scope_searches_only_that_chat(user, hash_index):
