@@ -4,8 +4,9 @@
 
 - ``hybrid`` (and any other route that reaches search: ``unresolved`` beside the open loops
   personal memory contributes, ``people_ranking`` looking for supporting messages): the lexical leg
-  (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
-  then ``indexing.selectors.vector_search`` over the user's active index version) each return
+  (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile
+  -- beside its semantic text when it names someone, ``QUESTION_VECTOR_WEIGHT`` -- then
+  ``indexing.selectors.vector_search`` over the user's active index version) each return
   ranked message ids; the union is checked against scope, deletion, exclusion (and a filtering
   time range) in one query (``_candidate_facts``) and fused (``retrieval.fusion``).
 - ``recent_window``: the newest messages inside scope and time range, newest first.
