@@ -1051,7 +1051,12 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
         ),
     )
     route = route_for(draft)
-    compiled = replace(draft, route=route, route_fallback=route_fallback_for(route))
+    compiled = replace(
+        draft,
+        route=route,
+        route_fallback=route_fallback_for(route),
+        semantic_text=_semantic_text(text, person_spans),
+    )
     logger.info(
         "retrieval.query_compiled",
         extra={
@@ -1066,6 +1071,30 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
         },
     )
     return compiled
+
+
+# What a resolved person becomes in the text the vector leg embeds (CompiledQuery.semantic_text).
+PERSON_PLACEHOLDER = "someone"
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+
+
+def _semantic_text(text: str, person_spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with each resolved person's span replaced by ``PERSON_PLACEHOLDER`` (a
+    possessive "'s" stays: "Ana's job" -> "someone's job"); the question itself when it names
+    nobody."""
+    if not person_spans:
+        return text
+    parts = []
+    position = 0
+    for start, end in sorted(person_spans):
+        if start < position:
+            continue
+        parts.append(text[position:start])
+        parts.append(PERSON_PLACEHOLDER)
+        possessive = _POSSESSIVE.search(text, start, end)
+        position = possessive.start() if possessive else end
+    parts.append(text[position:])
+    return "".join(parts)
 
 
 def _location_as_of(

@@ -6,6 +6,8 @@ For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
     fused(d) = legs(d)
              + reply_share  * legs(previous(d))      # d answers a message that matched
              + prompt_share * legs(next(d))          # d is answered by a message that matched
+             + second_reply_share  * legs(previous(previous(d)))   # two turns after a match
+             + second_prompt_share * legs(next(next(d)))           # two turns before a match
              + (1 / (k + 1)) * (  people_boost    if d was sent by a person the question names
                                   + people_boost/2  if d's chat includes such a person (else)
                                   + preferred_boost if d's chat is in a "preferred" scope
@@ -20,8 +22,11 @@ leg more and measured better on LoCoMo (docs/RETRIEVAL_SEARCH.md).
 Context sharing: in a conversation the answer is often the reply to the message that carries
 the question's words ("How are the kids?" / "They were scared, but they're fine"), so a message
 inherits ``reply_share`` of the leg score of the message before it in its chat, and
-``prompt_share`` of the one after it. A neighbour brought in only this way is a candidate too
-(it passes the floor through its neighbour).
+``prompt_share`` of the one after it. The answer to a question is often two turns away too
+(the message that matched asks something, the next one acknowledges, the one after answers;
+or a turn sets up what the following turn tells), so the messages two places away inherit the
+smaller ``second_reply_share`` and ``second_prompt_share``. A neighbour brought in only this
+way is a candidate too (it passes the floor through its neighbour).
 
 A boost is expressed as a fraction of what a rank-1 hit earns in one leg (``1 / (k + 1)``), so
 a ``people_boost`` of 1.5 is worth one and a half top ranks; boosts reorder candidates and never
@@ -63,10 +68,13 @@ class MessageFacts:
 @dataclass(frozen=True)
 class CandidateFacts(MessageFacts):
     """What fusion needs to know about a hit beyond its ranks: the message itself and its live
-    neighbours in the chat (None at a chat's edge or outside the search's time range)."""
+    neighbours in the chat, one and two places away (None at a chat's edge or outside the
+    search's time range)."""
 
     previous: MessageFacts | None = None
     next: MessageFacts | None = None
+    second_previous: MessageFacts | None = None
+    second_next: MessageFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,9 @@ class FusionWeights:
     preferred_boost: float = 0.5
     reply_share: float = 0.4
     prompt_share: float = 0.3
+    # The same for the messages two places after and before a hit.
+    second_reply_share: float = 0.2
+    second_prompt_share: float = 0.1
     recency_boost: float = 0.0
     recency_half_life_days: float = 30.0
     # Message sent inside the question's time range (a preference, not a filter; see search).
@@ -155,6 +166,8 @@ def fuse(
         for neighbour, share in (
             (fact.next, weights.reply_share),
             (fact.previous, weights.prompt_share),
+            (fact.second_next, weights.second_reply_share),
+            (fact.second_previous, weights.second_prompt_share),
         ):
             if neighbour is not None and share:
                 known.setdefault(neighbour.message_id, neighbour)

@@ -4,8 +4,9 @@
 
 - ``hybrid`` (and any other route that reaches search: ``unresolved`` beside the open loops
   personal memory contributes, ``people_ranking`` looking for supporting messages): the lexical leg
-  (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile,
-  then ``indexing.selectors.vector_search`` over the user's active index version) each return
+  (``retrieval.lexical``) and the vector leg (the question embedded with the embedding profile
+  -- beside its semantic text when it names someone, ``QUESTION_VECTOR_WEIGHT`` -- then
+  ``indexing.selectors.vector_search`` over the user's active index version) each return
   ranked message ids; the union is checked against scope, deletion, exclusion (and a filtering
   time range) in one query (``_candidate_facts``) and fused (``retrieval.fusion``).
 - ``recent_window``: the newest messages inside scope and time range, newest first.
@@ -27,6 +28,7 @@ into a deterministic answer without calling a model.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -225,27 +227,39 @@ SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
            SELECT 1 FROM conversations_chatparticipant cp
            WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
        ),
-       pv.id, pv.sent_at, pv.sender_person_id, pv.is_from_self,
-       nx.id, nx.sent_at, nx.sender_person_id, nx.is_from_self
+       pv.ids, pv.sent, pv.senders, pv.from_self,
+       nx.ids, nx.sent, nx.senders, nx.from_self
 FROM conversations_message m
 JOIN conversations_chat c ON c.id = m.chat_id
 LEFT JOIN LATERAL (
-    SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self
-    FROM conversations_message p
-    WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
-      AND (p.sent_at, p.id) < (m.sent_at, m.id)
-      AND m.id = ANY(%(context_ids)s)
-    ORDER BY p.sent_at DESC, p.id DESC
-    LIMIT 1
+    SELECT array_agg(p.id ORDER BY p.sent_at DESC, p.id DESC) AS ids,
+           array_agg(p.sent_at ORDER BY p.sent_at DESC, p.id DESC) AS sent,
+           array_agg(p.sender_person_id ORDER BY p.sent_at DESC, p.id DESC) AS senders,
+           array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self
+    FROM (
+        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self
+        FROM conversations_message p
+        WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
+          AND (p.sent_at, p.id) < (m.sent_at, m.id)
+          AND m.id = ANY(%(context_ids)s)
+        ORDER BY p.sent_at DESC, p.id DESC
+        LIMIT %(context_depth)s
+    ) p
 ) pv ON true
 LEFT JOIN LATERAL (
-    SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self
-    FROM conversations_message n
-    WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
-      AND (n.sent_at, n.id) > (m.sent_at, m.id)
-      AND m.id = ANY(%(context_ids)s)
-    ORDER BY n.sent_at, n.id
-    LIMIT 1
+    SELECT array_agg(n.id ORDER BY n.sent_at, n.id) AS ids,
+           array_agg(n.sent_at ORDER BY n.sent_at, n.id) AS sent,
+           array_agg(n.sender_person_id ORDER BY n.sent_at, n.id) AS senders,
+           array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self
+    FROM (
+        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self
+        FROM conversations_message n
+        WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
+          AND (n.sent_at, n.id) > (m.sent_at, m.id)
+          AND m.id = ANY(%(context_ids)s)
+        ORDER BY n.sent_at, n.id
+        LIMIT %(context_depth)s
+    ) n
 ) nx ON true
 WHERE m.id = ANY(%(message_ids)s)
   AND m.user_id = %(user_id)s
@@ -254,6 +268,10 @@ WHERE m.id = ANY(%(message_ids)s)
   {filters}
 """
 
+# Neighbours loaded on each side of a context hit (fusion shares a hit's score with the
+# messages one and two places away).
+CONTEXT_DEPTH = 2
+
 
 def _in_time(filters: SearchFilters, sent_at: datetime) -> bool:
     return (filters.start is None or sent_at >= filters.start) and (
@@ -261,19 +279,28 @@ def _in_time(filters: SearchFilters, sent_at: datetime) -> bool:
     )
 
 
-def _neighbour(
+def _neighbours(
     values: tuple[Any, ...], chat_id: int, chat_has_named_person: bool, filters: SearchFilters
-) -> MessageFacts | None:
-    if values[0] is None or not _in_time(filters, values[1]):
-        return None
-    return MessageFacts(
-        message_id=values[0],
-        chat_id=chat_id,
-        sent_at=values[1],
-        sender_person_id=values[2],
-        is_from_self=values[3],
-        chat_has_named_person=chat_has_named_person,
-    )
+) -> list[MessageFacts | None]:
+    """The neighbours on one side, nearest first (``CONTEXT_DEPTH`` entries, None where the
+    chat ends or the neighbour is outside the time range)."""
+    ids, sent, senders, from_self = values
+    out: list[MessageFacts | None] = []
+    for index in range(CONTEXT_DEPTH):
+        if ids is None or index >= len(ids) or not _in_time(filters, sent[index]):
+            out.append(None)
+            continue
+        out.append(
+            MessageFacts(
+                message_id=ids[index],
+                chat_id=chat_id,
+                sent_at=sent[index],
+                sender_person_id=senders[index],
+                is_from_self=from_self[index],
+                chat_has_named_person=chat_has_named_person,
+            )
+        )
+    return out
 
 
 def _candidate_facts(
@@ -296,6 +323,7 @@ def _candidate_facts(
         "context_ids": context_ids,
         "user_id": user.pk,
         "person_ids": list(person_ids),
+        "context_depth": CONTEXT_DEPTH,
         **filters_params(filters),
     }
     with connection.cursor() as cursor:
@@ -304,6 +332,8 @@ def _candidate_facts(
     facts = {}
     for row in rows:
         chat_id, with_person = row[1], row[5]
+        previous = _neighbours(row[6:10], chat_id, with_person, filters)
+        following = _neighbours(row[10:14], chat_id, with_person, filters)
         facts[row[0]] = CandidateFacts(
             message_id=row[0],
             chat_id=chat_id,
@@ -311,8 +341,10 @@ def _candidate_facts(
             sender_person_id=row[3],
             is_from_self=row[4],
             chat_has_named_person=with_person,
-            previous=_neighbour(row[6:10], chat_id, with_person, filters),
-            next=_neighbour(row[10:14], chat_id, with_person, filters),
+            previous=previous[0],
+            next=following[0],
+            second_previous=previous[1],
+            second_next=following[1],
         )
     return facts
 
@@ -369,18 +401,49 @@ class _QueryEmbedding:
 _embedding_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
 
 
-def _embed_question(question: str, profile: str, data_policy: DataPolicy) -> _QueryEmbedding:
+# The query vector of a question that names someone: the normalised sum of the unit vectors
+# of the question (this weight) and of its semantic text (weight 1), embedded in one call. The
+# semantic text keeps the names from pulling the search towards messages that address the
+# person by name; the question keeps a name that is part of the topic (docs/RETRIEVAL_SEARCH.md).
+QUESTION_VECTOR_WEIGHT = 2.0
+
+
+def _unit(vector: list[float]) -> list[float]:
+    norm = math.sqrt(sum(value * value for value in vector))
+    return [value / norm for value in vector] if norm else vector
+
+
+def _embed_question(
+    question: str, semantic_text: str, profile: str, data_policy: DataPolicy
+) -> _QueryEmbedding:
+    """The query vector: the question's own, or, when its semantic text differs, the weighted
+    sum of both (``QUESTION_VECTOR_WEIGHT``); one embedding call either way."""
     started = time.perf_counter()
+    texts = [question] if semantic_text == question else [question, semantic_text]
     try:
-        result = embed_many([question], profile=profile, data_policy=data_policy)
+        result = embed_many(texts, profile=profile, data_policy=data_policy)
     finally:
         if threading.current_thread() is not threading.main_thread():
             # The runtime reads model capability records; a worker thread's connection is
             # closed after each question rather than left open outside any request.
             connection.close()
     elapsed_ms = (time.perf_counter() - started) * 1000
+    vectors = list(result.vectors)
+    vector = vectors[0] if vectors else None
+    if len(vectors) == 2:
+        own, semantic = vectors
+        if own is not None and semantic is not None and len(own) == len(semantic):
+            vector = _unit(
+                [
+                    QUESTION_VECTOR_WEIGHT * a + b
+                    for a, b in zip(_unit(own), _unit(semantic), strict=True)
+                ]
+            )
+        else:
+            # One of the two failed: the other still searches.
+            vector = own if own is not None else semantic
     return _QueryEmbedding(
-        vector=result.vectors[0] if result.vectors else None,
+        vector=vector,
         tokens=result.usage.embedding_tokens,
         elapsed_ms=elapsed_ms,
         model_key=result.model_key,
@@ -413,16 +476,18 @@ def _hybrid(
     filters, preferred_range = hybrid_time_preference(compiled, filters)
     version = active_index_version()
     embedding: Future[_QueryEmbedding] | None = None
+    # The question and its text with the people it names replaced (semantic_text).
+    semantic_text = compiled.semantic_text or compiled.question
     if version is not None and compiled.question.strip():
         if limits.overlap_embedding:
             embedding = _embedding_executor.submit(
-                _embed_question, compiled.question, version.profile, data_policy
+                _embed_question, compiled.question, semantic_text, version.profile, data_policy
             )
         else:
             embedding = Future()
             try:
                 embedding.set_result(
-                    _embed_question(compiled.question, version.profile, data_policy)
+                    _embed_question(compiled.question, semantic_text, version.profile, data_policy)
                 )
             except Exception as error:
                 embedding.set_exception(error)

@@ -217,6 +217,13 @@ class CompiledQuery:
     time expression, routing phrases and resolved names are removed; a quoted phrase or a
     multi-word city stays one multi-word entry. ``route_fallback`` is set when the route's own
     source is not available yet and another route reads instead (the answer says so).
+
+    ``semantic_text`` is the question with every resolved person (a name or an identity of
+    someone in the user's book) replaced by "someone"; the vector leg embeds it beside the
+    question (``retrieval.search``). Who is asked about is a people boost in fusion, as it is
+    left out of the keywords; in an embedding the name pulls the question towards the
+    messages that address that person by name ("Thanks, Ana!") rather than towards what the
+    question is about. Empty means the question itself.
     """
 
     question: str
@@ -231,6 +238,7 @@ class CompiledQuery:
     requested_action: RequestedAction | None = None
     keywords: tuple[str, ...] = ()
     route_fallback: Route | None = None
+    semantic_text: str = ""
 
     @property
     def source_route(self) -> Route:

@@ -204,6 +204,25 @@ def test_a_name_the_person_uses_on_a_platform_resolves_them(user):
 
 
 @pytest.mark.django_db
+def test_the_vector_leg_reads_the_question_with_the_people_it_names_replaced(user):
+    contact_book_create(user)
+    compiled = _compile(user, "Did Ana's sister or @dima mention the flat to Bruno Costa?")
+    assert compiled.semantic_text == (
+        "Did someone's sister or someone mention the flat to someone?"
+    )
+    curly = "Where is Jo\u00e3o\u2019s flat?"
+    assert _compile(user, curly).semantic_text == "Where is someone\u2019s flat?"
+
+
+@pytest.mark.django_db
+def test_a_name_nobody_in_the_book_has_stays_in_the_vector_text(user, other_user):
+    PersonFactory(user=other_user, display_name="Ana Souza")
+    compiled = _compile(user, "What did Ana say about the flat?")
+    assert compiled.people == ()
+    assert compiled.semantic_text == "What did Ana say about the flat?"
+
+
+@pytest.mark.django_db
 def test_a_name_is_matched_as_a_whole_word(user):
     PersonFactory(user=user, display_name="Anabela Reis")
     compiled = _compile(user, "What did Ana say?")

@@ -228,3 +228,32 @@ def test_context_sharing_can_be_turned_off():
     )
 
     assert [c.message_id for c in candidates] == [1]
+
+
+def test_messages_two_places_from_a_hit_inherit_a_smaller_share():
+    facts = {
+        1: replace(
+            _with_neighbours(1, previous=8, next_=2),
+            second_previous=_message(7),
+            second_next=_message(3),
+        )
+    }
+    weights = replace(CLASSIC, second_reply_share=0.25, second_prompt_share=0.1)
+
+    candidates = _fuse(lexical=[1], facts=facts, weights=weights)
+
+    by_id = {c.message_id: c for c in candidates}
+    assert by_id[3].fused_score == pytest.approx(0.25 * (1 / 61))
+    assert by_id[7].fused_score == pytest.approx(0.1 * (1 / 61))
+    assert (by_id[3].lexical_rank, by_id[3].vector_rank) == (None, None)
+    # The nearer neighbours keep the larger shares.
+    assert [c.message_id for c in candidates] == [1, 2, 3, 8, 7]
+
+
+def test_second_neighbours_share_nothing_when_their_shares_are_zero():
+    facts = {1: replace(_with_neighbours(1), second_previous=_message(7), second_next=_message(3))}
+    weights = replace(CLASSIC, second_reply_share=0.0, second_prompt_share=0.0)
+
+    candidates = _fuse(lexical=[1], facts=facts, weights=weights)
+
+    assert [c.message_id for c in candidates] == [1]

@@ -87,6 +87,27 @@ def test_both_legs_are_fused(user, hash_index):
     assert top.vector_similarity > 0.5
 
 
+def test_a_named_persons_name_weighs_less_in_the_query_vector(user, hash_index):
+    # Separate chats, so that no message is another's neighbour; no keywords, so only the
+    # vector leg finds anything.
+    addressed = MessageFactory(chat=ChatFactory(user=user), text="thanks ana")
+    about = MessageFactory(chat=ChatFactory(user=user), text="the lemon cake was great")
+    index_user(user)
+
+    def similarities(semantic_text):
+        compiled = _compiled("ana lemon cake", [], semantic_text=semantic_text)
+        result = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+        assert _ids(result) == [about.pk, addressed.pk]
+        return {c.message_id: c.vector_similarity for c in result.candidates}
+
+    question_only = similarities("")
+    with_semantic_text = similarities("someone lemon cake")
+
+    # The greeting shares only the name: it moves away; the message about the topic closer.
+    assert with_semantic_text[addressed.pk] < question_only[addressed.pk]
+    assert with_semantic_text[about.pk] > question_only[about.pk]
+
+
 def test_strict_chat_scope_searches_only_that_chat(user, hash_index):
     inside, outside = ChatFactory(user=user), ChatFactory(user=user)
     hit = MessageFactory(chat=inside, text="concert tickets for june")
@@ -393,6 +414,49 @@ def test_routes_without_their_own_source_here_report_the_hybrid_read(user):
 
     assert result.route == Route.HYBRID
     assert _ids(result) == [hit.pk]
+
+
+def test_the_answer_two_turns_after_a_hit_comes_in_through_its_context(user):
+    chat = ChatFactory(user=user)
+    before = MessageFactory(chat=chat, text="morning", sent_at=T0)
+    hit = MessageFactory(chat=chat, text="how did the regatta go?", sent_at=T0 + dt.timedelta(1))
+    ack = MessageFactory(chat=chat, text="oh!", sent_at=T0 + dt.timedelta(2))
+    answer = MessageFactory(chat=chat, text="we came second", sent_at=T0 + dt.timedelta(3))
+    MessageFactory(chat=chat, text="unrelated", sent_at=T0 + dt.timedelta(4))
+
+    result = search(user=user, compiled=_compiled("regatta?", ["regatta"]), now=NOW, limits=LIMITS)
+
+    # The reply, the message before the hit, then the message two places after it; nothing
+    # three places away.
+    assert _ids(result) == [hit.pk, ack.pk, before.pk, answer.pk]
+    by_id = {c.message_id: c for c in result.candidates}
+    weights = LIMITS.weights
+    assert by_id[answer.pk].context_score == pytest.approx(
+        weights.second_reply_share * by_id[hit.pk].fused_score
+    )
+
+
+def test_second_neighbours_outside_the_chat_or_the_time_range_are_left_out(user):
+    chat = ChatFactory(user=user)
+    MessageFactory(chat=chat, text="too early", sent_at=T0)
+    first = MessageFactory(chat=chat, text="fine", sent_at=T0 + dt.timedelta(2))
+    hit = MessageFactory(chat=chat, text="regatta results", sent_at=T0 + dt.timedelta(3))
+    MessageFactory(chat=ChatFactory(user=user), text="other chat", sent_at=T0 + dt.timedelta(4))
+    window = TimeRange(
+        start=T0 + dt.timedelta(days=1),
+        end=T0 + dt.timedelta(days=5),
+        timezone="UTC",
+        label="that week",
+    )
+
+    result = search(
+        user=user,
+        compiled=_compiled("what did they say about the regatta", ["regatta"], time_range=window),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(result) == [hit.pk, first.pk]
 
 
 def test_neighbours_are_loaded_for_the_best_hits_only(user):
