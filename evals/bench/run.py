@@ -42,6 +42,8 @@ class LatencyRun:
     vector_p50_ms: float
     no_evidence: int
     routes: dict[str, int]
+    # Every question's wall time, in question order (to pool runs of separate processes).
+    totals_ms: tuple[float, ...] = ()
 
 
 def latency_run(
@@ -122,6 +124,7 @@ def _summary(totals: list[float], results: list[Retrieval]) -> LatencyRun:
         vector_p50_ms=percentile(parts["vector"], 0.5),
         no_evidence=no_evidence,
         routes=routes,
+        totals_ms=tuple(round(total, 3) for total in totals),
     )
 
 
