@@ -13,7 +13,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from evals.bench.run import percentile
+from evals.bench.stats import percentile
 
 
 def pooled(paths: list[str]) -> dict[str, float]:

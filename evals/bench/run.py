@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
 from dataclasses import dataclass
@@ -10,6 +9,7 @@ from datetime import datetime
 
 from claire.accounts.models import User
 from claire.ai.embeddings import embed_many
+from evals.bench.stats import percentile
 from indexing.models import IndexVersion
 from indexing.selectors import SearchPlan, VectorHit, vector_search
 from retrieval.evidence import EvidenceLimits
@@ -18,13 +18,6 @@ from retrieval.search import SearchLimits
 from retrieval.types import Scope
 
 DISTANCE_TOLERANCE = 1e-6
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile (the value below which ``fraction`` of the samples fall)."""
-    ordered = sorted(values)
-    rank = max(math.ceil(fraction * len(ordered)) - 1, 0)
-    return ordered[min(rank, len(ordered) - 1)]
 
 
 @dataclass(frozen=True)
