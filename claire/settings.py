@@ -251,7 +251,7 @@ INDEXING_USER_SEARCH_INDEX_MIN_VECTORS = env.int(
 )
 INDEXING_USER_HNSW_M = env.int("INDEXING_USER_HNSW_M", default=32)
 INDEXING_USER_HNSW_EF_CONSTRUCTION = env.int("INDEXING_USER_HNSW_EF_CONSTRUCTION", default=200)
-# 100: with MiniLM vectors the user's graph finds 99.3% of the exact top 10 at 100 (retrieval
+# 100: with MiniLM vectors the user's graph finds 99.2% of the exact top 10 at 100 (retrieval
 # asks for 100 candidates, so its ef_search is never below 100 anyway); 400 was chosen for the
 # hashed-word test embedder's near-random vectors and costs ~15 ms more per search.
 INDEXING_USER_HNSW_EF_SEARCH = env.int("INDEXING_USER_HNSW_EF_SEARCH", default=100)
