@@ -251,7 +251,10 @@ INDEXING_USER_SEARCH_INDEX_MIN_VECTORS = env.int(
 )
 INDEXING_USER_HNSW_M = env.int("INDEXING_USER_HNSW_M", default=32)
 INDEXING_USER_HNSW_EF_CONSTRUCTION = env.int("INDEXING_USER_HNSW_EF_CONSTRUCTION", default=200)
-INDEXING_USER_HNSW_EF_SEARCH = env.int("INDEXING_USER_HNSW_EF_SEARCH", default=400)
+# 100: with MiniLM vectors the user's graph finds 99.2% of the exact top 10 at 100 (retrieval
+# asks for 100 candidates, so its ef_search is never below 100 anyway); 400 was chosen for the
+# hashed-word test embedder's near-random vectors and costs ~15 ms more per search.
+INDEXING_USER_HNSW_EF_SEARCH = env.int("INDEXING_USER_HNSW_EF_SEARCH", default=100)
 INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS", default=60)
 # Celery workers and inline backfills lower their CPU priority so that embedding yields the
 # cores to ingestion and answers: "idle" (SCHED_IDLE), "nice" (INDEXING_WORKER_NICENESS) or

@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import QuerySet
 
 from claire.accounts.models import User
@@ -40,6 +40,45 @@ from indexing.sql import sql
 
 def active_index_version() -> IndexVersion | None:
     return IndexVersion.objects.filter(state=IndexVersionState.ACTIVE).first()
+
+
+@dataclass(frozen=True)
+class UserSearchVersion:
+    """The active version and the vector search plan it gives one user."""
+
+    version: IndexVersion
+    plan: SearchPlan
+
+
+def active_search_version(*, user: User) -> UserSearchVersion | None:
+    """``active_index_version()`` and the plan ``vector_search`` would choose for ``user``
+    (from the user's progress row), in one query instead of two: the search hot path needs
+    both."""
+    rows = list(
+        IndexVersion.objects.raw(
+            sql(
+                """
+                SELECT v.*, p.embedded AS user_embedded,
+                       p.search_index_built_at AS user_index_built_at
+                FROM {version} v
+                LEFT JOIN {progress} p ON p.index_version_id = v.id AND p.user_id = %s
+                WHERE v.state = %s
+                ORDER BY v.id
+                LIMIT 1
+                """
+            ),
+            [user.pk, IndexVersionState.ACTIVE.value],
+        )
+    )
+    if not rows:
+        return None
+    version = rows[0]
+    embedded = getattr(version, "user_embedded", None)
+    built_at = getattr(version, "user_index_built_at", None)
+    return UserSearchVersion(
+        version=version,
+        plan=_plan_for(version, embedded=embedded or 0, has_user_index=built_at is not None),
+    )
 
 
 def maintained_index_versions() -> list[IndexVersion]:
@@ -213,6 +252,13 @@ def vector_search_plan(
     return SearchPlan.EXACT
 
 
+def _plan_for(version: IndexVersion, *, embedded: int, has_user_index: bool) -> SearchPlan:
+    """The default plan: exact until the version's index exists, then by the user's progress."""
+    if not version.has_search_index:
+        return SearchPlan.EXACT
+    return vector_search_plan(embedded=embedded, has_user_index=has_user_index)
+
+
 def _vector_literal(values: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(value):.7g}" for value in values) + "]"
 
@@ -252,7 +298,8 @@ def vector_search(
             # Until the version's index exists (its initial backfill is running), every user is
             # searched exactly and no progress row is read.
             progress = IndexProgress.objects.filter(user=user, index_version=version).first()
-            plan = vector_search_plan(
+            plan = _plan_for(
+                version,
                 embedded=progress.embedded if progress else 0,
                 has_user_index=progress is not None and progress.search_index_built_at is not None,
             )
@@ -334,17 +381,25 @@ def vector_search(
             ef_search = settings.INDEXING_USER_HNSW_EF_SEARCH
         else:
             ef_search = settings.INDEXING_HNSW_EF_SEARCH
-        with transaction.atomic(), connection.cursor() as cursor:
+        # One round trip: the settings and the search go as one multi-statement query (the
+        # cursor binds parameters client-side), which PostgreSQL runs as one transaction, so
+        # the settings are local to it (or to the caller's transaction) and need no BEGIN and
+        # COMMIT of their own.
+        with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                 "set_config('hnsw.ef_search', %s, true), "
-                "set_config('hnsw.max_scan_tuples', %s, true)",
+                "set_config('hnsw.max_scan_tuples', %s, true);\n" + statement,
                 [
                     str(max(ef_search, limit)),
                     str(settings.INDEXING_HNSW_MAX_SCAN_TUPLES),
+                    query,
+                    *params,
+                    query,
+                    limit,
                 ],
             )
-            cursor.execute(statement, [query, *params, query, limit])
+            cursor.nextset()
             rows = cursor.fetchall()
     return [VectorHit(message_id=int(row[0]), distance=float(row[1])) for row in rows]
 

@@ -23,14 +23,20 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import BigIntegerField, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db import connection
 
 from claire.accounts.models import User
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
-from conversations.models import Chat, ChatKind, IdentityKind, Person, PersonIdentity
+from conversations.models import (
+    Chat,
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Person,
+    PersonIdentity,
+)
 from retrieval.dates import Direction, resolve_time_expression
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import (
@@ -619,6 +625,48 @@ def _word_start_pattern(keys: Sequence[str]) -> str:
     return r"\m(?:" + "|".join(_accent_insensitive(key) for key in keys) + ")"
 
 
+# The user's people a question's words may name, with what ``_resolve_names`` needs of each:
+# identity values, platform display names, the person their merge keeps (``merge_root``, the
+# person itself when unmerged), that root's merged members and the most recent direct chat of
+# the person or of the root. One statement, written by hand: building the equivalent ORM query
+# (five correlated subqueries) cost more than running it.
+_PEOPLE_SQL = """
+WITH matched AS (
+    SELECT p.id, p.display_name,
+           COALESCE(
+               (SELECT pm.kept_person_id FROM {merge} pm
+                WHERE pm.split_at IS NULL AND pm.user_id = %(user_id)s
+                  AND pm.merged_person_id = p.id
+                LIMIT 1),
+               p.id
+           ) AS merge_root
+    FROM {person} p
+    WHERE p.user_id = %(user_id)s
+      AND (p.id IN (SELECT i.person_id FROM {identity} i
+                    WHERE i.user_id = %(user_id)s
+                      AND (i.value = ANY(%(exact)s){identity_name}))
+           {display_name})
+)
+SELECT m.id, m.display_name,
+       ARRAY(SELECT i.value FROM {identity} i
+             WHERE i.person_id = m.id AND i.user_id = %(user_id)s),
+       ARRAY(SELECT i.value FROM {identity} i
+             WHERE i.person_id = m.id AND i.user_id = %(user_id)s AND i.kind = %(name_kind)s),
+       (SELECT c.id FROM {chat} c
+        JOIN {participant} cp ON cp.chat_id = c.id
+        WHERE NOT c.is_excluded_from_ai AND c.kind = %(direct)s AND c.user_id = %(user_id)s
+          AND (cp.person_id = m.id OR cp.person_id = m.merge_root)
+        ORDER BY c.last_message_at DESC, c.id DESC
+        LIMIT 1),
+       m.merge_root,
+       ARRAY(SELECT pm.merged_person_id FROM {merge} pm
+             WHERE pm.split_at IS NULL AND pm.user_id = %(user_id)s
+               AND pm.kept_person_id = m.merge_root)
+FROM matched m
+ORDER BY m.id
+"""
+
+
 def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) -> list[_PersonRow]:
     """The user's people whose name or an identity may match; one query, scoped by user.
 
@@ -628,77 +676,40 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
     """
     if not name_keys and not identities:
         return []
-    exact = sorted(identities | set(name_keys))
-    matching_identities = PersonIdentity.objects.filter(user=user).filter(
-        Q(value__in=exact)
-        | (
-            Q(kind=IdentityKind.NAME, value__iregex=_word_start_pattern(name_keys))
-            if name_keys
-            else Q(pk__in=[])
-        )
-    )
-    condition = Q(pk__in=matching_identities.values("person_id"))
+    params: dict[str, Any] = {
+        "user_id": user.pk,
+        "exact": sorted(identities | set(name_keys)),
+        "name_kind": IdentityKind.NAME.value,
+        "direct": ChatKind.DIRECT.value,
+    }
+    identity_name = display_name = ""
     if name_keys:
-        condition |= Q(display_name__iregex=_word_start_pattern(name_keys))
-    identities_of_person = PersonIdentity.objects.filter(user=user, person=OuterRef("pk"))
-    active_merges = PersonMerge.objects.filter(user=user, split_at__isnull=True)
-    # The person's most recent direct chat, or that of the person they were merged into.
-    direct_chat = (
-        Chat.objects.filter(user=user, kind=ChatKind.DIRECT, is_excluded_from_ai=False)
-        .filter(
-            Q(memberships__person=OuterRef("pk")) | Q(memberships__person=OuterRef("merge_root"))
-        )
-        .order_by("-last_message_at", "-pk")
-        .values("pk")[:1]
+        params["pattern"] = _word_start_pattern(name_keys)
+        identity_name = " OR (i.kind = %(name_kind)s AND i.value::text ~* %(pattern)s)"
+        display_name = "OR p.display_name::text ~* %(pattern)s"
+    sql = _PEOPLE_SQL.format(
+        person=Person._meta.db_table,
+        identity=PersonIdentity._meta.db_table,
+        merge=PersonMerge._meta.db_table,
+        chat=Chat._meta.db_table,
+        participant=ChatParticipant._meta.db_table,
+        identity_name=identity_name,
+        display_name=display_name,
     )
-    rows = (
-        Person.objects.filter(user=user)
-        .filter(condition)
-        .annotate(
-            identity_values=ArraySubquery(identities_of_person.values("value")),
-            platform_names=ArraySubquery(
-                identities_of_person.filter(kind=IdentityKind.NAME).values("value")
-            ),
-            merge_root=Coalesce(
-                Subquery(
-                    active_merges.filter(merged_person_id=OuterRef("pk")).values("kept_person_id")[
-                        :1
-                    ]
-                ),
-                F("pk"),
-                output_field=BigIntegerField(),
-            ),
-        )
-        .annotate(
-            direct_chat_id=Subquery(direct_chat),
-            merge_members=ArraySubquery(
-                active_merges.filter(kept_person_id=OuterRef("merge_root")).values(
-                    "merged_person_id"
-                )
-            ),
-        )
-        .values_list(
-            "pk",
-            "display_name",
-            "identity_values",
-            "platform_names",
-            "direct_chat_id",
-            "merge_root",
-            "merge_members",
-        )
-        .order_by("pk")
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
     people = []
     for (
         person_id,
-        display_name,
+        display_name_value,
         identity_values,
         platform_names,
         direct_chat_id,
         merge_root,
         merge_members,
     ) in rows:
-        name_words = _words(display_name)
+        name_words = _words(display_name_value)
         for name in platform_names:
             name_words |= _words(name)
         people.append(

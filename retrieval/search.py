@@ -14,8 +14,9 @@
 Both legs apply the owner and scope inside their queries; a time range on message time is a
 preference in hybrid search (fusion boosts messages sent inside it, ``hybrid_time_preference``)
 and a filter for the recent window and for event-time ranges. The question is embedded
-on a worker thread while the lexical query runs on the calling thread's connection: embedding
-needs no database, so the two overlap without a second connection (docs/RETRIEVAL_SEARCH.md has the
+on a worker thread while the lexical query runs on the calling thread's connection; the
+model is chosen (capability records read) on the calling thread first, so the embedding needs
+no database and the two overlap without a second connection (docs/RETRIEVAL_SEARCH.md has the
 measurements behind this choice). When the user has no usable index (no active version, the
 embedding provider fails) search continues on the lexical leg alone and says so in
 ``vector_status``; a vector failure never fails a search.
@@ -30,7 +31,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,9 +41,10 @@ from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
-from claire.ai.embeddings import embed_many
+from claire.ai.embeddings import embed_many_with, embedding_candidate
+from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
-from indexing.selectors import SearchPlan, active_index_version, vector_search
+from indexing.selectors import SearchPlan, active_search_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
     FusionWeights,
@@ -414,19 +415,15 @@ def _unit(vector: list[float]) -> list[float]:
 
 
 def _embed_question(
-    question: str, semantic_text: str, profile: str, data_policy: DataPolicy
+    question: str, semantic_text: str, profile: str, candidate: Candidate | None
 ) -> _QueryEmbedding:
-    """The query vector: the question's own, or, when its semantic text differs, the weighted
-    sum of both (``QUESTION_VECTOR_WEIGHT``); one embedding call either way."""
+    """The query vector from ``candidate`` (chosen on the caller's connection; this runs on
+    the embedding thread and touches no database): the question's own, or, when its semantic
+    text differs, the weighted sum of both (``QUESTION_VECTOR_WEIGHT``); one embedding call
+    either way."""
     started = time.perf_counter()
     texts = [question] if semantic_text == question else [question, semantic_text]
-    try:
-        result = embed_many(texts, profile=profile, data_policy=data_policy)
-    finally:
-        if threading.current_thread() is not threading.main_thread():
-            # The runtime reads model capability records; a worker thread's connection is
-            # closed after each question rather than left open outside any request.
-            connection.close()
+    result = embed_many_with(texts, profile=profile, candidate=candidate)
     elapsed_ms = (time.perf_counter() - started) * 1000
     vectors = list(result.vectors)
     vector = vectors[0] if vectors else None
@@ -474,23 +471,34 @@ def _hybrid(
     data_policy: DataPolicy,
 ) -> SearchResult:
     filters, preferred_range = hybrid_time_preference(compiled, filters)
-    version = active_index_version()
+    searched = active_search_version(user=user)
+    version = searched.version if searched is not None else None
     embedding: Future[_QueryEmbedding] | None = None
     # The question and its text with the people it names replaced (semantic_text).
     semantic_text = compiled.semantic_text or compiled.question
     if version is not None and compiled.question.strip():
-        if limits.overlap_embedding:
-            embedding = _embedding_executor.submit(
-                _embed_question, compiled.question, semantic_text, version.profile, data_policy
-            )
-        else:
+        # The model is chosen here, on this thread's connection, so the embedding thread needs
+        # no connection of its own (opening one per question cost more than the read).
+        try:
+            candidate = embedding_candidate(version.profile, data_policy=data_policy)
+        except Exception as error:
             embedding = Future()
-            try:
-                embedding.set_result(
-                    _embed_question(compiled.question, semantic_text, version.profile, data_policy)
+            embedding.set_exception(error)
+        else:
+            if limits.overlap_embedding:
+                embedding = _embedding_executor.submit(
+                    _embed_question, compiled.question, semantic_text, version.profile, candidate
                 )
-            except Exception as error:
-                embedding.set_exception(error)
+            else:
+                embedding = Future()
+                try:
+                    embedding.set_result(
+                        _embed_question(
+                            compiled.question, semantic_text, version.profile, candidate
+                        )
+                    )
+                except Exception as error:
+                    embedding.set_exception(error)
 
     started = time.perf_counter()
     lexical = lexical_search(
@@ -533,7 +541,7 @@ def _hybrid(
                     chat_ids=filters.chat_ids,
                     time_range=(filters.start, filters.end),
                     index_version=version,
-                    plan=limits.vector_plan,
+                    plan=limits.vector_plan or (searched.plan if searched else None),
                 )
             ]
             vector_ms = (time.perf_counter() - started) * 1000

@@ -80,6 +80,21 @@ def embed_many(
     return _run_on_background_loop(_embed(texts, profile_get(profile), candidate))
 
 
+def embedding_candidate(
+    profile: str = "embed", *, data_policy: DataPolicy = DataPolicy.LOCAL_ONLY
+) -> Candidate | None:
+    """The model ``embed_many`` would use now (one read of capability records), for callers
+    that embed on a thread without a database connection (``embed_many_with``)."""
+    return _first_candidate(profile, data_policy)
+
+
+def embed_many_with(
+    texts: Sequence[str], *, profile: str, candidate: Candidate | None
+) -> EmbeddingResult:
+    """``embed_many`` with the model already chosen by ``embedding_candidate``: no database."""
+    return _run_on_background_loop(_embed(texts, profile_get(profile), candidate))
+
+
 async def aembed_many(
     texts: Sequence[str], *, profile: str = "embed", data_policy: DataPolicy = DataPolicy.LOCAL_ONLY
 ) -> EmbeddingResult:

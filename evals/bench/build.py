@@ -81,8 +81,14 @@ def corpus_build(
     index_version: IndexVersion,
     embed: Embed,
     report: Report,
+    embed_others: Embed | None = None,
+    embedded_users: int | None = None,
 ) -> list[BenchUser]:
-    """Create every bench user's data and embeddings; returns the users, largest first."""
+    """Create every bench user's data and embeddings; returns the users, largest first.
+
+    The first ``embedded_users`` users (all by default) are embedded with ``embed``, the rest
+    with ``embed_others``: a slow real model can embed the user being timed while the other
+    users' rows, which only fill the tables and the version's graph, get cheap vectors."""
     built: list[BenchUser] = []
     search_index_drop(index_version=index_version)
     for index, size in enumerate(user_sizes(total=total, largest=largest, users=users)):
@@ -90,7 +96,10 @@ def corpus_build(
         user = _user_create(index)
         chats, people = _chats_create(user=user, seed=seed + index)
         _messages_copy(user=user, chats=chats, people=people, count=size, seed=seed + index)
-        embedded = _embeddings_copy(user=user, index_version=index_version, embed=embed)
+        chosen = embed
+        if embed_others is not None and embedded_users is not None and index >= embedded_users:
+            chosen = embed_others
+        embedded = _embeddings_copy(user=user, index_version=index_version, embed=chosen)
         IndexProgress.objects.update_or_create(
             user=user,
             index_version=index_version,
@@ -274,6 +283,17 @@ def _embeddings_copy(*, user: User, index_version: IndexVersion, embed: Embed) -
                     )
                 written += len(batch)
     return written
+
+
+def distinct_texts_embed(embed: Embed) -> Embed:
+    """``embed`` called once per distinct text of a batch (short fillers repeat a lot)."""
+
+    def run(texts: Sequence[str]) -> list[list[float]]:
+        distinct = list(dict.fromkeys(texts))
+        vectors = dict(zip(distinct, embed(distinct), strict=True))
+        return [vectors[text] for text in texts]
+
+    return run
 
 
 def bench_users() -> list[User]:

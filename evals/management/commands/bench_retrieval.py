@@ -1,39 +1,48 @@
 """Retrieval speed bench on a large synthetic corpus (docs/RETRIEVAL_BENCH.md).
 
     CLAIRE_DATABASE_NAME=claire_bench \\
-    CLAIRE_AI_CONFIG='{"profiles": {"embed": {"candidates": ["local/hash-embed"]}}}' \\
     python manage.py bench_retrieval [--messages 1000000] [--largest 100000] [--users 11]
-                                     [--questions 200] [--repeats 3] [--compare-plans]
+                                     [--embedded-users N] [--questions 200] [--repeats 3]
+                                     [--compare-plans] [--skip-recall] [--recall-ef 100,400]
                                      [--cleanup]
 
-Builds the corpus on first use (users, people, chats and messages with COPY, hashed-word
-embeddings, the version's HNSW index and each large user's own), then times
+Builds the corpus on first use (users, people, chats and messages with COPY, embeddings from
+the configured embed profile -- set CLAIRE_AI_CONFIG to name ``local/hash-embed`` for hashed
+vectors -- the version's HNSW index and each large user's own). ``--embedded-users N`` embeds
+only the N largest users with the configured model and the rest with hashed-word vectors (a
+real model takes hours for a million messages on a small machine). Then times
 ``retrieval.pipeline.retrieve`` (compile, both search legs, fusion, windows, pack) for the
 largest user over the questions, ``--repeats`` times, and measures the vector leg's recall@10
-against exact search for that user, through the user's own index and through the version's.
-``--compare-plans`` times both plans interleaved. ``--cleanup`` drops the bench database.
-Runs only on a database whose name contains "bench".
+against exact search for that user, through the user's own index and through the version's
+(``--recall-ef`` also sweeps the user index's ``hnsw.ef_search``). ``--compare-plans`` times
+both plans interleaved. ``--cleanup`` drops the bench database. Runs only on a database whose
+name contains "bench".
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.test.utils import override_settings
 
 from claire.ai.embeddings import embed_many
 from claire.ai.local.mock import HashEmbedder
-from evals.bench.build import bench_users, corpus_build
+from claire.ai.profiles import eligible_candidates
+from claire.ai.registry import embedding_model_for
+from claire.ai.types import DataPolicy
+from evals.bench.build import bench_users, corpus_build, distinct_texts_embed
 from evals.bench.questions import bench_questions
 from evals.bench.run import latency_run, latency_runs, vector_recall
-from indexing.selectors import SearchPlan, active_index_version
+from indexing.selectors import SearchPlan, VectorHit, active_index_version
 from indexing.services import ModelIdentity, index_version_create
 from retrieval.evidence import EvidenceLimits
 from retrieval.search import SearchLimits
@@ -62,6 +71,24 @@ class Command(BaseCommand):
             help="time the largest user's own vector index against the version's shared one, "
             "interleaved question by question",
         )
+        parser.add_argument(
+            "--embedded-users",
+            type=int,
+            default=0,
+            help="embed only the N largest users with the configured model and the others with "
+            "hashed-word vectors (0: all with the configured model)",
+        )
+        parser.add_argument(
+            "--skip-recall",
+            action="store_true",
+            help="time retrieval only (no recall measurement against exact search)",
+        )
+        parser.add_argument(
+            "--recall-ef",
+            default="",
+            help="comma-separated hnsw.ef_search values: measure the user's own index's "
+            "recall@10 and latency at each (INDEXING_USER_HNSW_EF_SEARCH overridden)",
+        )
         parser.add_argument("--json", dest="json_path", default="", help="also write figures here")
         parser.add_argument("--cleanup", action="store_true", help="drop the bench database")
 
@@ -80,19 +107,17 @@ class Command(BaseCommand):
         users = bench_users()
         if not users:
             version = version or self._version()
-            if version.model != HashEmbedder().model_name:
-                raise CommandError(
-                    f"The embed profile resolves to {version.model}; run with "
-                    "CLAIRE_AI_CONFIG naming local/hash-embed (see the module docstring)."
-                )
-            hasher = HashEmbedder(dimensions=version.dimensions, model_name=version.model)
+            others = HashEmbedder(dimensions=version.dimensions)
+            embedded_users = options["embedded_users"] or None
             corpus_build(
                 total=options["messages"],
                 largest=options["largest"],
                 users=options["users"],
                 seed=options["seed"],
                 index_version=version,
-                embed=hasher.embed_texts,
+                embed=distinct_texts_embed(self._embedder(version)),
+                embed_others=others.embed_texts,
+                embedded_users=embedded_users,
                 report=self.stdout.write,
             )
             users = bench_users()
@@ -129,10 +154,23 @@ class Command(BaseCommand):
             )
             for _ in range(options["repeats"])
         ]
-        recalls = [
-            vector_recall(user=largest, questions=questions, index_version=version, plan=plan)
-            for plan in (SearchPlan.USER_HNSW, SearchPlan.HNSW)
-        ]
+        recalls = []
+        if not options["skip_recall"]:
+            recalls = [
+                vector_recall(user=largest, questions=questions, index_version=version, plan=plan)
+                for plan in (SearchPlan.USER_HNSW, SearchPlan.HNSW)
+            ]
+        ef_recalls = {}
+        exact_cache: dict[int, list[VectorHit]] = {}
+        for ef_search in [int(value) for value in options["recall_ef"].split(",") if value]:
+            with override_settings(INDEXING_USER_HNSW_EF_SEARCH=ef_search):
+                ef_recalls[ef_search] = vector_recall(
+                    user=largest,
+                    questions=questions,
+                    index_version=version,
+                    plan=SearchPlan.USER_HNSW,
+                    exact_cache=exact_cache,
+                )
         figures = {
             "database_messages": self._message_estimate(),
             "largest_user_messages": self._user_messages(largest.pk),
@@ -142,6 +180,9 @@ class Command(BaseCommand):
             "load_average": list(os.getloadavg()),
             "runs": [{name: asdict(run) for name, run in repeat.items()} for repeat in repeats],
             "vector_recall": [asdict(recall) for recall in recalls],
+            "user_index_recall_by_ef_search": {
+                ef: asdict(recall) for ef, recall in ef_recalls.items()
+            },
         }
         for number, repeat in enumerate(repeats, start=1):
             for name, run in repeat.items():
@@ -158,6 +199,13 @@ class Command(BaseCommand):
                 f"(min {recall.minimum:.2f}, {recall.questions} questions; "
                 f"approximate p50 {recall.hnsw_p50_ms:.1f} ms, exact p50 "
                 f"{recall.exact_p50_ms:.1f} ms)"
+            )
+        for ef_search, recall in ef_recalls.items():
+            self.stdout.write(
+                f"user index, ef_search {ef_search}: recall@10 {recall.recall_at_10:.3f} "
+                f"(min {recall.minimum:.2f}); approximate p50 {recall.hnsw_p50_ms:.1f} ms, "
+                f"p95 {recall.hnsw_p95_ms:.1f} ms, "
+                f"exact p50 {recall.exact_p50_ms:.1f} ms"
             )
         self.stdout.write(
             f"corpus: ~{figures['database_messages']} messages, "
@@ -176,6 +224,22 @@ class Command(BaseCommand):
                 provider=result.provider, model=result.model, dimensions=result.dimensions
             ),
         )
+
+    def _embedder(self, version: Any) -> Callable[[Sequence[str]], list[list[float]]]:
+        """The embed profile's model, called directly when it is local (no request splitting:
+        a million messages) and through ``embed_many`` otherwise."""
+        candidates = eligible_candidates(profile=version.profile, data_policy=DataPolicy.LOCAL_ONLY)
+        model: Any = embedding_model_for(candidates[0].model) if candidates else None
+        if model is not None and hasattr(model, "embed_texts"):
+            return cast(Callable[[Sequence[str]], list[list[float]]], model.embed_texts)
+
+        def through_profile(texts: Sequence[str]) -> list[list[float]]:
+            result = embed_many(texts, profile=version.profile)
+            if any(vector is None for vector in result.vectors):
+                raise CommandError("the embedding model failed on part of the corpus")
+            return [vector for vector in result.vectors if vector is not None]
+
+        return through_profile
 
     def _message_estimate(self) -> int:
         with connection.cursor() as cursor:

@@ -99,14 +99,14 @@ def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_quer
         user=user, question="pottery", now=NOW, scope=Scope.everywhere(), evidence_limits=LIMITS
     )
 
-    # The compiler's lookup of the people the question names, active index version, lexical
-    # leg, vector leg, candidate facts (with neighbours), windows. Once the version has an HNSW
-    # index, one more reads the user's index progress to choose exact or approximate search.
-    # The question's embedding reads capability records on the embedding thread's connection.
-    # A conversation question reads no personal memory; the answerability check reads the
-    # presence of the question's words and the named people's chats in one query
-    # (retrieval/answerability.py).
-    with django_assert_num_queries(7):
+    # The compiler's lookup of the people the question names, the active index version (with
+    # the user's index progress, which chooses exact or approximate search), the capability
+    # records that choose the embedding model (read here so the embedding thread needs no
+    # connection of its own), lexical leg, vector leg (its HNSW settings travel with it),
+    # candidate facts (with neighbours), windows. A conversation question reads no personal
+    # memory; the answerability check reads the presence of the question's words and the named
+    # people's chats in one query (retrieval/answerability.py).
+    with django_assert_num_queries(8):
         result = retrieve(
             user=user,
             question="What did Ana say about the pottery class?",
