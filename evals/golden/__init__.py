@@ -8,6 +8,7 @@ story key (``DemoCorpus.story``), never by database id.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from fixtures.demo_questions import DEMO_QUESTIONS, DemoQuestion, Intent
 
@@ -284,3 +285,7 @@ DEMO_V1 = GoldenSet(
 
 GOLDEN_SETS: dict[str, GoldenSet] = {DEMO_V1.name: DEMO_V1}
 DEFAULT_SET = DEMO_V1.name
+# Where the corpus's history ends and the questions are asked unless ``run_evals --now`` says
+# otherwise: a fixed Wednesday morning, so "this week" and "the last few days" hold the same
+# messages on every run, whatever the weekday of the run.
+DEFAULT_ANCHOR = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)

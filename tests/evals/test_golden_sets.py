@@ -201,3 +201,40 @@ def test_people_are_named_by_the_first_name_the_cast_uses():
     )
     assert olu.first_name == "Olu"
     assert score.passed
+
+
+def test_run_evals_asks_at_a_fixed_anchor_unless_told_otherwise(monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from evals.golden import DEFAULT_ANCHOR
+    from evals.management.commands import run_evals
+
+    anchors: list[datetime] = []
+
+    def prepare(*, email, now, seed, report):
+        anchors.append(now)
+        return object(), object()
+
+    def run(*, golden, user, corpus, report):
+        summary = RunSummary(set_name=golden.name)
+        summary.scores.append(
+            answer_score(
+                question=QUESTION,
+                answer=_answer("Marco cancelled it [S1][S2]", (2, 3)),
+                beat_message_ids=BEATS,
+                first_names=NAMES,
+            )
+        )
+        return summary
+
+    monkeypatch.setattr(run_evals, "golden_user_prepare", prepare)
+    monkeypatch.setattr(run_evals, "golden_run", run)
+    call_command("run_evals", stdout=StringIO())
+    call_command("run_evals", now="2026-06-01T08:00:00+01:00", stdout=StringIO())
+    assert anchors == [DEFAULT_ANCHOR, datetime(2026, 6, 1, 7, 0, tzinfo=UTC)]
+    assert DEFAULT_ANCHOR.weekday() == 2  # a Wednesday: "this week" has days behind it
+    with pytest.raises(CommandError, match="UTC offset"):
+        call_command("run_evals", now="2026-06-01T08:00:00")

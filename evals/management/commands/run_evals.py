@@ -22,7 +22,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from evals.golden import DEFAULT_SET, GOLDEN_SETS
+from evals.golden import DEFAULT_ANCHOR, DEFAULT_SET, GOLDEN_SETS
 from evals.golden.run import golden_run, golden_user_prepare
 from fixtures.demo_corpus import DEFAULT_SEED
 
@@ -33,12 +33,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--set", default=DEFAULT_SET, choices=sorted(GOLDEN_SETS))
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-        parser.add_argument("--now", default="", help="anchor of the corpus (ISO, with offset)")
+        parser.add_argument(
+            "--now",
+            default="",
+            help=(
+                "anchor of the corpus (ISO, with offset); default "
+                f"{DEFAULT_ANCHOR.isoformat()}, a fixed Wednesday, so runs are comparable"
+            ),
+        )
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
 
     def handle(self, *args: Any, **options: Any) -> None:
         golden = GOLDEN_SETS[options["set"]]
-        now = timezone.now()
+        now = DEFAULT_ANCHOR
         if options["now"]:
             parsed = datetime.fromisoformat(options["now"])
             if parsed.tzinfo is None:
