@@ -28,7 +28,7 @@ from assistant.models import Thread
 from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
 from billing.models import Reservation
-from billing.selectors import ai_access_check, ai_policy_for_user
+from billing.selectors import ai_access_check, data_policy_for_user
 from billing.services import (
     budget_reserve,
     costliest_model,
@@ -457,11 +457,7 @@ def generation_prepare(
     """Build the prompt, pick the first eligible model for the user's data policy, and
     reserve the request's maximum cost against it. ``GenerationRefused`` when no model is
     eligible or the budget does not allow the reservation (nothing reserved then)."""
-    data_policy = (
-        DataPolicy.ALLOW_REMOTE
-        if ai_policy_for_user(user=user).has_remote_consent
-        else DataPolicy.LOCAL_ONLY
-    )
+    data_policy = data_policy_for_user(user=user)
     candidates = eligible_candidates(profile=PROFILE, data_policy=data_policy)
     if not candidates:
         raise GenerationRefused(failure_for_code("no_eligible_model"))

@@ -14,6 +14,7 @@ from billing.models import AiPolicy, BudgetPeriod, UsageEvent
 from billing.periods import PeriodKey, period_keys
 from billing.types import EffectivePolicy, PeriodSpend, SpendSummary
 from claire.accounts.models import User
+from claire.ai.types import DataPolicy
 
 
 def ai_policy_for_user(*, user: User) -> EffectivePolicy:
@@ -35,6 +36,13 @@ def ai_policy_for_user(*, user: User) -> EffectivePolicy:
         daily_limit_micro_usd=policy.daily_limit_micro_usd,
         monthly_limit_micro_usd=policy.monthly_limit_micro_usd,
     )
+
+
+def data_policy_for_user(*, user: User) -> DataPolicy:
+    """What the AI runtime may do with the user's data: remote models only with consent."""
+    if ai_policy_for_user(user=user).has_remote_consent:
+        return DataPolicy.ALLOW_REMOTE
+    return DataPolicy.LOCAL_ONLY
 
 
 def _period_spend(*, key: PeriodKey, row: BudgetPeriod | None, limit_micro_usd: int) -> PeriodSpend:

@@ -32,6 +32,7 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -39,7 +40,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from billing.selectors import ai_policy_for_user
+from billing.selectors import data_policy_for_user
 from billing.services import budget_reserve, costliest_model, model_key_parts, reservation_settle
 from billing.types import CostPlan, UsageTelemetry
 from claire.accounts.models import User
@@ -48,7 +49,7 @@ from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.tokens import count_request_tokens
 from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
 from claire.api.errors import ApiError
-from conversations.models import ChatKind, ChatParticipant, Message, MessageKind, Person
+from conversations.models import ChatKind, Message, MessageKind
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import RELATIONS, relation_canonical
 from retrieval.memory.models import (
@@ -57,6 +58,7 @@ from retrieval.memory.models import (
     PersonFactRejection,
     RefinedFactClaim,
 )
+from retrieval.memory.services import PeopleDirectory, facts_rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -111,14 +113,6 @@ def refine_configured() -> bool:
     return bool(profile_get(PROFILE).candidates)
 
 
-def _data_policy(user: User) -> DataPolicy:
-    return (
-        DataPolicy.ALLOW_REMOTE
-        if ai_policy_for_user(user=user).has_remote_consent
-        else DataPolicy.LOCAL_ONLY
-    )
-
-
 @dataclass(frozen=True)
 class _Row:
     message_id: int
@@ -129,44 +123,6 @@ class _Row:
     is_from_self: bool
     text: str
     sent_at: Any
-
-
-class _People:
-    """The user's people by first name and chat membership, to resolve a proposed person."""
-
-    def __init__(self, *, user: User) -> None:
-        self.names: dict[int, str] = dict(
-            Person.objects.filter(user=user).values_list("pk", "display_name")
-        )
-        self.by_first: dict[str, list[int]] = {}
-        for pk, name in self.names.items():
-            words = fold_text(name).split()
-            if words:
-                self.by_first.setdefault(words[0], []).append(pk)
-        self.members: dict[int, set[int]] = {}
-        for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
-            "chat_id", "person_id"
-        ):
-            self.members.setdefault(chat_id, set()).add(person_id)
-
-    def resolve(self, name: str, row: _Row) -> int | None:
-        folded = fold_text(name).strip()
-        if not folded:
-            return None
-        if row.sender_id is not None and folded in (
-            fold_text(self.names.get(row.sender_id, "")),
-            (fold_text(self.names.get(row.sender_id, "")).split() or [""])[0],
-        ):
-            return row.sender_id
-        here = self.members.get(row.chat_id, set())
-        exact = [pk for pk in here if fold_text(self.names[pk]) == folded]
-        if len(exact) == 1:
-            return exact[0]
-        first = folded.split()[0]
-        candidates = self.by_first.get(first, [])
-        in_chat = [pk for pk in candidates if pk in here]
-        chosen = in_chat or candidates
-        return chosen[0] if len(chosen) == 1 else None
 
 
 def _grounded(value: str, text: str) -> bool:
@@ -202,7 +158,7 @@ def _unread(*, user: User, limit: int) -> list[_Row]:
     return [_Row(*row) for row in rows]
 
 
-def _request(*, rows: Sequence[_Row], people: _People, user: User) -> GenerationRequest:
+def _request(*, rows: Sequence[_Row], people: PeopleDirectory, user: User) -> GenerationRequest:
     items = []
     for row in rows:
         sender = "me" if row.is_from_self else people.names.get(row.sender_id or 0, "someone")
@@ -236,7 +192,7 @@ def claims_validate(
     *,
     proposals: Any,
     rows: Mapping[int, _Row],
-    people: _People,
+    people: PeopleDirectory,
     rejected: set[tuple[int, str, str]],
 ) -> tuple[list[tuple[int, dict[str, Any]]], int]:
     """The proposals that pass every check (module docstring), as (message id, claim fields),
@@ -265,7 +221,7 @@ def claims_validate(
 
 
 def _claim(
-    proposal: Any, *, rows: Mapping[int, _Row], people: _People, kinds: set[str]
+    proposal: Any, *, rows: Mapping[int, _Row], people: PeopleDirectory, kinds: set[str]
 ) -> tuple[int, dict[str, Any]] | None:
     if not isinstance(proposal, dict):
         return None
@@ -282,7 +238,9 @@ def _claim(
     previous = proposal.get("previous") or ""
     if not isinstance(previous, str) or (previous and not _grounded(previous, row.text)):
         return None
-    person_id = people.resolve(str(proposal.get("person") or ""), row)
+    person_id = people.by_name(
+        str(proposal.get("person") or ""), chat_id=row.chat_id, sender_id=row.sender_id
+    )
     if person_id is None:
         return None
     related_person_id: int | None = None
@@ -292,7 +250,9 @@ def _claim(
         if fold_text(related) in ("me", "the user", "account owner", "the account owner"):
             related_person_id = None
         else:
-            related_person_id = people.resolve(related, row)
+            related_person_id = people.by_name(
+                related, chat_id=row.chat_id, sender_id=row.sender_id
+            )
             if related_person_id is None or related_person_id == person_id:
                 return None
     return message_id, {
@@ -310,13 +270,13 @@ def facts_refine(*, user: User, max_messages: int | None = None) -> RefineReport
     message is read once."""
     if not refine_configured():
         return RefineReport(status="not_configured")
-    data_policy = _data_policy(user)
+    data_policy = data_policy_for_user(user=user)
     candidates = eligible_candidates(profile=PROFILE, data_policy=data_policy)
     if not candidates:
         return RefineReport(status="not_eligible")
     limit = max_messages if max_messages is not None else settings.MEMORY_REFINE_MAX_MESSAGES
     rows = _unread(user=user, limit=limit)
-    people = _People(user=user)
+    people = PeopleDirectory(user=user)
     rejected = set(
         PersonFactRejection.objects.filter(user=user).values_list(
             "person_id", "kind", "folded_value"
@@ -342,8 +302,6 @@ def facts_refine(*, user: User, max_messages: int | None = None) -> RefineReport
         kept_total += outcome.claims_kept
         dropped_total += outcome.claims_dropped
     if kept_total:
-        from retrieval.memory.services import facts_rebuild
-
         facts_rebuild(user=user)
     logger.info(
         "memory.facts_refined",
@@ -371,7 +329,7 @@ def _refine_batch(
     *,
     user: User,
     batch: Sequence[_Row],
-    people: _People,
+    people: PeopleDirectory,
     rejected: set[tuple[int, str, str]],
     candidates: Sequence[Candidate],
     data_policy: DataPolicy,
@@ -402,15 +360,15 @@ def _refine_batch(
         source_count=len(batch),
         error_class=result.error.code if result.error else "",
     )
-    answered_by = model_key_parts(result.finish.model_key) if result.finish else None
+    settle = partial(
+        reservation_settle,
+        reservation=reservation,
+        usage=result.usage,
+        telemetry=telemetry,
+        answered_by=model_key_parts(result.finish.model_key) if result.finish else None,
+    )
     if result.value is None:
-        reservation_settle(
-            reservation=reservation,
-            usage=result.usage,
-            ending="failed",
-            telemetry=telemetry,
-            answered_by=answered_by,
-        )
+        settle(ending="failed")
         code = result.error.code if result.error else "invalid_output"
         return RefineReport(status="failed", calls=1, error_code=str(code))
     by_id = {row.message_id: row for row in batch}
@@ -419,13 +377,7 @@ def _refine_batch(
     )
     model_key = result.finish.model_key if result.finish else ""
     with transaction.atomic():
-        reservation_settle(
-            reservation=reservation,
-            usage=result.usage,
-            ending="completed",
-            telemetry=telemetry,
-            answered_by=answered_by,
-        )
+        settle(ending="completed")
         # Messages deleted while the model read them are not recorded (nor their claims).
         live = set(
             Message.objects.filter(

@@ -543,6 +543,48 @@ def _first_name_key(name: str) -> str:
     return words[0] if words else ""
 
 
+class PeopleDirectory:
+    """The user's people by name and chat membership, for finding who a message names."""
+
+    def __init__(self, *, user: User) -> None:
+        self.names: dict[int, str] = dict(
+            Person.objects.filter(user=user).values_list("pk", "display_name")
+        )
+        self._by_first: dict[str, list[int]] = {}
+        for person_id, name in self.names.items():
+            self._by_first.setdefault(_first_name_key(name), []).append(person_id)
+        self.members: dict[int, set[int]] = {}
+        for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
+            "chat_id", "person_id"
+        ):
+            self.members.setdefault(chat_id, set()).add(person_id)
+
+    def by_first_name(self, name: str, *, chat_id: int) -> int | None:
+        """Someone named by first name: a member of the chat, else the only person of the user
+        with that first name; ``None`` when that is not one person."""
+        candidates = self._by_first.get(_first_name_key(name), [])
+        here = [pk for pk in candidates if pk in self.members.get(chat_id, set())]
+        chosen = here or candidates
+        return chosen[0] if len(chosen) == 1 else None
+
+    def by_name(self, name: str, *, chat_id: int, sender_id: int | None) -> int | None:
+        """Someone named in full or by first name: the sender, else the one member of the chat
+        with that full name, else ``by_first_name``."""
+        folded = fold_text(name).strip()
+        if not folded:
+            return None
+        if sender_id is not None:
+            sender = fold_text(self.names.get(sender_id, ""))
+            if folded in (sender, _first_name_key(sender)):
+                return sender_id
+        exact = [
+            pk for pk in self.members.get(chat_id, set()) if fold_text(self.names[pk]) == folded
+        ]
+        if len(exact) == 1:
+            return exact[0]
+        return self.by_first_name(folded, chat_id=chat_id)
+
+
 @transaction.atomic
 def facts_rebuild(*, user: User) -> int:
     """Derive the user's person facts again from their live messages in send-time order (so
@@ -576,14 +618,7 @@ def facts_rebuild(*, user: User) -> int:
         chat__user=user, chat__kind=ChatKind.DIRECT
     ).values_list("chat_id", "person_id"):
         counterparts.setdefault(chat_id, person_id)
-    people_by_first_name: dict[str, list[int]] = {}
-    for person_id, name in Person.objects.filter(user=user).values_list("pk", "display_name"):
-        people_by_first_name.setdefault(_first_name_key(name), []).append(person_id)
-    members: dict[int, set[int]] = {}
-    for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
-        "chat_id", "person_id"
-    ):
-        members.setdefault(chat_id, set()).add(person_id)
+    people = PeopleDirectory(user=user)
 
     book = _FactBook()
     for message_id, chat_id, chat_kind, sender_id, is_from_self, text, sent_at in rows.iterator(
@@ -597,12 +632,7 @@ def facts_rebuild(*, user: User) -> int:
             elif claim.subject == "counterpart":
                 subject = counterparts.get(chat_id)
             else:
-                # Someone introduced by first name: a member of this chat, else the only
-                # person of the user with that first name.
-                candidates = people_by_first_name.get(_first_name_key(claim.subject[6:]), [])
-                here = [pk for pk in candidates if pk in members.get(chat_id, set())]
-                chosen = here or candidates
-                subject = chosen[0] if len(chosen) == 1 else None
+                subject = people.by_first_name(claim.subject[6:], chat_id=chat_id)
             if subject is None:
                 continue
             # A relationship to the user has no related person (the user is not a Person).
