@@ -44,6 +44,7 @@ from assistant.transports.legacy_json import legacy_collect
 from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body
+from claire.backoff import backoff_delay
 from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 SSE_MEDIA_TYPE = "text/event-stream"
+# The Stop watcher subscribes again after a channel-layer failure, waiting up to this long.
+STOP_WATCHER_RETRY_BASE_S = 0.05
+STOP_WATCHER_RETRY_MAX_S = 2.0
 JSON_MEDIA_TYPE = "application/json"
 
 
@@ -195,22 +199,49 @@ async def _wait_for_disconnect(receive: Receive) -> None:
 
 
 async def _wait_for_stop(turn_id: int) -> None:
-    """Returns when a Stop for ``turn_id`` arrives on the channel layer (from any process)."""
+    """Returns when a Stop for ``turn_id`` arrives on the channel layer (from any process), and
+    only then: the answer goes on whatever happens to the layer.
+
+    A channel-layer failure (Redis restarting, a client socket timing out on a blocking read) is
+    logged and the watcher subscribes again on a new channel after a backoff; a Stop sent while
+    it was away is lost, and the client can send it again."""
     layer = get_channel_layer()
     if layer is None:
         await asyncio.Event().wait()
         return
-    channel = await layer.new_channel()
     group = stop_group_name(turn_id)
-    await layer.group_add(group, channel)
-    try:
-        while True:
-            message = await layer.receive(channel)
-            if message.get("type") == STOP_MESSAGE_TYPE:
-                return
-    finally:
-        with suppress(Exception):
-            await layer.group_discard(group, channel)
+    failures = 0
+    while True:
+        channel: str | None = None
+        try:
+            channel = await layer.new_channel()
+            await layer.group_add(group, channel)
+            while True:
+                message = await layer.receive(channel)
+                failures = 0
+                if message.get("type") == STOP_MESSAGE_TYPE:
+                    return
+        except Exception as error:
+            logger.warning(
+                "assistant.stop_watcher_error",
+                extra={
+                    "assistant_turn_id": turn_id,
+                    "error_class": type(error).__name__,
+                    "failures": failures + 1,
+                },
+            )
+        finally:
+            if channel is not None:
+                with suppress(Exception):
+                    await layer.group_discard(group, channel)
+        await asyncio.sleep(
+            backoff_delay(
+                attempt=failures,
+                base_s=STOP_WATCHER_RETRY_BASE_S,
+                cap_s=STOP_WATCHER_RETRY_MAX_S,
+            )
+        )
+        failures += 1
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
@@ -283,8 +314,15 @@ async def _supervise(session: engine.AnswerSession, run: Awaitable[None], receiv
                 run_task.cancel()
                 break
             if stop_task is not None and stop_task in done:
-                session.stop()
                 watchers.discard(stop_task)
+                # Only a Stop message stops an answer; a watcher that died is not one.
+                if stop_task.cancelled() or stop_task.exception() is not None:
+                    logger.error(
+                        "assistant.stop_watcher_ended",
+                        extra={"assistant_turn_id": session.assistant_turn_id},
+                    )
+                else:
+                    session.stop()
         with suppress(asyncio.CancelledError):
             await run_task
     finally:

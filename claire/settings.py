@@ -111,7 +111,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # The layer's blocking pop waits up to 5 s; the socket must wait longer than that,
+            # or every quiet receive ends in a client-side timeout (redis-py's default is 5 s).
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}]
+            },
         }
     }
 else:

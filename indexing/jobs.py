@@ -9,7 +9,6 @@ happen outside any transaction and inside a provider slot (``indexing.concurrenc
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from claire.ai.embeddings import (
 from claire.ai.profiles import eligible_candidates
 from claire.ai.tokens import count_tokens
 from claire.ai.types import DataPolicy, EmbeddingResult
+from claire.backoff import backoff_delay
 from indexing import services
 from indexing.batching import batches_split
 from indexing.concurrency import ProviderSlotUnavailable, provider_slot_pool, slot_held
@@ -79,12 +79,13 @@ class PermanentJobError(Exception):
 
 
 def retry_delay_seconds(*, attempts: int) -> float:
-    """Exponential backoff with full jitter, capped."""
-    ceiling = min(
-        settings.INDEXING_RETRY_MAX_SECONDS,
-        settings.INDEXING_RETRY_BASE_SECONDS * (2 ** max(attempts - 1, 0)),
+    """Exponential backoff with equal jitter (at least half the ceiling), capped."""
+    return backoff_delay(
+        attempt=attempts - 1,
+        base_s=settings.INDEXING_RETRY_BASE_SECONDS,
+        cap_s=settings.INDEXING_RETRY_MAX_SECONDS,
+        full_jitter=False,
     )
-    return random.uniform(ceiling / 2, ceiling)
 
 
 ProgressCallback = Callable[[int, int], None]  # (embedded, failed) of the batch just written

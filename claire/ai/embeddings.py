@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import threading
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from asgiref.sync import sync_to_async
 
+from claire import backoff
 from claire.ai.config import ModelConfig, ProfileConfig
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.providers.base import CallTimeouts, EmbeddingModel, ProviderFailure
@@ -306,8 +306,9 @@ def backoff_delay(
     attempt: int, profile: ProfileConfig, *, retry_after_s: float | None = None
 ) -> float:
     """Full-jitter exponential backoff, capped; a provider's Retry-After is a floor (capped)."""
-    ceiling = min(profile.retry_max_delay_s, profile.retry_base_delay_s * (2**attempt))
-    delay = random.uniform(0, ceiling)
+    delay = backoff.backoff_delay(
+        attempt=attempt, base_s=profile.retry_base_delay_s, cap_s=profile.retry_max_delay_s
+    )
     if retry_after_s is not None:
         delay = max(delay, min(retry_after_s, profile.retry_max_delay_s))
     return delay

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -31,17 +32,15 @@ from tests.assistant.conftest import token_for
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOW_MODEL = {
-    "models": {
-        "local/mock": {
-            "options": {
-                "deltas": ["Dinner ", "is ", "on ", "Friday ", "at ", "8 ", "[S1]."],
-                "delta_delay_s": 1.0,
-            }
-        }
-    },
-    "profiles": {"answer": {"candidates": ["local/mock"]}},
-}
+SLOW_DELTAS = ["Dinner ", "is ", "on ", "Friday ", "at ", "8 ", "[S1]."]
+
+
+def slow_model(deltas: list[str] = SLOW_DELTAS, delay_s: float = 1.0) -> dict[str, object]:
+    """A scripted ``answer`` model that streams ``deltas`` one every ``delay_s`` seconds."""
+    return {
+        "models": {"local/mock": {"options": {"deltas": deltas, "delta_delay_s": delay_s}}},
+        "profiles": {"answer": {"candidates": ["local/mock"]}},
+    }
 
 
 def _free_port() -> int:
@@ -51,13 +50,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def daphne_server(*, redis_url: str = "") -> Iterator[int]:
+def daphne_server(*, redis_url: str = "", model: dict[str, object] | None = None) -> Iterator[int]:
     port = _free_port()
     test_database = connection.settings_dict["NAME"]
     env = {
         **os.environ,
         "CLAIRE_DATABASE_NAME": test_database,
-        "CLAIRE_AI_CONFIG": json.dumps(SLOW_MODEL),
+        "CLAIRE_AI_CONFIG": json.dumps(model or slow_model()),
         "REDIS_URL": redis_url,
     }
     if os.environ.get("DATABASE_URL"):
@@ -193,3 +192,118 @@ def test_stop_reaches_the_stream_served_by_another_process(user, dinner_chat):
     turn = Turn.objects.get(pk=turn_id)
     assert turn.status == TurnStatus.CANCELLED
     assert (turn.finished_at - stopped_at).total_seconds() < 1.0
+
+
+def _stop_from(port: int, token: str, turn_id: int) -> dict[str, object]:
+    cancel = subprocess.run(
+        [
+            "curl",
+            "-s",
+            "-X",
+            "POST",
+            "-H",
+            f"Authorization: Token {token}",
+            f"http://127.0.0.1:{port}/api/assistant/turns/{turn_id}/cancel",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return json.loads(cancel.stdout)
+
+
+def _shared_redis_url() -> str:
+    redis_url = settings.REDIS_URL or os.environ.get("REDIS_URL", "")
+    assert redis_url, "REDIS_URL must name the test Redis server"
+    assert redis.Redis.from_url(redis_url).ping()
+    return redis_url
+
+
+@contextmanager
+def private_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of this test's own on ``port`` (nothing kept on disk), so the test may
+    stop and restart it without touching the Redis other tests share."""
+    binary = shutil.which("redis-server")
+    assert binary, "redis-server is not installed (the Redis tests start their own)"
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if redis.Redis(port=port, socket_timeout=1).ping():
+                    break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+LONG_DELTAS = [f"word{index} " for index in range(11)] + ["[S1]."]
+
+
+@pytest.mark.redis
+def test_an_answer_streaming_longer_than_the_redis_timeouts_completes(user, dinner_chat):
+    # Twelve deltas 0.7 s apart: the stream lasts about 8 s, past the Redis client's 5 s
+    # socket timeout and channels_redis' 5 s blocking pop.
+    token = token_for(user)
+    with daphne_server(redis_url=_shared_redis_url(), model=slow_model(LONG_DELTAS, 0.7)) as port:
+        stream = _open_stream(port, token)
+        received = _read_until(stream, b"data: [DONE]\n\n")
+        stream.close()
+    turn = Turn.objects.get(pk=_assistant_turn_id(received))
+    assert turn.status == TurnStatus.COMPLETED
+    assert turn.text == "".join(LONG_DELTAS)
+    assert b'"status":"cancelled"' not in received
+
+
+@pytest.mark.redis
+def test_stop_after_eight_seconds_of_streaming_still_stops_the_answer(user, dinner_chat):
+    token = token_for(user)
+    deltas = [f"word{index} " for index in range(30)]
+    with (
+        daphne_server(redis_url=_shared_redis_url(), model=slow_model(deltas, 0.5)) as port,
+        daphne_server(redis_url=_shared_redis_url()) as other_port,
+    ):
+        stream = _open_stream(port, token)
+        received = _read_until(stream, b'"text-delta"')
+        turn_id = _assistant_turn_id(received)
+        time.sleep(8)
+        assert _stop_from(other_port, token, turn_id)["stopRequested"] is True
+        stopped_at = datetime.now(UTC)
+        received = _read_until(stream, b"data: [DONE]\n\n", received)
+        stream.close()
+    turn = Turn.objects.get(pk=turn_id)
+    assert turn.status == TurnStatus.CANCELLED
+    assert 0 < len(turn.text) < len("".join(deltas))
+    assert (turn.finished_at - stopped_at).total_seconds() < 1.0
+
+
+@pytest.mark.redis
+def test_the_answer_completes_when_redis_restarts_mid_stream(user, dinner_chat):
+    token = token_for(user)
+    redis_port = _free_port()
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    with (
+        private_redis(redis_port) as first_server,
+        daphne_server(redis_url=redis_url, model=slow_model(LONG_DELTAS, 0.5)) as port,
+    ):
+        stream = _open_stream(port, token)
+        received = _read_until(stream, b'"text-delta"')
+        turn_id = _assistant_turn_id(received)
+        first_server.terminate()
+        first_server.wait(timeout=10)
+        time.sleep(1.0)
+        with private_redis(redis_port):
+            received = _read_until(stream, b"data: [DONE]\n\n", received)
+            stream.close()
+    turn = Turn.objects.get(pk=turn_id)
+    assert turn.status == TurnStatus.COMPLETED
+    assert turn.text == "".join(LONG_DELTAS)
