@@ -151,7 +151,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["claire.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "claire.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
@@ -329,3 +329,8 @@ ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
+INGEST_MAX_BATCH_CHATS = env.int("INGEST_MAX_BATCH_CHATS", default=200)
+INGEST_MAX_CHAT_PARTICIPANTS = env.int("INGEST_MAX_CHAT_PARTICIPANTS", default=1024)
+INGEST_MAX_BATCH_PARTICIPANTS = env.int("INGEST_MAX_BATCH_PARTICIPANTS", default=5000)
+# A message's text; PostgreSQL's tsvector of one row must stay under 1 MB.
+INGEST_MAX_TEXT_CHARS = env.int("INGEST_MAX_TEXT_CHARS", default=65_536)
