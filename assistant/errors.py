@@ -33,6 +33,18 @@ class TurnNotRetryable(ApiError):
     default_detail = "Only a failed, partial or cancelled answer can be retried."
 
 
+class RetryInProgress(ApiError):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "retry_in_progress"
+    default_detail = "This answer is already being retried; details.turnId is the retry."
+
+
+class TurnAlreadyRetried(ApiError):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "turn_already_retried"
+    default_detail = "This answer was already retried; details.turnId is the new answer."
+
+
 class NotAcceptable(ApiError):
     status_code = status.HTTP_406_NOT_ACCEPTABLE
     default_code = "not_acceptable"

@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from assistant import selectors
-from assistant.errors import RequestIdReused, RequestInProgress, TurnNotRetryable
+from assistant.errors import (
+    RequestIdReused,
+    RequestInProgress,
+    RetryInProgress,
+    TurnAlreadyRetried,
+    TurnNotRetryable,
+)
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.stop import stop_broadcast
 from assistant.types import AskRequest
@@ -93,45 +99,47 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
     elif request.thread_id is not None:
         thread = selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
 
-    try:
-        with transaction.atomic():
-            # The placeholder pair need not wait for the WAL flush: after a crash that loses
-            # it, the client's retry with the same requestId simply inserts it again (nothing
-            # was answered yet). The answer itself commits durably in turn_finalize.
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit = off")
-            now = timezone.now()
-            if thread is None:
-                thread = thread_create(user=user, request=request)
-            else:
-                Thread.objects.filter(pk=thread.pk).update(last_activity_at=now)
-                thread.last_activity_at = now
-            user_turn = Turn.objects.create(
-                thread=thread,
-                user=user,
-                role=TurnRole.USER,
-                request_id=request.request_id,
-                request_hash=request_hash,
-                status=TurnStatus.COMPLETED,
-                text=request.question,
-                scope=request.scope.as_wire(),
-                finished_at=now,
-            )
-            assistant_turn = Turn.objects.create(
-                thread=thread,
-                user=user,
-                role=TurnRole.ASSISTANT,
-                user_turn=user_turn,
-                status=TurnStatus.STREAMING,
-                scope=request.scope.as_wire(),
-                retry_of=retry_of,
-            )
-    except IntegrityError:
-        # A concurrent request with the same request_id committed first.
+    with transaction.atomic():
+        # The placeholder pair need not wait for the WAL flush: after a crash that loses
+        # it, the client's retry with the same requestId simply inserts it again (nothing
+        # was answered yet). The answer itself commits durably in turn_finalize.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
+        # Concurrent requests with one requestId queue here and the later ones find the pair
+        # the first committed: no INSERT fails on the unique constraint (a failed statement
+        # would put the question into the PostgreSQL log).
+        _request_lock(user=user, request_id=request.request_id)
         existing = turn_pair_for_request(user=user, request=request)
-        if existing is None:
-            raise
-        return existing
+        if existing is not None:
+            return existing
+        if retry_of is not None:
+            _retry_claim(retry_of=retry_of)
+        now = timezone.now()
+        if thread is None:
+            thread = thread_create(user=user, request=request)
+        else:
+            Thread.objects.filter(pk=thread.pk).update(last_activity_at=now)
+            thread.last_activity_at = now
+        user_turn = Turn.objects.create(
+            thread=thread,
+            user=user,
+            role=TurnRole.USER,
+            request_id=request.request_id,
+            request_hash=request_hash,
+            status=TurnStatus.COMPLETED,
+            text=request.question,
+            scope=request.scope.as_wire(),
+            finished_at=now,
+        )
+        assistant_turn = Turn.objects.create(
+            thread=thread,
+            user=user,
+            role=TurnRole.ASSISTANT,
+            user_turn=user_turn,
+            status=TurnStatus.STREAMING,
+            scope=request.scope.as_wire(),
+            retry_of=retry_of,
+        )
     logger.info(
         "assistant.turn_begin",
         extra={
@@ -142,6 +150,36 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
         },
     )
     return TurnPair(thread=thread, user_turn=user_turn, assistant_turn=assistant_turn, is_new=True)
+
+
+# Namespace of the assistant's transaction-level advisory locks (first key of the pair).
+_REQUEST_LOCK_NAMESPACE = 0x436C_6169  # "Clai"
+
+
+def _request_lock(*, user: User, request_id: str) -> None:
+    """Serialise the transactions that insert one user's ``request_id`` (held to commit)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+            [_REQUEST_LOCK_NAMESPACE, f"{user.pk}:{request_id}"],
+        )
+
+
+def _retry_claim(*, retry_of: Turn) -> None:
+    """One retry at a time, and one that answered is final: the retried turn's row lock
+    queues concurrent retries, and the later ones see the first. Raises ``RetryInProgress``
+    while a retry streams and ``TurnAlreadyRetried`` once one completed (both 409, with the
+    retry's ``turnId``). A failed, partial or cancelled retry leaves the turn retryable."""
+    Turn.objects.select_for_update(of=("self",)).filter(pk=retry_of.pk).values_list("pk").get()
+    retries = Turn.objects.filter(retry_of=retry_of, role=TurnRole.ASSISTANT)
+    streaming = retries.filter(status=TurnStatus.STREAMING).order_by("pk").first()
+    if streaming is not None:
+        streaming = turn_expire_if_stale(turn=streaming)
+        if streaming.status == TurnStatus.STREAMING:
+            raise RetryInProgress(details={"turnId": str(streaming.pk)})
+    answered = retries.filter(status=TurnStatus.COMPLETED).order_by("pk").first()
+    if answered is not None:
+        raise TurnAlreadyRetried(details={"turnId": str(answered.pk)})
 
 
 def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None:
