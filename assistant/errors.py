@@ -100,9 +100,10 @@ _RUNTIME_FAILURES = {
     "invalid_request": "The AI provider rejected the request.",
     "invalid_output": "The model's answer could not be read. Please try again.",
     "stream_abandoned": "The answer was interrupted by a server restart. Please try again.",
+    "interrupted": "The answer was interrupted by a server restart. Please try again.",
 }
 _RETRYABLE_RUNTIME_CODES = frozenset(
-    {"rate_limited", "timeout", "invalid_output", "stream_abandoned"}
+    {"rate_limited", "timeout", "invalid_output", "stream_abandoned", "interrupted"}
 )
 _KNOWN = {
     failure.code: failure

@@ -16,6 +16,7 @@ django_asgi_application = get_asgi_application()
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from assistant import consumers  # noqa: E402
+from assistant.tasks import sweep_orphaned_turns_at_start  # noqa: E402
 
 ASSISTANT_MESSAGES_PATH = "/api/assistant/messages"
 
@@ -28,3 +29,5 @@ async def http_application(scope: dict[str, Any], receive: Any, send: Any) -> No
 
 
 application = ProtocolTypeRouter({"http": http_application})
+
+sweep_orphaned_turns_at_start()

@@ -319,8 +319,16 @@ CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
 }
 
 # --- Assistant ------------------------------------------------------------------------------
-# A turn still streaming after this long belongs to a dead server process and may be retried.
-ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=300)
+# A streaming answer's process renews its turn's lease every heartbeat; a turn whose lease
+# passed belongs to a dead process and is ended as interrupted (docs/ASSISTANT.md).
+ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=15)
+ASSISTANT_STREAM_HEARTBEAT_SECONDS = env.float("ASSISTANT_STREAM_HEARTBEAT_SECONDS", default=3)
+ASSISTANT_SWEEP_INTERVAL_SECONDS = env.int("ASSISTANT_SWEEP_INTERVAL_SECONDS", default=15)
+CELERY_BEAT_SCHEDULE["assistant-sweep-orphaned-turns"] = {
+    "task": "assistant.sweep_orphaned_turns",
+    "schedule": float(ASSISTANT_SWEEP_INTERVAL_SECONDS),
+    "options": {"expires": float(ASSISTANT_SWEEP_INTERVAL_SECONDS)},
+}
 ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4000)
 # Largest accepted request body of POST /api/assistant/messages.
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
