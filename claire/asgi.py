@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from assistant import consumers  # noqa: E402
 from assistant.tasks import sweep_orphaned_turns_at_start  # noqa: E402
+from claire.server import request_bounds_install  # noqa: E402
 
 ASSISTANT_MESSAGES_PATH = "/api/assistant/messages"
 
@@ -29,5 +30,6 @@ async def http_application(scope: dict[str, Any], receive: Any, send: Any) -> No
 
 
 application = ProtocolTypeRouter({"http": http_application})
+request_bounds_install()
 
 sweep_orphaned_turns_at_start()

@@ -158,6 +158,15 @@ REST_FRAMEWORK = {
 # A 500-message batch with long messages is a few MB of JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
 
+# --- Request bounds in the served process (claire/server.py, docs/SECURITY.md) --------------
+# Largest body of any route without its own limit, and of POST /api/ingest/batches.
+SERVER_MAX_BODY_BYTES = env.int("SERVER_MAX_BODY_BYTES", default=1024 * 1024)
+INGEST_REQUEST_MAX_BYTES = env.int("INGEST_REQUEST_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE)
+SERVER_HEADER_TIMEOUT_SECONDS = env.float("SERVER_HEADER_TIMEOUT_SECONDS", default=10)
+SERVER_BODY_TIMEOUT_SECONDS = env.float("SERVER_BODY_TIMEOUT_SECONDS", default=30)
+# Requests still being received (headers or body) at once, per server process.
+SERVER_MAX_INCOMPLETE_REQUESTS = env.int("SERVER_MAX_INCOMPLETE_REQUESTS", default=256)
+
 # --- Internationalisation -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

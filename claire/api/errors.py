@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -71,7 +71,13 @@ def error_body(*, code: str, message: str, details: Any = None) -> dict[str, Any
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, Http404):
+    if isinstance(exc, RequestDataTooBig):
+        exc = ApiError(
+            code="request_too_large",
+            message="The request body is too large.",
+            status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    elif isinstance(exc, Http404):
         exc = NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
