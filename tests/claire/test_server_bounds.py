@@ -52,17 +52,23 @@ def _response(stream: socket.socket) -> tuple[int, dict[str, str], bytes]:
 
 
 def _head(method: str, path: str, *headers: str) -> bytes:
-    return (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "".join(
-        f"{header}\r\n" for header in headers
-    ) + "\r\n").encode()
+    return (
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "".join(f"{header}\r\n" for header in headers)
+        + "\r\n"
+    ).encode()
 
 
 def test_an_announced_body_over_the_limit_is_413_before_it_is_sent(server_port):
     with _connect(server_port) as stream:
         # 2 GB announced, no byte of it sent: the answer comes anyway.
         stream.sendall(
-            _head("POST", "/api/ingest/batches", "Content-Length: 2000000000",
-                  "Content-Type: application/json")
+            _head(
+                "POST",
+                "/api/ingest/batches",
+                "Content-Length: 2000000000",
+                "Content-Type: application/json",
+            )
         )
         status, headers, body = _response(stream)
     assert status == 413
@@ -73,14 +79,17 @@ def test_an_announced_body_over_the_limit_is_413_before_it_is_sent(server_port):
 def test_the_ask_endpoint_refuses_300_mb_at_its_own_64_kb_limit(server_port, user):
     with _connect(server_port) as stream:
         stream.sendall(
-            _head("POST", "/api/assistant/messages", f"Authorization: Token {token_for(user)}",
-                  "Content-Length: 300000000", "Accept: text/event-stream")
+            _head(
+                "POST",
+                "/api/assistant/messages",
+                f"Authorization: Token {token_for(user)}",
+                "Content-Length: 300000000",
+                "Accept: text/event-stream",
+            )
         )
         status, _, body = _response(stream)
     assert status == 413
-    assert json.loads(body)["error"]["message"] == (
-        "The request body is larger than 65536 bytes."
-    )
+    assert json.loads(body)["error"]["message"] == ("The request body is larger than 65536 bytes.")
 
 
 def test_pages_outside_the_api_get_a_plain_413(server_port):
@@ -137,8 +146,13 @@ def test_headers_trickling_in_are_cut_at_the_header_timeout(server_port):
 def test_a_body_that_stalls_gets_408_at_the_body_timeout(server_port):
     with _connect(server_port) as stream:
         stream.sendall(
-            _head("POST", "/api/ingest/batches", "Content-Length: 100",
-                  "Content-Type: application/json") + b'{"platform"'
+            _head(
+                "POST",
+                "/api/ingest/batches",
+                "Content-Length: 100",
+                "Content-Type: application/json",
+            )
+            + b'{"platform"'
         )
         started = time.monotonic()
         status, _, body = _response(stream)
@@ -162,8 +176,9 @@ def test_half_sent_requests_are_capped_and_slots_come_back(server_port, user):
         stream.close()
     time.sleep(0.3)
     with _connect(server_port) as stream:
-        stream.sendall(_head("GET", "/api/me", f"Authorization: Token {token_for(user)}",
-                             "Connection: close"))
+        stream.sendall(
+            _head("GET", "/api/me", f"Authorization: Token {token_for(user)}", "Connection: close")
+        )
         status, _, body = _response(stream)
     assert status == 200, body[:2000]
     assert json.loads(body)["email"] == user.email
