@@ -45,6 +45,13 @@ class TurnAlreadyRetried(ApiError):
     default_detail = "This answer was already retried; details.turnId is the new answer."
 
 
+class TooManyStreams(ApiError):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "too_many_streams"
+    default_detail = "You already have the most answers streaming at once; wait for one to end."
+    retry_after_s = 2
+
+
 class NotAcceptable(ApiError):
     status_code = status.HTTP_406_NOT_ACCEPTABLE
     default_code = "not_acceptable"

@@ -23,6 +23,7 @@ from assistant.errors import (
     RequestIdReused,
     RequestInProgress,
     RetryInProgress,
+    TooManyStreams,
     TurnAlreadyRetried,
     TurnNotRetryable,
 )
@@ -111,15 +112,16 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
         # was answered yet). The answer itself commits durably in turn_finalize.
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")
-        # Concurrent requests with one requestId queue here and the later ones find the pair
-        # the first committed: no INSERT fails on the unique constraint (a failed statement
-        # would put the question into the PostgreSQL log).
-        _request_lock(user=user, request_id=request.request_id)
+        # One user's new answers begin one at a time: concurrent requests with one requestId
+        # find the pair the first committed (no INSERT fails on the unique constraint, which
+        # would put the question into the PostgreSQL log), and the stream cap is exact.
+        _user_lock(user=user)
         existing = turn_pair_for_request(user=user, request=request)
         if existing is not None:
             return existing
         if retry_of is not None:
             _retry_claim(retry_of=retry_of)
+        _stream_cap_check(user=user)
         now = timezone.now()
         if thread is None:
             thread = thread_create(user=user, request=request)
@@ -163,13 +165,26 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
 _REQUEST_LOCK_NAMESPACE = 0x436C_6169  # "Clai"
 
 
-def _request_lock(*, user: User, request_id: str) -> None:
-    """Serialise the transactions that insert one user's ``request_id`` (held to commit)."""
+def _user_lock(*, user: User) -> None:
+    """Serialise the transactions that begin one user's answers (held to commit)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-            [_REQUEST_LOCK_NAMESPACE, f"{user.pk}:{request_id}"],
+            [_REQUEST_LOCK_NAMESPACE, str(user.pk)],
         )
+
+
+def _stream_cap_check(*, user: User) -> None:
+    """``TooManyStreams`` (429) when the user already streams
+    ``ASSISTANT_MAX_CONCURRENT_STREAMS`` answers (turns whose lease is alive)."""
+    streaming = Turn.objects.filter(
+        user=user,
+        role=TurnRole.ASSISTANT,
+        status=TurnStatus.STREAMING,
+        lease_expires_at__gt=timezone.now(),
+    ).count()
+    if streaming >= settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+        raise TooManyStreams()
 
 
 def _retry_claim(*, retry_of: Turn) -> None:

@@ -20,6 +20,7 @@ from assistant.models import TurnStatus
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 from claire.api.params import ascii_int, positive_id
+from claire.ratelimit import StopThrottle
 
 MAX_PAGE = 100
 
@@ -91,6 +92,8 @@ class ThreadTurnsView(APIView):
 class TurnCancelView(APIView):
     """Stop a streaming answer, from any server process. 202 while the stop travels to the
     stream; 200 with the final status when the turn had already ended."""
+
+    throttle_classes = [StopThrottle]
 
     def post(self, request: Request, turn_id: int) -> Response:
         turn = services.turn_stop(user=request_user(request), turn_id=turn_id)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 from claire.api.params import positive_id
+from claire.ratelimit import IngestThrottle
 from conversations import selectors, services
 from conversations.api.serializers import (
     ChatSerializer,
@@ -90,6 +91,8 @@ class IngestBatchView(APIView):
     lists every invalid item (``invalid_batch``), so a bridge can fix and re-post the same batch.
     Re-posting an accepted batch is harmless (idempotent on the platform message id).
     """
+
+    throttle_classes = [IngestThrottle]
 
     def post(self, request: Request) -> Response:
         batch = IngestBatchSerializer(data=request.data)
