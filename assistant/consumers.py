@@ -35,7 +35,7 @@ from rest_framework.settings import api_settings
 
 from assistant import answering, engine
 from assistant.api.serializers import ask_request_from
-from assistant.db import run_db
+from assistant.db import run_admission
 from assistant.errors import NotAcceptable
 from assistant.services import TurnPair
 from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
@@ -267,7 +267,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         body = await _read_body(receive)
         trace = Trace("assistant.request")
         begun = time.monotonic()
-        transport, user, request, pair = await run_db(_begin, scope, body)
+        transport, user, request, pair = await run_admission(_begin, scope, body)
         # Authentication, validation and the idempotent turn insert: the request's thread.
         trace.add(
             "thread.load",
