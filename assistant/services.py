@@ -112,10 +112,13 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
         # was answered yet). The answer itself commits durably in turn_finalize.
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit = off")
-        # One user's new answers begin one at a time: concurrent requests with one requestId
-        # find the pair the first committed (no INSERT fails on the unique constraint, which
-        # would put the question into the PostgreSQL log), and the stream cap is exact.
-        _user_lock(user=user)
+        # With a stream cap, one user's new answers begin one at a time so that the cap is
+        # exact; concurrent requests with one requestId always queue, and the later ones find
+        # the pair the first committed (no INSERT fails on the unique constraint, which would
+        # put the question into the PostgreSQL log).
+        if settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+            _lock(user.pk)
+        _lock(f"{user.pk}:{request.request_id}")
         existing = turn_pair_for_request(user=user, request=request)
         if existing is not None:
             return existing
@@ -165,25 +168,27 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
 _REQUEST_LOCK_NAMESPACE = 0x436C_6169  # "Clai"
 
 
-def _user_lock(*, user: User) -> None:
-    """Serialise the transactions that begin one user's answers (held to commit)."""
+def _lock(key: object) -> None:
+    """A transaction-level advisory lock on ``key`` (a user, or a user's request id)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-            [_REQUEST_LOCK_NAMESPACE, str(user.pk)],
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [_REQUEST_LOCK_NAMESPACE, str(key)]
         )
 
 
 def _stream_cap_check(*, user: User) -> None:
     """``TooManyStreams`` (429) when the user already streams
-    ``ASSISTANT_MAX_CONCURRENT_STREAMS`` answers (turns whose lease is alive)."""
+    ``ASSISTANT_MAX_CONCURRENT_STREAMS`` answers (turns whose lease is alive); 0 is no cap."""
+    if not settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+        return
     streaming = Turn.objects.filter(
         user=user,
         role=TurnRole.ASSISTANT,
         status=TurnStatus.STREAMING,
         lease_expires_at__gt=timezone.now(),
     ).count()
-    if streaming >= settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+    cap = settings.ASSISTANT_MAX_CONCURRENT_STREAMS
+    if cap and streaming >= cap:
         raise TooManyStreams()
 
 

@@ -366,7 +366,7 @@ CELERY_BEAT_SCHEDULE["assistant-sweep-orphaned-turns"] = {
 ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4000)
 # Largest accepted request body of POST /api/assistant/messages.
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
-# Answers one user may stream at once (429 too_many_streams beyond).
+# Answers one user may stream at once (429 too_many_streams beyond); 0 is no cap.
 ASSISTANT_MAX_CONCURRENT_STREAMS = env.int("ASSISTANT_MAX_CONCURRENT_STREAMS", default=3)
 # Worker threads (each with its own connection) that admit new questions, apart from the
 # engine's pool so that a burst is admitted without waiting behind running retrievals.

@@ -18,7 +18,7 @@ from tests.factories import UserFactory
 def test_ask_past_the_rate_limit_is_429_and_writes_nothing(
     user, dinner_chat, answer_models, settings
 ):
-    _limited(settings, "ask", "2/60")
+    _limited(settings, "ask", "2/3600")
     answer_models.script(deltas=("Friday at 8 [S1].",))
     assert [ask(user, accept="application/json").status for _ in range(2)] == [200, 200]
     turns = Turn.objects.filter(user=user).count()

@@ -171,7 +171,7 @@ class Command(BaseCommand):
                 "LOG_LEVEL": "WARNING",
                 # One bench user asks for every stream: its own limits would refuse them.
                 "RATE_LIMIT_ASK": "1000000/60",
-                "ASSISTANT_MAX_CONCURRENT_STREAMS": "1000000",
+                "ASSISTANT_MAX_CONCURRENT_STREAMS": "0",
                 "SERVER_MAX_INCOMPLETE_REQUESTS": "100000",
             },
             stdout=subprocess.DEVNULL,
