@@ -70,9 +70,8 @@ def handles_prune_dead(*, data_dir: Path) -> list[int]:
         pids: list[int] = json.loads(handle_list.read_text())
         alive = [pid for pid in pids if _process_is_alive(pid)]
         if alive != pids:
+            # No log line: this also runs at interpreter exit, after logging may have closed.
             handle_list.write_text(json.dumps(alive))
-            removed = len(pids) - len(alive)
-            logger.info("embedded_postgres.handles_pruned", extra={"removed": removed})
         return alive
 
 
