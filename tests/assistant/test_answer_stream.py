@@ -142,6 +142,31 @@ def test_no_evidence_answers_deterministically_without_tokens(user, dinner_chat,
     assert (event.input_tokens, event.output_tokens, event.settled_micro_usd) == (0, 0, 0)
 
 
+def test_an_account_with_nothing_imported_is_told_to_import_first(user, answer_models):
+    # A plan question: with messages it would offer "Open calendar".
+    model = answer_models.script(deltas=("never used",))
+    chunks = ask(user, question="When is the dinner with Ana on Friday?").chunks
+
+    assert model.call_count == 0
+    assert _data(chunks, "data-sources")["citations"] == []
+    text = _text(chunks)
+    assert text.startswith("There are no messages in your account yet")
+    assert "Import your messages first" in text
+    assert "Try other words" not in text
+    finish = _data(chunks, "data-finish")
+    assert (finish["finishReason"], finish["provider"], finish["actions"]) == ("stop", "", [])
+    event = UsageEvent.objects.get(user=user)
+    assert event.ending == "no_call"
+    assert (
+        event.input_tokens,
+        event.output_tokens,
+        event.embedding_tokens,
+        event.settled_micro_usd,
+    ) == (0, 0, 0, 0)
+    turn = Turn.objects.get(user=user, role="assistant")
+    assert (turn.route, turn.actions) == ("no_evidence", [])
+
+
 def test_failure_before_first_delta_fails_over_to_the_next_model(user, dinner_chat, answer_models):
     from claire.ai.types import ErrorCode
 
