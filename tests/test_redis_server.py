@@ -12,7 +12,7 @@ def test_unmarked_tests_run_on_the_in_memory_layer_and_the_filesystem_broker():
     assert "REDIS_URL" not in os.environ
     assert settings.REDIS_URL == ""
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
-    assert settings.CELERY_BROKER_URL == "filesystem://"
+    assert settings.CELERY_BROKER_URL == "filesystem://localhost/"
 
 
 def test_the_server_binary_is_the_one_the_dev_extras_ship():
