@@ -245,17 +245,17 @@ def messages_ingest(
             changed_ids=tuple(result.changed_message_ids),
             deleted_ids=tuple(result.deleted_message_ids),
         )
-    logger.info(
-        "conversations.ingest",
-        extra={
-            "user_id": user.pk,
-            "chats_created": result.chats_created,
-            "messages_created": result.messages_created,
-            "messages_updated": result.messages_updated,
-            "messages_deleted": result.messages_deleted,
-            "messages_unchanged": result.messages_unchanged,
-        },
-    )
+    counts = {
+        "user_id": user.pk,
+        "chats_created": result.chats_created,
+        "messages_created": result.messages_created,
+        "messages_updated": result.messages_updated,
+        "messages_deleted": result.messages_deleted,
+        "messages_unchanged": result.messages_unchanged,
+    }
+    # Logged on commit: an import that fails later in the same transaction keeps nothing,
+    # and its log must not say otherwise.
+    transaction.on_commit(lambda: logger.info("conversations.ingest", extra=counts))
     return result
 
 

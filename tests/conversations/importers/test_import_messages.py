@@ -1,6 +1,7 @@
 """The import_messages command end to end, against the real database."""
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -346,6 +347,38 @@ def test_an_import_failing_after_the_first_chunk_leaves_nothing_behind(user, tmp
     # The chats, then a first chunk of 500 messages were written before the bad line was read.
     assert calls == [0, 500]
     assert _row_counts() == (0, 0, 0, 0, 0)
+
+
+def _ingest_logs(caplog) -> list[logging.LogRecord]:
+    return [record for record in caplog.records if record.getMessage() == "conversations.ingest"]
+
+
+def test_a_failed_import_logs_nothing_it_did_not_keep(
+    user, tmp_path, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO, logger="conversations")
+    path = tmp_path / "WhatsApp Chat with Ana.txt"
+    _long_whatsapp_export(path, valid_messages=700, last_line="31/02/2024, 10:00 - Ana: oops")
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(CommandError):
+        _import(user, "whatsapp", path)
+
+    assert _row_counts() == (0, 0, 0, 0, 0)
+    assert _ingest_logs(caplog) == []
+
+
+def test_a_kept_import_logs_what_it_wrote(
+    user, tmp_path, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO, logger="conversations")
+    path = tmp_path / "WhatsApp Chat with Ana.txt"
+    _long_whatsapp_export(path, valid_messages=3, last_line="14/02/2024, 11:00 - Ana: bye")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _import(user, "whatsapp", path)
+
+    logged = [(record.chats_created, record.messages_created) for record in _ingest_logs(caplog)]
+    assert logged == [(1, 0), (0, 4)]
 
 
 def test_an_exception_between_chunks_rolls_back_the_whole_file(user, tmp_path, monkeypatch):
