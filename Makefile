@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test install lint typecheck pytest serve worker lock clean-data
+.PHONY: demo test install lint typecheck format manage pytest serve worker lock clean-data
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,9 +49,20 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
+## make format: rewrite the code as `make lint` wants it (ruff's safe fixes, then ruff format).
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## make manage ARGS="import_messages --user you@example.com ...": any manage.py command, run
+## with the project's virtualenv.
+manage: install
+	$(BIN)/python manage.py $(ARGS)
+
 lock: install
 	{ echo '# Pinned versions of every package (constraints for `pip install -c`); refresh with `make lock`.'; \
 	  $(BIN)/pip freeze --exclude-editable | sed 's/+cpu$$//'; } > requirements.lock
 
+## make clean-data: delete .data/ (the embedded database, the broker's queue); stop the server first.
 clean-data:
 	rm -rf .data
