@@ -99,6 +99,9 @@ class BoundedRequest(http_protocol.WebRequest):
     def requestReceived(self, command: bytes, path: bytes, version: bytes) -> None:
         self._cancel_body_deadline()
         self.channel.factory.request_complete(self.channel)
+        if self._is_refused:
+            # The rest of a refused body was already in the read buffer: it is not served.
+            return
         super().requestReceived(command, path, version)
 
     def connectionLost(self, reason: Any) -> None:

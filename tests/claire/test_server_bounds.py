@@ -101,6 +101,14 @@ def test_pages_outside_the_api_get_a_plain_413(server_port):
     assert body == b"The request body is larger than 4096 bytes."
 
 
+def test_a_refused_body_sent_whole_in_one_write_is_not_served(server_port):
+    with _connect(server_port) as stream:
+        stream.sendall(_head("POST", "/login/", "Content-Length: 5000") + b"x" * 5000)
+        status, _, body = _response(stream)
+    assert status == 413
+    assert body == b"The request body is larger than 4096 bytes."
+
+
 def test_a_chunked_body_is_cut_at_the_limit(server_port):
     sent = 0
     with _connect(server_port) as stream:
