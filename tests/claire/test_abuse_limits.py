@@ -51,33 +51,47 @@ def test_ingest_past_the_rate_limit_is_429(api_client, settings):
     _assert_429(response.status_code, response.headers, response.json())
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("redis_url", ["", "from-settings"])
-def test_counters_work_with_and_without_redis(settings, redis_url):
+def _count_three(settings) -> list[bool]:
     from claire.ratelimit import rate_limit_hit
 
-    if redis_url:
-        assert settings.REDIS_URL, "the test run names its Redis database in REDIS_URL"
-    else:
-        settings.REDIS_URL = ""
     _limited(settings, "ask", "2/3600")
-    decisions = [rate_limit_hit(scope="ask", key="user-1") for _ in range(3)]
-    assert [d.is_allowed for d in decisions] == [True, True, False]
-    assert rate_limit_hit(scope="ask", key="user-2").is_allowed
+    allowed = [rate_limit_hit(scope="ask", key="user-1").is_allowed for _ in range(3)]
+    return [*allowed, rate_limit_hit(scope="ask", key="user-2").is_allowed]
+
+
+def test_counters_work_in_the_process_without_redis(settings):
+    settings.REDIS_URL = ""
+    assert _count_three(settings) == [True, True, False, True]
+
+
+@pytest.mark.redis
+def test_counters_work_in_redis(settings, redis_settings):
+    import redis
+
+    from claire.ratelimit import _redis
+
+    _redis.cache_clear()
+    try:
+        assert _count_three(settings) == [True, True, False, True]
+        keys = redis.Redis.from_url(redis_settings).keys(f"{settings.RATE_LIMIT_KEY_PREFIX}:*")
+        # Two counters (two users), named by hashes: no user id in the key.
+        assert len(keys) == 2
+        assert not any(b"user-1" in key for key in keys)
+    finally:
+        _redis.cache_clear()
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
 @pytest.mark.redis
-def test_limits_are_shared_by_server_processes_through_redis(user):
+def test_limits_are_shared_by_server_processes_through_redis(user, redis_url):
     from tests.assistant.test_server_processes import daphne_process
 
-    assert settings.REDIS_URL, "the test run names its Redis database in REDIS_URL"
     token = token_for(user)
     env = {"RATE_LIMIT_STOP": "2/3600", "RATE_LIMIT_KEY_PREFIX": f"claire:test:{uuid.uuid4().hex}"}
     with (
-        daphne_process(redis_url=settings.REDIS_URL, extra_env=env) as (first, _),
-        daphne_process(redis_url=settings.REDIS_URL, extra_env=env) as (second, _),
+        daphne_process(redis_url=redis_url, extra_env=env) as (first, _),
+        daphne_process(redis_url=redis_url, extra_env=env) as (second, _),
     ):
         statuses = [
             _curl_status(port, token, "/api/assistant/turns/999999/cancel")

@@ -52,15 +52,14 @@ def _wait_until(predicate, timeout: float) -> bool:
     return predicate()
 
 
-def test_two_processes_share_the_port_and_a_dead_one_is_replaced():
-    assert settings.REDIS_URL, "the test run names its Redis database in REDIS_URL"
+def test_two_processes_share_the_port_and_a_dead_one_is_replaced(redis_url):
     port = _free_port()
     launcher = subprocess.Popen(
         [sys.executable, "-m", "claire.serve", "--processes", "2", "--port", str(port)],
         cwd=settings.BASE_DIR,
         env={
             **os.environ,
-            "REDIS_URL": settings.REDIS_URL,
+            "REDIS_URL": redis_url,
             "CLAIRE_DATABASE_NAME": connection.settings_dict["NAME"],
         },
         stdout=subprocess.DEVNULL,
