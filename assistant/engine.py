@@ -32,6 +32,7 @@ from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
 from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.types import (
@@ -127,7 +128,15 @@ class AnswerSession:
                 yield event
             return
         try:
-            async with aclosing(self._answer()) as answer:
+            # Crash recovery: the turn's lease is renewed (with the text so far) while it runs.
+            async with (
+                stream_lease(
+                    user=self.user,
+                    assistant_turn_id=self.assistant_turn_id,
+                    text_so_far=lambda: self._progress.text,
+                ),
+                aclosing(self._answer()) as answer,
+            ):
                 async for event in answer:
                     yield event
         except Exception:

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 from indexing import selectors
 from indexing.api.serializers import EmbeddingFailureSerializer, index_status_data
 from indexing.models import IndexVersionState
@@ -33,9 +34,10 @@ class IndexStatusView(APIView):
 def _positive_int(value: str | None, *, name: str, default: int | None) -> int | None:
     if value is None or value == "":
         return default
-    if not value.isdigit() or int(value) < 1:
+    number = positive_id(value)
+    if number is None:
         raise ApiError(code=f"invalid_{name}", message=f"{name} must be a positive number.")
-    return int(value)
+    return number
 
 
 class EmbeddingFailuresView(APIView):
