@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "channels",
+    "drf_spectacular",
     "claire.accounts",
     "claire.ai",
     "conversations",
@@ -154,6 +155,31 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "claire.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "claire.api.schema.ClaireAutoSchema",
+}
+# The published contract of /api/ (served at /api/schema/, browsable at /api/schema/docs/).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Ask Claire API",
+    "DESCRIPTION": (
+        "Ask questions about your own conversations. Every error has the body "
+        '`{"error": {"code", "message", "details"}}`; `code` is one of the stable codes of the '
+        "`ErrorCode` enum. Authenticate with `Authorization: Token <key>` or the session "
+        "cookie; a session-authenticated write needs the `X-CSRFToken` header."
+    ),
+    "VERSION": "2",
+    "OAS_VERSION": "3.1.0",
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCode": "claire.api.errors.API_ERROR_CODE_CHOICES",
+        "AnswerFailureCode": "assistant.api.schema.ANSWER_FAILURE_CODES",
+        "ChatKind": "conversations.models.ChatKind",
+        "MessageKind": "conversations.models.MessageKind",
+        "ThreadKind": "assistant.models.ThreadKind",
+    },
+    # POST /api/assistant/messages is an ASGI application, not a URL-conf route.
+    "PREPROCESSING_HOOKS": ["assistant.api.schema.assistant_messages_endpoint_add"],
 }
 # A 500-message batch with long messages is a few MB of JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
