@@ -167,7 +167,7 @@ class Caller:
         return self._client
 
 
-def call(caller: Caller, method: str, url: str, body: Any) -> Reply:
+def call(caller, method, url, body):
     client = caller.client()
     payload = b"" if body is None else json.dumps(body).encode()
     if url == ASSISTANT_MESSAGES_PATH:

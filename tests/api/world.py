@@ -100,7 +100,7 @@ def sequences_restart(at: int) -> None:
             cursor.execute(f'ALTER SEQUENCE "{name}" RESTART WITH {int(at)}')
 
 
-def world_build(*, marker: str, id_base: int, signature: int) -> World:
+def world_build(*, marker, id_base, signature):
     """``signature`` is the user's spend and index size: numbers only this user's rows hold."""
     sequences_restart(id_base)
     now = timezone.now()
