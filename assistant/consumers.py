@@ -44,6 +44,7 @@ from assistant.transports.legacy_json import legacy_collect
 from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body
+from claire.api.parsers import json_loads_bounded
 from claire.backoff import backoff_delay
 from claire.tracing import Trace
 
@@ -127,11 +128,7 @@ def _begin(scope: Scope, body: bytes) -> tuple[str, User, AskRequest, TurnPair]:
     policy and budget checks and the idempotent insert (``answer_begin``)."""
     user = _authenticate(scope, body)
     transport = negotiate(_header(scope, b"accept"))
-    try:
-        data = json.loads(body or b"null")
-    except ValueError:
-        raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
-    request = ask_request_from(data)
+    request = ask_request_from(json_loads_bounded(body or b"null"))
     return transport, user, request, answering.answer_begin(user=user, request=request)
 
 

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from assistant.models import Thread, Turn, TurnRole
 from assistant.types import AskRequest, Scope, ThreadSummary
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 
 
 @extend_schema_field(
@@ -27,10 +28,10 @@ class IdField(serializers.Field):
     default_error_messages = {"invalid": "Must be an id."}
 
     def to_internal_value(self, data: Any) -> int:
-        text = str(data) if isinstance(data, int | str) and not isinstance(data, bool) else ""
-        if not text.isdigit() or int(text) <= 0:
+        value = positive_id(data)
+        if value is None:
             self.fail("invalid")
-        return int(text)
+        return value
 
     def to_representation(self, value: int) -> str:
         return str(value)

@@ -21,6 +21,7 @@ from assistant.api.serializers import thread_wire, turn_wire
 from assistant.models import TurnStatus
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import ascii_int, positive_id
 from claire.api.schema import NOT_FOUND, cursor_parameter, error_response, limit_parameter
 
 MAX_PAGE = 100
@@ -34,6 +35,8 @@ def _limit(request: Request, default: int) -> int:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# The last microsecond a Python datetime holds (9999-12-31T23:59:59.999999Z) after the epoch.
+CURSOR_MAX_MICROSECONDS = (datetime.max.replace(tzinfo=UTC) - EPOCH) // timedelta(microseconds=1)
 
 
 def cursor_of(moment: datetime, object_id: int) -> str:
@@ -44,10 +47,12 @@ def cursor_of(moment: datetime, object_id: int) -> str:
 def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     if not value:
         return None
-    micros, _, id_text = value.partition("_")
-    if not micros.isdigit() or not id_text.isdigit():
+    micros_text, _, id_text = value.partition("_")
+    micros = ascii_int(micros_text, maximum=CURSOR_MAX_MICROSECONDS)
+    object_id = positive_id(id_text)
+    if micros is None or object_id is None:
         raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return EPOCH + timedelta(microseconds=int(micros)), int(id_text)
+    return EPOCH + timedelta(microseconds=micros), object_id
 
 
 PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")

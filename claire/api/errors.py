@@ -23,6 +23,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 API_ERROR_CODES: dict[str, str] = {
     "invalid_request": "A field is missing or invalid; details lists each field.",
     "malformed_json": "The body is not valid JSON.",
+    "json_too_deep": "The JSON body nests deeper than the API allows.",
     "unsupported_media_type": "The body is not application/json.",
     "not_authenticated": "No credentials were sent.",
     "authentication_failed": "The credentials are invalid.",

@@ -71,6 +71,7 @@ class ClaireAutoSchema(AutoSchema):
                 if self.method in WRITE_METHODS
                 else "`permission_denied`."
             ),
+            "406": error_response("`not_acceptable`: the Accept header excludes the body's type."),
         }
         if self.method in WRITE_METHODS and self.method != "DELETE":
             shared["400"] = error_response(

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 from claire.api.schema import (
     INVALID,
     NOT_FOUND,
@@ -45,12 +46,24 @@ from conversations.models import Chat
 
 
 def _item_errors(kind: str, index: int, errors: Any) -> list[dict[str, Any]]:
-    if isinstance(errors, dict):
-        return [
-            {"item": kind, "index": index, "field": field, "message": str(messages[0])}
-            for field, messages in errors.items()
-        ]
-    return [{"item": kind, "index": index, "field": None, "message": str(errors)}]
+    """One entry per invalid field; a nested serializer's fields are dotted
+    (``sender.email``, ``participants.2.phone``)."""
+    found: list[dict[str, Any]] = []
+    pending: list[tuple[str | None, Any]] = [(None, errors)]
+    while pending:
+        field, value = pending.pop(0)
+        if isinstance(value, dict):
+            pending += [(_dotted(field, key), nested) for key, nested in value.items()]
+        elif isinstance(value, list) and value and not all(isinstance(v, str) for v in value):
+            pending += [(_dotted(field, str(i)), item) for i, item in enumerate(value) if item]
+        else:
+            message = value[0] if isinstance(value, list) and value else value
+            found.append({"item": kind, "index": index, "field": field, "message": str(message)})
+    return found
+
+
+def _dotted(prefix: str | None, key: str) -> str:
+    return key if prefix is None else f"{prefix}.{key}"
 
 
 class IngestBatchView(APIView):
@@ -185,10 +198,15 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     if not value:
         return None
     sent_at_text, _, id_text = value.rpartition("_")
-    sent_at = parse_datetime(sent_at_text)
-    if sent_at is None or not id_text.isdigit():
+    try:
+        # Django raises ValueError for a well-formed impossible moment (February 30).
+        sent_at = parse_datetime(sent_at_text)
+    except ValueError:
+        sent_at = None
+    object_id = positive_id(id_text)
+    if sent_at is None or sent_at.tzinfo is None or object_id is None:
         raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return sent_at, int(id_text)
+    return sent_at, object_id
 
 
 class ChatMessagesView(APIView):

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 from claire.api.schema import cursor_parameter, error_response, limit_parameter
 from indexing import selectors
 from indexing.api.serializers import (
@@ -41,9 +42,10 @@ class IndexStatusView(APIView):
 def _positive_int(value: str | None, *, name: str, default: int | None) -> int | None:
     if value is None or value == "":
         return default
-    if not value.isdigit() or int(value) < 1:
+    number = positive_id(value)
+    if number is None:
         raise ApiError(code=f"invalid_{name}", message=f"{name} must be a positive number.")
-    return int(value)
+    return number
 
 
 class EmbeddingFailuresView(APIView):
