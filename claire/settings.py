@@ -352,6 +352,9 @@ ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
+# A database outage (a restart, a failover) met by an answer's database step is waited out this
+# long, retrying on a new connection, before the answer fails.
+ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS", default=30)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
