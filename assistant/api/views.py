@@ -111,7 +111,12 @@ class TurnCancelView(APIView):
     @extend_schema(
         operation_id="assistant_turn_stop",
         request=None,
-        responses={200: TurnStopSerializer, 202: TurnStopSerializer, 404: NOT_FOUND},
+        responses={
+            200: TurnStopSerializer,
+            202: TurnStopSerializer,
+            404: NOT_FOUND,
+            503: error_response("`stop_unavailable`: not delivered, the answer goes on."),
+        },
     )
     def post(self, request: Request, turn_id: int) -> Response:
         turn = services.turn_stop(user=request_user(request), turn_id=turn_id)

@@ -44,6 +44,7 @@ API_ERROR_CODES: dict[str, str] = {
     "request_in_progress": "This requestId is still being answered.",
     "request_id_reused": "This requestId was used for a different request.",
     "turn_not_retryable": "Only a failed, partial or cancelled answer can be retried.",
+    "stop_unavailable": "The Stop could not be delivered (Redis is unreachable); send it again.",
     "budget_exceeded": "The request would exceed the AI budget; details.resetsAt says when.",
     "ai_disabled": "AI answers are turned off for this account.",
     "price_unknown": "The selected model has no price and cannot run.",
