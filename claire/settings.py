@@ -263,6 +263,9 @@ INDEXING_JOB_LEASE_SECONDS = env.int("INDEXING_JOB_LEASE_SECONDS", default=120)
 INDEXING_JOB_QUEUED_GRACE_SECONDS = env.int("INDEXING_JOB_QUEUED_GRACE_SECONDS", default=1800)
 INDEXING_JOB_SLICE_SECONDS = env.float("INDEXING_JOB_SLICE_SECONDS", default=120)
 INDEXING_JOB_MAX_ATTEMPTS = env.int("INDEXING_JOB_MAX_ATTEMPTS", default=8)
+# A job whose database went away mid-run is sent again after its lease, this many times at
+# most (beat's job recovery covers a longer outage).
+INDEXING_JOB_DATABASE_RETRIES = env.int("INDEXING_JOB_DATABASE_RETRIES", default=5)
 INDEXING_ENTRY_MAX_ATTEMPTS = env.int("INDEXING_ENTRY_MAX_ATTEMPTS", default=5)
 INDEXING_RETRY_BASE_SECONDS = env.float("INDEXING_RETRY_BASE_SECONDS", default=5)
 INDEXING_RETRY_MAX_SECONDS = env.float("INDEXING_RETRY_MAX_SECONDS", default=600)
