@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -16,6 +17,19 @@ from rest_framework import serializers
 from claire.api.errors import API_ERROR_CODE_CHOICES
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class TokenOrBearerScheme(OpenApiAuthenticationExtension):
+    target_class = "claire.api.auth.TokenOrBearerAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <key>` or `Bearer <key>`.",
+        }
 
 
 class ErrorDetailSerializer(serializers.Serializer):
