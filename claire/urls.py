@@ -1,16 +1,15 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
-from claire.api.views import api_docs
+from claire.api.views import ApiDocsView, ApiSchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/schema", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/schema/docs", api_docs, name="api-docs"),
+    path("api/schema", ApiSchemaView.as_view(), name="api-schema"),
+    path("api/schema/docs", ApiDocsView.as_view(), name="api-docs"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
     path("api/", include("retrieval.memory.api.urls")),

@@ -6,9 +6,15 @@ import json
 from functools import cache
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -56,18 +62,38 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return operations
 
 
-def api_docs(request: HttpRequest) -> HttpResponse:
-    """A browsable page of the schema, rendered on the server (no script, no CDN)."""
-    schema = api_schema()
-    components = schema.get("components", {}).get("schemas", {})
-    return render(
-        request,
-        "api/docs.html",
-        {
-            "info": schema["info"],
-            "operations": _operations(schema),
-            "components": {
-                name: json.dumps(body, indent=2) for name, body in sorted(components.items())
+class ApiSchemaView(SpectacularAPIView):
+    """The OpenAPI document; its errors (a wrong method) in the API's JSON error shape."""
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if getattr(response, "exception", False):
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = "application/json"
+        return response
+
+
+class ApiDocsView(APIView):
+    """A browsable page of the schema, rendered on the server (no script, no CDN). Public,
+    like the schema: it holds no user data."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    schema = None  # not an operation of the API it documents
+
+    def get(self, request: Request) -> HttpResponse:
+        schema = api_schema()
+        components = schema.get("components", {}).get("schemas", {})
+        return render(
+            request,
+            "api/docs.html",
+            {
+                "info": schema["info"],
+                "operations": _operations(schema),
+                "components": {
+                    name: json.dumps(body, indent=2) for name, body in sorted(components.items())
+                },
             },
-        },
-    )
+        )
