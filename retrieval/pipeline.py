@@ -21,7 +21,7 @@ from django.conf import settings
 
 from claire.accounts.models import User
 from claire.ai.types import DataPolicy
-from retrieval.answerability import unanswerable_reason
+from retrieval.answerability import Unanswerable, unanswerable_reason
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
 from retrieval.memory.evidence import MemoryHits, memory_message_ids
@@ -57,6 +57,12 @@ class Retrieval:
     pack: EvidencePack
     timings: RetrievalTimings = field(default_factory=RetrievalTimings)
     memory: MemoryHits | None = None
+    # Why the answerability check turned the candidates away (None when it did not run or let
+    # them through), and search's own result before memory and that check (``search`` is the
+    # result the answer reads).
+    unanswerable: Unanswerable | None = None
+    searched: SearchResult | None = None
+    is_answerability_checked: bool = False
 
     @property
     def route(self) -> Route:
@@ -65,6 +71,15 @@ class Retrieval:
     @property
     def is_no_evidence(self) -> bool:
         return self.search.route == Route.NO_EVIDENCE or self.pack.is_empty
+
+    @property
+    def hit_message_ids(self) -> tuple[int, ...]:
+        """The ranked hits the pack was built from: memory's messages first, then search's;
+        empty when the route is ``no_evidence``."""
+        if self.is_no_evidence:
+            return ()
+        memory_ids = self.memory.message_ids if self.memory is not None else ()
+        return tuple(dict.fromkeys([*memory_ids, *self.search.message_ids]))
 
     @property
     def memory_sources(self) -> dict[str, str]:
@@ -123,7 +138,7 @@ def retrieve(
     started = time.perf_counter()
     compiled = compile_question(user=user, question=question, now=now, scope=scope)
     compiled_at = time.perf_counter()
-    result = search(
+    searched = result = search(
         user=user,
         compiled=compiled,
         now=now,
@@ -135,7 +150,9 @@ def retrieve(
     memory = memory_message_ids(user=user, compiled=compiled, now=now)
     if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
         result = replace(result, route=memory.route)
-    if memory is None and compiled.intent in _ANSWERABILITY_CHECKED:
+    reason: Unanswerable | None = None
+    is_checked = memory is None and compiled.intent in _ANSWERABILITY_CHECKED
+    if is_checked:
         reason = unanswerable_reason(user=user, compiled=compiled, result=result)
         if reason is not None:
             logger.info(
@@ -166,6 +183,9 @@ def retrieve(
         windows=tuple(windows),
         pack=pack,
         memory=memory,
+        unanswerable=reason,
+        searched=searched,
+        is_answerability_checked=is_checked,
         timings=RetrievalTimings(
             compile_ms=(compiled_at - started) * 1000,
             search_ms=(searched_at - compiled_at) * 1000,
