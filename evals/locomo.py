@@ -336,7 +336,7 @@ def run(
                 searched=[names[message_id] for message_id in searched],
                 route=str(retrieval.route),
                 gate_checked=retrieval.is_answerability_checked,
-                gate_rule=retrieval.unanswerable.rule if retrieval.unanswerable else None,
+                gate_rule=retrieval.unanswerable_rule,
             )
             summary.add(question, result)
             out.write(json.dumps(result.hits_line()) + "\n")
