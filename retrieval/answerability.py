@@ -102,19 +102,7 @@ WITH terms AS (
 )
 SELECT
     t.term,
-    (
-        SELECT count(*)
-        FROM (
-            SELECT 1
-            FROM conversations_message m
-            JOIN conversations_chat c ON c.id = m.chat_id
-            WHERE m.user_id = %(user_id)s
-              AND m.deleted_at IS NULL
-              AND NOT c.is_excluded_from_ai
-              AND m.search_vector @@ t.query
-            LIMIT %(frequency_cap)s
-        ) AS found
-    ),
+    found.matches,
     ARRAY(
         SELECT m.id
         FROM conversations_message m
@@ -122,13 +110,13 @@ SELECT
           AND m.id = ANY(%(candidate_ids)s)
           AND m.search_vector @@ t.query
     ),
-    EXISTS (
+    CASE WHEN found.matches = 0 THEN EXISTS (
         SELECT 1
         FROM conversations_message m
         WHERE m.user_id = %(user_id)s
           AND m.id = ANY(%(candidate_ids)s)
           AND word_similarity(t.term, m.text) >= %(typo_similarity)s
-    ),
+    ) ELSE false END,
     ARRAY(
         SELECT DISTINCT cp.chat_id
         FROM conversations_chatparticipant cp
@@ -136,6 +124,19 @@ SELECT
         WHERE c.user_id = %(user_id)s AND cp.person_id = ANY(%(person_ids)s)
     )
 FROM terms t
+CROSS JOIN LATERAL (
+    SELECT count(*) AS matches
+    FROM (
+        SELECT 1
+        FROM conversations_message m
+        JOIN conversations_chat c ON c.id = m.chat_id
+        WHERE m.user_id = %(user_id)s
+          AND m.deleted_at IS NULL
+          AND NOT c.is_excluded_from_ai
+          AND m.search_vector @@ t.query
+        LIMIT %(frequency_cap)s
+    ) AS capped
+) AS found
 WHERE numnode(t.query) > 0
 ORDER BY t.ord
 """
