@@ -19,6 +19,9 @@ first, the answerability check, the evidence pack) and writes, for
 
 ``--split dev`` runs the first five conversations of the messages file, ``test`` the last
 five. The evaluation users are deleted afterwards unless ``--keep``.
+
+The data is not in this repository: LoCoMo (snap-research/locomo) converted with
+``locomo_to_jsonl.py``; docs/EVALS.md, "Getting the data".
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claire.accounts.models import User
 from evals.locomo import (
+    LOCOMO_DATA_HINT,
     SPLITS,
     conversations_existing,
     conversations_import,
@@ -81,7 +85,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         for name in ("messages", "questions"):
             if not options[name].is_file():
-                raise CommandError(f"--{name}: {options[name]} is not a file")
+                raise CommandError(f"--{name}: {options[name]} is not a file. {LOCOMO_DATA_HINT}")
         out: Path = options["out"]
         wanted = split_conversation_ids(messages_path=options["messages"], split=options["split"])
         named = [c for c in options["conversations"].split(",") if c]
