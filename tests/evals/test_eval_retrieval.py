@@ -17,7 +17,7 @@ from claire.accounts.models import User
 from claire.ai.config import ai_config_reset
 from evals.locomo import EVAL_EMAIL_DOMAIN
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 SLICE = Path(__file__).parent / "locomo_slice"
 HIT_KEYS = {"question_id", "ranked", "pack", "route", "category", "gate"}
