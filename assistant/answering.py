@@ -40,7 +40,7 @@ from billing.types import CostPlan, UsageInput, UsageLike, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.generate import generate
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
-from claire.ai.prompts import evidence_block
+from claire.ai.prompts import evidence_block, findings_block
 from claire.ai.tokens import count_request_tokens, count_tokens
 from claire.ai.types import (
     ChatMessage,
@@ -52,6 +52,7 @@ from claire.ai.types import (
     UsageEvent,
 )
 from claire.ai.types import EvidenceSource as AiEvidenceSource
+from claire.ai.types import MemoryFinding as AiMemoryFinding
 from claire.api.errors import ApiError
 from conversations.models import Chat
 from indexing.selectors import index_status_for_user
@@ -95,6 +96,8 @@ class Retrieval:
     # each: the answer names and cites every one of them.
     memory_notes: Mapping[str, str] = field(default_factory=dict)
     query_embedding_model_key: str = ""
+    # What memory states outright, with the sources that prove each statement.
+    memory_findings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # Stage timings in ms (compile, lexical, embedding, vector, windows, pack), for the trace.
     timings: Mapping[str, float] = field(default_factory=dict)
 
@@ -191,6 +194,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         sources=pack.sources if citations else (),
         query_embedding_tokens=retrieval.search.query_embedding_tokens,
         memory_notes=retrieval.memory_sources if citations else {},
+        memory_findings=retrieval.memory_findings if citations else (),
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
         timings={
             "compile": retrieval.timings.compile_ms,
@@ -434,12 +438,15 @@ def generation_request_for(
             ChatMessage(role="user", content=exchange.question),
             ChatMessage(role="assistant", content=exchange.answer),
         ]
+    findings = tuple(
+        AiMemoryFinding(text=text, labels=labels) for text, labels in retrieval.memory_findings
+    )
     now = timezone.now()
     system = SYSTEM_PROMPT.format(
         timezone=user.timezone,
         today=local_day(now, user.timezone),
         evidence=evidence_block(evidence, timezone=user.timezone),
-    )
+    ) + findings_block(findings)
     return GenerationRequest(
         messages=(*history, ChatMessage(role="user", content=request.question)),
         system=system,
@@ -448,6 +455,7 @@ def generation_request_for(
         timezone=user.timezone,
         request_id=request.request_id,
         intent=retrieval.intent,
+        findings=findings,
     )
 
 

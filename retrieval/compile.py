@@ -219,6 +219,17 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
+        Intent.UNRESOLVED,
+        "did_i_do",
+        # "Did I ever send Ana the photos?", "Have I paid Rui back?", "Did I reply to Tom?":
+        # whether one of the user's loops is closed, answered yes or no.
+        r"^\W*(?:so\s+)?(?:did|have|had|has)\s+i\s+(?:ever\s+|already\s+|actually\s+|yet\s+"
+        r"|finally\s+|not\s+|never\s+)*(?:pay|paid|send|sent|give|gave|return|returned|reply"
+        r"|replied|respond|responded|answer|answered|get\s+back|got\s+back|gotten\s+back|share"
+        r"|shared|forward|forwarded|email|emailed|call|called|write|written|wrote|deliver"
+        r"|delivered|finish|finished|do|done|did)\b",
+    ),
+    _pattern(
         Intent.ACTION_REQUEST,
         "remind_me",
         _IMPERATIVE + r"(?:remind\s+me\s+(?!(?:what|who|when|where|how|which|why|whether|if"
@@ -919,7 +930,33 @@ def _ranking(masked: str) -> Ranking:
         limit = int(number) if number.isdigit() else _RANKING_NUMBER_WORDS[number]
     elif _RANKING_SINGLE.search(masked):
         limit = 1
-    return Ranking(kind=kind, limit=max(1, min(limit, 100)))
+    return Ranking(kind=kind, limit=max(1, min(limit, 100)), platforms=question_platforms(masked))
+
+
+# Platform names as people say them ("on Slack", "over WhatsApp", "my texts").
+_PLATFORM_WORDS = {
+    "whatsapp": ("whatsapp", "whats app", "wa"),
+    "telegram": ("telegram",),
+    "imessage": ("imessage", "imessages"),
+    "signal": ("signal",),
+    "slack": ("slack",),
+    "discord": ("discord",),
+    "sms": ("sms", "text messages"),
+    "email": ("email", "emails", "e-mail", "mail"),
+}
+_PLATFORM = re.compile(
+    r"\b(?:on|over|in|via|through|by|from)\s+(?:the\s+)?(?P<name>"
+    + "|".join(re.escape(form) for forms in _PLATFORM_WORDS.values() for form in forms)
+    + r")\b"
+)
+_PLATFORM_OF_FORM = {form: key for key, forms in _PLATFORM_WORDS.items() for form in forms}
+
+
+def question_platforms(masked: str) -> tuple[str, ...]:
+    """The platforms a folded question restricts itself to ("who do I talk to most on
+    Signal?"): a platform name after "on/over/in/via"."""
+    found = [_PLATFORM_OF_FORM[match.group("name")] for match in _PLATFORM.finditer(masked)]
+    return tuple(dict.fromkeys(found))
 
 
 def _keywords(

@@ -159,9 +159,14 @@ class Location:
 class Ranking:
     kind: RankingKind
     limit: int
+    # Platforms the question names ("most on Slack"); empty: every platform.
+    platforms: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "limit": self.limit}
+        found: dict[str, Any] = {"kind": str(self.kind), "limit": self.limit}
+        if self.platforms:
+            found["platforms"] = list(self.platforms)
+        return found
 
 
 @dataclass(frozen=True)

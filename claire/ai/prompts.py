@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from claire.ai.types import EvidenceSource
+from claire.ai.types import EvidenceSource, MemoryFinding
 
 # What a quoted message could use to pass itself off as part of the prompt: a run of angle
 # brackets (the ``<<<SOURCES`` / ``SOURCES>>>`` fence) and a source mark of its own ("[S9]").
@@ -38,3 +38,19 @@ def evidence_block(evidence: Sequence[EvidenceSource], *, timezone: str = "UTC")
         text = inert(source.text)
         lines.append(f"[{source.label}] {header}: {text}")
     return "\n".join(lines)
+
+
+def findings_block(findings: Sequence[MemoryFinding]) -> str:
+    """What personal memory derived from the sources (a plan's status and day, a loop's
+    state, a ranking with counts), for the model to state first and cite; "" when nothing.
+    Derived text can hold names and titles from messages, so it is made ``inert`` too."""
+    if not findings:
+        return ""
+    lines = []
+    for finding in findings:
+        marks = "".join(f"[{label}]" for label in finding.labels)
+        lines.append(f"- {inert(finding.text)} {marks}".rstrip())
+    return (
+        "\n\nWhat your memory derived from these sources (state it first, in your own words, "
+        "with the same marks; the sources stay the authority):\n" + "\n".join(lines)
+    )

@@ -106,6 +106,16 @@ class EvidenceSource:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class MemoryFinding:
+    """A statement personal memory derived from the sources (a plan's status and day, a
+    loop's state, a ranking with its counts), with the labels of the sources that prove it.
+    Answers state it first and cite those labels."""
+
+    text: str
+    labels: tuple[str, ...] = ()
+
+
 ResponseFormat = Literal["text", "json"]
 
 
@@ -128,6 +138,8 @@ class GenerationRequest:
     # The compiled intent of the question (``retrieval.types.Intent`` value), "" when unknown.
     intent: str = ""
     request_id: str = ""
+    # What memory derived for this question, to be stated first (see ``MemoryFinding``).
+    findings: tuple[MemoryFinding, ...] = ()
 
     @property
     def effective_question(self) -> str:

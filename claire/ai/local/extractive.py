@@ -30,7 +30,7 @@ from claire.ai.providers.base import (
     StreamEnd,
     split_into_word_groups,
 )
-from claire.ai.types import EvidenceSource, GenerationRequest, TextDelta
+from claire.ai.types import EvidenceSource, GenerationRequest, MemoryFinding, TextDelta
 
 PROVIDER_NAME = "local"
 MODEL_NAME = "extractive-answerer-v1"
@@ -199,13 +199,39 @@ def _memory_line(source: EvidenceSource, timezone: str) -> str:
     return f"- {note}{_attribution(source, timezone)}: “{_quote(text)}” [{source.label}]"
 
 
+def _finding_lines(findings: Sequence[MemoryFinding], labels: set[str]) -> str:
+    """Memory's statements as the answer's opening sentences, each with its marks (only
+    labels of this evidence), made inert like a quote (names and titles come from messages)."""
+    lines = []
+    for finding in findings:
+        text = " ".join(finding.text.split()).replace("[", "(").replace("]", ")")
+        text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+        marks = "".join(f"[{label}]" for label in finding.labels if label in labels)
+        lines.append(f"{text} {marks}".rstrip())
+    return "\n\n".join(lines)
+
+
 def compose_answer(
-    question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str = ""
+    question: str,
+    evidence: Sequence[EvidenceSource],
+    timezone: str,
+    intent: str = "",
+    findings: Sequence[MemoryFinding] = (),
 ) -> str:
     """The whole Markdown answer for ``question`` (of compiled ``intent``, "" when unknown)
-    from ``evidence`` (deterministic)."""
+    from ``evidence`` (deterministic): memory's ``findings`` first (the direct answer: a
+    plan's status and day, yes or no, the ranked names with counts), then the quotes that
+    support them."""
     if not evidence:
         return "I couldn't find anything in your messages about this."
+    body = _body(question, evidence, timezone, intent)
+    if not findings:
+        return body
+    lead = _finding_lines(findings, {source.label for source in evidence})
+    return lead + "\n\n" + body
+
+
+def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:
     records = [source for source in evidence if source.must_cite]
     if records and intent in _DIGEST_HEADINGS:
         if intent == "catch_up":
@@ -332,7 +358,11 @@ class ExtractiveAnswerer:
 
     async def _play(self, request: GenerationRequest) -> AsyncIterator[ProviderEvent]:
         answer = compose_answer(
-            request.effective_question, request.evidence, request.timezone, request.intent
+            request.effective_question,
+            request.evidence,
+            request.timezone,
+            request.intent,
+            request.findings,
         )
         for index, group in enumerate(
             split_into_word_groups(answer, words_per_delta=self.words_per_delta)
