@@ -429,6 +429,12 @@ _RANKING_LIMIT = re.compile(
     rf"|\b(?P<b>{_RANKING_NUMBER})\s+(?:closest|best|most|top|people|friends|contacts)\b"
 )
 _RANKING_SINGLE = re.compile(r"\b(?:closest|best)\s+friend\b(?!s)")
+# How much, not how close: "who do I talk to / text / message the most".
+_MOST_MESSAGES = re.compile(
+    r"\b(?:talk|talked|text|texted|message|messaged|chat|chatted|speak|spoke|spoken|write"
+    r"|written|talks|texts|messages|writes|chats)\b.*\bmost\b|\bmost\s+(?:active|frequent)\b"
+)
+_CLOSEST = re.compile(r"\b(?:closest|best|close)\b")
 _NEGLECTED = re.compile(
     r"\bneglect|\bignor|\bhaven't\b|\bhave\s+i\s+not\b|\btouch\b|\bin\s+(?:a\s+while|ages)\b"
 )
@@ -922,7 +928,12 @@ def _plan_statuses(masked: str) -> tuple[PlanStatus, ...]:
 
 
 def _ranking(masked: str) -> Ranking:
-    kind = RankingKind.NEGLECTED if _NEGLECTED.search(masked) else RankingKind.RELATIONSHIP_STRENGTH
+    if _NEGLECTED.search(masked):
+        kind = RankingKind.NEGLECTED
+    elif _MOST_MESSAGES.search(masked) and not _CLOSEST.search(masked):
+        kind = RankingKind.MOST_MESSAGES
+    else:
+        kind = RankingKind.RELATIONSHIP_STRENGTH
     limit = DEFAULT_RANKING_LIMIT
     match = _RANKING_LIMIT.search(masked)
     if match:

@@ -69,6 +69,8 @@ class PlanStatus(models.TextChoices):
 class RankingKind(models.TextChoices):
     RELATIONSHIP_STRENGTH = "relationship_strength", "Relationship strength"
     NEGLECTED = "neglected", "Neglected contacts"
+    # "Who do I talk to most?": by messages exchanged in a window (90 days unless named).
+    MOST_MESSAGES = "most_messages", "Most messages"
 
 
 class ActionType(models.TextChoices):

@@ -54,7 +54,7 @@ from retrieval.memory.findings import (
     open_loops_finding,
     plan_current_when,
     plan_finding,
-    ranking_finding,
+    ranking_findings,
 )
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus
 from retrieval.memory.selectors import (
@@ -331,7 +331,7 @@ def _ranking_hits(
     today = now.astimezone(zone).date()
     time_range = compiled.time_range
     counts: dict[int, int] | None = None
-    if time_range is not None or ranking.platforms:
+    if time_range is not None or ranking.platforms or ranking.kind == RankingKind.MOST_MESSAGES:
         first_day = (
             time_range.start_utc.astimezone(zone).date()
             if time_range is not None
@@ -359,19 +359,18 @@ def _ranking_hits(
             window = "in the last year, and nothing for a month or more"
         else:
             counts = {item.person_id: item.messages_90d for item in ranked}
-    heading = (
-        "People you have drifted from"
-        if ranking.kind == RankingKind.NEGLECTED
-        else "The people you talk to most"
-    )
+    heading = {
+        RankingKind.NEGLECTED: "People you have drifted from",
+        RankingKind.MOST_MESSAGES: "The people you exchanged the most messages with",
+    }.get(ranking.kind, "The people you are closest to")
     notes = {
         mid: f"#{place} {item.display_name}"
         for place, item in enumerate(ranked, start=1)
         for mid in item.representative_message_ids
     }
     ordered = _round_robin([item.representative_message_ids for item in ranked])
-    finding = ranking_finding(ranked, counts=counts, window_text=window, heading=heading)
-    return [(mid, notes[mid]) for mid in ordered], [finding]
+    findings = ranking_findings(ranked, counts=counts, window_text=window, heading=heading)
+    return [(mid, notes[mid]) for mid in ordered], findings
 
 
 # Words that ask for plans in general: not a topic a plan's messages must use.

@@ -18,6 +18,8 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from retrieval.dates import message_relative_date
+from retrieval.gazetteer import CITY_FORMS
+from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
 
@@ -52,7 +54,7 @@ _EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema",
 
 
 def clock_text(label: str, *, activity: str = "") -> str:
-    """The clock time a plan's words name, as 24-hour "20:00"; "" when they name none.
+    """The clock time a plan's words name, as "20:00 (8pm)"; "" when they name none.
     A bare hour ("at 8") is read in the evening for evening activities and for 1-6."""
     for match in _CLOCK.finditer(label):
         if match.group("bare"):
@@ -71,14 +73,21 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour = 0
         elif not half and hour < 12 and (hour <= 6 or activity in _EVENING):
             hour += 12
-        return f"{hour:02d}:{minute:02d}"
+        return f"{hour:02d}:{minute:02d} ({_twelve_hour(hour, minute)})"
     return ""
 
 
+def _twelve_hour(hour: int, minute: int) -> str:
+    """ "8pm", "8:30am", "12pm": the same time as people often write it."""
+    half = "am" if hour < 12 else "pm"
+    shown = hour % 12 or 12
+    return f"{shown}{half}" if not minute else f"{shown}:{minute:02d}{half}"
+
+
 _STATUS_WORDS = {
-    PlanStatus.PROPOSED: "proposed, not confirmed yet",
+    PlanStatus.PROPOSED: "proposed but unconfirmed",
     PlanStatus.CONFIRMED: "confirmed",
-    PlanStatus.CHANGED: "changed",
+    PlanStatus.CHANGED: "moved",
     PlanStatus.CANCELLED: "cancelled",
 }
 
@@ -136,7 +145,8 @@ def plan_finding(
     if people:
         subject += " with " + _join(people)
     if plan.place:
-        subject += f" at {plan.place}"
+        preposition = "in" if fold_text(plan.place) in CITY_FORMS else "at"
+        subject += f" {preposition} {plan.place}"
     whens = plan_whens(plan, zone)
     current = whens[-1] if whens else None
     status = plan.status
@@ -228,23 +238,26 @@ def open_loops_finding(loops: Sequence[LoopState], zone: ZoneInfo) -> Finding:
     )
 
 
-def ranking_finding(
+def ranking_findings(
     ranked: Sequence[RelationshipMetrics],
     *,
     counts: Mapping[int, int],
     window_text: str,
     heading: str,
-) -> Finding:
-    """ "Over the last 90 days, the people you talk to most: 1. Ana (120 messages), 2. …":
-    consecutive ranks, each with the messages exchanged in the window."""
+) -> list[Finding]:
+    """ "The people you exchanged the most messages with in the last 90 days:" then one line
+    per person, "1. Ana Souza: 120 messages", consecutive ranks, each citing one of the
+    messages exchanged with that person."""
     if not ranked:
-        return Finding(text=f"Nobody {window_text}: no messages exchanged in that window.")
-    parts = []
+        return [Finding(text=f"Nobody {window_text}: no messages exchanged in that window.")]
+    findings = [Finding(text=f"{heading} {window_text}:")]
     for place, item in enumerate(ranked, start=1):
         count = counts.get(item.person_id, 0)
         noun = "message" if count == 1 else "messages"
-        parts.append(f"{place}. {item.display_name} ({count} {noun})")
-    ids = [item.representative_message_ids[0] for item in ranked if item.representative_message_ids]
-    return Finding(
-        text=f"{heading} {window_text}: " + ", ".join(parts) + ".", message_ids=tuple(ids)
-    )
+        findings.append(
+            Finding(
+                text=f"{place}. {item.display_name}: {count} {noun}",
+                message_ids=item.representative_message_ids[:1],
+            )
+        )
+    return findings

@@ -69,6 +69,7 @@ _RANKING_PATTERN = re.compile(
     r"\bwho\b.*\b(talk|chat|message|text|speak|write)\w*\b.*\b(most|more|often|least)\b",
     re.IGNORECASE,
 )
+_NUMBERED = re.compile(r"^\d{1,3}\. ")
 _ACTION_PATTERN = re.compile(r"^\s*(please\s+)?(draft|write|send|reply|message)\b", re.IGNORECASE)
 
 
@@ -202,13 +203,21 @@ def _memory_line(source: EvidenceSource, timezone: str) -> str:
 def _finding_lines(findings: Sequence[MemoryFinding], labels: set[str]) -> str:
     """Memory's statements as the answer's opening sentences, each with its marks (only
     labels of this evidence), made inert like a quote (names and titles come from messages)."""
-    lines = []
+    paragraphs: list[str] = []
+    previous_listed = False
     for finding in findings:
         text = " ".join(finding.text.split()).replace("[", "(").replace("]", ")")
         text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
         marks = "".join(f"[{label}]" for label in finding.labels if label in labels)
-        lines.append(f"{text} {marks}".rstrip())
-    return "\n\n".join(lines)
+        line = f"{text} {marks}".rstrip()
+        # Numbered statements ("1. Ana: 120 messages") form one list under the one before.
+        is_listed = _NUMBERED.match(text) is not None
+        if is_listed and paragraphs:
+            paragraphs[-1] += ("\n" if previous_listed else "\n\n") + line
+        else:
+            paragraphs.append(line)
+        previous_listed = is_listed
+    return "\n\n".join(paragraphs)
 
 
 def compose_answer(
@@ -224,11 +233,15 @@ def compose_answer(
     support them."""
     if not evidence:
         return "I couldn't find anything in your messages about this."
-    body = _body(question, evidence, timezone, intent)
     if not findings:
-        return body
+        return _body(question, evidence, timezone, intent)
     lead = _finding_lines(findings, {source.label for source in evidence})
-    return lead + "\n\n" + body
+    records = [source for source in evidence if source.must_cite]
+    if intent == "plan_recall" and records:
+        # The plan's own steps prove the statement; other matches would be other plans.
+        lines = [_memory_line(source, timezone) for source in records]
+        return lead + "\n\n" + _APPENDIX_HEADINGS[intent] + "\n\n" + "\n".join(lines)
+    return lead + "\n\n" + _body(question, evidence, timezone, intent)
 
 
 def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:
