@@ -545,8 +545,8 @@ _BACK_MESSAGE = (
     r"(?:^|[^a-z])(?:(?:got|are|we're|were|i'm|im|am|just|finally)\s+back|back\s+(?:home|in)"
     r"|landed|home\s+again|home\s+safe)(?:[^a-z]|$)"
 )
-# A catch-up with no window of its own widens until it finds this many messages of others.
-RECENT_MIN_MESSAGES = 5
+# A catch-up with no window of its own widens while fewer messages of others came in it.
+RECENT_MIN_MESSAGES = 1
 RECENT_WIDER_DAYS = (7, 14, 30)
 
 
