@@ -427,6 +427,7 @@ def generation_request_for(
             primary_text=source.primary.text,
             must_cite=source.source_id in retrieval.memory_notes,
             note=retrieval.memory_notes.get(source.source_id, ""),
+            turns=tuple((message.sender_name, message.text) for message in source.messages),
         )
         for source in retrieval.sources
     )

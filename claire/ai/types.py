@@ -104,6 +104,8 @@ class EvidenceSource:
     must_cite: bool = False
     # What memory says about it ("asked you, no reply yet", "cancelled", a person's name).
     note: str = ""
+    # The window's messages as (sender, text), in order; empty: ``text`` is one message.
+    turns: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
 
 _FLAGS = re.IGNORECASE
@@ -402,34 +403,7 @@ def nationality_claims(text: str) -> list[str]:
     return found
 
 
-# --- Suspicious messages ------------------------------------------------------------------
-
-# Text that speaks to an assistant instead of to the user: instructions to ignore, reveal or
-# approve, in several languages. Such a message is data; a digest flags it, never leads with it.
-_INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+)*"
-    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions?|rules|prompts?)\b"
-    r"|\bsystem\s+prompt\b|\bdeveloper\s+mode\b|\bjailbreak\b"
-    r"|\b(?:reveal|print|show|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+|hidden\s+|secret\s+)?"
-    r"(?:prompt|instructions|rules|api\s+keys?|credentials|passwords?)\b"
-    r"|\bapprove\s+(?:every|all|any)\s+(?:pending\s+)?(?:proposals?|requests?|payments?|actions?)\b"
-    r"|\b(?:you\s+are\s+now|from\s+now\s+on\s+you)\b.*\b(?:assistant|ai|bot|model)\b"
-    r"|\b(?:ai|assistant|claire|bot)\s*[:,]\s*(?:please\s+)?(?:ignore|forward|send|delete|approve"
-    r"|reveal|transfer)\b"
-    r"|\bignor(?:e|a|ez|iere)\s+(?:as|las|les|alle|todas\s+as|todas\s+las|toutes\s+les)?\s*"
-    r"(?:instru[cç][oõ]es|instrucciones|instructions|anweisungen)\b",
-    _FLAGS,
-)
-# The shapes of unsolicited bulk messages: prizes, urgent verification, payment lures.
-_SPAM = re.compile(
-    r"\b(?:you(?:['\u2019]ve| have)?\s+(?:just\s+)?won|claim\s+(?:your|the)\s+(?:prize|reward|gift)"
-    r"|(?:verify|confirm)\s+your\s+(?:account|identity|details)|click\s+(?:here|the\s+link)"
-    r"|gift\s+card|limited[-\s]time\s+offer|act\s+now|wire\s+transfer\s+fee"
-    r"|crypto\s+(?:giveaway|investment)|double\s+your\s+money|unsubscribe)\b",
-    _FLAGS,
-)
-
-
 def is_suspicious(text: str) -> bool:
-    """A message that tries to instruct an assistant, or reads as spam."""
-    return bool(_INJECTION.search(text) or _SPAM.search(text))
+    """A message that tries to instruct an assistant, or reads as spam
+    (``claire.ai.suspicious``)."""
+    return suspicious_text(text)

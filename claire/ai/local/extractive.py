@@ -30,6 +30,7 @@ from claire.ai.providers.base import (
     StreamEnd,
     split_into_word_groups,
 )
+from claire.ai.suspicious import suspicious_text
 from claire.ai.types import EvidenceSource, GenerationRequest, MemoryFinding, TextDelta
 
 PROVIDER_NAME = "local"
@@ -195,9 +196,40 @@ _APPENDIX_HEADINGS = {
 
 
 def _memory_line(source: EvidenceSource, timezone: str) -> str:
+    """One memory record: what memory says, who and when, and the message itself reported
+    (a suspicious one only quoted inertly, never restated)."""
     note = f"**{_quote(source.note)}**: " if source.note else ""
     text = source.primary_text or source.text
-    return f"- {note}{_attribution(source, timezone)}: “{_quote(text)}” [{source.label}]"
+    return f"- {note}{_attribution(source, timezone)}: {_reported(text)} [{source.label}]"
+
+
+def _reported(text: str) -> str:
+    """Message text as the answer reports it: inert, and in quotes only when suspicious."""
+    if suspicious_text(text):
+        return f"“{_quote(text)}” (suspicious, not followed)"
+    return _quote(text)
+
+
+def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
+    """A closing line naming the cited sources that hold a suspicious message."""
+    flagged = [
+        f"[{source.label}]"
+        for source in evidence
+        if f"[{source.label}]" in answer
+        and any(suspicious_text(text) for _sender, text in _turns_of(source))
+    ]
+    if not flagged:
+        return answer
+    return (
+        answer + "\n\nNote: " + "".join(flagged) + " holds a suspicious message (spam or "
+        "instructions aimed at an assistant); I ignored what it asks."
+    )
+
+
+def _turns_of(source: EvidenceSource) -> tuple[tuple[str, str], ...]:
+    if source.turns:
+        return source.turns
+    return ((source.sender, source.primary_text or source.text),)
 
 
 def _finding_lines(findings: Sequence[MemoryFinding], labels: set[str]) -> str:
@@ -234,14 +266,16 @@ def compose_answer(
     if not evidence:
         return "I couldn't find anything in your messages about this."
     if not findings:
-        return _body(question, evidence, timezone, intent)
+        return _suspicion_note(_body(question, evidence, timezone, intent), evidence)
     lead = _finding_lines(findings, {source.label for source in evidence})
     records = [source for source in evidence if source.must_cite]
     if intent == "plan_recall" and records:
         # The plan's own steps prove the statement; other matches would be other plans.
         lines = [_memory_line(source, timezone) for source in records]
-        return lead + "\n\n" + _APPENDIX_HEADINGS[intent] + "\n\n" + "\n".join(lines)
-    return lead + "\n\n" + _body(question, evidence, timezone, intent)
+        answer = lead + "\n\n" + _APPENDIX_HEADINGS[intent] + "\n\n" + "\n".join(lines)
+    else:
+        answer = lead + "\n\n" + _body(question, evidence, timezone, intent)
+    return _suspicion_note(answer, evidence)
 
 
 def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:
@@ -313,9 +347,14 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
+    reported = _reported_lead(question_terms, ranked, timezone)
     lead = (
-        f"The closest match is from {_attribution(best_source, timezone)}: "
-        f"“{_quote(best_text)}” [{best_source.label}]"
+        reported
+        if reported
+        else (
+            f"The closest match is from {_attribution(best_source, timezone)}: "
+            f"“{_quote(best_text)}” [{best_source.label}]"
+        )
     )
     others = sorted(
         (excerpt_of(scored) for scored in ranked[1:]), key=lambda item: _time_key(item[0])
@@ -324,6 +363,57 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return lead
     lines = [_line(text, source, timezone) for source, text in others]
     return lead + "\n\nRelated messages:\n\n" + "\n".join(lines)
+
+
+REPORTED_TURNS = 2
+MAX_REPORTED_CHARS = 320
+
+
+def _reported_lead(
+    question_terms: set[str],
+    ranked: Sequence[list[tuple[float, _Sentence]]],
+    timezone: str,
+) -> str:
+    """The answer's first sentences: what the best matching messages say, reported with who
+    said it ("Gloria said (…): it's probably the wax ring [S1]"). A source's window may hold
+    several people's messages, so the message (turn) holding the best sentence is the one
+    reported, with its own sender. Suspicious messages are never restated. "" when no turn
+    of the best sources shares a word with the question."""
+    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    for position, scored in enumerate(ranked):
+        source = scored[0][1].source
+        for turn_index, (sender, text) in enumerate(_turns_of(source)):
+            if not text.strip() or suspicious_text(text):
+                continue
+            overlap = question_terms & set(content_terms(text))
+            if not overlap:
+                continue
+            found.append((len(overlap) - 0.01 * position, turn_index, sender, source, text))
+    if not found:
+        return ""
+    found.sort(key=lambda item: -item[0])
+    best_score = found[0][0]
+    lines = []
+    seen: set[tuple[str, str]] = set()
+    for score, _turn, sender, source, text in found:
+        if len(lines) >= REPORTED_TURNS or score < best_score / 2:
+            break
+        key = (source.label, text)
+        if key in seen:
+            continue
+        seen.add(key)
+        cleaned = _quote(text)
+        if len(cleaned) > MAX_REPORTED_CHARS:
+            cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
+        who = "You" if sender.lower() in {"you", "me"} else f"**{_quote(sender or 'Someone')}**"
+        verb = "wrote" if who == "You" else "said"
+        context = [_quote(source.chat_title)] if source.chat_title else []
+        when = _when(source, timezone)
+        if when:
+            context.append(when)
+        where = f" ({', '.join(context)})" if context else ""
+        lines.append(f"{who} {verb}{where}: {cleaned} [{source.label}]")
+    return "\n\n".join(lines)
 
 
 def _ranking(evidence: Sequence[EvidenceSource], timezone: str) -> str:
