@@ -180,6 +180,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.UNRESOLVED,
         "waiting_on_me",
         r"\bwaiting\s+(?:on|for)\s+(?:me|my\s+(?:reply|answer|response))\b"
+        r"|\bwaiting\s+(?:on|for)\s+(?:a\s+|an\s+)?(?:reply|answer|response)\s+from\s+me\b"
         r"|\bwho\s+am\s+i\s+waiting\s+(?:on|for)\b",
     ),
     _pattern(

@@ -118,6 +118,7 @@ _USER_OWES_REPLY = re.compile(
     r"\bi\s+(?:still\s+)?(?:have\s+not|haven't|havent|did\s+not|didn't|never|still\s+need\s+to)"
     r"\s+(?:yet\s+)?" + _REPLY_VERB + "|"
     r"\bwaiting\s+(?:on|for)\s+me\b|\b(?:should|need\s+to|must)\s+(?:reply|answer|respond)"
+    r"|\b(?:reply|answer|response)\s+from\s+me\b"
 )
 # "Did Rui ever reply / who hasn't got back to me": the user asked someone.
 _OTHERS_OWE_REPLY = re.compile(
@@ -720,7 +721,8 @@ def _catch_up_findings(
         )
         busiest = sorted(by_chat.items(), key=lambda item: (-len(item[1]), item[0]))
         parts = [
-            f"{titles.get(chat_id) or 'a chat'} ({len(items)})" for chat_id, items in busiest[:6]
+            f"{_shown(titles.get(chat_id) or '', 'chat')} ({len(items)})"
+            for chat_id, items in busiest[:6]
         ]
         total = sum(len(items) for items in by_chat.values())
         findings.append(
@@ -744,10 +746,11 @@ def _catch_up_findings(
         who = _join_words(
             list(
                 dict.fromkeys(
-                    senders.get(sender or 0, "an unknown sender") for _, _, sender in suspicious
+                    _shown(senders.get(sender or 0, ""), "sender") for _, _, sender in suspicious
                 )
             )
         )
+
         count = len(suspicious)
         noun = "message looks" if count == 1 else "messages look"
         findings.append(
@@ -757,6 +760,13 @@ def _catch_up_findings(
             )
         )
     return findings
+
+
+def _shown(name: str, kind: str) -> str:
+    """A name or title as an answer may repeat it: never one that holds instructions."""
+    if not name:
+        return f"an unknown {kind}"
+    return f"a {kind} with a suspicious name" if is_suspicious(name) else name
 
 
 def _join_words(items: Sequence[str]) -> str:

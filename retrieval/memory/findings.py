@@ -108,8 +108,68 @@ class PlanWhen:
         return " ".join(parts)
 
 
+# Day names the date reader does not know, as the English day it does.
+_DAY_NAMES = {
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "sat": "saturday",
+    "sun": "sunday",
+    "segunda": "monday",
+    "terca": "tuesday",
+    "quarta": "wednesday",
+    "quinta": "thursday",
+    "sexta": "friday",
+    "sabado": "saturday",
+    "domingo": "sunday",
+    "lunes": "monday",
+    "martes": "tuesday",
+    "miercoles": "wednesday",
+    "jueves": "thursday",
+    "viernes": "friday",
+    "lundi": "monday",
+    "mardi": "tuesday",
+    "mercredi": "wednesday",
+    "jeudi": "thursday",
+    "vendredi": "friday",
+    "samedi": "saturday",
+    "dimanche": "sunday",
+    "montag": "monday",
+    "dienstag": "tuesday",
+    "mittwoch": "wednesday",
+    "donnerstag": "thursday",
+    "freitag": "friday",
+    "samstag": "saturday",
+    "sonntag": "sunday",
+    "hoje": "today",
+    "hoy": "today",
+    "heute": "today",
+    "amanha": "tomorrow",
+    "manana": "tomorrow",
+    "demain": "tomorrow",
+    "morgen": "tomorrow",
+}
+_DAY_WORD = re.compile(r"[^\W\d_]+")
+# A day of the month right after a weekday ("sunday 20th"): the weekday says it already.
+_ORDINAL_AFTER_DAY = re.compile(r"(day)\s+\d{1,2}(?:st|nd|rd|th)\b")
+
+
+def _english_days(label: str) -> str:
+    """``label`` with day words of other languages and short forms as English day names."""
+    folded = fold_text(label)
+    english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
+    return _ORDINAL_AFTER_DAY.sub(r"\1", english)
+
+
 def _when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
-    window = message_relative_date(step.event_label, step.sent_at, zone, direction="future")
+    window = message_relative_date(
+        _english_days(step.event_label), step.sent_at, zone, direction="future"
+    )
     day = window.start.astimezone(zone).date() if window is not None else None
     return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
 

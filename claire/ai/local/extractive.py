@@ -146,9 +146,20 @@ def _when(source: EvidenceSource, timezone: str) -> str:
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
 
 
+def _name(text: str, fallback: str) -> str:
+    """A sender name or chat title as shown: one that holds instructions or spam is not
+    repeated ("a sender with a suspicious name")."""
+    if not text:
+        return "Someone" if fallback == "sender" else ""
+    if suspicious_text(text):
+        return f"a {fallback} with a suspicious name"
+    return _quote(text)
+
+
 def _attribution(source: EvidenceSource, timezone: str) -> str:
-    sender = _quote(source.sender) if source.sender else "Someone"
-    context = [_quote(source.chat_title)] if source.chat_title else []
+    sender = _name(source.sender, "sender")
+    title = _name(source.chat_title, "chat")
+    context = [title] if title else []
     when = _when(source, timezone)
     if when:
         context.append(when)
@@ -216,7 +227,14 @@ def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
         f"[{source.label}]"
         for source in evidence
         if f"[{source.label}]" in answer
-        and any(suspicious_text(text) for _sender, text in _turns_of(source))
+        and (
+            suspicious_text(source.sender)
+            or suspicious_text(source.chat_title)
+            or any(
+                suspicious_text(text) or suspicious_text(sender)
+                for sender, text in _turns_of(source)
+            )
+        )
     ]
     if not flagged:
         return answer
@@ -383,7 +401,7 @@ def _reported_lead(
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
         for turn_index, (sender, text) in enumerate(_turns_of(source)):
-            if not text.strip() or suspicious_text(text):
+            if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
             overlap = question_terms & set(content_terms(text))
             if not overlap:
@@ -393,7 +411,7 @@ def _reported_lead(
         return ""
     found.sort(key=lambda item: -item[0])
     best_score = found[0][0]
-    lines = []
+    lines: list[str] = []
     seen: set[tuple[str, str]] = set()
     for score, _turn, sender, source, text in found:
         if len(lines) >= REPORTED_TURNS or score < best_score / 2:
@@ -405,9 +423,10 @@ def _reported_lead(
         cleaned = _quote(text)
         if len(cleaned) > MAX_REPORTED_CHARS:
             cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
-        who = "You" if sender.lower() in {"you", "me"} else f"**{_quote(sender or 'Someone')}**"
+        who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
         verb = "wrote" if who == "You" else "said"
-        context = [_quote(source.chat_title)] if source.chat_title else []
+        title = _name(source.chat_title, "chat")
+        context = [title] if title else []
         when = _when(source, timezone)
         if when:
             context.append(when)
