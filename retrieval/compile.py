@@ -228,7 +228,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|finally\s+|not\s+|never\s+)*(?:pay|paid|send|sent|give|gave|return|returned|reply"
         r"|replied|respond|responded|answer|answered|get\s+back|got\s+back|gotten\s+back|share"
         r"|shared|forward|forwarded|email|emailed|call|called|write|written|wrote|deliver"
-        r"|delivered|finish|finished|do|done|did)\b",
+        r"|delivered|finish|finished|do|done|did|pass|passed|tell|told|review|reviewed|bring"
+        r"|brought|return|returned|lend|lent|book|booked)\b",
     ),
     _pattern(
         Intent.ACTION_REQUEST,

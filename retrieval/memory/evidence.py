@@ -45,10 +45,12 @@ from retrieval.answerability import topic_terms
 from retrieval.dates import resolve_time_expression
 from retrieval.lexicon import fold_text
 from retrieval.memory.calendar import PLANNING_HORIZON
+from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
 from retrieval.memory.extract import RELATIONS, is_suspicious
 from retrieval.memory.findings import (
     Finding,
     LoopState,
+    deed_finding,
     loop_answer_finding,
     moment_text,
     open_loops_finding,
@@ -56,7 +58,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
-from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus
+from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
@@ -69,6 +71,7 @@ from retrieval.memory.selectors import (
     person_ids_expand,
     plans_for_user,
 )
+from retrieval.memory.timeline import topic_plan
 from retrieval.types import CompiledQuery, Intent, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
@@ -177,13 +180,30 @@ def _loop_note(kind: str, person_name: str | None) -> str:
     return f"{person_name}: {note}" if person_name else note
 
 
-def _loop_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+def _loop_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
     zone = user.zoneinfo
-    if _YES_NO.search(fold_text(compiled.question)):
+    folded = fold_text(compiled.question)
+    if _YES_NO.search(folded) and (_SELF_ACTOR.search(folded) or _person_ids(compiled)):
+        deed = (
+            deed_answer(
+                user=user,
+                terms=deed_topic_terms(topic_terms(compiled)),
+                person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
+                now=now,
+            )
+            if _SELF_ACTOR.search(folded) and not _REPLY_WORDS.search(folded)
+            else None
+        )
+        if deed is not None and deed.is_done:
+            return _deed_hits(deed), [deed_finding(deed, zone)]
         answered = _loop_answer(user=user, compiled=compiled)
         if answered is not None:
             loop, hits = answered
             return hits, [loop_answer_finding(loop, zone)]
+        if deed is not None:
+            return _deed_hits(deed), [deed_finding(deed, zone)]
     kinds = loop_kinds_for(compiled.question)
     loops = open_loops_for_user(
         user=user,
@@ -211,7 +231,9 @@ def _loop_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list
 
 
 # A question that expects yes or no ("did I …?", "has Rui …?").
-_YES_NO = re.compile(r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does)\b")
+_YES_NO = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does|are|were|will|can)\b"
+)
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
 _SELF_ACTOR = re.compile(r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\b")
@@ -283,6 +305,14 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         hits.append((row.resolved_by_id, "closed it"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+def _deed_hits(deed: DeedAnswer) -> list[_Hit]:
+    note = "done" if deed.is_done else "not done yet"
+    hits: list[_Hit] = [(deed.message_id, note)]
+    if deed.raised_by_message_id is not None:
+        hits.append((deed.raised_by_message_id, "where it started"))
+    return hits
 
 
 def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
@@ -409,7 +439,9 @@ def _plans_in_window(
     return [plan for _day, _clock, plan in dated]
 
 
-def _plan_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+def _plan_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
     time_range = compiled.time_range
     terms = tuple(term for term in compiled.keywords if fold_text(term) not in _PLAN_WORDS)
     plans = _plans_in_window(user=user, compiled=compiled, terms=terms)[:PLANS_CITED]
@@ -423,11 +455,73 @@ def _plan_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list
             chat_ids=_strict_chat_ids(compiled),
             limit=PLANS_CITED,
         )
+        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=plans)
+        if topic is not None:
+            plans = [topic]
     ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
-    return ordered, _plan_findings(user=user, plans=plans)
+    findings = _plan_findings(user=user, plans=plans)
+    if findings and _YES_NO.search(fold_text(compiled.question)):
+        findings[0] = Finding(
+            text=f"{_plan_yes_no(user=user, compiled=compiled, plan=plans[0])}: "
+            + findings[0].text,
+            message_ids=findings[0].message_ids,
+        )
+    return ordered, findings
+
+
+def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:
+    """ "Is it still on Saturday?": no when the plan was moved or cancelled, or is now for a
+    day outside the question's window; yes otherwise."""
+    if plan.status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
+        return "No"
+    time_range = compiled.time_range
+    when = plan_current_when(plan, user.zoneinfo)
+    if time_range is not None and when is not None and when.day is not None:
+        zone = user.zoneinfo
+        first_day = time_range.start_utc.astimezone(zone).date()
+        last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
+        if not first_day <= when.day <= last_day:
+            return "No"
+    return "Yes"
+
+
+def _topic_plan(
+    *, user: User, compiled: CompiledQuery, now: datetime, plans: Sequence[PlanTimeline]
+) -> PlanTimeline | None:
+    """The plan read from the messages about the question's topic, when its messages use
+    more of the question's topic words than the stored plans' do (``timeline``)."""
+    terms = [
+        term
+        for term in deed_topic_terms(topic_terms(compiled))
+        if term not in _PLAN_WORDS and len(term) >= 3
+    ]
+    found = topic_plan(user=user, terms=terms, now=now, chat_ids=_strict_chat_ids(compiled))
+    if found is None:
+        return None
+    topic, used = found
+    stored_used = _terms_used(user=user, plans=plans, terms=terms)
+    return topic if used > stored_used or (used and not stored_used) else None
+
+
+def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:
+    """The most topic words one stored plan's messages use."""
+    if not plans or not terms:
+        return 0
+    texts: dict[int, str] = dict(
+        Message.objects.filter(
+            user=user, pk__in=[mid for plan in plans for mid in plan.message_ids]
+        ).values_list("pk", "text")
+    )
+    best = 0
+    for plan in plans:
+        folded = fold_text(
+            " ".join([plan.activity, plan.place, *(texts.get(m, "") for m in plan.message_ids)])
+        )
+        best = max(best, sum(1 for term in terms if _stem_match(term, folded)))
+    return best
 
 
 def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding]:
@@ -842,13 +936,13 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     findings: list[Finding] = []
     if compiled.intent == Intent.UNRESOLVED:
         source, route = MemorySource.OPEN_LOOPS, Route.UNRESOLVED
-        found, findings = _loop_hits(user=user, compiled=compiled)
+        found, findings = _loop_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.PEOPLE_RANKING:
         source, route = MemorySource.PEOPLE_RANKING, Route.PEOPLE_RANKING
         found, findings = _ranking_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.PLAN_RECALL:
         source, route = MemorySource.PLANS, Route.HYBRID
-        found, findings = _plan_hits(user=user, compiled=compiled)
+        found, findings = _plan_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.IDENTITY_LOOKUP:
         source, route = MemorySource.IDENTITY, Route.HYBRID
         found = _identity_hits(user=user, compiled=compiled)

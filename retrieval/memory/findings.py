@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from claire.ai.suspicious import suspicious_text
 from retrieval.dates import message_relative_date
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
+from retrieval.memory.deeds import DeedAnswer
 from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
 
@@ -166,7 +168,7 @@ def _english_days(label: str) -> str:
     return _ORDINAL_AFTER_DAY.sub(r"\1", english)
 
 
-def _when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
+def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
     window = message_relative_date(
         _english_days(step.event_label), step.sent_at, zone, direction="future"
     )
@@ -180,7 +182,7 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     for step in plan.steps:
         if not step.event_label or step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
             continue
-        when = _when_of(step, activity=plan.activity, zone=zone)
+        when = when_of(step, activity=plan.activity, zone=zone)
         if not when.text:
             continue
         if whens and whens[-1].text == when.text:
@@ -321,3 +323,29 @@ def ranking_findings(
             )
         )
     return findings
+
+
+def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
+    """ "Yes, you did it on Mon 14 September in Nadia Haddad (slack). You wrote: …" or "No,
+    not as far as your messages show. On … you said: …": the yes or no in a first sentence of
+    its own, then what the message says (never restated when suspicious)."""
+    when = moment_text(answer.sent_at, zone)
+    where = f" in {answer.chat_title} ({answer.platform})" if answer.chat_title else ""
+    if suspicious_text(answer.text) or suspicious_text(answer.chat_title):
+        said = ""
+    else:
+        who = f"{answer.sender_name} wrote" if answer.sender_name else "You wrote"
+        said = f" {who}: {' '.join(answer.text.split())}"
+    if answer.is_done:
+        head = (
+            f"Yes, {answer.sender_name} confirmed it on {when}{where}."
+            if answer.sender_name
+            else f"Yes, you did it on {when}{where}."
+        )
+    else:
+        head = "No, not as far as your messages show."
+        said = f" The last word on it was on {when}{where}." + said
+    ids = [answer.message_id]
+    if answer.raised_by_message_id is not None:
+        ids.append(answer.raised_by_message_id)
+    return Finding(text=head + said, message_ids=tuple(ids))

@@ -1,0 +1,150 @@
+"""A plan read on demand from the messages about a topic: when is it, and did it move.
+
+Stored plans start from an activity word ("dinner", "trip"); many plans are only a name and a
+time ("Devil's Lake before it gets cold?? Sat Sep 19?", "plumber Tue 10-12"). A question
+about one names its topic, so the messages that name that topic (in any chat, on any
+platform), with the conversation right after each (same chat, within ``THREAD_WINDOW``: "Move
+to Sun 20th? same plan, 7am at mine" does not repeat the topic), are read in send-time order
+and every one that names a day or a clock becomes a step: the first sets the time, a later
+one with another time or a change word moves it, a cancellation cancels it, an agreement
+confirms it. The result is a ``PlanTimeline`` like a stored plan, rendered the same way.
+
+Only topic words that few messages use count (a word in many messages names no one plan),
+and only the last ``TOPIC_HORIZON`` before the question. Deterministic; no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from claire.accounts.models import User
+from conversations.models import Message
+from retrieval.lexicon import fold_text
+from retrieval.memory.extract import plan_signal
+from retrieval.memory.findings import plan_whens, when_of
+from retrieval.memory.models import PlanStatus
+from retrieval.memory.selectors import PlanStepView, PlanTimeline
+
+TOPIC_HORIZON = timedelta(days=45)
+THREAD_WINDOW = timedelta(hours=3)
+# A topic word used by more messages than this in the horizon names no single plan.
+MAX_TOPIC_MESSAGES = 25
+MESSAGES_READ = 400
+
+
+def _stem(term: str) -> str:
+    return term if len(term) <= 4 else term[: max(4, len(term) - 2)]
+
+
+def _pattern(term: str) -> str:
+    return rf"(?<!\w){re.escape(_stem(term))}"
+
+
+def topic_plan(
+    *, user: User, terms: Sequence[str], now: datetime, chat_ids: Sequence[int] | None = None
+) -> tuple[PlanTimeline, int] | None:
+    """The plan the messages about ``terms`` describe as of ``now``, with how many topic
+    words its messages use; ``None`` when no message about the topic names a time."""
+    folded_terms = [fold_text(term.strip('"')) for term in terms if len(term.strip('"')) >= 3]
+    if not folded_terms:
+        return None
+    since = now - TOPIC_HORIZON
+    base = Message.objects.filter(
+        user=user,
+        deleted_at__isnull=True,
+        chat__is_excluded_from_ai=False,
+        sent_at__gte=since,
+        sent_at__lt=now,
+    )
+    if chat_ids is not None:
+        base = base.filter(chat_id__in=list(chat_ids))
+    kept: list[str] = []
+    for term in folded_terms:
+        count = base.filter(text__iregex=re.escape(_stem(term))).count()
+        if 0 < count <= MAX_TOPIC_MESSAGES:
+            kept.append(term)
+    if not kept:
+        return None
+    regex = "|".join(re.escape(_stem(term)) for term in kept)
+    topic_rows = list(
+        base.filter(text__iregex=regex)
+        .select_related("chat")
+        .order_by("sent_at", "pk")
+        .values_list("pk", "chat_id", "chat__platform", "sent_at", "text", "is_from_self",
+                     "sender_person_id")[:MESSAGES_READ]
+    )  # fmt: skip
+    topic_rows = [
+        row for row in topic_rows if any(re.search(_pattern(t), fold_text(row[4])) for t in kept)
+    ]
+    if not topic_rows:
+        return None
+    used = {t for row in topic_rows for t in kept if re.search(_pattern(t), fold_text(row[4]))}
+    thread_ids = {row[0] for row in topic_rows}
+    for _pk, chat_id, _platform, sent_at, *_rest in list(topic_rows):
+        thread_ids.update(
+            base.filter(
+                chat_id=chat_id, sent_at__gt=sent_at, sent_at__lte=sent_at + THREAD_WINDOW
+            ).values_list("pk", flat=True)
+        )
+    rows = list(
+        base.filter(pk__in=thread_ids)
+        .order_by("sent_at", "pk")
+        .values_list("pk", "chat_id", "chat__platform", "sent_at", "text", "is_from_self",
+                     "sender_person_id")
+    )  # fmt: skip
+    zone = user.zoneinfo
+    activity = " ".join(kept)
+    steps: list[PlanStepView] = []
+    status = PlanStatus.PROPOSED
+    current = ""
+    for pk, chat_id, platform, sent_at, text, is_from_self, sender in rows:
+        signal = plan_signal(text or "")
+        step = PlanStepView(
+            message_id=pk,
+            chat_id=chat_id,
+            platform=platform,
+            status=PlanStatus.PROPOSED,
+            event_label=signal.event_label,
+            sent_at=sent_at,
+            sender_person_id=sender,
+            is_from_self=is_from_self,
+        )
+        when = when_of(step, activity=activity, zone=zone).text if signal.event_label else ""
+        step_status: PlanStatus | None = None
+        if signal.status == PlanStatus.CANCELLED and steps:
+            step_status = PlanStatus.CANCELLED
+        elif when and not current:
+            step_status = PlanStatus.PROPOSED
+        elif when and when != current:
+            # Another time than the one set: the plan moved, whatever words it used.
+            step_status = PlanStatus.CHANGED
+        elif steps and (signal.status == PlanStatus.CONFIRMED or when == current):
+            step_status = PlanStatus.CONFIRMED
+        if step_status is None:
+            continue
+        if when:
+            current = when
+        steps.append(PlanStepView(**{**step.__dict__, "status": step_status}))
+        status = step_status
+    if not steps:
+        return None
+    plan = PlanTimeline(
+        plan_id=0,
+        activity=" ".join(kept),
+        place="",
+        event_label=next((s.event_label for s in reversed(steps) if s.event_label), ""),
+        status=status,
+        first_sent_at=steps[0].sent_at,
+        last_sent_at=steps[-1].sent_at,
+        steps=tuple(steps),
+    )
+    if not plan_whens(plan, zone):
+        return None
+    if plan.status == PlanStatus.CONFIRMED and any(
+        step.status == PlanStatus.CHANGED for step in steps
+    ):
+        # Agreed after a move: it still moved.
+        plan = PlanTimeline(**{**plan.__dict__, "status": PlanStatus.CHANGED})
+    return plan, len(used)
