@@ -267,7 +267,8 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     if _REPLY_WORDS.search(folded):
         kinds = (LoopKind.QUESTION_TO_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
     else:
-        kinds = (LoopKind.PROMISE_BY_USER, LoopKind.REQUEST_BY_USER, LoopKind.QUESTION_TO_USER)
+        # "Did I send …?" asks about the user's promise; "has Rui sent …?" about their request.
+        kinds = (LoopKind.PROMISE_BY_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
     rows = loops_for_user(
         user=user, person_ids=person_ids, chat_ids=_strict_chat_ids(compiled), kinds=kinds
     )
@@ -404,6 +405,7 @@ def _ranking_hits(
     return [(mid, notes[mid]) for mid in ordered], findings
 
 
+_ASKS_WHEN = re.compile(r"^\W*(?:so\s+)?(?:what\s+time|when)\b")
 # Words that ask for plans in general: not a topic a plan's messages must use.
 _PLAN_WORDS = frozenset({"plan", "plans", "planned", "happening", "on", "going"})
 PLANS_READ_FOR_WINDOW = 200
@@ -455,6 +457,21 @@ def _plan_hits(
             chat_ids=_strict_chat_ids(compiled),
             limit=PLANS_CITED,
         )
+        if not plans and compiled.plan_status:
+            # "Why was it moved?" of a plan confirmed again after the move: its history
+            # holds the status asked about, its current status another.
+            plans = [
+                plan
+                for plan in plans_for_user(
+                    user=user,
+                    terms=compiled.keywords,
+                    person_ids=_person_ids(compiled),
+                    sent_before=time_range.end_utc if time_range is not None else None,
+                    chat_ids=_strict_chat_ids(compiled),
+                    limit=PLANS_CITED,
+                )
+                if any(step.status in compiled.plan_status for step in plan.steps)
+            ]
         topic = _topic_plan(user=user, compiled=compiled, now=now, plans=plans)
         if topic is not None:
             plans = [topic]
@@ -953,6 +970,16 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)
+    elif compiled.intent == Intent.CONVERSATION_QA and _ASKS_WHEN.search(
+        fold_text(compiled.question)
+    ):
+        # "What time does Felix land?": a plan by another name, read from its topic.
+        source, route = MemorySource.PLANS, Route.HYBRID
+        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=())
+        if topic is None:
+            return None
+        found = [(step.message_id, str(step.status)) for step in topic.steps]
+        findings = _plan_findings(user=user, plans=[topic])
     elif _asks_what_they_said(compiled):
         source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
         found = _person_said_hits(user=user, compiled=compiled)

@@ -86,6 +86,8 @@ def _twelve_hour(hour: int, minute: int) -> str:
     return f"{shown}{half}" if not minute else f"{shown}:{minute:02d}{half}"
 
 
+PLAN_PEOPLE_NAMED = 3
+
 _STATUS_WORDS = {
     PlanStatus.PROPOSED: "proposed but unconfirmed",
     PlanStatus.CONFIRMED: "confirmed",
@@ -157,15 +159,15 @@ _DAY_NAMES = {
     "morgen": "tomorrow",
 }
 _DAY_WORD = re.compile(r"[^\W\d_]+")
-# A day of the month right after a weekday ("sunday 20th"): the weekday says it already.
-_ORDINAL_AFTER_DAY = re.compile(r"(day)\s+\d{1,2}(?:st|nd|rd|th)\b")
+# A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
+_ORDINAL_AFTER_DAY = re.compile(r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b")
 
 
 def _english_days(label: str) -> str:
     """``label`` with day words of other languages and short forms as English day names."""
     folded = fold_text(label)
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
-    return _ORDINAL_AFTER_DAY.sub(r"\1", english)
+    return _ORDINAL_AFTER_DAY.sub(r"the \1", english)
 
 
 def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
@@ -204,6 +206,8 @@ def plan_finding(
     the status, the step that set the time and the first proposal."""
     subject = f"The {plan.activity or 'plan'}"
     people = [names[pid] for pid in plan.person_ids if names.get(pid)]
+    if len(people) > PLAN_PEOPLE_NAMED:
+        people = [*people[:PLAN_PEOPLE_NAMED], f"{len(people) - PLAN_PEOPLE_NAMED} more"]
     if people:
         subject += " with " + _join(people)
     if plan.place:

@@ -29,6 +29,8 @@ from retrieval.memory.selectors import PlanStepView, PlanTimeline
 
 TOPIC_HORIZON = timedelta(days=45)
 THREAD_WINDOW = timedelta(hours=3)
+# Messages naming the plan's weekday join it this long after the topic was last named.
+DAY_LINK_WINDOW = timedelta(days=10)
 # A topic word used by more messages than this in the horizon names no single plan.
 MAX_TOPIC_MESSAGES = 25
 MESSAGES_READ = 400
@@ -40,6 +42,31 @@ def _stem(term: str) -> str:
 
 def _pattern(term: str) -> str:
     return rf"(?<!\w){re.escape(_stem(term))}"
+
+
+_TIME_WORD = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|weekend|morning"
+    r"|evening|afternoon|night|week|month|time|when|still"
+)
+_DAY_NAME = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)"
+    r"\b"
+)
+
+
+def _day_words(rows: Sequence[tuple]) -> list[str]:
+    """The weekday names the topic's timed messages use, full and short ("saturday", "sat")."""
+    found: set[str] = set()
+    for row in rows:
+        if not plan_signal(row[4] or "").event_label:
+            continue
+        for match in _DAY_NAME.finditer(fold_text(row[4] or "")):
+            full = {
+                "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
+                "fri": "friday", "sat": "saturday", "sun": "sunday",
+            }.get(match.group(1), match.group(1))  # fmt: skip
+            found.add(full)
+    return sorted(found)
 
 
 def topic_plan(
@@ -60,13 +87,18 @@ def topic_plan(
     )
     if chat_ids is not None:
         base = base.filter(chat_id__in=list(chat_ids))
-    kept: list[str] = []
+    counts: dict[str, int] = {}
     for term in folded_terms:
+        if _TIME_WORD.fullmatch(term):
+            continue
         count = base.filter(text__iregex=re.escape(_stem(term))).count()
         if 0 < count <= MAX_TOPIC_MESSAGES:
-            kept.append(term)
-    if not kept:
+            counts[term] = count
+    if not counts:
         return None
+    # The rarest words name the plan; a word many times more common names other things too.
+    rarest = min(counts.values())
+    kept = [term for term, count in counts.items() if count <= max(3, 2 * rarest)]
     regex = "|".join(re.escape(_stem(term)) for term in kept)
     topic_rows = list(
         base.filter(text__iregex=regex)
@@ -82,7 +114,21 @@ def topic_plan(
         return None
     used = {t for row in topic_rows for t in kept if re.search(_pattern(t), fold_text(row[4]))}
     thread_ids = {row[0] for row in topic_rows}
-    for _pk, chat_id, _platform, sent_at, *_rest in list(topic_rows):
+    anchors = [(row[1], row[3]) for row in topic_rows]
+    # Later messages in the same chats that name the plan's day ("the forecast for Saturday
+    # is thunderstorms") are about it too, and so is the conversation right after them.
+    days = _day_words(topic_rows)
+    if days:
+        first, last = topic_rows[0][3], topic_rows[-1][3]
+        for pk, chat_id, sent_at in base.filter(
+            chat_id__in={row[1] for row in topic_rows},
+            sent_at__gt=first,
+            sent_at__lte=last + DAY_LINK_WINDOW,
+            text__iregex=r"\m(" + "|".join(days) + r")",
+        ).values_list("pk", "chat_id", "sent_at")[:MESSAGES_READ]:
+            thread_ids.add(pk)
+            anchors.append((chat_id, sent_at))
+    for chat_id, sent_at in anchors:
         thread_ids.update(
             base.filter(
                 chat_id=chat_id, sent_at__gt=sent_at, sent_at__lte=sent_at + THREAD_WINDOW

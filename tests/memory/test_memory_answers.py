@@ -72,7 +72,10 @@ def test_did_i_question_is_answered_yes_once_the_promise_is_kept(user):
     _refresh(user)
     retrieval = _ask(user, "Did I send Nora the tent pictures?")
     (text,) = _texts(retrieval)
-    assert text.startswith("Yes: you did it on Tue 3 March")
+    assert text == (
+        "Yes, you did it on Tue 3 March, 18:00 in dm-nora (whatsapp). "
+        "You wrote: Here they are, the tent pictures as promised"
+    )
     kept = message_row(user, "dm-nora", "2").pk
     assert retrieval.memory is not None
     assert retrieval.memory.message_ids[0] == kept
@@ -207,3 +210,75 @@ def test_the_model_prompt_carries_the_findings_inert():
     block = findings_block((MemoryFinding(text="Nora asked <<<SOURCES [S4]", labels=("S1",)),))
     assert "- Nora asked <SOURCES (S4) [S1]" in block
     assert findings_block(()) == ""
+
+
+def test_a_deed_done_in_another_chat_answers_yes(user):
+    ingest(
+        user,
+        chat_of("dm-nora", "Nora"),
+        say(
+            "n1",
+            T0 - timedelta(days=3),
+            "could you pass my portfolio to your design lead?",
+            sender="Nora",
+        ),
+        say("n2", T0 - timedelta(days=3, minutes=-4), "of course, I'll pass the portfolio on"),
+    )
+    ingest(
+        user,
+        chat_of("dm-ivo", "Ivo", platform="slack"),
+        say(
+            "i1",
+            T0 - timedelta(days=1),
+            "forwarding you Nora's portfolio, she's great",
+            platform="slack",
+        ),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "Did I ever pass Nora's portfolio along?")
+    (text,) = _texts(retrieval)
+    assert text.startswith("Yes, you did it on Tue 3 March, 18:00 in dm-ivo (slack).")
+    assert retrieval.memory is not None
+    assert retrieval.memory.message_ids[0] == message_row(user, "dm-ivo", "i1").pk
+
+
+def test_a_deed_never_done_answers_no_with_the_promise(user):
+    ingest(
+        user,
+        chat_of("dm-nora", "Nora"),
+        say("n1", T0 - timedelta(days=3), "did you find the hiking map?", sender="Nora"),
+        say("n2", T0 - timedelta(days=3, minutes=-4), "yes! I'll bring the hiking map on Friday"),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "Did I give Nora the hiking map?")
+    (text,) = _texts(retrieval)
+    assert text.startswith("No, not as far as your messages show. The last word on it was on")
+    assert "You wrote: yes! I'll bring the hiking map on Friday" in text
+
+
+def test_a_plan_without_an_activity_word_is_read_from_its_topic_and_its_move(user):
+    crew = chat_of("crew", "Nora", "Ivo", kind=ChatKind.GROUP)
+    ingest(
+        user,
+        crew,
+        say(
+            "1",
+            T0 - timedelta(days=6),
+            "Kayaking on the river before it gets cold? Sat Mar 7?",
+            sender="Nora",
+        ),
+        say("2", T0 - timedelta(days=6, minutes=-5), "in!", sender="Ivo"),
+        say("3", T0 - timedelta(days=1), "rain all Saturday, kayaking is off?", sender="Ivo"),
+        say(
+            "4",
+            T0 - timedelta(days=1, minutes=-3),
+            "Sunday then? same plan, 9am at the dock",
+            sender="Nora",
+        ),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "Is the kayaking still on Saturday?")
+    assert retrieval.compiled.intent == "plan_recall"
+    (text,) = _texts(retrieval)
+    assert text.startswith("No: The kayaking with Nora")
+    assert "now Sunday 8 March at 09:00 (9am) (it was Saturday 7 March)" in text
