@@ -137,6 +137,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(Intent.CATCH_UP, "recap", r"\brecap\b"),
     _pattern(
         Intent.CATCH_UP,
+        "anything_to_deal_with",
+        # "Anything important I missed?", "anything from Ana I need to deal with?"
+        r"^\W*(?:is\s+there\s+)?anything\s+(?:[\w']+\s+){0,4}?(?:i\s+)?(?:missed|miss"
+        r"|need\s+to\s+(?:deal\s+with|handle|know\s+about|look\s+at|answer|do))\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
         "whats_new",
         r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
         r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",

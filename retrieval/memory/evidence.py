@@ -42,6 +42,7 @@ from django.db import models
 from claire.accounts.models import User
 from conversations.models import Chat, Message, Person, Platform
 from retrieval.answerability import topic_terms
+from retrieval.compile import question_platforms
 from retrieval.dates import resolve_time_expression
 from retrieval.lexicon import fold_text
 from retrieval.memory.calendar import PLANNING_HORIZON
@@ -515,7 +516,13 @@ def _topic_plan(
         for term in deed_topic_terms(topic_terms(compiled))
         if term not in _PLAN_WORDS and len(term) >= 3
     ]
-    found = topic_plan(user=user, terms=terms, now=now, chat_ids=_strict_chat_ids(compiled))
+    found = topic_plan(
+        user=user,
+        terms=terms,
+        now=now,
+        chat_ids=_strict_chat_ids(compiled),
+        person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
+    )
     if found is None:
         return None
     topic, used = found
@@ -690,6 +697,39 @@ def _catch_up_window(
     return start, end, explicit is not None
 
 
+# A narrowed catch-up reads back at most this far for the user's last word.
+NARROW_CATCH_UP_DAYS = 30
+
+
+def _since_user_last_wrote(
+    *, user: User, rows: models.QuerySet[Message], start: datetime, end: datetime
+) -> datetime:
+    """The start of a catch-up over some chats: the user's last message in the chats that
+    spoke (not before ``NARROW_CATCH_UP_DAYS``, never later than ``start``)."""
+    floor = end - timedelta(days=NARROW_CATCH_UP_DAYS)
+    chats = list(
+        rows.filter(sent_at__gte=floor, sent_at__lt=end)
+        .values_list("chat_id", flat=True)
+        .distinct()
+    )
+    if not chats:
+        return start
+    last = (
+        Message.objects.filter(
+            user=user,
+            chat_id__in=chats,
+            is_from_self=True,
+            deleted_at__isnull=True,
+            sent_at__gte=floor,
+            sent_at__lt=end,
+        )
+        .order_by("-sent_at")
+        .values_list("sent_at", flat=True)
+        .first()
+    )
+    return min(start, last or floor)
+
+
 def _chats_named(*, user: User, compiled: CompiledQuery) -> list[int]:
     """Chats whose title the question names ("catch me up on the climbing group")."""
     folded = fold_text(compiled.question)
@@ -730,6 +770,12 @@ def _recent_hits(
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
         rows = rows.filter(sender_person_id__in=list(person_ids))
+    platforms = question_platforms(fold_text(compiled.question))
+    if platforms:
+        rows = rows.filter(chat__platform__in=list(platforms))
+    if not chosen and (chat_ids is not None or person_ids or platforms):
+        # Caught up on one chat, person or platform: since the user last wrote there.
+        start = _since_user_last_wrote(user=user, rows=rows, start=start, end=end)
 
     def read(window_start: datetime) -> list[tuple[int, int, datetime, str, int | None]]:
         return list(

@@ -48,7 +48,7 @@ def moment_text(moment: datetime, zone: ZoneInfo) -> str:
 # A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "at 8".
 _CLOCK = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b)?"
-    r"|\b(?:at|@|um|a las|às|as|à)\s*(?P<bare>\d{1,2})\b",
+    r"|\b(?:at|@|um|a las|às|as|à)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
     re.IGNORECASE,
 )
 # Activities that happen in the evening: "dinner at 8" is 20:00.
@@ -158,15 +158,20 @@ _DAY_NAMES = {
     "demain": "tomorrow",
     "morgen": "tomorrow",
 }
+_WEEKDAY_BEFORE_MONTH = re.compile(
+    r"\b[a-z]+day,?\s+(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
+)
 _DAY_WORD = re.compile(r"[^\W\d_]+")
 # A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
 _ORDINAL_AFTER_DAY = re.compile(r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b")
 
 
 def _english_days(label: str) -> str:
-    """``label`` with day words of other languages and short forms as English day names."""
+    """``label`` with day words of other languages and short forms as English day names; a
+    weekday said with a date gives way to the date ("sat sep 19" is 19 September)."""
     folded = fold_text(label)
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
+    english = _WEEKDAY_BEFORE_MONTH.sub("", english)
     return _ORDINAL_AFTER_DAY.sub(r"the \1", english)
 
 

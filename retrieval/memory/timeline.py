@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from claire.accounts.models import User
-from conversations.models import Message
+from conversations.models import ChatParticipant, Message
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import plan_signal
 from retrieval.memory.findings import plan_whens, when_of
@@ -69,8 +69,38 @@ def _day_words(rows: Sequence[tuple]) -> list[str]:
     return sorted(found)
 
 
+def _latest_day_end(rows: Sequence[tuple], *, user: User) -> datetime:
+    """The end of the latest day the topic's timed messages name (their send time if none)."""
+    zone = user.zoneinfo
+    latest = rows[-1][3]
+    for pk, chat_id, platform, sent_at, text, is_from_self, sender in rows:
+        label = plan_signal(text or "").event_label
+        if not label:
+            continue
+        step = PlanStepView(
+            message_id=pk,
+            chat_id=chat_id,
+            platform=platform,
+            status=PlanStatus.PROPOSED,
+            event_label=label,
+            sent_at=sent_at,
+            sender_person_id=sender,
+            is_from_self=is_from_self,
+        )
+        day = when_of(step, activity="", zone=zone).day
+        if day is not None:
+            end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
+            latest = max(latest, end)
+    return latest
+
+
 def topic_plan(
-    *, user: User, terms: Sequence[str], now: datetime, chat_ids: Sequence[int] | None = None
+    *,
+    user: User,
+    terms: Sequence[str],
+    now: datetime,
+    chat_ids: Sequence[int] | None = None,
+    person_ids: Sequence[int] = (),
 ) -> tuple[PlanTimeline, int] | None:
     """The plan the messages about ``terms`` describe as of ``now``, with how many topic
     words its messages use; ``None`` when no message about the topic names a time."""
@@ -87,6 +117,13 @@ def topic_plan(
     )
     if chat_ids is not None:
         base = base.filter(chat_id__in=list(chat_ids))
+    if person_ids:
+        # A plan with someone is discussed in the chats they are in.
+        base = base.filter(
+            chat_id__in=ChatParticipant.objects.filter(
+                chat__user=user, person_id__in=list(person_ids)
+            ).values("chat_id")
+        )
     counts: dict[str, int] = {}
     for term in folded_terms:
         if _TIME_WORD.fullmatch(term):
@@ -120,10 +157,12 @@ def topic_plan(
     days = _day_words(topic_rows)
     if days:
         first, last = topic_rows[0][3], topic_rows[-1][3]
+        # Until the plan's day (it is discussed until it happens), or a while after the topic.
+        until = max(last + DAY_LINK_WINDOW, _latest_day_end(topic_rows, user=user))
         for pk, chat_id, sent_at in base.filter(
             chat_id__in={row[1] for row in topic_rows},
             sent_at__gt=first,
-            sent_at__lte=last + DAY_LINK_WINDOW,
+            sent_at__lte=until,
             text__iregex=r"\m(" + "|".join(days) + r")",
         ).values_list("pk", "chat_id", "sent_at")[:MESSAGES_READ]:
             thread_ids.add(pk)

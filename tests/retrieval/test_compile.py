@@ -312,6 +312,7 @@ def test_every_pattern_decides_at_least_one_question():
         "what_did_i_miss": "what did I miss",
         "fill_me_in": "bring me up to speed",
         "recap": "recap please",
+        "anything_to_deal_with": "anything from Bruno I need to deal with?",
         "whats_new": "what's new",
         "summarize_recent": "summarize the last week",
         "what_happened_recently": "what happened today",
