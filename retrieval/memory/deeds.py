@@ -1,14 +1,15 @@
 """Whether the user did something they were asked or promised to do, in any chat.
 
-"Did I pay Nadia for the gas?", "did I ever pass Hugo's CV along?": the promise or the ask is
+"Did I pay Ivo back for the tickets?", "did I ever send Bea the slides?": the promise or the ask is
 made in one chat, and the deed often happens in another (a direct chat, another platform, an
 email). A loop is closed inside its own chat (``services.loops_refresh``); this reads across
 chats, from the messages that name the question's topic and their neighbourhood:
 
-- a **deed**: the user's own message that names the topic and says it is done ("sent", "paid",
-  "forwarding you his CV", "here they are"), or one of the user's messages that says it is done
-  in a direct chat with the person named, within ``DEED_WINDOW`` of the topic being raised;
-  or the named person's receipt that names the topic ("got the crash pad, thanks!");
+- a **deed**: the user's own message that names the topic and says it is done ("sent",
+  "paid", "forwarding you her portfolio", "here they are"), or one of the user's messages
+  that says it is done in a direct chat with the person named, within ``DEED_WINDOW`` of the
+  topic being raised;
+  or the named person's receipt that names the topic ("got the tent, thank you!");
 - otherwise, an **intent**: the user's promise about the topic ("I'll send the photos") or the
   named person's request, with nothing done since.
 

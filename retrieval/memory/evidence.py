@@ -1019,7 +1019,7 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.CONVERSATION_QA and _ASKS_WHEN.search(
         fold_text(compiled.question)
     ):
-        # "What time does Felix land?": a plan by another name, read from its topic.
+        # "What time does Bea's train arrive?": a plan by another name, read from its topic.
         source, route = MemorySource.PLANS, Route.HYBRID
         topic = _topic_plan(user=user, compiled=compiled, now=now, plans=())
         if topic is None:

@@ -72,7 +72,7 @@ _WEEKDAY = (
     r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
     r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
 )
-# "Sun 20th", "Sat Sep 19", "sat. 3": an abbreviated day only with a date or a time after it.
+# "Fri 12th", "Thu Jun 4", "sat. 3": an abbreviated day only with a date or a time after it.
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
     r"(?:[a-z]{3}\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b)?"
@@ -170,8 +170,20 @@ def plan_signal(text: str) -> PlanSignal:
         activity and (time_match or place) and status is None and _PROPOSAL_CUE.search(text)
     )
     label = time_match.group(0).strip() if time_match else ""
-    if time_match and not _CLOCK_ONLY.search(label):
-        # "Move to Sun 20th? same plan, 7am at mine": the clock said after the day belongs to it.
+    if time_match and _CLOCK_ONLY.fullmatch(label):
+        # "Sunday instead? meet 9am": the day said before the clock belongs to it.
+        day = next(
+            (
+                m.group(0).strip()
+                for m in _TIME.finditer(text)
+                if not _CLOCK_ONLY.fullmatch(m.group(0).strip())
+            ),
+            "",
+        )
+        if day:
+            label = f"{day} {label}"
+    elif time_match and not _CLOCK_ONLY.search(label):
+        # "Shall we go Thu 4th instead? leaving 8am": the clock said after the day belongs to it.
         clock = _CLOCK_ONLY.search(text, time_match.end())
         if clock:
             label = f"{label} {clock.group(0).strip()}"

@@ -335,7 +335,7 @@ def ranking_findings(
 
 
 def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
-    """ "Yes, you did it on Mon 14 September in Nadia Haddad (slack). You wrote: …" or "No,
+    """ "Yes, you did it on Mon 14 September in Ivo (slack). You wrote: …" or "No,
     not as far as your messages show. On … you said: …": the yes or no in a first sentence of
     its own, then what the message says (never restated when suspicious)."""
     when = moment_text(answer.sent_at, zone)

@@ -1,10 +1,10 @@
 """A plan read on demand from the messages about a topic: when is it, and did it move.
 
 Stored plans start from an activity word ("dinner", "trip"); many plans are only a name and a
-time ("Devil's Lake before it gets cold?? Sat Sep 19?", "plumber Tue 10-12"). A question
+time ("Kayak day at the reservoir, Fri Jun 12?", "electrician Tue 9-11"). A question
 about one names its topic, so the messages that name that topic (in any chat, on any
 platform), with the conversation right after each (same chat, within ``THREAD_WINDOW``: "Move
-to Sun 20th? same plan, 7am at mine" does not repeat the topic), are read in send-time order
+for Sat 13th? leaving 8am" does not repeat the topic), are read in send-time order
 and every one that names a day or a clock becomes a step: the first sets the time, a later
 one with another time or a change word moves it, a cancellation cancels it, an agreement
 confirms it. The result is a ``PlanTimeline`` like a stored plan, rendered the same way.
@@ -152,8 +152,8 @@ def topic_plan(
     used = {t for row in topic_rows for t in kept if re.search(_pattern(t), fold_text(row[4]))}
     thread_ids = {row[0] for row in topic_rows}
     anchors = [(row[1], row[3]) for row in topic_rows]
-    # Later messages in the same chats that name the plan's day ("the forecast for Saturday
-    # is thunderstorms") are about it too, and so is the conversation right after them.
+    # Later messages in the same chats that name the plan's day ("strong wind on Friday,
+    # not ideal") are about it too, and so is the conversation right after them.
     days = _day_words(topic_rows)
     if days:
         first, last = topic_rows[0][3], topic_rows[-1][3]

@@ -264,7 +264,7 @@ def test_a_plan_without_an_activity_word_is_read_from_its_topic_and_its_move(use
         say(
             "1",
             T0 - timedelta(days=6),
-            "Kayaking on the river before it gets cold? Sat Mar 7?",
+            "Kayaking on the river, Sat Mar 7?",
             sender="Nora",
         ),
         say("2", T0 - timedelta(days=6, minutes=-5), "in!", sender="Ivo"),
@@ -272,7 +272,7 @@ def test_a_plan_without_an_activity_word_is_read_from_its_topic_and_its_move(use
         say(
             "4",
             T0 - timedelta(days=1, minutes=-3),
-            "Sunday then? same plan, 9am at the dock",
+            "Sunday instead? meet 9am at the dock",
             sender="Nora",
         ),
     )
