@@ -526,8 +526,10 @@ def _topic_plan(
     if found is None:
         return None
     topic, used = found
-    stored_used = _terms_used(user=user, plans=plans, terms=terms)
-    return topic if used > stored_used or (used and not stored_used) else None
+    # Compared on the rare words the topic plan was read from: a stored plan that shares
+    # only a common word ("dinner") is another plan.
+    stored_used = _terms_used(user=user, plans=plans, terms=used)
+    return topic if len(used) > stored_used else None
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:

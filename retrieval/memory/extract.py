@@ -83,7 +83,7 @@ _MONTH_DAY = (
 )
 _CLOCK = (
     r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
-    r"(?::\d{2})?(?:h\b|\b))"
+    r"(?::\d{2})?\s?(?:am|pm|h)?\b)"
 )
 _TIME = re.compile(
     rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"

@@ -73,9 +73,12 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour += 12
         elif half == "am" and hour == 12:
             hour = 0
-        elif not half and hour < 12 and (hour <= 6 or activity in _EVENING):
+        elif not half and hour < 12 and (activity in _EVENING or (hour <= 6 and not minute)):
             hour += 12
-        return f"{hour:02d}:{minute:02d} ({_twelve_hour(hour, minute)})"
+        elif not half and hour < 12:
+            # "6:45" with nothing else: said as written, morning or evening unknown.
+            return f"{hour}:{minute:02d}"
+        return f"{hour}:{minute:02d} ({_twelve_hour(hour, minute)})"
     return ""
 
 

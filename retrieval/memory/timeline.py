@@ -101,9 +101,9 @@ def topic_plan(
     now: datetime,
     chat_ids: Sequence[int] | None = None,
     person_ids: Sequence[int] = (),
-) -> tuple[PlanTimeline, int] | None:
-    """The plan the messages about ``terms`` describe as of ``now``, with how many topic
-    words its messages use; ``None`` when no message about the topic names a time."""
+) -> tuple[PlanTimeline, tuple[str, ...]] | None:
+    """The plan the messages about ``terms`` describe as of ``now``, with the topic words its
+    messages use; ``None`` when no message about the topic names a time."""
     folded_terms = [fold_text(term.strip('"')) for term in terms if len(term.strip('"')) >= 3]
     if not folded_terms:
         return None
@@ -232,4 +232,4 @@ def topic_plan(
     ):
         # Agreed after a move: it still moved.
         plan = PlanTimeline(**{**plan.__dict__, "status": PlanStatus.CHANGED})
-    return plan, len(used)
+    return plan, tuple(sorted(used))

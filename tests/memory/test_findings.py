@@ -29,7 +29,10 @@ WEDNESDAY = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
     ("label", "activity", "expected"),
     [
         ("Friday at 8", "dinner", "20:00 (8pm)"),
-        ("Friday at 8", "breakfast", "08:00 (8am)"),
+        ("Friday at 8", "breakfast", "8:00"),
+        ("pick you up at 6:45", "", "6:45"),
+        ("now landing at 10:25pm", "", "22:25 (10:25pm)"),
+        ("at 7am", "", "7:00 (7am)"),
         ("tomorrow 7:30pm", "", "19:30 (7:30pm)"),
         ("Saturday 21:15", "", "21:15 (9:15pm)"),
         ("at 3", "coffee", "15:00 (3pm)"),

@@ -281,4 +281,4 @@ def test_a_plan_without_an_activity_word_is_read_from_its_topic_and_its_move(use
     assert retrieval.compiled.intent == "plan_recall"
     (text,) = _texts(retrieval)
     assert text.startswith("No: The kayaking with Nora")
-    assert "now Sunday 8 March at 09:00 (9am) (it was Saturday 7 March)" in text
+    assert "now Sunday 8 March at 9:00 (9am) (it was Saturday 7 March)" in text
