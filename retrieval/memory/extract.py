@@ -211,7 +211,8 @@ _REQUEST = re.compile(
 )
 _PROMISE_VERB = re.compile(
     r"\b(?:I['\u2019]ll|I will)\s+(?:\w+\s+)?"
-    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book)\b"
+    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book|pay|return"
+    r"|bring|give|transfer|review|pass|text|tell)\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over))*\s*(\w+)?",
     _FLAGS,
 )
@@ -220,7 +221,10 @@ _FULFILMENT = re.compile(
     r"(?:is|are) (?:now )?in the|done)\b",
     _FLAGS,
 )
-_PRONOUNS = {"you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in"}
+_PRONOUNS = {
+    "you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in", "back", "him",
+    "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon",
+}  # fmt: skip
 
 
 def is_question_to_user(

@@ -32,7 +32,7 @@ THREAD_WINDOW = timedelta(hours=3)
 # Messages naming the plan's weekday join it this long after the topic was last named.
 DAY_LINK_WINDOW = timedelta(days=10)
 # A topic word used by more messages than this in the horizon names no single plan.
-MAX_TOPIC_MESSAGES = 25
+MAX_TOPIC_MESSAGES = 60
 MESSAGES_READ = 400
 
 
