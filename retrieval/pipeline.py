@@ -109,6 +109,31 @@ class Retrieval:
             if source.primary_message_id in wanted
         }
 
+    @property
+    def memory_findings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What memory states outright for this question, each with the pack sources that
+        hold its messages (the source a message leads, else one whose window holds it)."""
+        if self.memory is None or not self.memory.findings:
+            return ()
+        leading = {source.primary_message_id: source.source_id for source in self.pack.sources}
+        holding: dict[int, str] = {}
+        for source in self.pack.sources:
+            for message_id in source.message_ids:
+                holding.setdefault(message_id, source.source_id)
+        return tuple(
+            (
+                finding.text,
+                tuple(
+                    dict.fromkeys(
+                        leading.get(mid) or holding[mid]
+                        for mid in finding.message_ids
+                        if mid in leading or mid in holding
+                    )
+                ),
+            )
+            for finding in self.memory.findings
+        )
+
 
 # Questions about the history (not memory's own routes, not requested actions): searched
 # evidence must be able to answer them (``retrieval.answerability``).
