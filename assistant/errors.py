@@ -117,6 +117,9 @@ _KNOWN = {
     for failure in (PROVIDER_UNAVAILABLE, STREAM_INTERRUPTED, RETRIEVAL_FAILED, INTERNAL_ERROR)
 }
 
+# Every code a failure after the stream opened can carry (``failure_for_code``'s range).
+STREAM_FAILURE_CODES: frozenset[str] = frozenset({*_KNOWN, *_RUNTIME_FAILURES})
+
 
 def failure_for_code(code: str) -> StreamFailure:
     """The safe failure for a stored or runtime error code (unknown codes are internal)."""

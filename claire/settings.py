@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "channels",
+    "drf_spectacular",
     "claire.accounts",
     "claire.ai",
     "conversations",
@@ -182,6 +183,31 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["claire.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "claire.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "claire.api.schema.ClaireAutoSchema",
+}
+# The published contract of /api/ (served at /api/schema/, browsable at /api/schema/docs/).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Ask Claire API",
+    "DESCRIPTION": (
+        "Ask questions about your own conversations. Every error has the body "
+        '`{"error": {"code", "message", "details"}}`; `code` is one of the stable codes of the '
+        "`ErrorCode` enum. Authenticate with `Authorization: Token <key>` or the session "
+        "cookie; a session-authenticated write needs the `X-CSRFToken` header."
+    ),
+    "VERSION": "2",
+    "OAS_VERSION": "3.1.0",
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCode": "claire.api.errors.API_ERROR_CODE_CHOICES",
+        "AnswerFailureCode": "assistant.api.schema.ANSWER_FAILURE_CODES",
+        "ChatKind": "conversations.models.ChatKind",
+        "MessageKind": "conversations.models.MessageKind",
+        "ThreadKind": "assistant.models.ThreadKind",
+    },
+    # POST /api/assistant/messages is an ASGI application, not a URL-conf route.
+    "PREPROCESSING_HOOKS": ["assistant.api.schema.assistant_messages_endpoint_add"],
 }
 # A 500-message batch with long messages is a few MB of JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
@@ -274,6 +300,9 @@ INDEXING_JOB_LEASE_SECONDS = env.int("INDEXING_JOB_LEASE_SECONDS", default=120)
 INDEXING_JOB_QUEUED_GRACE_SECONDS = env.int("INDEXING_JOB_QUEUED_GRACE_SECONDS", default=1800)
 INDEXING_JOB_SLICE_SECONDS = env.float("INDEXING_JOB_SLICE_SECONDS", default=120)
 INDEXING_JOB_MAX_ATTEMPTS = env.int("INDEXING_JOB_MAX_ATTEMPTS", default=8)
+# A job whose database went away mid-run is sent again after its lease, this many times at
+# most (beat's job recovery covers a longer outage).
+INDEXING_JOB_DATABASE_RETRIES = env.int("INDEXING_JOB_DATABASE_RETRIES", default=5)
 INDEXING_ENTRY_MAX_ATTEMPTS = env.int("INDEXING_ENTRY_MAX_ATTEMPTS", default=5)
 INDEXING_RETRY_BASE_SECONDS = env.float("INDEXING_RETRY_BASE_SECONDS", default=5)
 INDEXING_RETRY_MAX_SECONDS = env.float("INDEXING_RETRY_MAX_SECONDS", default=600)
@@ -376,6 +405,9 @@ ASSISTANT_MAX_CONCURRENT_STREAMS = env.int("ASSISTANT_MAX_CONCURRENT_STREAMS", d
 ASSISTANT_ADMISSION_THREADS = env.int("ASSISTANT_ADMISSION_THREADS", default=4)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
+# A database outage (a restart, a failover) met by an answer's database step is waited out this
+# long, retrying on a new connection, before the answer fails.
+ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS", default=30)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)

@@ -2,12 +2,15 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from claire.api.views import ApiDocsView, ApiSchemaView
 from claire.security import ThrottledLoginView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema", ApiSchemaView.as_view(), name="api-schema"),
+    path("api/schema/docs", ApiDocsView.as_view(), name="api-docs"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
     path("api/", include("retrieval.memory.api.urls")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assistant.models import Thread, Turn, TurnRole
@@ -13,6 +14,14 @@ from claire.api.errors import ApiError
 from claire.api.params import positive_id
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "pattern": "^[0-9]+$"},
+            {"type": "integer", "minimum": 1},
+        ]
+    }
+)
 class IdField(serializers.Field):
     """A positive integer id written as a string (``"12"``) or a number (``12``)."""
 

@@ -9,17 +9,20 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assistant import selectors, services
+from assistant.api.schema import ThreadPageSerializer, TurnPageSerializer, TurnStopSerializer
 from assistant.api.serializers import thread_wire, turn_wire
 from assistant.models import TurnStatus
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 from claire.api.params import ascii_int, positive_id
+from claire.api.schema import NOT_FOUND, cursor_parameter, error_response, limit_parameter
 from claire.ratelimit import StopThrottle
 
 MAX_PAGE = 100
@@ -53,7 +56,15 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     return EPOCH + timedelta(microseconds=micros), object_id
 
 
+PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")
+
+
 class ThreadListView(APIView):
+    @extend_schema(
+        operation_id="assistant_threads",
+        parameters=[limit_parameter(20, MAX_PAGE), cursor_parameter()],
+        responses={200: ThreadPageSerializer, 400: PAGE_ERRORS},
+    )
     def get(self, request: Request) -> Response:
         limit = _limit(request, 20)
         page = selectors.threads_for_user(
@@ -69,6 +80,11 @@ class ThreadListView(APIView):
 
 
 class ThreadTurnsView(APIView):
+    @extend_schema(
+        operation_id="assistant_thread_turns",
+        parameters=[limit_parameter(50, MAX_PAGE), cursor_parameter()],
+        responses={200: TurnPageSerializer, 400: PAGE_ERRORS, 404: NOT_FOUND},
+    )
     def get(self, request: Request, thread_id: int) -> Response:
         user = request_user(request)
         thread = selectors.thread_get_for_user(user=user, thread_id=thread_id)
@@ -95,6 +111,16 @@ class TurnCancelView(APIView):
 
     throttle_classes = [StopThrottle]
 
+    @extend_schema(
+        operation_id="assistant_turn_stop",
+        request=None,
+        responses={
+            200: TurnStopSerializer,
+            202: TurnStopSerializer,
+            404: NOT_FOUND,
+            503: error_response("`stop_unavailable`: not delivered, the answer goes on."),
+        },
+    )
     def post(self, request: Request, turn_id: int) -> Response:
         turn = services.turn_stop(user=request_user(request), turn_id=turn_id)
         is_streaming = turn.status == TurnStatus.STREAMING

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from claire.ai.types import EvidenceSource
+from claire.ai.types import EvidenceSource, MemoryFinding
 
 # Invisible format characters (zero-width spaces and joiners, direction marks, soft hyphens)
 # that could split a token so that a pattern below no longer sees it, then vanish on screen.
@@ -93,4 +93,20 @@ def fenced_evidence(
         f"BEGIN SOURCES {marker}\n"
         f"{evidence_block(evidence, timezone=timezone)}\n"
         f"END SOURCES {marker}"
+    )
+
+
+def findings_block(findings: Sequence[MemoryFinding]) -> str:
+    """What personal memory derived from the sources (a plan's status and day, a loop's
+    state, a ranking with counts), for the model to state first and cite; "" when nothing.
+    Derived text can hold names and titles from messages, so it is made ``inert`` too."""
+    if not findings:
+        return ""
+    lines = []
+    for finding in findings:
+        marks = "".join(f"[{label}]" for label in finding.labels)
+        lines.append(f"- {inert(finding.text)} {marks}".rstrip())
+    return (
+        "\n\nWhat your memory derived from these sources (state it first, in your own words, "
+        "with the same marks; the sources stay the authority):\n" + "\n".join(lines)
     )

@@ -19,6 +19,44 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+# Every stable ``code`` an API response can carry, with its meaning: the ``ErrorCode`` enum of
+# the published schema. A code that is not listed here is not part of the contract.
+API_ERROR_CODES: dict[str, str] = {
+    "invalid_request": "A field is missing or invalid; details lists each field.",
+    "malformed_json": "The body is not valid JSON.",
+    "json_too_deep": "The JSON body nests deeper than the API allows.",
+    "unsupported_media_type": "The body is not application/json.",
+    "not_authenticated": "No credentials were sent.",
+    "authentication_failed": "The credentials are invalid.",
+    "permission_denied": "Not allowed, including a session write without a CSRF token.",
+    "not_found": "No such object among yours (the same for another user's object).",
+    "method_not_allowed": "The route does not accept this method.",
+    "not_acceptable": "The Accept header names no media type the route can send.",
+    "rate_limited": "Too many requests.",
+    "request_too_large": "The request body is too large.",
+    "invalid_limit": "limit is not a positive number.",
+    "invalid_cursor": "The cursor is not one this route returned.",
+    "batch_too_large": "An ingest batch holds too many messages.",
+    "invalid_batch": "Some items of an ingest batch are invalid; details.errors lists each.",
+    "invalid_scope": "The answer scope is malformed.",
+    "chat_excluded_from_ai": "A chat of the scope is excluded from AI.",
+    "invalid_merge": "These people cannot be merged.",
+    "already_merged": "The person is merged into someone else; split that merge first.",
+    "request_in_progress": "This requestId is still being answered.",
+    "request_id_reused": "This requestId was used for a different request.",
+    "turn_not_retryable": "Only a failed, partial or cancelled answer can be retried.",
+    "retry_in_progress": "A retry of this answer is streaming; details.turnId names it.",
+    "turn_already_retried": "This answer was already retried; details.turnId names the retry.",
+    "too_many_streams": "Too many answers stream at once for this account; try again shortly.",
+    "stop_unavailable": "The Stop could not be delivered (Redis is unreachable); send it again.",
+    "budget_exceeded": "The request would exceed the AI budget; details.resetsAt says when.",
+    "ai_disabled": "AI answers are turned off for this account.",
+    "price_unknown": "The selected model has no price and cannot run.",
+    "reservation_closed": "The request's budget reservation is already closed.",
+    "reservation_conflict": "The request attempt already holds a reservation for another model.",
+}
+API_ERROR_CODE_CHOICES: list[tuple[str, str]] = [(code, code) for code in API_ERROR_CODES]
+
 
 class ApiError(exceptions.APIException):
     """An error with a stable code, raised by views or services."""

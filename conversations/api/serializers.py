@@ -211,3 +211,44 @@ class MessageSerializer(serializers.ModelSerializer):
         if message.sender_person is not None:
             return message.sender_person.display_name
         return message.sender_name
+
+
+# --- Documented shapes (the published schema; the views build these bodies) ------------------
+
+
+class IngestBatchRequestSerializer(serializers.Serializer):
+    """The batch as the schema publishes it; items are validated one by one (``invalid_batch``
+    lists every invalid item with its index)."""
+
+    platform = serializers.ChoiceField(choices=Platform.choices)
+    connection = IngestConnectionSerializer(required=False)
+    chats = IngestChatSerializer(many=True, required=False)
+    messages = IngestMessageSerializer(many=True)
+
+
+class IngestResultSerializer(serializers.Serializer):
+    chatsCreated = serializers.IntegerField()
+    peopleCreated = serializers.IntegerField()
+    messagesCreated = serializers.IntegerField()
+    messagesUpdated = serializers.IntegerField()
+    messagesDeleted = serializers.IntegerField()
+    messagesUnchanged = serializers.IntegerField()
+
+
+class ChatListSerializer(serializers.Serializer):
+    chats = ChatSerializer(many=True)
+
+
+class MessagePageSerializer(serializers.Serializer):
+    messages = MessageSerializer(many=True)
+    nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")
+
+
+class PeopleListSerializer(serializers.Serializer):
+    people = PersonSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+    timezone = serializers.CharField()

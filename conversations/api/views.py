@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,15 +16,29 @@ from rest_framework.views import APIView
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 from claire.api.params import positive_id
+from claire.api.schema import (
+    INVALID,
+    NOT_FOUND,
+    ErrorSerializer,
+    cursor_parameter,
+    error_response,
+    limit_parameter,
+)
 from claire.ratelimit import IngestThrottle
 from conversations import selectors, services
 from conversations.api.serializers import (
+    ChatListSerializer,
     ChatSerializer,
     ChatUpdateSerializer,
+    IngestBatchRequestSerializer,
     IngestBatchSerializer,
     IngestChatSerializer,
     IngestMessageSerializer,
+    IngestResultSerializer,
+    MeSerializer,
+    MessagePageSerializer,
     MessageSerializer,
+    PeopleListSerializer,
     PersonSerializer,
     incoming_chat_from,
     incoming_message_from,
@@ -94,6 +109,19 @@ class IngestBatchView(APIView):
 
     throttle_classes = [IngestThrottle]
 
+    @extend_schema(
+        operation_id="ingest_batch",
+        request=IngestBatchRequestSerializer,
+        responses={
+            200: IngestResultSerializer,
+            400: OpenApiResponse(
+                response=ErrorSerializer,
+                description="`invalid_batch` (details.errors: item, index, field, message), "
+                "`invalid_request` or `malformed_json`; nothing was stored.",
+            ),
+            413: error_response("`batch_too_large`."),
+        },
+    )
     def post(self, request: Request) -> Response:
         batch = IngestBatchSerializer(data=request.data)
         batch.is_valid(raise_exception=True)
@@ -169,6 +197,7 @@ class IngestBatchView(APIView):
 
 
 class ChatListView(APIView):
+    @extend_schema(operation_id="chats_list", responses={200: ChatListSerializer})
     def get(self, request: Request) -> Response:
         chats = selectors.chats_for_user(user=request_user(request)).order_by(
             "-last_message_at", "-id"
@@ -177,10 +206,16 @@ class ChatListView(APIView):
 
 
 class ChatDetailView(APIView):
+    @extend_schema(operation_id="chat_get", responses={200: ChatSerializer, 404: NOT_FOUND})
     def get(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         return Response(ChatSerializer(chat).data)
 
+    @extend_schema(
+        operation_id="chat_update",
+        request=ChatUpdateSerializer,
+        responses={200: ChatSerializer, 400: INVALID, 404: NOT_FOUND},
+    )
     def patch(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         serializer = ChatUpdateSerializer(data=request.data)
@@ -207,6 +242,15 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
 
 
 class ChatMessagesView(APIView):
+    @extend_schema(
+        operation_id="chat_messages",
+        parameters=[limit_parameter(50, 200), cursor_parameter()],
+        responses={
+            200: MessagePageSerializer,
+            400: error_response("`invalid_limit` or `invalid_cursor`."),
+            404: NOT_FOUND,
+        },
+    )
     def get(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         try:
@@ -229,6 +273,7 @@ class ChatMessagesView(APIView):
 
 
 class PeopleListView(APIView):
+    @extend_schema(operation_id="people_list", responses={200: PeopleListSerializer})
     def get(self, request: Request) -> Response:
         people = selectors.people_for_user(user=request_user(request)).order_by(
             "display_name", "id"
@@ -237,6 +282,7 @@ class PeopleListView(APIView):
 
 
 class MeView(APIView):
+    @extend_schema(operation_id="me", responses={200: MeSerializer})
     def get(self, request: Request) -> Response:
         user = request_user(request)
         return Response({"id": user.pk, "email": user.email, "timezone": user.timezone})

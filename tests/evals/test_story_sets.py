@@ -190,7 +190,7 @@ def test_bridge_batches_carry_identities_replies_and_self():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_story_is_replayed_up_to_each_questions_time_and_asked_then():
-    # An earlier transactional test may have emptied the seeded price book.
+    # Earlier transactional tests flush the price book the migrations seeded; answers need it.
     seed_local_prices()
     story = story_set_load(SAMPLE)
     user = story_user_create(story=story, email="owner@sample.test")
