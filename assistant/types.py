@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from proposals.types import ProposalView
+
 ScopeMode = Literal["global", "preferred", "strict_chat"]
 Phase = Literal["retrieving", "answering", "saving"]
 # The finish reasons every AI SDK UI stream client (major versions 5 to 7) accepts.
@@ -232,6 +234,13 @@ class FinishEvent:
 
 
 @dataclass(frozen=True)
+class ProposalEvent:
+    """An action request's approval-gated proposal (``proposals``): ids and display only."""
+
+    proposal: ProposalView
+
+
+@dataclass(frozen=True)
 class ErrorEvent:
     """A stable, safe failure: ``code`` from ``assistant.errors``, never a provider message."""
 
@@ -249,6 +258,7 @@ EngineEvent = (
     | TextStartEvent
     | TextDeltaEvent
     | TextEndEvent
+    | ProposalEvent
     | FinishEvent
     | ErrorEvent
 )

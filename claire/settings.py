@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "retrieval",
     "retrieval.memory",
     "billing",
+    "proposals",
     "assistant",
     "evals",
     "fixtures",
@@ -329,3 +330,9 @@ ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
+
+# --- Proposals --------------------------------------------------------------------------------
+# How long a proposed action waits for approval before it expires.
+PROPOSAL_TTL_SECONDS = env.int("PROPOSAL_TTL_SECONDS", default=24 * 3600)
+# The Celery queue that executes approved proposals (puts them in the bridge's outbox).
+PROPOSALS_CELERY_QUEUE = env.str("PROPOSALS_CELERY_QUEUE", default="celery")

@@ -1,0 +1,106 @@
+"""Where a proposed message would go: resolved from the user's own data and the question.
+
+The question's people are resolved by the query compiler against the user's contacts
+(``personIds``); the destination is then a direct chat of the user with that person, found
+through the user's own chat memberships. Nothing here reads message text: a phone number,
+handle, chat title or instruction inside a message can never become a destination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claire.accounts.models import User
+from conversations.models import Chat, ChatKind, Person
+from retrieval.memory.selectors import OpenLoop, open_loops_for_user
+
+
+@dataclass(frozen=True)
+class Destination:
+    chat: Chat
+    person: Person
+    # The open loop with this person that the message follows up, newest first.
+    loop: OpenLoop | None = None
+
+
+def _person_ids(compiled_query: Mapping[str, Any]) -> list[int]:
+    """The people the question names, in question order; a name shared by several contacts
+    keeps all of them (the destination step picks the one with a direct chat)."""
+    found: list[int] = []
+    people = compiled_query.get("people") or []
+    for person in people if isinstance(people, list) else []:
+        ids = person.get("personIds") if isinstance(person, dict) else None
+        for value in ids if isinstance(ids, list) else []:
+            if isinstance(value, int) and value not in found:
+                found.append(value)
+        if found:
+            # The first person named is the recipient ("tell Ana what Rui said").
+            break
+    return found
+
+
+def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
+    return list(
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.DIRECT,
+            is_excluded_from_ai=False,
+            memberships__person_id__in=list(person_ids),
+        )
+        .distinct()
+        .order_by("-last_message_at", "-pk")
+    )
+
+
+def destination_resolve(
+    *, user: User, compiled_query: Mapping[str, Any], scope_chat_ids: Sequence[int] = ()
+) -> Destination | None:
+    """The chat and person a message for this question goes to, or None when the question
+    names nobody the user has a direct chat with. ``scope_chat_ids`` (ownership-checked by
+    the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
+    person_ids = _person_ids(compiled_query)
+    if not person_ids and len(scope_chat_ids) == 1:
+        chat = Chat.objects.filter(
+            user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False
+        ).first()
+        if chat is not None:
+            chat_people = list(
+                Person.objects.filter(user=user, memberships__chat=chat).order_by("pk")[:2]
+            )
+            if len(chat_people) == 1:
+                person_ids = [chat_people[0].pk]
+    if not person_ids:
+        return None
+    chats = _direct_chats(user=user, person_ids=person_ids)
+    if not chats:
+        return None
+    chat_ids = [chat.pk for chat in chats]
+    loops = open_loops_for_user(user=user, person_ids=person_ids, chat_ids=chat_ids, limit=5)
+    loop = loops[0] if loops else None
+    chat = next((c for c in chats if loop is not None and c.pk == loop.chat_id), chats[0])
+    members = set(
+        Person.objects.filter(user=user, pk__in=person_ids, memberships__chat=chat).values_list(
+            "pk", flat=True
+        )
+    )
+    person_id = next(pid for pid in person_ids if pid in members)
+    if loop is not None and loop.person_id is not None and loop.person_id in members:
+        person_id = loop.person_id
+    person = Person.objects.get(user=user, pk=person_id)
+    if loop is not None and loop.chat_id != chat.pk:
+        loop = None
+    return Destination(chat=chat, person=person, loop=loop)
+
+
+def destination_is_valid(*, user: User, chat_id: int, person_id: int | None) -> bool:
+    """Approval re-checks the stored destination against the user's data as it is now."""
+    chat = Chat.objects.filter(
+        user=user, pk=chat_id, kind=ChatKind.DIRECT, is_excluded_from_ai=False
+    ).first()
+    if chat is None:
+        return False
+    if person_id is None:
+        return False
+    return Person.objects.filter(user=user, pk=person_id, memberships__chat=chat).exists()
