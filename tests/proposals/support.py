@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from django.utils import timezone
+
 from claire.accounts.models import User
 from conversations.models import Chat, Person
+from proposals import services
+from proposals.services import DraftNeeded, NoProposal
+from proposals.types import ProposalView
+from retrieval.compile import compile_question
 from retrieval.memory import services as memory_services
+from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, say
 
 T0 = datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
@@ -50,3 +57,29 @@ def chat(user: User, platform_chat_id: str) -> Chat:
 
 def person(user: User, name: str) -> Person:
     return Person.objects.get(user=user, display_name=name)
+
+
+def propose(user, question: str, *, request_id: str = "req-1", now=None) -> ProposalView | None:
+    """Asked at ``NOW`` in the history's time; decided at ``now`` (the clock by default)."""
+    now = now or timezone.now()
+    compiled = compile_question(user=user, question=question, now=NOW, scope=Scope.everywhere())
+    prepared = services.proposal_prepare(
+        user=user,
+        request_id=request_id,
+        question=question,
+        compiled_query=compiled.to_record(),
+        now=now,
+    )
+    if isinstance(prepared, NoProposal):
+        return None
+    if isinstance(prepared, ProposalView):
+        return prepared
+    assert isinstance(prepared, DraftNeeded)
+    return services.proposal_record(
+        user=user,
+        request_id=request_id,
+        draft=prepared,
+        text=prepared.local_text,
+        draft_source="local drafter",
+        now=now,
+    )

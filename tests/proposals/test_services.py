@@ -25,45 +25,16 @@ from proposals.models import (
     Receipt,
     ReceiptStatus,
 )
-from proposals.services import DraftNeeded, NoProposal
 from proposals.types import ProposalView
-from retrieval.compile import compile_question
-from retrieval.types import Scope
-from tests.proposals.support import NOW, chat, history, person
+from tests.proposals.support import chat, history, person, propose
 
 pytestmark = pytest.mark.django_db
-
-
-def _propose(user, question: str, *, request_id: str = "req-1", now=None) -> ProposalView | None:
-    """Asked at ``NOW`` in the history's time; decided at ``now`` (the clock by default)."""
-    now = now or timezone.now()
-    compiled = compile_question(user=user, question=question, now=NOW, scope=Scope.everywhere())
-    prepared = services.proposal_prepare(
-        user=user,
-        request_id=request_id,
-        question=question,
-        compiled_query=compiled.to_record(),
-        now=now,
-    )
-    if isinstance(prepared, NoProposal):
-        return None
-    if isinstance(prepared, ProposalView):
-        return prepared
-    assert isinstance(prepared, DraftNeeded)
-    return services.proposal_record(
-        user=user,
-        request_id=request_id,
-        draft=prepared,
-        text=prepared.local_text,
-        draft_source="local drafter",
-        now=now,
-    )
 
 
 @pytest.fixture
 def rui_proposal(user):
     history(user)
-    view = _propose(user, "Write to Rui again about the boiler")
+    view = propose(user, "Write to Rui again about the boiler")
     assert view is not None
     return view
 
@@ -95,7 +66,7 @@ def test_an_action_request_proposes_to_the_direct_chat_of_the_person_named(user,
 
 
 def test_the_same_intent_gets_the_same_proposal(user, rui_proposal):
-    again = _propose(user, "write to rui again about the boiler!", request_id="req-2")
+    again = propose(user, "write to rui again about the boiler!", request_id="req-2")
     assert again is not None
     assert again.proposal_id == rui_proposal.proposal_id
     assert Proposal.objects.filter(user=user).count() == 1
@@ -103,19 +74,19 @@ def test_the_same_intent_gets_the_same_proposal(user, rui_proposal):
 
 def test_a_question_that_is_not_an_action_request_proposes_nothing(user):
     history(user)
-    assert _propose(user, "What did Rui say about the boiler?") is None
+    assert propose(user, "What did Rui say about the boiler?") is None
     assert not Proposal.objects.exists()
 
 
 def test_nobody_named_means_no_proposal(user):
     history(user)
-    assert _propose(user, "Draft a message about the boiler") is None
+    assert propose(user, "Draft a message about the boiler") is None
     assert not Proposal.objects.exists()
 
 
 def test_a_revoked_grant_means_no_proposal_and_no_approval(user, rui_proposal):
     services.grant_set(user=user, capability_key="draft_outreach", is_granted=False)
-    assert _propose(user, "Message Ana about dinner", request_id="req-3") is None
+    assert propose(user, "Message Ana about dinner", request_id="req-3") is None
     with pytest.raises(CapabilityNotGranted):
         services.proposal_approve(
             user=user, proposal_id=rui_proposal.proposal_id, seen_hash=rui_proposal.payload_hash
@@ -214,7 +185,7 @@ def test_another_users_proposal_is_not_found(user, other_user, rui_proposal):
 
 def test_a_rejection_is_final_for_that_intent(user, rui_proposal):
     services.proposal_reject(user=user, proposal_id=rui_proposal.proposal_id)
-    assert _propose(user, "Write to Rui again about the boiler", request_id="req-9") is None
+    assert propose(user, "Write to Rui again about the boiler", request_id="req-9") is None
     assert Proposal.objects.count() == 1
     with pytest.raises(ProposalNotPending):
         services.proposal_approve(
@@ -255,7 +226,7 @@ def test_an_expired_proposal_cannot_be_approved_and_is_drafted_again(user, rui_p
             seen_hash=rui_proposal.payload_hash,
             now=later,
         )
-    again = _propose(user, "Write to Rui again about the boiler", request_id="req-5", now=later)
+    again = propose(user, "Write to Rui again about the boiler", request_id="req-5", now=later)
     assert again is not None
     assert again.proposal_id == rui_proposal.proposal_id
     assert again.payload_hash != rui_proposal.payload_hash
