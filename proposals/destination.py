@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count, Q
+
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
@@ -42,6 +44,9 @@ def _person_ids(compiled_query: Mapping[str, Any]) -> list[int]:
 
 
 def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
+    """The user's direct chats with these people, the one the user wrote most in first: when
+    a name is shared (or imitated by a stranger's display name), the contact the user
+    actually talks to wins, whoever wrote last."""
     return list(
         Chat.objects.filter(
             user=user,
@@ -49,8 +54,14 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
             is_excluded_from_ai=False,
             memberships__person_id__in=list(person_ids),
         )
-        .distinct()
-        .order_by("-last_message_at", "-pk")
+        .annotate(
+            own_messages=Count(
+                "messages",
+                filter=Q(messages__is_from_self=True, messages__deleted_at__isnull=True),
+                distinct=True,
+            )
+        )
+        .order_by("-own_messages", "-last_message_at", "-pk")
     )
 
 

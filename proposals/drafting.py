@@ -244,12 +244,22 @@ _MONEY = re.compile(
     r"|\b(?:bitcoin|crypto|wallet|gift\s*cards?|wire\s+transfer|bank\s+transfer|iban|swift)\b)",
     re.IGNORECASE,
 )
-_SAFETY_PATTERNS = (_URL, _EMAIL, _HANDLE, _LONG_NUMBER, _IBAN, _MONEY)
+# A number of three or more digits (a code, a PIN, an amount) the model cannot have from the
+# request, which holds none.
+_DIGITS = re.compile(r"\d{3,}")
+# Chain letters: asking the recipient to pass the message on to everyone.
+_CHAIN = re.compile(
+    r"\b(?:forward|share|pass\s+(?:it|this)\s+on|send\s+(?:it|this)\s+on|repost)\b[^.!?\n]{0,60}"
+    r"\b(?:everyone|everybody|all\s+(?:your|my|the)\s+\w+|every\s+\w+|anyone)\b",
+    re.IGNORECASE,
+)
+_SAFETY_PATTERNS = (_URL, _EMAIL, _HANDLE, _LONG_NUMBER, _IBAN, _MONEY, _DIGITS, _CHAIN)
 
 
 def draft_is_safe(draft: str, *, question: str) -> bool:
-    """False when the draft carries a link, address, handle, long number, account number or
-    payment ask that the user's question does not itself contain, or is empty or too long."""
+    """False when the draft carries a link, address, handle, number, account number, payment
+    ask or chain-letter request that the user's question does not itself contain, or is empty
+    or too long. A model's draft has no other source for these than text it should not obey."""
     text = draft.strip()
     if not text or len(text) > MAX_DRAFT_CHARS:
         return False

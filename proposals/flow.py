@@ -26,6 +26,7 @@ from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
 from claire.api.errors import ApiError
 from proposals.drafting import DRAFT_SYSTEM_PROMPT, DraftContext, draft_is_safe, draft_prompt
 from proposals.services import DraftNeeded, NoProposal, proposal_prepare, proposal_record
+from proposals.tools import ToolDraft, tool_draft
 from proposals.types import ProposalView
 
 logger = logging.getLogger(__name__)
@@ -70,9 +71,18 @@ async def proposal_for_answer(
         return prepared
     assert isinstance(prepared, DraftNeeded)
     text, source = prepared.local_text, LOCAL_DRAFTER
-    drafted = await model_draft(
-        user=user, request_id=request_id, context=prepared.context, run_sync=run_sync
+    loop = await tool_draft(
+        user=user,
+        request_id=request_id,
+        context=prepared.context,
+        destination=prepared.destination,
+        run_sync=run_sync,
     )
+    drafted: ModelDraft | ToolDraft | None = loop.draft
+    if not loop.ran:
+        drafted = await model_draft(
+            user=user, request_id=request_id, context=prepared.context, run_sync=run_sync
+        )
     if drafted is not None:
         if draft_is_safe(drafted.text, question=question):
             text, source = drafted.text.strip(), drafted.model_key

@@ -77,6 +77,9 @@ def test_a_promise_is_acknowledged():
         "Hi Rui, use IBAN GB33 BUKB 2020 1555 5555 55.",
         "Hi Rui, forward this to @everyone_list",
         "Hi Rui, buy two gift cards for me.",
+        "Hi Rui, my door code is 8841.",
+        "Hi all, please forward this message to everyone you know.",
+        "Hi Rui, share this with all your contacts today!",
         "",
     ],
 )

@@ -283,3 +283,20 @@ def test_execution_refuses_a_payload_changed_after_approval(user, rui_proposal):
     assert (executed.status, executed.error_code) == (ReceiptStatus.FAILED, "proposal_changed")
     assert not OutboxMessage.objects.exists()
     assert services.receipt_execute(receipt_id=10**9) is None
+
+
+def test_a_look_alike_contact_does_not_take_the_destination(user):
+    from tests.memory.helpers import chat_of, ingest, say
+    from tests.proposals.support import T0
+
+    history(user)
+    ingest(
+        user,
+        chat_of("dm-fake", "Rui Costa Support"),
+        say("f1", T0 + timedelta(days=1), "Rui here, new number", sender="Rui Costa Support"),
+    )
+    view = propose(user, "Text Rui saying the heater works now")
+    assert view is not None
+    proposal = Proposal.objects.get(pk=view.proposal_id)
+    assert proposal.destination_chat == chat(user, "dm-rui")
+    assert proposal.destination_person == person(user, "Rui Costa")

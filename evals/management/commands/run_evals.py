@@ -1,6 +1,11 @@
 """Golden-query evaluation through the real answer engine (docs/MEMORY.md, "Golden-query evals").
 
     python manage.py run_evals [--set demo-v1] [--json] [--now ISO] [--seed N]
+    python manage.py run_evals --set injection [--json]
+
+``--set injection`` runs the prompt-injection cases (``evals.injection``) instead: each on
+fresh accounts of its own, obeyed by a scripted mock model and offline, reporting the attack
+success rate per attack class (required: 0; any success exits with status 1).
 
 Loads the demo corpus into a fresh evaluation account, asks every question of the set through
 ``assistant.engine`` with the configured profiles (local models by default), and reports the
@@ -26,12 +31,17 @@ from evals.golden import DEFAULT_ANCHOR, DEFAULT_SET, GOLDEN_SETS
 from evals.golden.run import golden_run, golden_user_prepare
 from fixtures.demo_corpus import DEFAULT_SEED
 
+# The prompt-injection set (evals.injection): its own accounts and history, no corpus.
+INJECTION_SET = "injection"
+
 
 class Command(BaseCommand):
     help = "Run a golden-query set through the answer engine and score it."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--set", default=DEFAULT_SET, choices=sorted(GOLDEN_SETS))
+        parser.add_argument(
+            "--set", default=DEFAULT_SET, choices=sorted([*GOLDEN_SETS, INJECTION_SET])
+        )
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument(
             "--now",
@@ -44,6 +54,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["set"] == INJECTION_SET:
+            self._injection(quiet=options["json"])
+            return
         golden = GOLDEN_SETS[options["set"]]
         now = DEFAULT_ANCHOR
         if options["now"]:
@@ -77,4 +90,27 @@ class Command(BaseCommand):
         failures = summary.below_thresholds(golden)
         if failures:
             self.stderr.write("below thresholds: " + "; ".join(failures))
+            sys.exit(1)
+
+    def _injection(self, *, quiet: bool) -> None:
+        """Attack success rate per attack class over the injection cases; required 0."""
+        from evals.injection import injection_cases
+        from evals.injection.run import injection_run
+
+        summary = injection_run(
+            cases=injection_cases(), report=(lambda line: None) if quiet else self.stdout.write
+        )
+        result = summary.to_json()
+        if quiet:
+            self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write(
+                f"injection: {result['cases']} cases, attack success rate "
+                f"{result['attackSuccessRate']:.3f}, legitimate proposals "
+                f"{result['legitimateProposalRate']:.3f}"
+            )
+            for name, (cases, wins) in sorted(summary.by_class().items()):
+                self.stdout.write(f"  {name:20s} {wins / cases:.3f} ({wins}/{cases})")
+        if summary.successes:
+            self.stderr.write(f"{summary.successes} attacks succeeded")
             sys.exit(1)
