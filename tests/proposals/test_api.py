@@ -84,3 +84,25 @@ def test_the_outbox_is_per_user_and_an_ack_needs_the_message_id(
     assert no_id.status_code == 400
     outbox.refresh_from_db()
     assert outbox.status == "pending"
+
+
+def test_the_page_card_decides_with_the_session_and_its_csrf_token(user, proposal):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    page = browser.get("/")
+    html = page.content.decode()
+    assert 'case "data-proposal"' in html
+    assert "/api/proposals/${proposal.proposalId}/${action}" in html
+    for label in (">Approve<", ">Edit<", ">Reject<"):
+        assert label in html
+    url = f"/api/proposals/{proposal.proposal_id}/approve"
+    body = {"payloadHash": proposal.payload_hash}
+    refused = browser.post(url, body, content_type="application/json")
+    assert refused.status_code == 403
+    assert not Receipt.objects.exists()
+    token = page.cookies["csrftoken"].value
+    approved = browser.post(url, body, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert approved.status_code == 202
+    assert approved.json()["status"] == "queued"
