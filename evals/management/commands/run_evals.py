@@ -1,6 +1,14 @@
-"""Golden-query evaluation through the real answer engine (docs/MEMORY.md, "Golden-query evals").
+"""Golden-query evaluation through the real answer engine (docs/EVALS.md, "Golden sets").
 
     python manage.py run_evals [--set demo-v1] [--json] [--now ISO] [--seed N]
+    python manage.py run_evals --set demo-v2 [--split dev|heldout|all] [--json] [--show-heldout]
+
+demo-v1 is the generated demo corpus (``fixtures/``), frozen as a regression set. A story set
+(demo-v2, ``evals/golden/story.py``) is a history and questions written as data files: its
+history is replayed through the bridge API up to each question's own time and the question is
+asked then; its held-out split is reported as figures only (``--show-heldout`` lists its
+failures too, for a final report, never for tuning).
+
     python manage.py run_evals --set injection [--json]
 
 ``--set injection`` runs the prompt-injection cases (``evals.injection``) instead: each on
@@ -29,6 +37,7 @@ from django.utils import timezone
 
 from evals.golden import DEFAULT_ANCHOR, DEFAULT_SET, GOLDEN_SETS
 from evals.golden.run import golden_run, golden_user_prepare
+from evals.golden.story import SPLITS, STORY_SETS, story_run, story_set_load, story_user_create
 from fixtures.demo_corpus import DEFAULT_SEED
 
 # The prompt-injection set (evals.injection): its own accounts and history, no corpus.
@@ -40,7 +49,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--set", default=DEFAULT_SET, choices=sorted([*GOLDEN_SETS, INJECTION_SET])
+            "--set", default=DEFAULT_SET, choices=sorted([*GOLDEN_SETS, *STORY_SETS, INJECTION_SET])
+        )
+        parser.add_argument(
+            "--split",
+            default="all",
+            choices=[*SPLITS, "all"],
+            help="story sets: which questions to ask (default all; held-out figures only)",
+        )
+        parser.add_argument(
+            "--show-heldout",
+            action="store_true",
+            help="story sets: list held-out failures in full (for a final report only)",
         )
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         parser.add_argument(
@@ -56,6 +76,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["set"] == INJECTION_SET:
             self._injection(quiet=options["json"])
+            return
+        if options["set"] in STORY_SETS:
+            self._story(options)
             return
         golden = GOLDEN_SETS[options["set"]]
         now = DEFAULT_ANCHOR
@@ -91,6 +114,40 @@ class Command(BaseCommand):
         if failures:
             self.stderr.write("below thresholds: " + "; ".join(failures))
             sys.exit(1)
+
+    def _story(self, options: dict[str, Any]) -> None:
+        story = story_set_load(STORY_SETS[options["set"]])
+        quiet = options["json"]
+
+        def report(line: str) -> None:
+            if not quiet:
+                self.stdout.write(line)
+
+        splits = SPLITS if options["split"] == "all" else (options["split"],)
+        email = f"evals+{story.name}-{timezone.now():%Y%m%d%H%M%S}@askclaire.local"
+        user = story_user_create(story=story, email=email)
+        summary = story_run(story=story, user=user, report=report, splits=splits)
+        result = summary.to_json(show_heldout=options["show_heldout"])
+        if quiet:
+            self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False))
+            return
+        for split in ("all", "dev", "heldout"):
+            figures = result[split]
+            if not figures["questions"]:
+                continue
+            self.stdout.write(
+                f"{story.name} {split}: pass {figures['passed']}/{figures['questions']} "
+                f"({figures['passRate']:.3f}), evidence recall {figures['evidenceRecall']}, "
+                f"citation validity {figures['citationValidity']}"
+            )
+            for intent, rate in figures["passRateByIntent"].items():
+                self.stdout.write(f"  {intent:16s} {rate:.3f}")
+        for failure in result["failures"]:
+            if failure["split"] == "dev" or options["show_heldout"]:
+                self.stdout.write(
+                    f"FAIL {failure['id']} {failure['intent']}: {failure['question']}\n"
+                    f"     {'; '.join(failure['reasons'])}"
+                )
 
     def _injection(self, *, quiet: bool) -> None:
         """Attack success rate per attack class over the injection cases; required 0."""
