@@ -376,7 +376,7 @@ class AnswerSession:
             run_sync=run_db,
         )
         if proposal is not None:
-            yield ProposalEvent(proposal=proposal)
+            yield ProposalEvent.of(proposal)
         # --- end of proposals.
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)
@@ -564,5 +564,5 @@ def replay_events(pair: TurnPair, *, proposal: ProposalView | None = None) -> li
             TextEndEvent(text_id=TEXT_ID),
         ]
     if proposal is not None and turn.status == TurnStatus.COMPLETED:
-        events.append(ProposalEvent(proposal=proposal))
+        events.append(ProposalEvent.of(proposal))
     return events + _closing_events(turn, thread=pair.thread)

@@ -235,9 +235,16 @@ class FinishEvent:
 
 @dataclass(frozen=True)
 class ProposalEvent:
-    """An action request's approval-gated proposal (``proposals``): ids and display only."""
+    """An action request's approval-gated proposal (``proposals``): ids and display only go
+    on the wire; the destination's ids stay on the server (evaluations read them)."""
 
     proposal: ProposalView
+    chat_id: int = 0
+    person_id: int | None = None
+
+    @classmethod
+    def of(cls, proposal: ProposalView) -> ProposalEvent:
+        return cls(proposal=proposal, chat_id=proposal.chat_id, person_id=proposal.person_id)
 
 
 @dataclass(frozen=True)

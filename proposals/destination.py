@@ -1,8 +1,9 @@
 """Where a proposed message would go: resolved from the user's own data and the question.
 
 The question's people are resolved by the query compiler against the user's contacts
-(``personIds``); the destination is then a direct chat of the user with that person, found
-through the user's own chat memberships. Nothing here reads message text: a phone number,
+(``personIds``); the destination is then the user's direct chat with that person, or the
+chat of an open loop with them (a reply goes where they asked), found through the user's own
+chat memberships and loops. Nothing here reads message text: a phone number,
 handle, chat title or instruction inside a message can never become a destination.
 """
 
@@ -16,6 +17,7 @@ from django.db.models import Count, Q
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person
+from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
 
@@ -69,33 +71,47 @@ def destination_resolve(
     *, user: User, compiled_query: Mapping[str, Any], scope_chat_ids: Sequence[int] = ()
 ) -> Destination | None:
     """The chat and person a message for this question goes to, or None when the question
-    names nobody the user has a direct chat with. ``scope_chat_ids`` (ownership-checked by
+    names nobody the user has a chat with. ``scope_chat_ids`` (ownership-checked by
     the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
     person_ids = _person_ids(compiled_query)
     if not person_ids and len(scope_chat_ids) == 1:
-        chat = Chat.objects.filter(
+        scoped = Chat.objects.filter(
             user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False
         ).first()
-        if chat is not None:
+        if scoped is not None:
             chat_people = list(
-                Person.objects.filter(user=user, memberships__chat=chat).order_by("pk")[:2]
+                Person.objects.filter(user=user, memberships__chat=scoped).order_by("pk")[:2]
             )
             if len(chat_people) == 1:
                 person_ids = [chat_people[0].pk]
     if not person_ids:
         return None
     chats = _direct_chats(user=user, person_ids=person_ids)
-    if not chats:
-        return None
-    chat_ids = [chat.pk for chat in chats]
-    loops = open_loops_for_user(user=user, person_ids=person_ids, chat_ids=chat_ids, limit=5)
+    loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
     loop = loops[0] if loops else None
-    chat = next((c for c in chats if loop is not None and c.pk == loop.chat_id), chats[0])
+    chat: Chat | None = chats[0] if chats else None
+    if loop is not None:
+        loop_chat = Chat.objects.filter(
+            user=user, pk=loop.chat_id, is_excluded_from_ai=False
+        ).first()
+        # Follow the loop where it is: its own direct chat, or the group where the person
+        # asked the user something (a reply goes where the question was), or any chat when
+        # the person has no direct chat with the user.
+        if loop_chat is not None and (
+            loop_chat.kind == ChatKind.DIRECT
+            or loop.kind == LoopKind.QUESTION_TO_USER
+            or chat is None
+        ):
+            chat = loop_chat
+    if chat is None:
+        return None
     members = set(
         Person.objects.filter(user=user, pk__in=person_ids, memberships__chat=chat).values_list(
             "pk", flat=True
         )
     )
+    if not members:
+        return None
     person_id = next(pid for pid in person_ids if pid in members)
     if loop is not None and loop.person_id is not None and loop.person_id in members:
         person_id = loop.person_id
@@ -106,10 +122,9 @@ def destination_resolve(
 
 
 def destination_is_valid(*, user: User, chat_id: int, person_id: int | None) -> bool:
-    """Approval re-checks the stored destination against the user's data as it is now."""
-    chat = Chat.objects.filter(
-        user=user, pk=chat_id, kind=ChatKind.DIRECT, is_excluded_from_ai=False
-    ).first()
+    """Approval re-checks the stored destination against the user's data as it is now: the
+    user's chat, not excluded from AI, with the person still in it."""
+    chat = Chat.objects.filter(user=user, pk=chat_id, is_excluded_from_ai=False).first()
     if chat is None:
         return False
     if person_id is None:

@@ -66,6 +66,8 @@ def proposal_view_of(proposal: Proposal) -> ProposalView:
         platform=str(proposal.destination_chat.platform),
         draft_text=str(proposal.payload.get("text", "")),
         expires_at=proposal.expires_at,
+        chat_id=proposal.destination_chat_id,
+        person_id=proposal.destination_person_id,
     )
 
 

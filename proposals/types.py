@@ -23,6 +23,9 @@ class ProposalView:
     platform: str
     draft_text: str
     expires_at: datetime
+    # Server-side only (never in ``as_wire``): where the payload would go.
+    chat_id: int = 0
+    person_id: int | None = None
 
     def as_wire(self) -> dict[str, Any]:
         return {

@@ -128,9 +128,8 @@ def _wait_for(predicate, *, timeout: float, what: str, log: Path) -> None:
     pytest.fail(f"timed out waiting for {what}; worker log:\n{log.read_text()[-4000:]}")
 
 
-def test_approval_outbox_acknowledgement_and_receipt(user, settings, tmp_path):
-    assert settings.REDIS_URL, "REDIS_URL must name the test Redis"
-    client = redis.Redis.from_url(settings.REDIS_URL)
+def test_approval_outbox_acknowledgement_and_receipt(user, settings, redis_settings, tmp_path):
+    client = redis.Redis.from_url(redis_settings)
     client.ping()  # fails loudly when Redis is unreachable
     assert celery_app.conf.broker_url.startswith("redis://")
     assert not celery_app.conf.task_always_eager
