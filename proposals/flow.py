@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from billing.selectors import data_policy_for_user
 from billing.services import budget_reserve, model_key_parts, reservation_settle
@@ -31,8 +31,6 @@ from proposals.types import ProposalView
 
 logger = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-R = TypeVar("R")
 RunSync = Callable[..., Awaitable[Any]]
 
 DRAFT_PROFILE = "draft"
