@@ -51,15 +51,17 @@ _MESSAGE_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
+# "tell Brooke I'll ...", "let Gloria know the plumber's ...": what follows the name is the
+# message itself.
+_TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
+_KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
 _TOPIC = re.compile(
     r"\b(?:about|regarding|re:?|concerning|on\s+the\s+subject\s+of)\s+(?P<x>.+)", re.IGNORECASE
 )
 _WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
 _ASK_TO = re.compile(r"^\s*(?:again\s+)?to\s+(?P<x>(?!me\b)\w.+)", re.IGNORECASE)
 _LEADING_FILLER = re.compile(r"^\s*(?:again|back|once\s+more|,)\s*", re.IGNORECASE)
-_TRAILING_FILLER = re.compile(
-    r"\s*(?:again|please|pls|for\s+me|asap|today|tomorrow|tonight)\s*[.!?]*\s*$", re.IGNORECASE
-)
+_TRAILING_FILLER = re.compile(r"\s*(?:again|please|pls|for\s+me)\s*[.!?]*\s*$", re.IGNORECASE)
 
 _SECOND_PERSON = (
     (re.compile(r"\b(?:he|she|they)'s\b", re.IGNORECASE), "you're"),
@@ -72,7 +74,12 @@ _SECOND_PERSON = (
     (re.compile(r"\b(?:he|she|they)\s+has\b", re.IGNORECASE), "you have"),
     (re.compile(r"\b(?:he|she|they)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:his|their)\b", re.IGNORECASE), "your"),
-    (re.compile(r"\bher(?=\s+[a-z])(?!\s+(?:about|to|for|with|on|at|in|that|and|if)\b)"), "your"),
+    (
+        re.compile(
+            r"\bher(?=\s+[a-z])(?!\s+(?:about|to|for|with|on|at|in|that|and|if|back|up|over|out|off|know)\b)"
+        ),
+        "your",
+    ),
     (re.compile(r"\b(?:him|her|them)\b", re.IGNORECASE), "you"),
     (re.compile(r"\b(?:himself|herself|themselves)\b", re.IGNORECASE), "yourself"),
 )
@@ -113,14 +120,20 @@ def ask_of(question: str, named_as: str) -> Ask:
     text = " ".join(question.split())
     if match := _MESSAGE_CLAUSE.search(text):
         return Ask(message=_tidy(match["x"]))
-    after = ""
+    after = before = ""
     if named_as:
         position = text.casefold().find(named_as.casefold())
         if position >= 0:
+            before = text[:position]
             after = text[position + len(named_as) :]
             after = re.sub(r"^'s\b", "", after)
     if after and (match := _THAT_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
+    if after and _TELL.search(before):
+        told = _KNOW.search(after) if before.rstrip().casefold().endswith("let") else None
+        message = told["x"] if told else after
+        if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
+            return Ask(message=_tidy(message))
     if match := _TOPIC.search(text):
         return Ask(topic=_tidy(match["x"]))
     if after and (match := _WITH.search(after)):

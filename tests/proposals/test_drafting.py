@@ -31,6 +31,12 @@ def _context(question: str, *, named_as: str = "Rui", loop_kind: str = "", greet
         ("Remind Rui to bring the spare keys", Ask(request="bring the spare keys")),
         ("Send Rui the flat listings please", Ask(topic="the flat listings")),
         ("Message Rui", Ask()),
+        ("tell Rui I'll review the lease tonight", Ask(message="I'll review the lease tonight")),
+        (
+            "let Rui know the plumber's coming on Wednesday",
+            Ask(message="the plumber's coming on Wednesday"),
+        ),
+        ("Tell Rui about the boiler", Ask(topic="the boiler")),
     ],
 )
 def test_the_question_says_what_to_write(question, expected):
@@ -50,6 +56,11 @@ def test_a_follow_up_names_the_topic_and_since_when():
 def test_a_message_clause_is_written_to_the_recipient():
     draft = local_draft(_context("Text Rui saying he's welcome to come when his flight lands"))
     assert draft == "Hi Rui,\n\nYou're welcome to come when your flight lands.\n\nTalk soon!"
+
+
+def test_an_object_pronoun_stays_an_object():
+    draft = local_draft(_context("Text Rui that I'm paying her back for the pass"))
+    assert "I'm paying you back for the pass." in draft
 
 
 def test_an_unanswered_question_gets_an_apology_for_the_slow_reply():
