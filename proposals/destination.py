@@ -9,6 +9,7 @@ handle, chat title or instruction inside a message can never become a destinatio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,20 +30,33 @@ class Destination:
     loop: OpenLoop | None = None
 
 
-def _person_ids(compiled_query: Mapping[str, Any]) -> list[int]:
-    """The people the question names, in question order; a name shared by several contacts
-    keeps all of them (the destination step picks the one with a direct chat)."""
-    found: list[int] = []
+# Words that open what the message is about: a name after them is content, not recipient
+# ("reply to mom about what Callum wants").
+_CONTENT_MARKER = re.compile(
+    r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when)\b", re.IGNORECASE
+)
+
+
+def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
+    """The recipient: the resolved person named first in the question, unless that name only
+    comes inside what the message is about. A name shared by several contacts keeps all of
+    them (the destination step picks the one the user talks to)."""
+    folded = question.casefold()
+    marker = _CONTENT_MARKER.search(question)
+    content_starts = marker.start() if marker else len(question)
+    named: list[tuple[int, list[int]]] = []
     people = compiled_query.get("people") or []
     for person in people if isinstance(people, list) else []:
-        ids = person.get("personIds") if isinstance(person, dict) else None
-        for value in ids if isinstance(ids, list) else []:
-            if isinstance(value, int) and value not in found:
-                found.append(value)
-        if found:
-            # The first person named is the recipient ("tell Ana what Rui said").
-            break
-    return found
+        if not isinstance(person, dict):
+            continue
+        ids = [value for value in person.get("personIds") or [] if isinstance(value, int)]
+        name = str(person.get("name") or "")
+        position = folded.find(name.casefold()) if name else -1
+        if ids and 0 <= position < content_starts:
+            named.append((position, ids))
+    if not named:
+        return []
+    return min(named, key=lambda item: item[0])[1]
 
 
 def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
@@ -68,12 +82,16 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
 
 
 def destination_resolve(
-    *, user: User, compiled_query: Mapping[str, Any], scope_chat_ids: Sequence[int] = ()
+    *,
+    user: User,
+    compiled_query: Mapping[str, Any],
+    question: str,
+    scope_chat_ids: Sequence[int] = (),
 ) -> Destination | None:
     """The chat and person a message for this question goes to, or None when the question
     names nobody the user has a chat with. ``scope_chat_ids`` (ownership-checked by
     the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
-    person_ids = _person_ids(compiled_query)
+    person_ids = _person_ids(compiled_query, question)
     if not person_ids and len(scope_chat_ids) == 1:
         scoped = Chat.objects.filter(
             user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False

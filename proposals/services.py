@@ -167,7 +167,7 @@ def proposal_prepare(
     if existing is not None:
         return proposal_view_of(existing)
     destination = destination_resolve(
-        user=user, compiled_query=compiled_query, scope_chat_ids=scope_chat_ids
+        user=user, compiled_query=compiled_query, question=question, scope_chat_ids=scope_chat_ids
     )
     if destination is None:
         return NoProposal("no_destination")

@@ -300,3 +300,11 @@ def test_a_look_alike_contact_does_not_take_the_destination(user):
     proposal = Proposal.objects.get(pk=view.proposal_id)
     assert proposal.destination_chat == chat(user, "dm-rui")
     assert proposal.destination_person == person(user, "Rui Costa")
+
+
+def test_a_name_inside_what_to_say_is_not_the_recipient(user):
+    history(user)
+    assert propose(user, "Reply to my landlord about what Ana said") is None
+    view = propose(user, "Tell Ana that Rui fixed the boiler", request_id="req-ana")
+    assert view is not None
+    assert view.recipient_name == "Ana Lima"
