@@ -59,6 +59,8 @@ _TOPIC = re.compile(
     r"\b(?:about|regarding|re:?|concerning|on\s+the\s+subject\s+of)\s+(?P<x>.+)", re.IGNORECASE
 )
 _WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
+# "remind Sam to ...", "ask Ana to ...": the recipient is asked to do it.
+_ASKING_VERB = re.compile(r"\b(?:remind|ask|nudge|get|tell)\s+$", re.IGNORECASE)
 _ASK_TO = re.compile(r"^\s*(?:again\s+)?to\s+(?P<x>(?!me\b)\w.+)", re.IGNORECASE)
 _LEADING_FILLER = re.compile(r"^\s*(?:again|back|once\s+more|,)\s*", re.IGNORECASE)
 _TRAILING_FILLER = re.compile(r"\s*(?:again|please|pls|for\s+me)\s*[.!?]*\s*$", re.IGNORECASE)
@@ -111,6 +113,8 @@ class Ask:
     message: str = ""
     topic: str = ""
     request: str = ""
+    # What the user writes in order to do ("to confirm the time").
+    purpose: str = ""
 
 
 def ask_of(question: str, named_as: str) -> Ask:
@@ -139,7 +143,10 @@ def ask_of(question: str, named_as: str) -> Ask:
     if after and (match := _WITH.search(after)):
         return Ask(topic=_tidy(match["x"]))
     if after and (match := _ASK_TO.search(after)):
-        return Ask(request=_tidy(match["x"]))
+        if _ASKING_VERB.search(before):
+            return Ask(request=_tidy(match["x"]))
+        # "message Dad to confirm the time": the user is the one who confirms.
+        return Ask(purpose=_tidy(match["x"]))
     rest = _tidy(_LEADING_FILLER.sub("", after)) if after else ""
     if rest and not re.match(r"^(?:to|in|on|at|for|from)\b", rest, re.IGNORECASE):
         return Ask(topic=rest)
@@ -196,6 +203,8 @@ def local_draft(context: DraftContext) -> str:
         lines.append(_sentence(_second_person(ask.message)))
         if kind == LoopKind.QUESTION_TO_USER and since:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
+    elif ask.purpose:
+        lines.append(f"Just writing to {_second_person(ask.purpose)}.")
     elif ask.request:
         lines.append(f"Just a friendly reminder: could you {_second_person(ask.request)}?")
         closing = "Thanks!"

@@ -37,6 +37,7 @@ def _context(question: str, *, named_as: str = "Rui", loop_kind: str = "", greet
             Ask(message="the plumber's coming on Wednesday"),
         ),
         ("Tell Rui about the boiler", Ask(topic="the boiler")),
+        ("message Rui to confirm the new time", Ask(purpose="confirm the new time")),
     ],
 )
 def test_the_question_says_what_to_write(question, expected):
