@@ -123,4 +123,7 @@ def turn_wire(turn: Turn) -> dict[str, Any]:
             wire["model"] = turn.model
         if turn.retry_of_id is not None:
             wire["retryOfTurnId"] = str(turn.retry_of_id)
+        if turn.index_status is not None:
+            wire["indexStatus"] = turn.index_status
+        wire["removedCitationCount"] = turn.removed_citation_count
     return wire

@@ -1,4 +1,4 @@
-"""Assistant API views: thread history (keyset pagination) and Stop.
+"""Assistant API views: thread history (keyset pagination), one turn, and Stop.
 
 ``POST /api/assistant/messages`` is not here: it streams, so it is the ASGI application in
 ``assistant.consumers``.
@@ -81,6 +81,15 @@ class ThreadTurnsView(APIView):
             last = page[limit - 1]
             body["nextCursor"] = cursor_of(last.created_at, last.pk)
         return Response(body)
+
+
+class TurnDetailView(APIView):
+    """One turn as it stands now: a client that reloaded during an answer follows the stored
+    status here until it is final, instead of asking again."""
+
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get_for_user(user=request_user(request), turn_id=turn_id)
+        return Response(turn_wire(turn))
 
 
 class TurnCancelView(APIView):

@@ -70,3 +70,24 @@ def test_bad_cursor_is_refused(api_client):
     response = api_client.get("/api/assistant/threads?before=yesterday")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_cursor"
+
+
+def test_one_turn_shows_its_stored_state(api_client, user):
+    answer = AssistantTurnFactory(
+        user_turn__thread__user=user,
+        status="streaming",
+        index_status={"state": "ready", "eligible": 2, "embedded": 2, "failed": 0, "pending": 0},
+    )
+    body = api_client.get(f"/api/assistant/turns/{answer.pk}").json()
+    assert body["turnId"] == str(answer.pk)
+    assert body["status"] == "streaming"
+    assert body["userTurnId"] == str(answer.user_turn_id)
+    assert body["indexStatus"]["state"] == "ready"
+    assert body["removedCitationCount"] == 0
+
+
+def test_another_users_turn_is_not_found(api_client, other_user):
+    foreign = AssistantTurnFactory(user_turn__thread__user=other_user)
+    response = api_client.get(f"/api/assistant/turns/{foreign.pk}")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
