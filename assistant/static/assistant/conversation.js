@@ -3,7 +3,7 @@
 // "Ask about this chat" surface both mount it.
 
 import {
-  ask, fetchThreadTurns, followTurn, proposalDecide, stateFromTurns, stopTurn,
+  answerState, ask, fetchThreadTurns, followTurn, proposalDecide, stateFromTurns, stopTurn,
 } from "./stream.js";
 import { finishedSentences, plainText, renderMarkdown } from "./markdown.js";
 
@@ -33,10 +33,13 @@ function make(tag, className, text) {
   return node;
 }
 
+// "Nov 24, 13:00" this year, "Nov 24, 2025, 13:00" before.
 function formatTime(iso) {
   const moment = new Date(iso);
   if (Number.isNaN(moment.getTime())) return "";
-  return moment.toLocaleString(undefined, { month: "short", day: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  const options = { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
+  if (moment.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return moment.toLocaleString(undefined, options);
 }
 
 let turnSequence = 0;
@@ -154,11 +157,12 @@ export class TurnView {
     link.href = source.navigation ? source.navigation.url : `/chats/${source.chatId}/?message=${source.messageId}`;
     link.append(make("span", "source-id", source.id), " ", make("span", "source-sender", source.sender));
     link.setAttribute("aria-label", `${source.id} ${source.sender}, in ${source.chat} on ${platformLabel(source.platform)}, ${formatTime(source.sentAt)}`);
-    const where = make("span", "source-where muted", `${source.chat} · ${platformLabel(source.platform)}`);
-    const time = make("time", "source-time muted", formatTime(source.sentAt));
+    const where = make("span", "source-where muted", `${source.chat} · ${platformLabel(source.platform)} · `);
+    const time = make("time", "source-time", formatTime(source.sentAt));
     time.dateTime = source.sentAt;
+    where.append(time);
     const snippet = make("span", "source-snippet", source.snippet || "");
-    item.append(link, where, time, snippet);
+    item.append(link, where, snippet);
     return item;
   }
 
@@ -383,6 +387,8 @@ export class Conversation {
     this.current = current;
     this.onBusyChange(true);
     this.setStatus(PHASES.retrieving);
+    // The question shows at once, before the server answers.
+    turnView.render(answerState({ requestId: "", question, scope, retryOfTurnId }), "asked");
     turnView.element.scrollIntoView({ block: "nearest" });
     const state = await ask({
       question, scope, retryOfTurnId,

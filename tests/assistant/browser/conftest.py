@@ -19,21 +19,11 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
+from tests.assistant.browser.chromium import CHROMIUM, CHROMIUM_FLAGS, ROOT
 from tests.assistant.test_server_processes import daphne_server
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BROWSER_DIR = Path(__file__).resolve().parent
 AXE = BROWSER_DIR / "node_modules" / "axe-core" / "axe.min.js"
-ROOT = BROWSER_DIR.parents[2]
 # Screenshots of every test; gitignored, kept by CI as artifacts.
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", ROOT / "artifacts" / "browser"))
 

@@ -84,7 +84,7 @@ def test_sign_in_ask_and_open_a_citation(
     card = turn.locator(".source-card")
     assert card.count() == 1
     assert card.locator(".source-sender").inner_text() == "Ana"
-    assert card.locator(".source-where").inner_text() == "Weekend plans · WhatsApp"
+    assert card.locator(".source-where").inner_text().startswith("Weekend plans · WhatsApp · ")
     assert card.locator("time").get_attribute("datetime") == first.sent_at.isoformat()
     # The answer is announced a sentence at a time, not per token.
     announced = turn.locator("[aria-live=polite] p").all_inner_texts()
