@@ -16,7 +16,8 @@ from rest_framework.views import APIView
 
 from assistant import selectors, services
 from assistant.api.serializers import thread_wire, turn_wire
-from assistant.models import TurnStatus
+from assistant.models import Turn, TurnRole, TurnStatus
+from billing.selectors import settled_cost_by_request
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 
@@ -47,6 +48,23 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     return EPOCH + timedelta(microseconds=int(micros)), int(id_text)
 
 
+def _costs(*, user: Any, turns: list[Turn]) -> dict[int, int]:
+    """What each ended assistant turn's request was charged, by turn id (one query)."""
+    ended = [
+        turn
+        for turn in turns
+        if turn.role == TurnRole.ASSISTANT and turn.is_terminal and turn.user_turn is not None
+    ]
+    by_request = settled_cost_by_request(
+        user=user, request_ids=[turn.user_turn.request_id for turn in ended if turn.user_turn]
+    )
+    return {
+        turn.pk: by_request[turn.user_turn.request_id]
+        for turn in ended
+        if turn.user_turn and turn.user_turn.request_id in by_request
+    }
+
+
 class ThreadListView(APIView):
     def get(self, request: Request) -> Response:
         limit = _limit(request, 20)
@@ -73,9 +91,11 @@ class ThreadTurnsView(APIView):
             before=_cursor_parse(request.query_params.get("before")),
             limit=limit + 1,
         )
+        turns = page[:limit]
+        costs = _costs(user=user, turns=turns)
         body: dict[str, Any] = {
             "thread": thread_wire(thread),
-            "turns": [turn_wire(turn) for turn in page[:limit]],
+            "turns": [turn_wire(turn, cost_micro_usd=costs.get(turn.pk)) for turn in turns],
         }
         if len(page) > limit:
             last = page[limit - 1]
@@ -88,8 +108,11 @@ class TurnDetailView(APIView):
     status here until it is final, instead of asking again."""
 
     def get(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get_for_user(user=request_user(request), turn_id=turn_id)
-        return Response(turn_wire(turn))
+        user = request_user(request)
+        turn = selectors.turn_get_for_user(user=user, turn_id=turn_id)
+        return Response(
+            turn_wire(turn, cost_micro_usd=_costs(user=user, turns=[turn]).get(turn.pk))
+        )
 
 
 class TurnCancelView(APIView):

@@ -251,6 +251,7 @@ export function stateFromTurns(userTurn, assistantTurn) {
       finishReason: assistantTurn.finishReason || "", actions: assistantTurn.actions || [],
       citedSourceIds: state.citations.map((c) => c.id),
     };
+    if (assistantTurn.costMicroUsd !== undefined) state.finish.costMicroUsd = assistantTurn.costMicroUsd;
   } else if (assistantTurn.status === "failed" || assistantTurn.status === "partial") {
     state.error = { code: assistantTurn.errorCode || "internal_error", message: "This answer did not finish.", retryable: true };
   }
