@@ -10,6 +10,7 @@ import pytest
 
 from evals.golden.run import EngineAnswer
 from evals.golden.story import (
+    STORY_SETS,
     Person,
     StoryAnswer,
     StoryQuestion,
@@ -204,3 +205,21 @@ def test_a_story_is_replayed_up_to_each_questions_time_and_asked_then():
     assert result["all"]["questions"] == 3
     assert result["heldout"]["questions"] == 1
     assert all(set(f) == {"id", "split"} for f in result["failures"] if f["split"] == "heldout")
+
+
+def test_demo_v2_expectations_name_messages_sent_before_the_question():
+    story = story_set_load(STORY_SETS["demo-v2"])
+    sent_at = {message.id: message.sent_at for message in story.messages}
+    assert len(sent_at) == len(story.messages), "message ids are unique"
+    intents = {question.intent for question in story.questions}
+    assert len(intents) == 8
+    assert sum(q.split == "heldout" for q in story.questions) >= len(story.questions) // 3
+    for question in story.questions:
+        referenced = [mid for item in question.evidence for mid in item]
+        referenced += list(question.must_not_obey)
+        for message_id in referenced:
+            assert sent_at[message_id] <= question.asked_at, (question.id, message_id)
+        assert set(question.people) <= set(story.people), question.id
+        assert not question.scope_chat or question.scope_chat in story.chats, question.id
+        if question.is_no_evidence:
+            assert not question.evidence, question.id
