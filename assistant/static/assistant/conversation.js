@@ -14,6 +14,8 @@ const PLATFORMS = {
 };
 // A Stop that the stream does not confirm within this time ends the request from this side.
 const STOP_CONFIRM_MS = 2500;
+// Turns per history page (a question and its answer are two).
+const TURNS_PAGE = 100;
 
 export function platformLabel(platform) {
   return PLATFORMS[platform] || platform || "";
@@ -324,35 +326,60 @@ export class Conversation {
   }
 
   // Show a stored thread: its turns oldest first; a turn still streaming is followed until
-  // it ends. A failed turn that was retried shows only as its retry.
+  // it ends. A failed turn that was retried shows only as its retry. Long threads show their
+  // latest turns and a "Show earlier turns" button.
   async load(threadId) {
     const token = ++this.loadToken;
     this.threadId = threadId;
-    const page = await fetchThreadTurns(threadId, { limit: 100 });
+    const page = await fetchThreadTurns(threadId, { limit: TURNS_PAGE });
     if (token !== this.loadToken) return page.thread;
     this.turnsElement.replaceChildren();
-    this.earlierCursor = page.nextCursor || null;
-    this.appendStoredTurns(page.turns);
+    this.unpairedAnswers = new Map();
+    this.retriedTurnIds = new Set();
+    this.lastScope = null;
+    this.insertStoredTurns(page.turns, null);
+    this.showEarlierButton(page.nextCursor || null, token);
     this.setStatus("");
     return page.thread;
   }
 
-  appendStoredTurns(turns) {
-    const answers = new Map();
-    const retried = new Set();
+  showEarlierButton(cursor, token) {
+    this.earlierButton?.remove();
+    this.earlierButton = null;
+    if (!cursor) return;
+    const button = make("button", "secondary earlier-turns", "Show earlier turns");
+    button.type = "button";
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const page = await fetchThreadTurns(this.threadId, { limit: TURNS_PAGE, before: cursor });
+      if (token !== this.loadToken) return;
+      const first = this.turnsElement.querySelector(".turn");
+      this.insertStoredTurns(page.turns, first);
+      this.showEarlierButton(page.nextCursor || null, token);
+      (first ? first.previousElementSibling : this.turnsElement.lastElementChild)?.querySelector(".question")?.focus();
+    });
+    this.earlierButton = button;
+    this.turnsElement.prepend(button);
+  }
+
+  // Insert one history page (newest first) before `before` (null: at the end). An answer
+  // whose question is on an older page waits for that page.
+  insertStoredTurns(turns, before) {
     for (const turn of turns) {
       if (turn.role !== "assistant") continue;
-      answers.set(turn.userTurnId, turn);
-      if (turn.retryOfTurnId) retried.add(turn.retryOfTurnId);
+      this.unpairedAnswers.set(turn.userTurnId, turn);
+      if (turn.retryOfTurnId) this.retriedTurnIds.add(turn.retryOfTurnId);
     }
     const questions = turns.filter((t) => t.role === "user").reverse();
-    if (questions.length) this.lastScope = questions[questions.length - 1].scope;
+    if (!this.lastScope && questions.length) this.lastScope = questions[questions.length - 1].scope;
     for (const question of questions) {
-      const answer = answers.get(question.turnId);
-      if (answer && retried.has(answer.turnId)) continue;
+      const answer = this.unpairedAnswers.get(question.turnId);
+      this.unpairedAnswers.delete(question.turnId);
+      if (answer && this.retriedTurnIds.has(answer.turnId)) continue;
       const state = stateFromTurns(question, answer);
       state.threadId = this.threadId;
-      const view = this.newView();
+      const view = new TurnView({ onRetry: (failed) => this.retry(failed) });
+      this.turnsElement.insertBefore(view.element, before);
       view.render(state, "history");
       if (state.status === "streaming") this.follow(view, state);
     }

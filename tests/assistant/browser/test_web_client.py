@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -137,6 +137,12 @@ def test_stop_from_the_keyboard_cancels_on_the_server_within_a_second(
         if page.evaluate("document.activeElement.id") == "stop-button":
             break
     assert page.evaluate("document.activeElement.id") == "stop-button"
+    # The keyboard focus is visible.
+    ring = page.evaluate(
+        "(() => { const style = getComputedStyle(document.activeElement);"
+        " return [style.outlineStyle, style.outlineWidth]; })()"
+    )
+    assert ring == ["solid", "3px"]
     stopped_at = datetime.now(UTC)
     page.keyboard.press("Enter")
 
@@ -389,3 +395,37 @@ def test_the_markdown_renderer_never_makes_html_from_the_answer(context_factory,
     assert "[click](javascript:alert(1))" in rendered["text"]
     assert "<script>x()</script>" in rendered["text"]
     assert page.evaluate("window.hacked") is None
+
+
+def test_thread_list_and_long_threads_load_older_pages(context_factory, user):
+    from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
+
+    start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    threads = [ThreadFactory(user=user, title=f"Question {index}") for index in range(22)]
+    for index, thread in enumerate(threads):
+        Thread.objects.filter(pk=thread.pk).update(last_activity_at=start + timedelta(hours=index))
+    long_thread = threads[-1]
+    for index in range(60):
+        AssistantTurnFactory(
+            user_turn__thread=long_thread, user_turn__text=f"Question number {index}"
+        )
+
+    page = context_factory(user=user).new_page()
+    page.goto(f"/?thread={long_thread.pk}")
+    page.locator(".turn").nth(49).wait_for()
+    titles = page.locator("#thread-list a")
+    assert titles.count() == 20
+    assert titles.first.inner_text() == "Question 21"
+    page.get_by_role("button", name="Load older threads").click()
+    page.wait_for_function("document.querySelectorAll('#thread-list a').length === 22")
+    assert titles.last.inner_text() == "Question 0"
+    assert page.get_by_role("button", name="Load older threads").is_hidden()
+
+    assert page.locator(".turn").count() == 50
+    assert page.locator(".turn .question").first.inner_text() == "Question number 10"
+    page.get_by_role("button", name="Show earlier turns").click()
+    page.wait_for_function("document.querySelectorAll('.turn').length === 60")
+    questions = page.locator(".turn .question").all_inner_texts()
+    assert questions == [f"Question number {index}" for index in range(60)]
+    assert page.evaluate("document.activeElement.textContent") == "Question number 9"
+    assert page.get_by_role("button", name="Show earlier turns").count() == 0
