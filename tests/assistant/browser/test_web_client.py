@@ -81,6 +81,12 @@ def test_sign_in_ask_and_open_a_citation(
     assert turn.locator(".question").inner_text() == "When is\nthe dinner with Ana?"
     assert " ".join(turn.locator(".answer").inner_text().split()) == ANSWER_TEXT
     assert turn.locator(".answer strong").inner_text() == "Dinner"
+    # Nothing is embedded in this test database: the answer says the index is incomplete.
+    assert (
+        turn.locator(".index-notice")
+        .inner_text()
+        .startswith("Your messages are still being indexed")
+    )
     card = turn.locator(".source-card")
     assert card.count() == 1
     assert card.locator(".source-sender").inner_text() == "Ana"
@@ -206,12 +212,17 @@ def test_retry_after_a_failure_replaces_the_failed_turn(context_factory, user, d
 
 
 def test_no_evidence_answer_says_what_was_searched(context_factory, user, dinner_chat):
+    chat, _ = dinner_chat
     page = _open_ask_tab(context_factory, user)
+    page.get_by_label("Search in").select_option("preferred")
+    page.get_by_label("Weekend plans (WhatsApp)").check()
     _ask(page, "What did the plumber say about the boiler?")
     turn = _wait_for_turn(page, "completed")
     assert turn.locator(".answer p").first.inner_text() == (
-        "I couldn't find anything about this in all your chats."
+        "I couldn't find anything about this in all your chats, starting with “Weekend plans”."
     )
+    question = Turn.objects.get(user=user, role=TurnRole.USER)
+    assert question.scope == {"mode": "preferred", "chatIds": [str(chat.pk)]}
     assert turn.locator(".sources").is_hidden()
     assert turn.locator(".finish-meta").inner_text() == (
         "Answered from your messages without a model · no cost"
