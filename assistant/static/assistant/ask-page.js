@@ -51,7 +51,15 @@ class ThreadList {
   }
 
   async loadMore() {
-    const page = await fetchThreads({ before: this.cursor, limit: 20 });
+    let page;
+    try {
+      page = await fetchThreads({ before: this.cursor, limit: 20 });
+    } catch (_) {
+      this.moreButton.hidden = false;
+      this.moreButton.textContent = "Threads could not be loaded: try again";
+      return;
+    }
+    this.moreButton.textContent = "Load older threads";
     for (const thread of page.threads) this.put(thread, false);
     this.cursor = page.nextCursor || null;
     this.moreButton.hidden = !this.cursor;

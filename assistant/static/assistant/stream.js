@@ -221,11 +221,13 @@ export function fetchTurn(turnId) {
   return getJson(`/api/assistant/turns/${encodeURIComponent(turnId)}`);
 }
 
-// Follow a stored turn that is still streaming (after a reload) until its status is final.
-export async function followTurn(turnId, { intervalMs = 700, signal } = {}) {
+// Follow a stored turn that is still streaming (after a reload) until its status is final,
+// or for at most `maxWaitMs` (the server expires a stream whose process died after its lease).
+export async function followTurn(turnId, { intervalMs = 700, maxWaitMs = 330_000 } = {}) {
+  const giveUpAt = Date.now() + maxWaitMs;
   for (;;) {
     const turn = await fetchTurn(turnId);
-    if (turn.status !== "streaming" || (signal && signal.aborted)) return turn;
+    if (turn.status !== "streaming" || Date.now() > giveUpAt) return turn;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
