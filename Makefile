@@ -6,10 +6,8 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Tests that need Redis read REDIS_URL and fail loudly when it is unreachable.
-TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: demo test install lint typecheck pytest serve worker lock clean-data
+.PHONY: demo test install lint typecheck format manage pytest serve worker lock clean-data
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,10 +35,12 @@ serve: install
 worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
 
-## make test: lint, type-check, migration check, and the whole pytest suite.
+## make test: lint, type-check, migration check, and the whole pytest suite. Only the tests
+## marked redis use Redis: REDIS_URL when set, else 127.0.0.1:6379, else a redis-server the
+## run starts and stops itself (tests/redis_server.py).
 test: install lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run --no-input
-	REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(BIN)/python -m pytest
+	$(BIN)/python -m pytest
 
 lint: install
 	$(BIN)/ruff check .
@@ -49,10 +49,21 @@ lint: install
 typecheck: install
 	$(BIN)/mypy .
 
+## make format: rewrite the code as `make lint` wants it (ruff's safe fixes, then ruff format).
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## make manage ARGS="import_messages --user you@example.com ...": any manage.py command, run
+## with the project's virtualenv.
+manage: install
+	$(BIN)/python manage.py $(ARGS)
+
 lock: install
 	{ echo '# Pinned versions of every package (constraints for `pip install -c`); refresh with `make lock`.'; \
 	  $(BIN)/pip freeze --exclude-editable | sed 's/+cpu$$//'; } > requirements.lock
 
+## make clean-data: delete .data/ (the embedded database, the broker's queue); stop the server first.
 clean-data:
 	rm -rf .data
 

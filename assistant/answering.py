@@ -55,6 +55,7 @@ from claire.ai.types import (
 from claire.ai.types import EvidenceSource as AiEvidenceSource
 from claire.api.errors import ApiError
 from conversations.models import Chat
+from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
 from retrieval.evidence import EvidenceLimits, EvidenceSource
 from retrieval.pipeline import retrieve
@@ -98,6 +99,8 @@ class Retrieval:
     query_embedding_model_key: str = ""
     # Stage timings in ms (compile, lexical, embedding, vector, windows, pack), for the trace.
     timings: Mapping[str, float] = field(default_factory=dict)
+    # The user has no messages at all: nothing was searched, nothing embedded.
+    is_account_empty: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -165,7 +168,20 @@ def citation_from_source(source: EvidenceSource) -> Citation:
 
 def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retrieval:
     """Compile the question, route, search and build the evidence pack (S1..Sn). The scope's
-    chats were ownership-checked by ``turn_begin``."""
+    chats were ownership-checked by ``turn_begin``. An account with no messages skips all of
+    it (no query embedding is spent on searching nothing)."""
+    if not user_has_messages(user=user):
+        return Retrieval(
+            citations=(),
+            route=str(Route.NO_EVIDENCE),
+            compiled_query={},
+            index_status=index_status_wire(user=user),
+            scope_label=scope_label_for(
+                user=user, mode=request.scope.mode, chat_ids=request.scope.chat_ids
+            ),
+            time_label="",
+            is_account_empty=True,
+        )
     retrieval = retrieve(
         user=user,
         question=request.question,
@@ -205,9 +221,23 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
     )
 
 
+EMPTY_ACCOUNT_ANSWER = "\n".join(
+    [
+        "There are no messages in your account yet, so there is nothing to search.",
+        "",
+        "Import your messages first: send them through the bridge API "
+        "(`POST /api/ingest/batches`) or import an export with "
+        "`manage.py import_messages` (WhatsApp, Telegram, Slack or JSON Lines), "
+        "then ask again.",
+    ]
+)
+
+
 def no_evidence_answer(retrieval: Retrieval) -> str:
     """The deterministic answer when nothing passed the relevance floor: it says what was
     searched, so the user can widen the question. No model is called."""
+    if retrieval.is_account_empty:
+        return EMPTY_ACCOUNT_ANSWER
     window = f" from {retrieval.time_label}" if retrieval.time_label else ""
     lines = [
         f"I couldn't find anything about this in {retrieval.scope_label}{window}.",

@@ -21,7 +21,8 @@ ASSISTANT_MESSAGES_PATH = "/api/assistant/messages"
 
 
 async def http_application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    if scope["path"] == ASSISTANT_MESSAGES_PATH:
+    # The /api/ path rule (claire.api.middleware): a trailing slash names the same endpoint.
+    if scope["path"].rstrip("/") == ASSISTANT_MESSAGES_PATH:
         await consumers.application(scope, receive, send)
     else:
         await django_asgi_application(scope, receive, send)

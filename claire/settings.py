@@ -51,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "claire.api.middleware.ApiPathMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -121,7 +122,9 @@ if REDIS_URL:
 else:
     # No Redis: a real Celery worker still runs, fed through kombu's filesystem transport
     # (messages are files under .data/celery, so a restarted worker picks up what was queued).
-    CELERY_BROKER_URL = "filesystem://"
+    # The host part means nothing to this transport; naming one keeps kombu from warning
+    # "No hostname was supplied" on every connection.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     _celery_queue_dir = DATA_DIR / "celery" / "queue"
     _celery_queue_dir.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -146,7 +149,7 @@ CELERY_TIMEZONE = "UTC"
 # --- Django REST framework ------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "claire.api.auth.TokenOrBearerAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

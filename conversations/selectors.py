@@ -15,6 +15,12 @@ from claire.api.errors import NotFound
 from conversations.models import Chat, Message, Person
 
 
+def user_has_messages(*, user: User) -> bool:
+    """Whether the user has any message that is not deleted (an account with nothing imported
+    has none)."""
+    return Message.objects.filter(user=user, deleted_at__isnull=True).exists()
+
+
 def chats_for_user(*, user: User) -> QuerySet[Chat]:
     return Chat.objects.filter(user=user)
 

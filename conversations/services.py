@@ -39,10 +39,13 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class IncomingChat:
+    """A chat as a source describes it. Empty or ``None`` fields were not said: a new chat
+    gets the defaults (no title, a direct chat), a stored chat keeps what it has."""
+
     platform: str
     platform_chat_id: str
     title: str = ""
-    kind: str = ChatKind.DIRECT
+    kind: str | None = None
     participants: tuple[IncomingIdentity, ...] = ()
     connection_account_id: str = ""
 
@@ -141,7 +144,10 @@ class PersonResolver:
 def chat_upsert(
     *, user: User, chat: IncomingChat, resolver: PersonResolver | None = None
 ) -> tuple[Chat, bool]:
-    """Create or update a chat and its participants; returns (chat, created)."""
+    """Create or update a chat and its participants; returns (chat, created).
+
+    Only what ``chat`` says changes a stored chat: an empty title, no kind, no connection
+    and an absent participant leave the stored ones as they are."""
     resolver = resolver or PersonResolver(user=user)
     connection = None
     if chat.connection_account_id:
@@ -152,14 +158,18 @@ def chat_upsert(
         user=user,
         platform=chat.platform,
         platform_chat_id=chat.platform_chat_id,
-        defaults={"title": chat.title[:512], "kind": chat.kind, "connection": connection},
+        defaults={
+            "title": chat.title[:512],
+            "kind": chat.kind or ChatKind.DIRECT,
+            "connection": connection,
+        },
     )
     changed_fields = []
     if not created:
         if chat.title and row.title != chat.title[:512]:
             row.title = chat.title[:512]
             changed_fields.append("title")
-        if row.kind != chat.kind:
+        if chat.kind and row.kind != chat.kind:
             row.kind = chat.kind
             changed_fields.append("kind")
         if connection is not None and row.connection_id != connection.pk:
@@ -235,17 +245,17 @@ def messages_ingest(
             changed_ids=tuple(result.changed_message_ids),
             deleted_ids=tuple(result.deleted_message_ids),
         )
-    logger.info(
-        "conversations.ingest",
-        extra={
-            "user_id": user.pk,
-            "chats_created": result.chats_created,
-            "messages_created": result.messages_created,
-            "messages_updated": result.messages_updated,
-            "messages_deleted": result.messages_deleted,
-            "messages_unchanged": result.messages_unchanged,
-        },
-    )
+    counts = {
+        "user_id": user.pk,
+        "chats_created": result.chats_created,
+        "messages_created": result.messages_created,
+        "messages_updated": result.messages_updated,
+        "messages_deleted": result.messages_deleted,
+        "messages_unchanged": result.messages_unchanged,
+    }
+    # Logged on commit: an import that fails later in the same transaction keeps nothing,
+    # and its log must not say otherwise.
+    transaction.on_commit(lambda: logger.info("conversations.ingest", extra=counts))
     return result
 
 

@@ -39,6 +39,12 @@ from retrieval.windows import windows_expand
 
 logger = logging.getLogger(__name__)
 
+# One line for every command that needs the benchmark files.
+LOCOMO_DATA_HINT = (
+    "LoCoMo is not part of this repository: convert snap-research/locomo's "
+    'data/locomo10.json with locomo_to_jsonl.py (docs/EVALS.md, "Getting the data").'
+)
+
 EVAL_EMAIL_DOMAIN = "locomo.eval.askclaire.local"
 
 Report = Callable[[str], None]

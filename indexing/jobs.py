@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import OperationalError
 
 from claire.ai.embeddings import (
@@ -64,6 +65,9 @@ class JobRun:
     search_index_due: bool = False
     # The job left the user with enough vectors for an index of their own, not built yet.
     user_search_index_due: bool = False
+
+
+CONFIGURATION_ERROR = "configuration_error"
 
 
 class TransientJobError(Exception):
@@ -133,6 +137,19 @@ def index_job_run(
     except (TransientJobError, ProviderSlotUnavailable, OperationalError) as error:
         code = error.code if isinstance(error, TransientJobError) else _transient_code(error)
         return _after_transient(job=job, worker_id=worker_id, code=code, runner=runner)
+    except ImproperlyConfigured as error:
+        # This worker's AI configuration does not know the version's profile or model: every
+        # retry would fail alike until the worker runs with the configuration the version was
+        # created with. Fail the job and keep the cause where status, admin and --check show it.
+        code = f"{CONFIGURATION_ERROR}: {error}"
+        services.index_job_fail(job=job, worker_id=worker_id, error_code=code)
+        return JobRun(
+            job_id=job_id,
+            outcome=JobOutcome.FAILED,
+            embedded=runner.embedded,
+            failed=runner.failed,
+            error_code=code,
+        )
     except (PermanentJobError, services.IndexingError) as error:
         services.index_job_fail(job=job, worker_id=worker_id, error_code=error.code)
         return JobRun(

@@ -32,6 +32,7 @@ from indexing.models import (
     IndexProgress,
     IndexVersion,
     IndexVersionState,
+    JobState,
     MessageEmbedding,
 )
 from indexing.search_indexes import search_index_expression, user_search_index_expression
@@ -105,6 +106,9 @@ class IndexStatus:
     eligible: int
     embedded: int
     failed: int
+    # The cause when the user's latest job for this version failed (for example a worker
+    # whose AI configuration lacks the version's profile); nothing moves until it is fixed.
+    job_error: str = ""
 
     @property
     def pending(self) -> int:
@@ -115,7 +119,9 @@ class IndexStatus:
         return self.embedded > 0
 
 
-def _status_from(version: IndexVersion, progress: IndexProgress | None) -> IndexStatus:
+def _status_from(
+    version: IndexVersion, progress: IndexProgress | None, *, job_error: str = ""
+) -> IndexStatus:
     if progress is None:
         state = IndexState.NOT_STARTED
         eligible = embedded = failed = 0
@@ -137,6 +143,7 @@ def _status_from(version: IndexVersion, progress: IndexProgress | None) -> Index
         eligible=eligible,
         embedded=embedded,
         failed=failed,
+        job_error=job_error if state != IndexState.READY else "",
     )
 
 
@@ -158,7 +165,30 @@ def index_statuses_for_user(*, user: User) -> list[IndexStatus]:
         for row in IndexProgress.objects.filter(user=user, index_version__in=versions)
     }
     ordered = sorted(versions, key=lambda v: (v.state != IndexVersionState.ACTIVE, v.version))
-    return [_status_from(version, progress.get(version.pk)) for version in ordered]
+    errors = failed_job_errors(user_ids=[user.pk], index_versions=versions)
+    return [
+        _status_from(
+            version, progress.get(version.pk), job_error=errors.get((user.pk, version.pk), "")
+        )
+        for version in ordered
+    ]
+
+
+def failed_job_errors(
+    *, user_ids: Sequence[int], index_versions: Sequence[IndexVersion]
+) -> dict[tuple[int, int], str]:
+    """``last_error`` of each (user, version) whose latest job failed."""
+    latest = (
+        IndexJob.objects.filter(user_id__in=user_ids, index_version__in=index_versions)
+        .order_by("user_id", "index_version_id", "-pk")
+        .distinct("user_id", "index_version_id")
+        .values_list("user_id", "index_version_id", "state", "last_error")
+    )
+    return {
+        (user_id, version_id): last_error
+        for user_id, version_id, state, last_error in latest
+        if state == JobState.FAILED
+    }
 
 
 def embedding_failures_for_user(

@@ -41,6 +41,7 @@ from indexing.search_indexes import (
     user_text_index_drop,
     user_text_index_ensure,
 )
+from indexing.selectors import failed_job_errors
 from indexing.sql import (
     SEARCH_INDEX_BUILD_LOCK_NAMESPACE,
     USER_SEARCH_INDEX_BUILD_LOCK_NAMESPACE,
@@ -876,6 +877,8 @@ class CutoverBlocker:
     embedded: int
     failed: int
     is_seeded: bool
+    # Why nothing moves, when the user's latest job for the version failed.
+    job_error: str = ""
 
 
 def cutover_blockers(*, index_version: IndexVersion, limit: int = 100) -> list[CutoverBlocker]:
@@ -894,6 +897,7 @@ def cutover_blockers(*, index_version: IndexVersion, limit: int = 100) -> list[C
             )
         )
     blockers: list[CutoverBlocker] = []
+    errors = failed_job_errors(user_ids=sorted(required_users), index_versions=[index_version])
     for user_id in sorted(required_users):
         row = new_rows.get(user_id)
         if row is not None and row.is_complete:
@@ -905,6 +909,7 @@ def cutover_blockers(*, index_version: IndexVersion, limit: int = 100) -> list[C
                 embedded=row.embedded if row else 0,
                 failed=row.failed if row else 0,
                 is_seeded=row.is_seeded if row else False,
+                job_error=errors.get((user_id, index_version.pk), ""),
             )
         )
         if len(blockers) >= limit:

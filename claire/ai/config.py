@@ -280,8 +280,14 @@ def _profile_from(name: str, raw: Mapping[str, Any]) -> ProfileConfig:
     unknown = set(raw) - _PROFILE_FIELDS
     if unknown:
         raise ImproperlyConfigured(f"profile {name!r}: unknown fields {sorted(unknown)}")
-    if raw.get("kind") not in ("generation", "embedding"):
-        raise ImproperlyConfigured(f"profile {name!r}: kind is generation or embedding")
+    if "kind" not in raw:
+        raise ImproperlyConfigured(
+            f'profile {name!r}: "kind" is missing (set "kind": "embedding" or "generation")'
+        )
+    if raw["kind"] not in ("generation", "embedding"):
+        raise ImproperlyConfigured(
+            f'profile {name!r}: "kind" is {raw["kind"]!r}, not "embedding" or "generation"'
+        )
     requires = frozenset(raw.get("requires", ()))
     if requires - REQUIRABLE_CAPABILITIES:
         raise ImproperlyConfigured(f"profile {name!r}: unknown capabilities in requires")

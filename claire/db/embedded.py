@@ -4,17 +4,22 @@ The server lives in a data folder inside the project (``.data/postgres`` by defa
 started lazily by the first database connection of a process, not at settings import, so
 ``ruff``, ``mypy`` and ``manage.py check`` never boot a database. Every process that connects
 registers itself as a handle; the server is stopped cleanly (``pg_ctl stop``) when the last
-handle exits and the data is reused by the next run.
+handle exits and the data is reused by the next run. A process killed outright (SIGKILL, the
+OOM killer) never unregisters, so the handle list is pruned of dead processes when a process
+attaches and again just before it exits: the last live user still stops the server.
 """
 
 from __future__ import annotations
 
+import atexit
+import json
 import logging
 import os
 import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -36,15 +41,13 @@ def embedded_server_ensure(*, data_dir: Path, database: str) -> EmbeddedServer:
     with _lock:
         if _server_info is not None and _server_info.data_dir == data_dir:
             return _server_info
-        # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); pgserver only
-        # keeps a lock file there, so the /tmp fallback is fine.
-        os.environ.setdefault("XDG_RUNTIME_DIR", _runtime_dir())
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import pgserver
-
+        pgserver = _pgserver_import()
         data_dir.parent.mkdir(parents=True, exist_ok=True)
+        handles_prune_dead(data_dir=data_dir)
         server = pgserver.get_server(data_dir, cleanup_mode="stop")
+        # atexit runs handlers last-registered first: this prune runs before pgserver's own
+        # exit handler (registered by get_server) decides whether this is the last handle.
+        atexit.register(handles_prune_dead, data_dir=data_dir)
         info = server.get_postmaster_info()
         socket_dir = str(info.socket_dir) if info.socket_dir else str(data_dir)
         port = int(info.port or 5432)
@@ -52,6 +55,44 @@ def embedded_server_ensure(*, data_dir: Path, database: str) -> EmbeddedServer:
         _database_ensure(_server_info, database)
         logger.debug("embedded_postgres.ready", extra={"data_dir": str(data_dir)})
         return _server_info
+
+
+def handles_prune_dead(*, data_dir: Path) -> list[int]:
+    """Remove processes that no longer run from pgserver's handle list (``.handle_pids.json``,
+    under pgserver's inter-process lock); returns the ids kept."""
+    _pgserver_import()
+    from pgserver.postgres_server import PostgresServer
+
+    handle_list = data_dir / ".handle_pids.json"
+    with PostgresServer._lock:
+        if not handle_list.exists():
+            return []
+        pids: list[int] = json.loads(handle_list.read_text())
+        alive = [pid for pid in pids if _process_is_alive(pid)]
+        if alive != pids:
+            # No log line: this also runs at interpreter exit, after logging may have closed.
+            handle_list.write_text(json.dumps(alive))
+        return alive
+
+
+def _pgserver_import() -> Any:
+    # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); pgserver only keeps
+    # a lock file there, so the /tmp fallback is fine.
+    os.environ.setdefault("XDG_RUNTIME_DIR", _runtime_dir())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pgserver
+    return pgserver
+
+
+def _process_is_alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        # A killed child its parent has not reaped yet is a zombie: it no longer uses anything.
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _runtime_dir() -> str:

@@ -56,7 +56,8 @@ def identity_from(platform: str, data: dict[str, Any]) -> IncomingIdentity:
 class IngestChatSerializer(serializers.Serializer):
     chatId = serializers.CharField(max_length=255)
     title = serializers.CharField(required=False, allow_blank=True, max_length=512, default="")
-    kind = serializers.ChoiceField(choices=ChatKind.choices, default=ChatKind.DIRECT)
+    # No default: a chat sent again without its kind keeps the stored one.
+    kind = serializers.ChoiceField(choices=ChatKind.choices, required=False)
     participants = IdentitySerializer(many=True, required=False, default=list)
 
 
@@ -102,7 +103,7 @@ def incoming_chat_from(platform: str, account_id: str, data: dict[str, Any]) -> 
         platform=platform,
         platform_chat_id=data["chatId"],
         title=data["title"],
-        kind=data["kind"],
+        kind=data.get("kind"),
         participants=tuple(identity_from(platform, item) for item in data["participants"]),
         connection_account_id=account_id,
     )

@@ -22,6 +22,7 @@ def index_status_data(status: IndexStatus) -> dict[str, Any]:
         "embedded": status.embedded,
         "failed": status.failed,
         "pending": status.pending,
+        "jobError": status.job_error or None,
     }
 
 

@@ -104,7 +104,12 @@ def test_configuration_change_resets_the_cached_config(settings):
         ),
         ({}, {"answer": {"candidates": ["missing/model"]}}, "unconfigured model 'missing/model'"),
         ({}, {"answer": {"requires": ["telepathy"]}}, "unknown capabilities"),
-        ({}, {"summarize": {"candidates": []}}, "kind is generation or embedding"),
+        ({}, {"summarize": {"candidates": []}}, "profile 'summarize': \"kind\" is missing"),
+        (
+            {},
+            {"summarize": {"kind": "chat", "candidates": []}},
+            '"kind" is \'chat\', not "embedding" or "generation"',
+        ),
         (
             {
                 "x/y": {

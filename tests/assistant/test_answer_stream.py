@@ -4,7 +4,7 @@ import pytest
 
 from assistant.models import Thread, Turn, TurnStatus
 from billing.models import UsageEvent
-from tests.assistant.conftest import ask
+from tests.assistant.conftest import ask, token_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,6 +143,44 @@ def test_no_evidence_answers_deterministically_without_tokens(user, dinner_chat,
     event = UsageEvent.objects.get(user=user)
     assert event.ending == "no_call"
     assert (event.input_tokens, event.output_tokens, event.settled_micro_usd) == (0, 0, 0)
+
+
+def test_an_account_with_nothing_imported_is_told_to_import_first(user, answer_models):
+    # A plan question: with messages it would offer "Open calendar".
+    model = answer_models.script(deltas=("never used",))
+    chunks = ask(user, question="When is the dinner with Ana on Friday?").chunks
+
+    assert model.call_count == 0
+    assert _data(chunks, "data-sources")["citations"] == []
+    text = _text(chunks)
+    assert text.startswith("There are no messages in your account yet")
+    assert "Import your messages first" in text
+    assert "Try other words" not in text
+    finish = _data(chunks, "data-finish")
+    assert (finish["finishReason"], finish["provider"], finish["actions"]) == ("stop", "", [])
+    event = UsageEvent.objects.get(user=user)
+    assert event.ending == "no_call"
+    assert (
+        event.input_tokens,
+        event.output_tokens,
+        event.embedding_tokens,
+        event.settled_micro_usd,
+    ) == (0, 0, 0, 0)
+    turn = Turn.objects.get(user=user, role="assistant")
+    assert (turn.route, turn.actions) == ("no_evidence", [])
+
+
+def test_the_streamed_answer_accepts_a_bearer_token(user, dinner_chat, answer_models):
+    answer_models.script(deltas=("Friday at 8 [S1].",))
+    headers = [
+        (b"authorization", f"Bearer {token_for(user)}".encode()),
+        (b"accept", b"text/event-stream"),
+        (b"content-type", b"application/json"),
+    ]
+    reply = ask(user, headers=headers)
+
+    assert reply.status == 200
+    assert _text(reply.chunks) == "Friday at 8 [S1]."
 
 
 def test_failure_before_first_delta_fails_over_to_the_next_model(user, dinner_chat, answer_models):

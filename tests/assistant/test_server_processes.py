@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 import redis
-from django.conf import settings
 from django.db import connection
 
 from assistant.models import Turn, TurnStatus
 from tests.assistant.conftest import token_for
+from tests.redis_server import redis_server_running
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -152,9 +151,7 @@ def test_dropped_connection_cancels_the_answer_within_a_second(user, dinner_chat
 
 
 @pytest.mark.redis
-def test_stop_reaches_the_stream_served_by_another_process(user, dinner_chat):
-    redis_url = settings.REDIS_URL or os.environ.get("REDIS_URL", "")
-    assert redis_url, "REDIS_URL must name the test Redis server"
+def test_stop_reaches_the_stream_served_by_another_process(user, dinner_chat, redis_url):
     assert redis.Redis.from_url(redis_url).ping()
     token = token_for(user)
     with (
@@ -213,48 +210,21 @@ def _stop_from(port: int, token: str, turn_id: int) -> dict[str, object]:
     return json.loads(cancel.stdout)
 
 
-def _shared_redis_url() -> str:
-    redis_url = settings.REDIS_URL or os.environ.get("REDIS_URL", "")
-    assert redis_url, "REDIS_URL must name the test Redis server"
-    assert redis.Redis.from_url(redis_url).ping()
-    return redis_url
-
-
-@contextmanager
-def private_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+def private_redis(port: int) -> AbstractContextManager[subprocess.Popen[bytes]]:
     """A Redis server of this test's own on ``port`` (nothing kept on disk), so the test may
     stop and restart it without touching the Redis other tests share."""
-    binary = shutil.which("redis-server")
-    assert binary, "redis-server is not installed (the Redis tests start their own)"
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                if redis.Redis(port=port, socket_timeout=1).ping():
-                    break
-            except redis.ConnectionError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    return redis_server_running(port)
 
 
 LONG_DELTAS = [f"word{index} " for index in range(11)] + ["[S1]."]
 
 
 @pytest.mark.redis
-def test_an_answer_streaming_longer_than_the_redis_timeouts_completes(user, dinner_chat):
+def test_an_answer_streaming_longer_than_the_redis_timeouts_completes(user, dinner_chat, redis_url):
     # Twelve deltas 0.7 s apart: the stream lasts about 8 s, past the Redis client's 5 s
     # socket timeout and channels_redis' 5 s blocking pop.
     token = token_for(user)
-    with daphne_server(redis_url=_shared_redis_url(), model=slow_model(LONG_DELTAS, 0.7)) as port:
+    with daphne_server(redis_url=redis_url, model=slow_model(LONG_DELTAS, 0.7)) as port:
         stream = _open_stream(port, token)
         received = _read_until(stream, b"data: [DONE]\n\n")
         stream.close()
@@ -265,12 +235,12 @@ def test_an_answer_streaming_longer_than_the_redis_timeouts_completes(user, dinn
 
 
 @pytest.mark.redis
-def test_stop_after_eight_seconds_of_streaming_still_stops_the_answer(user, dinner_chat):
+def test_stop_after_eight_seconds_of_streaming_still_stops_the_answer(user, dinner_chat, redis_url):
     token = token_for(user)
     deltas = [f"word{index} " for index in range(30)]
     with (
-        daphne_server(redis_url=_shared_redis_url(), model=slow_model(deltas, 0.5)) as port,
-        daphne_server(redis_url=_shared_redis_url()) as other_port,
+        daphne_server(redis_url=redis_url, model=slow_model(deltas, 0.5)) as port,
+        daphne_server(redis_url=redis_url) as other_port,
     ):
         stream = _open_stream(port, token)
         received = _read_until(stream, b'"text-delta"')

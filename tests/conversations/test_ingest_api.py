@@ -189,3 +189,93 @@ def test_malformed_json_has_a_stable_code(api_client):
     response = api_client.post(URL, "{not json", content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "malformed_json"
+
+
+def _chat_state(user):
+    chat = Chat.objects.get(user=user, platform_chat_id="c1")
+    return {
+        "title": chat.title,
+        "kind": chat.kind,
+        "connection": chat.connection.external_account_id if chat.connection else None,
+        "excluded": chat.is_excluded_from_ai,
+        "participants": sorted(chat.participants.values_list("display_name", flat=True)),
+    }
+
+
+def _people_state(user):
+    return sorted(
+        (identity.person.display_name, identity.kind, identity.value)
+        for identity in PersonIdentity.objects.filter(user=user).select_related("person")
+    )
+
+
+STORED_CHAT = {
+    "title": "Weekend plans",
+    "kind": "group",
+    "connection": "acct-1",
+    "excluded": True,
+    "participants": ["Ana", "Ben"],
+}
+
+
+@pytest.fixture
+def stored_group_chat(api_client, user):
+    """The chat and its people as a first batch sent them, then taken out of AI by the user."""
+    assert api_client.post(URL, _batch([_message(1)]), format="json").status_code == 200
+    chat = Chat.objects.get(user=user, platform_chat_id="c1")
+    patched = api_client.patch(f"/api/chats/{chat.pk}", {"excludedFromAi": True}, format="json")
+    assert patched.status_code == 200
+    assert _chat_state(user) == STORED_CHAT
+    return _people_state(user)
+
+
+def test_a_message_naming_a_stored_chat_changes_nothing_about_the_chat(
+    api_client, user, stored_group_chat
+):
+    later = {"platform": "telegram", "messages": [_message(2)]}
+    response = api_client.post(URL, later, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["messagesCreated"] == 1
+    assert _chat_state(user) == STORED_CHAT
+    assert _people_state(user) == stored_group_chat
+
+
+def test_a_chat_listed_again_with_only_its_id_keeps_every_stored_field(
+    api_client, user, stored_group_chat
+):
+    later = {"platform": "telegram", "chats": [{"chatId": "c1"}], "messages": [_message(2)]}
+    response = api_client.post(URL, later, format="json")
+
+    assert response.status_code == 200, response.content
+    assert _chat_state(user) == STORED_CHAT
+    assert _people_state(user) == stored_group_chat
+
+
+def test_a_chat_listed_with_a_new_kind_and_title_takes_them(api_client, user, stored_group_chat):
+    later = {
+        "platform": "telegram",
+        "chats": [{"chatId": "c1", "kind": "direct", "title": "Ana"}],
+        "messages": [_message(2)],
+    }
+    assert api_client.post(URL, later, format="json").status_code == 200
+
+    assert _chat_state(user) == {**STORED_CHAT, "kind": "direct", "title": "Ana"}
+
+
+def test_a_person_named_by_one_identifier_keeps_their_name_and_other_identifiers(
+    api_client, user, stored_group_chat
+):
+    later = {
+        "platform": "telegram",
+        "chats": [{"chatId": "c1", "participants": [{"userId": "u-ana"}]}],
+        "messages": [_message(2, sender={"userId": "u-ana"})],
+    }
+    response = api_client.post(URL, later, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["peopleCreated"] == 0
+    assert _people_state(user) == stored_group_chat
+    assert ("Ana", "phone", "+351910000001") in stored_group_chat
+    message = Message.objects.get(user=user, platform_message_id="m2")
+    assert message.sender_person.display_name == "Ana"

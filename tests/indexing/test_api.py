@@ -40,6 +40,7 @@ def test_status_reports_counters_per_maintained_version(api_client, user, versio
         "embedded": 2,
         "failed": 1,
         "pending": 0,
+        "jobError": None,
     }
     assert response.json() == {
         "active": active,
@@ -56,6 +57,7 @@ def test_status_reports_counters_per_maintained_version(api_client, user, versio
                 "embedded": 0,
                 "failed": 0,
                 "pending": 0,
+                "jobError": None,
             },
         ],
     }

@@ -21,6 +21,16 @@ def _call(*args) -> str:
     return out.getvalue()
 
 
+def _check(version) -> tuple[str, str | None]:
+    """``index_cutover --check``: its output, and its error when it exits non-zero."""
+    out = StringIO()
+    try:
+        call_command("index_cutover", "--to-version", str(version.version), "--check", stdout=out)
+    except CommandError as error:
+        return out.getvalue(), str(error)
+    return out.getvalue(), None
+
+
 def test_backfill_creates_the_first_version_and_embeds_everyone(user, other_user):
     ingest(user, [message(1), message(2)])
     ingest(other_user, [message(1)])
@@ -100,8 +110,9 @@ def test_cutover_command_checks_switches_and_retires(user, version):
         profile="embed",
         identity=services.ModelIdentity(provider="local", model="hash-embed-384-b", dimensions=384),
     )
-    check = _call("index_cutover", "--to-version", str(new.version), "--check")
-    assert f"user {user.pk}: 0/0 done, seeded=False" in check
+    check, error = _check(new)
+    assert check == f"user {user.pk}: not seeded yet\n"
+    assert error == "1 user(s) incomplete. Workers are building it; check again later."
     with pytest.raises(CommandError, match="not complete"):
         _call("index_cutover", "--to-version", str(new.version))
 
@@ -117,15 +128,20 @@ def test_cutover_command_checks_switches_and_retires(user, version):
     services.progress_apply(
         user_id=user.pk, deltas={new.pk: services.ProgressDelta(embedded=embedded)}
     )
-    assert "Ready for cutover." in _call(
-        "index_cutover", "--to-version", str(new.version), "--check"
-    )
+    assert _check(new) == (f"Ready for cutover to version {new.version}.\n", None)
 
     output = _call("index_cutover", "--to-version", str(new.version), "--retire-old")
     assert f"Version {new.version} is active." in output
     assert f"Version {version.version} is retired." in output
     assert MessageEmbedding.objects.filter(index_version=version).count() == 0
     assert MessageEmbedding.objects.filter(index_version=new).count() == 2
+    new.refresh_from_db()
+    assert _check(new) == (f"Version {new.version} is already active: nothing to do.\n", None)
+    version.refresh_from_db()
+    assert _check(version) == (
+        "",
+        f"Version {version.version} is retired: only a building version can become active.",
+    )
 
 
 def test_retire_command_refuses_the_active_version(version):
@@ -151,3 +167,58 @@ def test_reconcile_reports_and_fixes_drift(user, version):
     assert counters(user, version) == (3, 2, 0)
     run_job(user, version)
     assert counters(user, version) == recount(user, version) == (3, 3, 0)
+
+
+def test_version_create_names_the_missing_kind_of_a_profile(version, settings):
+    from django.test import override_settings
+
+    from claire.ai.config import ai_config_reset
+
+    profiles = {**settings.AI_PROFILES, "embed_next": {"candidates": ["local/hash-embed"]}}
+    with override_settings(AI_PROFILES=profiles):
+        ai_config_reset()
+        with pytest.raises(CommandError) as raised:
+            _call("index_version_create", "--profile", "embed_next")
+    ai_config_reset()
+
+    assert str(raised.value) == (
+        "CLAIRE_AI_CONFIG: profile 'embed_next': \"kind\" is missing "
+        '(set "kind": "embedding" or "generation")'
+    )
+    assert IndexVersion.objects.count() == 1
+
+
+def test_a_job_on_a_worker_without_the_profile_fails_once_and_shows_why(
+    user, version, sent_jobs, api_client, admin_client
+):
+    ingest(user, [message(1), message(2)])
+    # A version created where the configuration had a profile this worker's lacks.
+    new = services.index_version_create(
+        profile="embed_large",
+        identity=services.ModelIdentity(provider="local", model="hash-embed-384-b", dimensions=384),
+    )
+
+    result = run_job(user, new)
+
+    cause = "configuration_error: unknown AI profile 'embed_large'"
+    assert (result.outcome, result.error_code) == ("failed", cause)
+    job = IndexJob.objects.get(index_version=new)
+    assert (job.state, job.last_error) == ("failed", cause)
+    assert sent_jobs == []  # nothing sends it again
+
+    status = api_client.get("/api/index/status").json()
+    building = next(item for item in status["versions"] if item["version"] == new.version)
+    assert (building["state"], building["jobError"]) == ("not_started", cause)
+    assert status["active"]["jobError"] is None
+
+    output, error = _check(new)
+    assert output == f"user {user.pk}: not seeded yet; job failed: {cause}\n"
+    assert error == (
+        "1 user(s) incomplete. 1 stalled on a failed job: fix its cause (a worker must run "
+        "with the CLAIRE_AI_CONFIG the version was created with), then "
+        f"backfill_embeddings --index-version {new.version} --enqueue."
+    )
+
+    page = admin_client.get("/admin/indexing/indexjob/")
+    assert page.status_code == 200
+    assert cause.replace("'", "&#x27;") in page.content.decode()

@@ -1,12 +1,10 @@
 """Provider slots bound in-flight provider requests across workers, in Redis and PostgreSQL."""
 
-import os
 import threading
 import time
 import uuid
 
 import pytest
-import redis
 from django.db import connection
 
 from claire.ai.registry import models_overridden
@@ -21,13 +19,6 @@ from indexing.selectors import active_index_version
 from tests.factories import UserFactory
 from tests.indexing.embedders import AsyncSlowEmbedder, ConcurrencyCounter
 from tests.indexing.support import counters, ingest, message, run_job
-
-
-def _redis_url(settings) -> str:
-    url = settings.REDIS_URL or os.environ.get("REDIS_URL", "")
-    assert url, "REDIS_URL must name the test Redis (e.g. redis://127.0.0.1:6379/15)"
-    redis.Redis.from_url(url).ping()  # fails loudly when Redis is unreachable
-    return url
 
 
 def _hammer(pool_factory, *, workers: int, hold_s: float) -> ConcurrencyCounter:
@@ -56,8 +47,8 @@ def _hammer(pool_factory, *, workers: int, hold_s: float) -> ConcurrencyCounter:
 
 
 @pytest.mark.redis
-def test_redis_slots_bound_concurrent_holders(settings):
-    url = _redis_url(settings)
+def test_redis_slots_bound_concurrent_holders(redis_url):
+    url = redis_url
     prefix = f"test-indexing:{uuid.uuid4().hex}"
     counter = _hammer(
         lambda: RedisSlotPool(url=url, pool="p", limit=2, lease_seconds=30, prefix=prefix),
@@ -69,8 +60,8 @@ def test_redis_slots_bound_concurrent_holders(settings):
 
 
 @pytest.mark.redis
-def test_redis_slot_of_a_dead_holder_is_reclaimed_when_its_lease_expires(settings):
-    url = _redis_url(settings)
+def test_redis_slot_of_a_dead_holder_is_reclaimed_when_its_lease_expires(redis_url):
+    url = redis_url
     prefix = f"test-indexing:{uuid.uuid4().hex}"
     pool = RedisSlotPool(url=url, pool="p", limit=1, lease_seconds=1, prefix=prefix)
     assert pool.try_acquire() is not None  # never released: its holder "died"
@@ -161,8 +152,9 @@ def _parallel_backfill(settings, *, users: int, limit: int) -> ConcurrencyCounte
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_parallel_backfills_never_exceed_the_redis_bound(settings, version, sent_jobs):
-    settings.REDIS_URL = _redis_url(settings)
+def test_parallel_backfills_never_exceed_the_redis_bound(
+    settings, redis_settings, version, sent_jobs
+):
     settings.INDEXING_REDIS_KEY_PREFIX = f"test-indexing:{uuid.uuid4().hex}"
     counter = _parallel_backfill(settings, users=4, limit=2)
     assert (counter.total, counter.maximum) == (12, 2)

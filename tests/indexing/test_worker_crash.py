@@ -89,9 +89,10 @@ def _embedded(user, version) -> int:
     return row.embedded if row else 0
 
 
-def test_a_worker_killed_mid_batch_is_resumed_by_another(user, version, settings, tmp_path):
-    assert settings.REDIS_URL, "REDIS_URL must name the test Redis (redis://127.0.0.1:6379/15)"
-    client = redis.Redis.from_url(settings.REDIS_URL)
+def test_a_worker_killed_mid_batch_is_resumed_by_another(
+    user, version, settings, redis_settings, tmp_path
+):
+    client = redis.Redis.from_url(redis_settings)
     client.ping()  # fails loudly when Redis is unreachable
     assert celery_app.conf.broker_url.startswith("redis://")
     run_id = uuid.uuid4().hex[:12]

@@ -263,8 +263,8 @@ def test_rejecting_a_fact_removes_it_for_good_and_restores_what_it_superseded(
     berlin = PersonFact.objects.get(user=user, value="Berlin")
     with pytest.raises(NotFound):
         services.person_fact_reject(user=other_user, fact_id=berlin.pk)
-    assert other_api_client.delete(f"/api/memory/facts/{berlin.pk}/").status_code == 404
-    assert api_client.delete(f"/api/memory/facts/{berlin.pk}/").status_code == 204
+    assert other_api_client.delete(f"/api/memory/facts/{berlin.pk}").status_code == 404
+    assert api_client.delete(f"/api/memory/facts/{berlin.pk}").status_code == 204
     (lisbon,) = person_facts_for_user(user=user)
     assert (lisbon.value, lisbon.is_current) == ("Lisbon", True)
     _refresh(user)

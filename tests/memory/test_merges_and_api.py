@@ -124,17 +124,17 @@ def test_merging_into_a_merged_person_goes_to_the_kept_one_and_self_merge_is_ref
 
 def test_api_merge_split_and_suggestions(user, api_client, other_api_client):
     clarke, short = _emma_on_two_platforms(user)
-    response = api_client.get("/api/memory/merge-suggestions/")
+    response = api_client.get("/api/memory/merge-suggestions")
     assert response.status_code == 200
     assert len(response.json()["suggestions"]) == 1
     # Someone else cannot merge my people.
     refused = other_api_client.post(
-        "/api/memory/merges/", {"keepPersonId": clarke.pk, "mergePersonId": short.pk}, format="json"
+        "/api/memory/merges", {"keepPersonId": clarke.pk, "mergePersonId": short.pk}, format="json"
     )
     assert refused.status_code == 404
     assert PersonMerge.objects.count() == 0
     created = api_client.post(
-        "/api/memory/merges/", {"keepPersonId": clarke.pk, "mergePersonId": short.pk}, format="json"
+        "/api/memory/merges", {"keepPersonId": clarke.pk, "mergePersonId": short.pk}, format="json"
     )
     assert created.status_code == 201
     body = created.json()
@@ -143,8 +143,8 @@ def test_api_merge_split_and_suggestions(user, api_client, other_api_client):
         short.pk,
         None,
     )
-    assert other_api_client.post(f"/api/memory/merges/{body['id']}/split/").status_code == 404
-    split = api_client.post(f"/api/memory/merges/{body['id']}/split/")
+    assert other_api_client.post(f"/api/memory/merges/{body['id']}/split").status_code == 404
+    split = api_client.post(f"/api/memory/merges/{body['id']}/split")
     assert split.status_code == 200
     assert split.json()["splitAt"] is not None
 
@@ -154,14 +154,14 @@ def test_api_loops_list_and_close(user, api_client, other_api_client):
     services.loops_refresh(
         user=user, chat_ids=list(Chat.objects.filter(user=user).values_list("pk", flat=True))
     )
-    (loop,) = api_client.get("/api/memory/loops/").json()["loops"]
+    (loop,) = api_client.get("/api/memory/loops").json()["loops"]
     assert loop["kind"] == "request_by_user"
-    assert other_api_client.get("/api/memory/loops/").json()["loops"] == []
-    assert other_api_client.post(f"/api/memory/loops/{loop['id']}/close/").status_code == 404
-    closed = api_client.post(f"/api/memory/loops/{loop['id']}/close/")
+    assert other_api_client.get("/api/memory/loops").json()["loops"] == []
+    assert other_api_client.post(f"/api/memory/loops/{loop['id']}/close").status_code == 404
+    closed = api_client.post(f"/api/memory/loops/{loop['id']}/close")
     assert closed.status_code == 200
     assert Loop.objects.get(pk=loop["id"]).status == LoopStatus.CLOSED_BY_USER
-    assert api_client.get("/api/memory/loops/").json()["loops"] == []
+    assert api_client.get("/api/memory/loops").json()["loops"] == []
 
 
 def test_api_person_facts_relationships_and_plans(user, api_client, other_api_client):
@@ -176,17 +176,17 @@ def test_api_person_facts_relationships_and_plans(user, api_client, other_api_cl
         user=user, chat_ids=list(Chat.objects.filter(user=user).values_list("pk", flat=True))
     )
     rita = Person.objects.get(user=user, display_name="Rita")
-    facts = api_client.get(f"/api/memory/people/{rita.pk}/facts/").json()["facts"]
+    facts = api_client.get(f"/api/memory/people/{rita.pk}/facts").json()["facts"]
     assert [(f["kind"], f["value"], f["isCurrent"]) for f in facts] == [
         ("lives_in", "Lisbon", True)
     ]
-    assert other_api_client.get(f"/api/memory/people/{rita.pk}/facts/").status_code == 404
-    (plan,) = api_client.get("/api/memory/plans/").json()["plans"]
+    assert other_api_client.get(f"/api/memory/people/{rita.pk}/facts").status_code == 404
+    (plan,) = api_client.get("/api/memory/plans").json()["plans"]
     assert (plan["place"], plan["status"], [s["status"] for s in plan["steps"]]) == (
         "Casa Nova",
         "confirmed",
         ["proposed", "confirmed"],
     )
-    (person,) = api_client.get("/api/memory/relationships/").json()["people"]
+    (person,) = api_client.get("/api/memory/relationships").json()["people"]
     assert (person["personId"], person["messages30d"]) == (rita.pk, {"received": 1, "sent": 1})
-    assert other_api_client.get("/api/memory/relationships/").json()["people"] == []
+    assert other_api_client.get("/api/memory/relationships").json()["people"] == []

@@ -8,7 +8,11 @@ Imports each conversation as its own user, indexes it with the product indexing 
 every question through compile + search, and writes two run files for
 ``shared/benchmarks/locomo/retrieval_metrics.py``: the ranked hits, and the ranked hits after
 window expansion (default: ``RUN.windows.jsonl``). The evaluation users are deleted afterwards
-unless ``--keep``.
+unless ``--keep``. ``--conversations`` runs a subset (score it against the same subset of the
+questions file: the scorer divides by every question it reads).
+
+The data is not in this repository: LoCoMo (snap-research/locomo) converted with
+``locomo_to_jsonl.py``; docs/EVALS.md, "Getting the data".
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claire.accounts.models import User
 from evals.locomo import (
+    LOCOMO_DATA_HINT,
     conversation_ids_in,
     conversations_existing,
     conversations_import,
@@ -53,7 +58,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         for name in ("messages", "questions"):
             if not options[name].is_file():
-                raise CommandError(f"--{name}: {options[name]} is not a file")
+                raise CommandError(f"--{name}: {options[name]} is not a file. {LOCOMO_DATA_HINT}")
         out: Path = options["out"]
         windows_out: Path = options["windows_out"] or out.with_suffix(".windows.jsonl")
         wanted = [c for c in options["conversations"].split(",") if c] or None

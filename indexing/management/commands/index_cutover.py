@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from indexing import services
 from indexing.management.commands._common import version_by_number
+from indexing.models import IndexVersion, IndexVersionState
 
 
 class Command(BaseCommand):
@@ -29,15 +30,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         version = version_by_number(options["to_version"])
         if options["check"]:
-            blockers = services.cutover_blockers(index_version=version)
-            for blocker in blockers:
-                self.stdout.write(
-                    f"user {blocker.user_id}: {blocker.embedded + blocker.failed}/"
-                    f"{blocker.eligible} done, seeded={blocker.is_seeded}"
-                )
-            self.stdout.write(
-                "Ready for cutover." if not blockers else f"{len(blockers)} user(s) incomplete."
-            )
+            self._check(version)
             return
         try:
             previous = services.index_cutover(to_version=version)
@@ -56,3 +49,34 @@ class Command(BaseCommand):
             for deleted in services.index_version_retire(index_version=previous):
                 bar.update(deleted)
         self.stdout.write(f"Version {previous.version} is retired.")
+
+    def _check(self, version: IndexVersion) -> None:
+        """Exits non-zero while the cutover would be refused, so scripts can wait on it."""
+        if version.state == IndexVersionState.ACTIVE:
+            self.stdout.write(f"Version {version.version} is already active: nothing to do.")
+            return
+        if version.state != IndexVersionState.BUILDING:
+            raise CommandError(
+                f"Version {version.version} is {version.state}: only a building version can "
+                "become active."
+            )
+        blockers = services.cutover_blockers(index_version=version)
+        for blocker in blockers:
+            progress = (
+                f"{blocker.embedded + blocker.failed}/{blocker.eligible} embedded"
+                if blocker.is_seeded
+                else "not seeded yet"
+            )
+            cause = f"; job failed: {blocker.job_error}" if blocker.job_error else ""
+            self.stdout.write(f"user {blocker.user_id}: {progress}{cause}")
+        if blockers:
+            stalled = sum(1 for blocker in blockers if blocker.job_error)
+            hint = (
+                f" {stalled} stalled on a failed job: fix its cause (a worker must run with "
+                "the CLAIRE_AI_CONFIG the version was created with), then "
+                f"backfill_embeddings --index-version {version.version} --enqueue."
+                if stalled
+                else " Workers are building it; check again later."
+            )
+            raise CommandError(f"{len(blockers)} user(s) incomplete.{hint}")
+        self.stdout.write(f"Ready for cutover to version {version.version}.")

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claire.ai.embeddings import NoEligibleEmbeddingModel
 from indexing import dispatch, jobs, services
 
 
@@ -26,7 +28,14 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         profile = options["profile"]
-        identity = jobs.current_model_identity(profile=profile)
+        try:
+            identity = jobs.current_model_identity(profile=profile)
+        except ImproperlyConfigured as error:
+            raise CommandError(f"CLAIRE_AI_CONFIG: {error}") from error
+        except NoEligibleEmbeddingModel as error:
+            raise CommandError(
+                f"profile {profile!r}: no embedding model may serve it (see probe_models)"
+            ) from error
         try:
             version = services.index_version_create(profile=profile, identity=identity)
         except services.IndexingError as error:

@@ -1,6 +1,7 @@
 """The import_messages command end to end, against the real database."""
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -33,7 +34,6 @@ ANDROID = SAMPLES / "whatsapp" / "WhatsApp Chat with Ana Silva.txt"
 TELEGRAM_FULL = SAMPLES / "telegram" / "full_export" / "result.json"
 SLACK = SAMPLES / "slack" / "acme_export"
 JSONL = SAMPLES / "jsonl" / "chats.jsonl"
-LOCOMO = Path(settings.BASE_DIR).parent / "shared" / "benchmarks" / "locomo" / "messages.jsonl"
 
 
 def _import(user, format: str, path, *options: str) -> tuple[str, str]:
@@ -349,6 +349,38 @@ def test_an_import_failing_after_the_first_chunk_leaves_nothing_behind(user, tmp
     assert _row_counts() == (0, 0, 0, 0, 0)
 
 
+def _ingest_logs(caplog) -> list[logging.LogRecord]:
+    return [record for record in caplog.records if record.getMessage() == "conversations.ingest"]
+
+
+def test_a_failed_import_logs_nothing_it_did_not_keep(
+    user, tmp_path, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO, logger="conversations")
+    path = tmp_path / "WhatsApp Chat with Ana.txt"
+    _long_whatsapp_export(path, valid_messages=700, last_line="31/02/2024, 10:00 - Ana: oops")
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(CommandError):
+        _import(user, "whatsapp", path)
+
+    assert _row_counts() == (0, 0, 0, 0, 0)
+    assert _ingest_logs(caplog) == []
+
+
+def test_a_kept_import_logs_what_it_wrote(
+    user, tmp_path, caplog, django_capture_on_commit_callbacks
+):
+    caplog.set_level(logging.INFO, logger="conversations")
+    path = tmp_path / "WhatsApp Chat with Ana.txt"
+    _long_whatsapp_export(path, valid_messages=3, last_line="14/02/2024, 11:00 - Ana: bye")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        _import(user, "whatsapp", path)
+
+    logged = [(record.chats_created, record.messages_created) for record in _ingest_logs(caplog)]
+    assert logged == [(1, 0), (0, 4)]
+
+
 def test_an_exception_between_chunks_rolls_back_the_whole_file(user, tmp_path, monkeypatch):
     path = tmp_path / "messages.jsonl"
     with path.open("w", encoding="utf-8") as stream:
@@ -425,14 +457,72 @@ def test_from_the_shell_an_error_exits_non_zero_with_the_message_on_stderr(tmp_p
     )
 
 
-@pytest.mark.slow
-def test_locomo_imported_twice_yields_exactly_5882_messages(user):
-    assert LOCOMO.is_file(), f"LoCoMo benchmark file missing: {LOCOMO}"
+def _locomo_turn(conversation: str, session: int, turn: int, sender: str, text: str, **extra):
+    """One line as the LoCoMo converter writes it (conversation, session and turn numbers,
+    the dialogue id as message id, the session's date string, image fields)."""
+    return {
+        "conversation_id": conversation,
+        "session_index": session,
+        "turn_index": turn,
+        "message_id": f"D{session}:{turn}",
+        "sender": sender,
+        "text": text,
+        "raw_text": text,
+        "image_caption": None,
+        "image_urls": [],
+        "sent_at": f"2023-0{session}-0{session}T13:5{turn}:00+00:00",
+        "session_date_time": f"1:5{turn} pm on {session} May, 2023",
+        **extra,
+    }
 
-    first, _ = _import(user, "jsonl", LOCOMO)
-    second, _ = _import(user, "jsonl", LOCOMO)
 
-    assert Message.objects.filter(user=user).count() == 5882
-    assert Chat.objects.filter(user=user).count() == 10
-    assert first.endswith("5882 messages: 5882 created, 0 updated, 0 deleted, 0 unchanged.\n")
-    assert second.endswith("5882 messages: 0 created, 0 updated, 0 deleted, 5882 unchanged.\n")
+def _locomo_file(path: Path) -> Path:
+    """Two two-person conversations of two sessions each, one turn sharing an image."""
+    turns = [
+        _locomo_turn("conv-a", 1, 1, "Rosa", "Did the kiln finish firing?"),
+        _locomo_turn("conv-a", 1, 2, "Tomas", "Yes, the blue bowls survived."),
+        _locomo_turn(
+            "conv-a",
+            2,
+            1,
+            "Rosa",
+            "Look at this glaze.\n[image: a photo of a blue bowl]",
+            raw_text="Look at this glaze.",
+            image_caption="a photo of a blue bowl",
+            image_urls=["https://example.com/bowl.jpg"],
+        ),
+        _locomo_turn("conv-b", 1, 1, "Ines", "The ferry leaves at nine."),
+        _locomo_turn("conv-b", 1, 2, "Joao", "Then we meet at the pier."),
+        _locomo_turn("conv-b", 2, 1, "Joao", "Missed the ferry, next one at ten."),
+        _locomo_turn("conv-b", 2, 2, "Ines", "I will wait."),
+    ]
+    path.write_text("".join(json.dumps(turn) + "\n" for turn in turns), encoding="utf-8")
+    return path
+
+
+def test_a_locomo_conversion_imported_twice_yields_its_turns_exactly_once(user, tmp_path):
+    locomo = _locomo_file(tmp_path / "messages.jsonl")
+
+    first, _ = _import(user, "jsonl", locomo)
+    second, _ = _import(user, "jsonl", locomo)
+
+    assert first.endswith("7 messages: 7 created, 0 updated, 0 deleted, 0 unchanged.\n")
+    assert second.endswith("7 messages: 0 created, 0 updated, 0 deleted, 7 unchanged.\n")
+    chats = {chat.platform_chat_id: chat for chat in Chat.objects.filter(user=user)}
+    assert sorted(chats) == ["conv-a", "conv-b"]
+    assert {chat.kind for chat in chats.values()} == {ChatKind.DIRECT}
+    assert list(
+        Message.objects.filter(chat=chats["conv-a"])
+        .order_by("sent_at")
+        .values_list("platform_message_id", "text")
+    ) == [
+        ("D1:1", "Did the kiln finish firing?"),
+        ("D1:2", "Yes, the blue bowls survived."),
+        ("D2:1", "Look at this glaze.\n[image: a photo of a blue bowl]"),
+    ]
+    assert sorted(Person.objects.filter(user=user).values_list("display_name", flat=True)) == [
+        "Ines",
+        "Joao",
+        "Rosa",
+        "Tomas",
+    ]

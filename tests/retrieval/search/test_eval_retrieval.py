@@ -5,7 +5,7 @@ import json
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from claire.accounts.models import User
 from conversations.models import Message
@@ -86,3 +86,28 @@ def test_eval_writes_ranked_and_windowed_run_files(tmp_path, hash_index):
     # The evaluation users are removed afterwards (no --keep).
     assert not User.objects.filter(email__endswith="@locomo.eval.askclaire.local").exists()
     assert Message.objects.count() == 0
+
+
+def test_missing_benchmark_files_fail_with_a_one_line_hint(tmp_path):
+    missing = tmp_path / "messages.jsonl"
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("", encoding="utf-8")
+
+    with pytest.raises(CommandError) as raised:
+        call_command(
+            "eval_retrieval",
+            "--messages",
+            str(missing),
+            "--questions",
+            str(questions),
+            "--out",
+            str(tmp_path / "run.jsonl"),
+        )
+
+    assert str(raised.value) == (
+        f"--messages: {missing} is not a file. LoCoMo is not part of this repository: convert "
+        "snap-research/locomo's data/locomo10.json with locomo_to_jsonl.py "
+        '(docs/EVALS.md, "Getting the data").'
+    )
+    assert not (tmp_path / "run.jsonl").exists()
+    assert User.objects.count() == 0

@@ -1,0 +1,101 @@
+"""The embedded PostgreSQL stops when its last live user exits, even after users were killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+from django.conf import settings
+
+from claire.db.embedded import handles_prune_dead
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ATTACH_AND_WAIT = """
+import sys, time
+from pathlib import Path
+from claire.db.embedded import embedded_server_ensure
+embedded_server_ensure(data_dir=Path(sys.argv[1]), database="postgres")
+print("attached", flush=True)
+if sys.argv[2] == "wait":
+    time.sleep(120)
+"""
+
+
+def _dead_pid() -> int:
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    return finished.pid
+
+
+def test_pruning_keeps_live_processes_and_drops_dead_ones(tmp_path):
+    handle_list = tmp_path / ".handle_pids.json"
+    dead = _dead_pid()
+    handle_list.write_text(json.dumps([dead, os.getpid()]))
+
+    assert handles_prune_dead(data_dir=tmp_path) == [os.getpid()]
+    assert json.loads(handle_list.read_text()) == [os.getpid()]
+
+
+def test_pruning_without_a_handle_list_writes_nothing(tmp_path):
+    assert handles_prune_dead(data_dir=tmp_path) == []
+    assert list(tmp_path.iterdir()) == []
+
+
+def _attach(data_dir: Path, *, wait: bool) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", ATTACH_AND_WAIT, str(data_dir), "wait" if wait else "exit"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def _postmaster_pid(data_dir: Path) -> int | None:
+    pid_file = data_dir / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    return int(pid_file.read_text().splitlines()[0])
+
+
+@pytest.mark.slow
+def test_the_server_stops_when_the_last_live_user_exits_after_one_was_killed():
+    data_dir = Path(settings.DATA_DIR) / f"test-embedded-{uuid.uuid4().hex[:8]}" / "postgres"
+    killed = _attach(data_dir, wait=True)
+    try:
+        assert killed.stdout is not None
+        assert killed.stdout.readline().strip() == "attached"
+        postmaster = _postmaster_pid(data_dir)
+        assert postmaster is not None and psutil.pid_exists(postmaster)
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(timeout=10)
+        assert killed.pid in json.loads((data_dir / ".handle_pids.json").read_text())
+
+        last_user = _attach(data_dir, wait=False)
+        output, _ = last_user.communicate(timeout=120)
+        assert output.strip() == "attached"
+        assert last_user.returncode == 0
+
+        deadline = time.monotonic() + 10
+        while psutil.pid_exists(postmaster) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not psutil.pid_exists(postmaster)
+        assert _postmaster_pid(data_dir) is None
+        assert json.loads((data_dir / ".handle_pids.json").read_text()) == []
+    finally:
+        if killed.poll() is None:
+            killed.kill()
+        leftover = _postmaster_pid(data_dir)
+        if leftover is not None and psutil.pid_exists(leftover):
+            psutil.Process(leftover).kill()
+        shutil.rmtree(data_dir.parent, ignore_errors=True)
