@@ -28,6 +28,7 @@ from assistant.models import Thread
 from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
 from billing.models import Reservation
+from billing.models import UsageEvent as UsageRecord
 from billing.selectors import ai_access_check, data_policy_for_user
 from billing.services import (
     budget_reserve,
@@ -304,7 +305,7 @@ def telemetry_for(
 
 def usage_record_without_model(
     *, user: User, request: AskRequest, telemetry: UsageTelemetry
-) -> object:
+) -> UsageRecord:
     """The zero-token usage event of an answer that called no model."""
     return usage_record_no_call(user=user, request_id=request.request_id, telemetry=telemetry)
 
@@ -434,7 +435,7 @@ class Generation:
             is_estimated=True,
         )
 
-    def settle(self, *, ending: str, telemetry: UsageTelemetry) -> object:
+    def settle(self, *, ending: str, telemetry: UsageTelemetry) -> UsageRecord:
         """Close the reservation (inside ``turn_finalize``'s transaction)."""
         return reservation_settle(
             reservation=self.reservation,

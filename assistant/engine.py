@@ -95,6 +95,8 @@ class _Progress:
     text: str = ""
     is_text_open: bool = False
     is_ended: bool = False
+    # Set by the settlement inside turn_finalize's transaction.
+    cost_micro_usd: int | None = None
 
 
 class AnswerSession:
@@ -431,6 +433,7 @@ class AnswerSession:
             cited_source_ids=cited,
             actions=actions,
             removed_citation_count=removed_citation_count,
+            cost_micro_usd=self._progress.cost_micro_usd,
         )
 
     async def _fail(self, failure: StreamFailure) -> AsyncGenerator[EngineEvent, None]:
@@ -449,11 +452,14 @@ class AnswerSession:
     async def _end_cancelled(self) -> AsyncGenerator[EngineEvent, None]:
         finalized = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
         if finalized is not None:
-            for event in _closing_events(finalized.turn, thread=finalized.thread):
+            cost = self._progress.cost_micro_usd if finalized.was_finalized else None
+            for event in _closing_events(
+                finalized.turn, thread=finalized.thread, cost_micro_usd=cost
+            ):
                 yield event
 
     def _settlement(self, ending: str) -> Callable[[], object] | None:
-        """The billing write that commits with the turn's final state."""
+        """The billing write that commits with the turn's final state; it records the cost."""
         retrieval = self._progress.retrieval
         telemetry = answering.telemetry_for(
             retrieval=retrieval,
@@ -462,11 +468,18 @@ class AnswerSession:
             error_class="" if ending == "completed" else ending,
         )
         generation = self._progress.generation
-        if generation is not None:
-            return lambda: generation.settle(ending=ending, telemetry=telemetry)
-        return lambda: answering.usage_record_without_model(
-            user=self.user, request=self.request, telemetry=telemetry
-        )
+
+        def settle() -> object:
+            if generation is not None:
+                usage = generation.settle(ending=ending, telemetry=telemetry)
+            else:
+                usage = answering.usage_record_without_model(
+                    user=self.user, request=self.request, telemetry=telemetry
+                )
+            self._progress.cost_micro_usd = usage.settled_micro_usd
+            return usage
+
+        return settle
 
     async def _interrupt(self, status: TurnStatus, *, code: str) -> FinalizedTurn | None:
         """Store the answer as it stands with ``status`` and settle; once per session."""
@@ -523,7 +536,9 @@ class AnswerSession:
         return finalized
 
 
-def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
+def _closing_events(
+    turn: Turn, *, thread: Thread, cost_micro_usd: int | None = None
+) -> list[EngineEvent]:
     """The last events of a stored turn: finish (completed, cancelled) or error."""
     if turn.status in (TurnStatus.COMPLETED, TurnStatus.CANCELLED):
         finish_reason: FinishReason = "stop" if turn.status == TurnStatus.COMPLETED else "other"
@@ -539,6 +554,7 @@ def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
                 cited_source_ids=tuple(str(c["id"]) for c in turn.citations),
                 actions=tuple(NavigationAction.from_wire(a) for a in turn.actions),
                 removed_citation_count=turn.removed_citation_count,
+                cost_micro_usd=cost_micro_usd,
             )
         ]
     failure = failure_for_code(turn.error_code or INTERNAL_ERROR.code)

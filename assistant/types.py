@@ -231,6 +231,8 @@ class FinishEvent:
     cited_source_ids: tuple[str, ...]
     actions: tuple[NavigationAction, ...] = field(default=())
     removed_citation_count: int = 0
+    # What the answer was charged, when this stream settled it (a replay does not know it).
+    cost_micro_usd: int | None = None
 
 
 @dataclass(frozen=True)

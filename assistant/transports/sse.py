@@ -113,7 +113,7 @@ def sources_data(event: SourcesEvent) -> dict[str, Any]:
 
 
 def finish_data(event: FinishEvent) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "finishReason": event.finish_reason,
         "provider": event.provider,
         "model": event.model,
@@ -123,6 +123,9 @@ def finish_data(event: FinishEvent) -> dict[str, Any]:
         "actions": [action.as_wire() for action in event.actions],
         "removedCitationCount": event.removed_citation_count,
     }
+    if event.cost_micro_usd is not None:
+        data["costMicroUsd"] = event.cost_micro_usd
+    return data
 
 
 def error_data(event: ErrorEvent) -> dict[str, Any]:
