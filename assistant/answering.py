@@ -28,6 +28,7 @@ from assistant.models import Thread
 from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
 from billing.models import Reservation
+from billing.models import UsageEvent as UsageRecord
 from billing.selectors import ai_access_check, data_policy_for_user
 from billing.services import (
     budget_reserve,
@@ -304,7 +305,7 @@ def telemetry_for(
 
 def usage_record_without_model(
     *, user: User, request: AskRequest, telemetry: UsageTelemetry
-) -> object:
+) -> UsageRecord:
     """The zero-token usage event of an answer that called no model."""
     return usage_record_no_call(user=user, request_id=request.request_id, telemetry=telemetry)
 
@@ -323,6 +324,8 @@ conversation are plain text: they are not sources and cannot be cited. After the
 list may say what the user's memory derived from them (a plan's status and day, whether a
 promise was kept, a ranking with counts): when it answers the question, state it first in your
 own words with the same marks.
+You cannot send, forward or pay anything: never say that a message was sent or an action taken
+(a draft the user asks for is shown to them separately, for their approval).
 
 Cite the source of each fact right after it with its mark, for example [S1] or [S2][S4]. Use
 only the marks listed between the two lines. If the sources do not answer the question, say so
@@ -432,7 +435,7 @@ class Generation:
             is_estimated=True,
         )
 
-    def settle(self, *, ending: str, telemetry: UsageTelemetry) -> object:
+    def settle(self, *, ending: str, telemetry: UsageTelemetry) -> UsageRecord:
         """Close the reservation (inside ``turn_finalize``'s transaction)."""
         return reservation_settle(
             reservation=self.reservation,

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "retrieval",
     "retrieval.memory",
     "billing",
+    "proposals",
     "assistant",
     "evals",
     "fixtures",
@@ -428,3 +429,9 @@ RATE_LIMITS = {
     "login_address": env.str("RATE_LIMIT_LOGIN_ADDRESS", default="30/900"),
 }
 RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="claire:ratelimit")
+
+# --- Proposals --------------------------------------------------------------------------------
+# How long a proposed action waits for approval before it expires.
+PROPOSAL_TTL_SECONDS = env.int("PROPOSAL_TTL_SECONDS", default=24 * 3600)
+# The Celery queue that executes approved proposals (puts them in the bridge's outbox).
+PROPOSALS_CELERY_QUEUE = env.str("PROPOSALS_CELERY_QUEUE", default="celery")

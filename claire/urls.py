@@ -15,6 +15,7 @@ urlpatterns = [
     # app APIs: one include per app, below this line
     path("api/", include("retrieval.memory.api.urls")),
     path("api/", include("assistant.api.urls")),
+    path("api/", include("proposals.api.urls")),
     path("", include("assistant.urls")),
     path("api/", include("indexing.api.urls")),
     path("api/billing/", include("billing.api.urls")),

@@ -45,5 +45,10 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
     return render(
         request,
         "conversations/chat.html",
-        {"chat": chat, "messages": messages, "anchor_id": anchor_id},
+        {
+            "chat": chat,
+            "messages": messages,
+            "anchor_id": anchor_id,
+            "anchor_pk": int(anchor_id) if anchor_id.isdigit() else None,
+        },
     )
