@@ -48,7 +48,8 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
         {
             "chat": chat,
             "messages": messages,
-            "anchor_id": anchor_id,
-            "anchor_pk": int(anchor_id) if anchor_id.isdigit() else None,
+            # Only a real id reaches the page (and its script): "²" passes isdigit(), not int().
+            "anchor_id": str(anchor_pk) if anchor_pk is not None else "",
+            "anchor_pk": anchor_pk,
         },
     )
