@@ -48,8 +48,7 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
         {
             "chat": chat,
             "messages": messages,
-            # Only a real id reaches the page (and its script): "²" passes isdigit(), not int().
-            "anchor_id": str(anchor_pk) if anchor_pk is not None else "",
+            # Only a well-formed id reaches the page (``positive_id``: "²" passes isdigit()).
             "anchor_pk": anchor_pk,
         },
     )
