@@ -6,7 +6,6 @@ first), so any of A's ids in a response to user B is found by value, whatever th
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -296,7 +295,3 @@ def asgi_call(method: str, path: str, body: bytes, headers: list[tuple[bytes, by
     except ValueError:
         parsed = None
     return Reply(status=response["status"], body=parsed, raw=raw)
-
-
-def days_ago(days: int) -> dt.datetime:
-    return timezone.now() - dt.timedelta(days=days)
