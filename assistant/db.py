@@ -38,6 +38,13 @@ def _executor() -> ThreadPoolExecutor:
     )
 
 
+@lru_cache(maxsize=1)
+def _admission_executor() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(
+        max_workers=settings.ASSISTANT_ADMISSION_THREADS, thread_name_prefix="assistant-admit"
+    )
+
+
 # The connection wrapper of each worker thread, to close them all at shutdown.
 _worker_connections: dict[int, BaseDatabaseWrapper] = {}
 _registry_lock = threading.Lock()
@@ -119,3 +126,12 @@ async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) ->
     return await sync_to_async(_checked(function), thread_sensitive=False, executor=_executor())(
         *args, **kwargs
     )
+
+
+async def run_admission(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run the step that decides a request's HTTP status (authentication, checks, the turn
+    insert) on threads of its own: a burst of new questions is admitted, and sees its first
+    byte, without queueing behind the retrieval steps of the answers already running."""
+    return await sync_to_async(
+        _checked(function), thread_sensitive=False, executor=_admission_executor()
+    )(*args, **kwargs)

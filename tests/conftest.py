@@ -43,6 +43,18 @@ def other_api_client(other_user) -> APIClient:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings):
+    """Each test counts its own requests: a key prefix of its own in Redis, and no
+    in-process counts left by an earlier test."""
+    import uuid
+
+    from claire.ratelimit import rate_limits_reset
+
+    settings.RATE_LIMIT_KEY_PREFIX = f"claire:test:{uuid.uuid4().hex}"
+    rate_limits_reset()
+
+
+@pytest.fixture(autouse=True)
 def _migration_seeded_rows(request):
     """A transactional test's flush removes what data migrations seeded (the local models'
     price book), so the next transactional test would depend on the order of the run: every
@@ -58,3 +70,5 @@ def _migration_seeded_rows(request):
     request.getfixturevalue("transactional_db")
     seeding = importlib.import_module("billing.migrations.0003_seed_local_price_book")
     seeding.seed_local_prices(apps, None)
+    capabilities = importlib.import_module("proposals.migrations.0002_seed_builtin_capabilities")
+    capabilities.seed_builtin_capabilities(apps, None)

@@ -92,6 +92,9 @@ class TurnSerializer(serializers.Serializer):
     provider = serializers.CharField(required=False)
     model = serializers.CharField(required=False)
     retryOfTurnId = serializers.CharField(required=False)
+    indexStatus = serializers.JSONField(required=False, allow_null=True)
+    removedCitationCount = serializers.IntegerField(required=False, help_text="Assistant turns.")
+    costMicroUsd = serializers.IntegerField(required=False, help_text="What the answer cost.")
 
 
 class ThreadPageSerializer(serializers.Serializer):
@@ -253,9 +256,16 @@ class AssistantMessagesDescription(APIView):
             ),
             404: NOT_FOUND,
             406: error_response("`not_acceptable`: accept text/event-stream or application/json."),
-            409: error_response("`request_in_progress` or `turn_not_retryable`."),
+            409: error_response(
+                "`request_in_progress`, `turn_not_retryable`, `retry_in_progress` or "
+                "`turn_already_retried` (details name the retry's `turnId`)."
+            ),
             413: error_response("`request_too_large`."),
             422: error_response("`request_id_reused`."),
+            429: error_response(
+                "`rate_limited` (asks per minute) or `too_many_streams` (answers streaming at "
+                "once); `Retry-After` says when to ask again."
+            ),
             (502, "application/json"): OpenApiResponse(
                 response=AnswerFailureSerializer,
                 description="Legacy JSON only: the answer failed after it began.",

@@ -107,7 +107,8 @@ def thread_wire(thread: Thread) -> dict[str, object]:
     return thread_summary_of(thread).as_wire()
 
 
-def turn_wire(turn: Turn) -> dict[str, Any]:
+def turn_wire(turn: Turn, *, cost_micro_usd: int | None = None) -> dict[str, Any]:
+    """One stored turn; ``cost_micro_usd`` is what an assistant turn's request was charged."""
     wire: dict[str, Any] = {
         "turnId": str(turn.pk),
         "role": turn.role,
@@ -133,4 +134,9 @@ def turn_wire(turn: Turn) -> dict[str, Any]:
             wire["model"] = turn.model
         if turn.retry_of_id is not None:
             wire["retryOfTurnId"] = str(turn.retry_of_id)
+        if turn.index_status is not None:
+            wire["indexStatus"] = turn.index_status
+        wire["removedCitationCount"] = turn.removed_citation_count
+        if cost_micro_usd is not None:
+            wire["costMicroUsd"] = cost_micro_usd
     return wire

@@ -1,4 +1,4 @@
-"""Assistant API views: thread history (keyset pagination) and Stop.
+"""Assistant API views: thread history (keyset pagination), one turn, and Stop.
 
 ``POST /api/assistant/messages`` is not here: it streams, so it is the ASGI application in
 ``assistant.consumers``.
@@ -16,13 +16,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assistant import selectors, services
-from assistant.api.schema import ThreadPageSerializer, TurnPageSerializer, TurnStopSerializer
+from assistant.api.schema import (
+    ThreadPageSerializer,
+    TurnPageSerializer,
+    TurnSerializer,
+    TurnStopSerializer,
+)
 from assistant.api.serializers import thread_wire, turn_wire
-from assistant.models import TurnStatus
+from assistant.models import Turn, TurnRole, TurnStatus
+from billing.selectors import settled_cost_by_request
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
 from claire.api.params import ascii_int, positive_id
 from claire.api.schema import NOT_FOUND, cursor_parameter, error_response, limit_parameter
+from claire.ratelimit import StopThrottle
 
 MAX_PAGE = 100
 
@@ -56,6 +63,23 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
 
 
 PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")
+
+
+def _costs(*, user: Any, turns: list[Turn]) -> dict[int, int]:
+    """What each ended assistant turn's request was charged, by turn id (one query)."""
+    ended = [
+        turn
+        for turn in turns
+        if turn.role == TurnRole.ASSISTANT and turn.is_terminal and turn.user_turn is not None
+    ]
+    by_request = settled_cost_by_request(
+        user=user, request_ids=[turn.user_turn.request_id for turn in ended if turn.user_turn]
+    )
+    return {
+        turn.pk: by_request[turn.user_turn.request_id]
+        for turn in ended
+        if turn.user_turn and turn.user_turn.request_id in by_request
+    }
 
 
 class ThreadListView(APIView):
@@ -94,9 +118,11 @@ class ThreadTurnsView(APIView):
             before=_cursor_parse(request.query_params.get("before")),
             limit=limit + 1,
         )
+        turns = page[:limit]
+        costs = _costs(user=user, turns=turns)
         body: dict[str, Any] = {
             "thread": thread_wire(thread),
-            "turns": [turn_wire(turn) for turn in page[:limit]],
+            "turns": [turn_wire(turn, cost_micro_usd=costs.get(turn.pk)) for turn in turns],
         }
         if len(page) > limit:
             last = page[limit - 1]
@@ -104,9 +130,26 @@ class ThreadTurnsView(APIView):
         return Response(body)
 
 
+class TurnDetailView(APIView):
+    """One turn as it stands now: a client that reloaded during an answer follows the stored
+    status here until it is final, instead of asking again."""
+
+    @extend_schema(
+        operation_id="assistant_turn_get", responses={200: TurnSerializer, 404: NOT_FOUND}
+    )
+    def get(self, request: Request, turn_id: int) -> Response:
+        user = request_user(request)
+        turn = selectors.turn_get_for_user(user=user, turn_id=turn_id)
+        return Response(
+            turn_wire(turn, cost_micro_usd=_costs(user=user, turns=[turn]).get(turn.pk))
+        )
+
+
 class TurnCancelView(APIView):
     """Stop a streaming answer, from any server process. 202 while the stop travels to the
     stream; 200 with the final status when the turn had already ended."""
+
+    throttle_classes = [StopThrottle]
 
     @extend_schema(
         operation_id="assistant_turn_stop",

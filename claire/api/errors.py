@@ -10,9 +10,10 @@ is optional and never contains another user's data or a raw provider error.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -44,12 +45,21 @@ API_ERROR_CODES: dict[str, str] = {
     "request_in_progress": "This requestId is still being answered.",
     "request_id_reused": "This requestId was used for a different request.",
     "turn_not_retryable": "Only a failed, partial or cancelled answer can be retried.",
+    "retry_in_progress": "A retry of this answer is streaming; details.turnId names it.",
+    "turn_already_retried": "This answer was already retried; details.turnId names the retry.",
+    "too_many_streams": "Too many answers stream at once for this account; try again shortly.",
     "stop_unavailable": "The Stop could not be delivered (Redis is unreachable); send it again.",
     "budget_exceeded": "The request would exceed the AI budget; details.resetsAt says when.",
     "ai_disabled": "AI answers are turned off for this account.",
     "price_unknown": "The selected model has no price and cannot run.",
     "reservation_closed": "The request's budget reservation is already closed.",
     "reservation_conflict": "The request attempt already holds a reservation for another model.",
+    "proposal_changed": "The proposal changed since it was shown (its payloadHash differs).",
+    "proposal_not_pending": "The proposal was already decided.",
+    "proposal_expired": "The proposal expired before it was decided.",
+    "destination_invalid": "The proposal's destination is no longer valid.",
+    "capability_not_granted": "The capability the proposal needs is not granted.",
+    "outbox_already_acknowledged": "This outbox message was already acknowledged.",
 }
 API_ERROR_CODE_CHOICES: list[tuple[str, str]] = [(code, code) for code in API_ERROR_CODES]
 
@@ -105,16 +115,33 @@ def error_body(*, code: str, message: str, details: Any = None) -> dict[str, Any
     return {"error": body}
 
 
+def retry_after_of(exc: Exception) -> int | None:
+    """Seconds to wait before asking again (``Retry-After``) for a 429, else None."""
+    wait = getattr(exc, "wait", None)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        return max(1, math.ceil(wait))
+    retry_after = getattr(exc, "retry_after_s", None)
+    return retry_after if isinstance(retry_after, int) else None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, Http404):
+    if isinstance(exc, RequestDataTooBig):
+        exc = ApiError(
+            code="request_too_large",
+            message="The request body is too large.",
+            status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    elif isinstance(exc, Http404):
         exc = NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
 
     if isinstance(exc, ApiError):
+        retry_after = retry_after_of(exc)
         return Response(
             error_body(code=exc.code, message=str(exc.detail), details=exc.details),
             status=exc.status_code,
+            headers={"Retry-After": str(retry_after)} if retry_after is not None else None,
         )
 
     handled = drf_exception_handler(exc, context)
@@ -126,6 +153,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     )
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body(code=code, message="The request is invalid.", details=exc.detail)
+    elif isinstance(exc, exceptions.Throttled):
+        retry_after = retry_after_of(exc)
+        response.data = error_body(
+            code=code,
+            message="Too many requests; try again later.",
+            details={"retryAfterSeconds": retry_after} if retry_after is not None else None,
+        )
     else:
         detail = getattr(exc, "detail", "")
         response.data = error_body(code=code, message=str(detail))

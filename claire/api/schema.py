@@ -15,6 +15,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from claire.api.errors import API_ERROR_CODE_CHOICES
+from claire.ratelimit import ScopedUserThrottle
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -87,6 +88,13 @@ class ClaireAutoSchema(AutoSchema):
             ),
             "406": error_response("`not_acceptable`: the Accept header excludes the body's type."),
         }
+        if any(
+            issubclass(throttle, ScopedUserThrottle)
+            for throttle in getattr(self.view, "throttle_classes", ())
+        ):
+            shared["429"] = error_response(
+                "`rate_limited`: too many requests; `Retry-After` says when to ask again."
+            )
         if self.method in WRITE_METHODS and self.method != "DELETE":
             shared["400"] = error_response(
                 "`malformed_json`, `invalid_request` or the route's own codes."

@@ -24,6 +24,7 @@ from claire.api.schema import (
     error_response,
     limit_parameter,
 )
+from claire.ratelimit import IngestThrottle
 from conversations import selectors, services
 from conversations.api.serializers import (
     ChatListSerializer,
@@ -66,6 +67,38 @@ def _dotted(prefix: str | None, key: str) -> str:
     return key if prefix is None else f"{prefix}.{key}"
 
 
+def _batch_too_large(message: str, field: str, limit: int) -> ApiError:
+    return ApiError(
+        code="batch_too_large",
+        message=message,
+        status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        details={"field": field, "limit": limit},
+    )
+
+
+def _check_chat_limits(raw_chats: list[dict[str, Any]]) -> None:
+    """Bounds on the chats of one batch and their participants (each participant is an
+    identity to resolve, so they cost like messages)."""
+    chat_limit = settings.INGEST_MAX_BATCH_CHATS
+    if len(raw_chats) > chat_limit:
+        raise _batch_too_large(f"A batch holds at most {chat_limit} chats.", "chats", chat_limit)
+    per_chat = settings.INGEST_MAX_CHAT_PARTICIPANTS
+    per_batch = settings.INGEST_MAX_BATCH_PARTICIPANTS
+    total = 0
+    for raw in raw_chats:
+        participants = raw.get("participants")
+        count = len(participants) if isinstance(participants, list) else 0
+        if count > per_chat:
+            raise _batch_too_large(
+                f"A chat lists at most {per_chat} participants.", "participants", per_chat
+            )
+        total += count
+    if total > per_batch:
+        raise _batch_too_large(
+            f"A batch lists at most {per_batch} participants.", "participants", per_batch
+        )
+
+
 class IngestBatchView(APIView):
     """Push one batch of chats and messages from a bridge.
 
@@ -73,6 +106,8 @@ class IngestBatchView(APIView):
     lists every invalid item (``invalid_batch``), so a bridge can fix and re-post the same batch.
     Re-posting an accepted batch is harmless (idempotent on the platform message id).
     """
+
+    throttle_classes = [IngestThrottle]
 
     @extend_schema(
         operation_id="ingest_batch",
@@ -95,11 +130,8 @@ class IngestBatchView(APIView):
         raw_messages = data["messages"]
         limit = settings.INGEST_MAX_BATCH_MESSAGES
         if len(raw_messages) > limit:
-            raise ApiError(
-                code="batch_too_large",
-                message=f"A batch holds at most {limit} messages.",
-                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
+            raise _batch_too_large(f"A batch holds at most {limit} messages.", "messages", limit)
+        _check_chat_limits(data["chats"])
 
         errors: list[dict[str, Any]] = []
         chats = []
