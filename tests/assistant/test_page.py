@@ -22,8 +22,23 @@ def test_ask_page_offers_own_chats_and_sets_the_csrf_cookie(client, user, other_
     assert f'<option value="{own.pk}">Weekend plans (WhatsApp)</option>' in page
     assert "Hidden from AI" not in page
     assert "Someone else" not in page
-    assert '"Accept": "text/event-stream"' in page
+    checkbox = f'<label><input type="checkbox" value="{own.pk}"> Weekend plans (WhatsApp)</label>'
+    assert checkbox in page
+    assert '<script type="module" src="/client/ask-page.js"></script>' in page
     assert "csrftoken" in response.cookies
+
+
+def test_client_modules_are_served_as_javascript(client):
+    response = client.get("/client/stream.js")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript; charset=utf-8"
+    assert response["Cache-Control"] == "no-cache"
+    assert b'Accept: "text/event-stream"' in response.content
+
+
+@pytest.mark.parametrize("name", ["missing.js", "..%2Fviews.py", "stream.py"])
+def test_only_the_client_modules_are_served(client, name):
+    assert client.get(f"/client/{name}").status_code == 404
 
 
 def test_chat_list_moved_to_chats(client, user):

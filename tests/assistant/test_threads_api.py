@@ -70,3 +70,52 @@ def test_bad_cursor_is_refused(api_client):
     response = api_client.get("/api/assistant/threads?before=yesterday")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_cursor"
+
+
+def test_one_turn_shows_its_stored_state(api_client, user):
+    answer = AssistantTurnFactory(
+        user_turn__thread__user=user,
+        status="streaming",
+        index_status={"state": "ready", "eligible": 2, "embedded": 2, "failed": 0, "pending": 0},
+    )
+    body = api_client.get(f"/api/assistant/turns/{answer.pk}").json()
+    assert body["turnId"] == str(answer.pk)
+    assert body["status"] == "streaming"
+    assert body["userTurnId"] == str(answer.user_turn_id)
+    assert body["indexStatus"]["state"] == "ready"
+    assert body["removedCitationCount"] == 0
+
+
+def test_another_users_turn_is_not_found(api_client, other_user):
+    foreign = AssistantTurnFactory(user_turn__thread__user=other_user)
+    response = api_client.get(f"/api/assistant/turns/{foreign.pk}")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_ended_answers_show_what_their_request_was_charged(
+    api_client, user, other_user, django_assert_num_queries
+):
+    from tests.billing.factories import UsageEventFactory
+
+    thread = ThreadFactory(user=user)
+    charged = AssistantTurnFactory(user_turn__thread=thread)
+    free = AssistantTurnFactory(user_turn__thread=thread)
+    streaming = AssistantTurnFactory(user_turn__thread=thread, status="streaming")
+    UsageEventFactory(user=user, request_id=charged.user_turn.request_id, settled_micro_usd=700)
+    UsageEventFactory(
+        user=user, request_id=charged.user_turn.request_id, attempt=2, settled_micro_usd=50
+    )
+    UsageEventFactory(user=user, request_id=free.user_turn.request_id, settled_micro_usd=0)
+    UsageEventFactory(user=user, request_id=streaming.user_turn.request_id)
+    # Another user's usage under the same request id is not this user's cost.
+    UsageEventFactory(user=other_user, request_id=free.user_turn.request_id)
+
+    # Authentication, the thread, its turns and the costs.
+    with django_assert_num_queries(4):
+        page = api_client.get(f"/api/assistant/threads/{thread.pk}/turns").json()
+    costs = {t["turnId"]: t.get("costMicroUsd") for t in page["turns"] if t["role"] == "assistant"}
+    assert costs == {str(charged.pk): 750, str(free.pk): 0, str(streaming.pk): None}
+    assert all("costMicroUsd" not in t for t in page["turns"] if t["role"] == "user")
+    one = api_client.get(f"/api/assistant/turns/{charged.pk}").json()
+    assert one["costMicroUsd"] == 750
