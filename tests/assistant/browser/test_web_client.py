@@ -14,7 +14,7 @@ import pytest
 
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from billing.models import AiPolicy
-from tests.assistant.browser.conftest import axe_violations, screenshot
+from tests.assistant.browser.conftest import axe_violations, screenshot, wait_until
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -120,9 +120,7 @@ def _open_ask_tab(context_factory, user, **options: Any) -> Any:
 
 
 def _first_text(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('.turn .answer')?.textContent.trim().length > 0"
-    )
+    wait_until(page, "() => document.querySelector('.turn .answer')?.textContent.trim().length > 0")
 
 
 def _no_horizontal_scroll(page: Any) -> bool:
@@ -376,10 +374,10 @@ def test_proposal_card_approve_and_edit(context_factory, user, axe_source):
     card.get_by_role("button", name="Edit").click()
     card.locator("textarea").fill("Friday at 8 is perfect!")
     card.get_by_role("button", name="Save draft").click()
-    page.wait_for_function("document.querySelector('.proposal-card textarea').readOnly")
+    wait_until(page, "document.querySelector('.proposal-card textarea').readOnly")
     assert card.locator("[role=status]").inner_text() == "Draft saved. Waiting for your approval."
     card.get_by_role("button", name="Approve").click()
-    page.wait_for_function("document.querySelector('.proposal-card').dataset.status === 'queued'")
+    wait_until(page, "document.querySelector('.proposal-card').dataset.status === 'queued'")
     assert card.locator("[role=status]").inner_text() == "Approved: it will be sent."
     assert card.get_by_role("button", name="Reject").is_disabled()
     # Each decision names the payload the card showed: the edit's new hash for the approval.
@@ -445,14 +443,14 @@ def test_thread_list_and_long_threads_load_older_pages(context_factory, user):
     assert titles.count() == 20
     assert titles.first.inner_text() == "Question 21"
     page.get_by_role("button", name="Load older threads").click()
-    page.wait_for_function("document.querySelectorAll('#thread-list a').length === 22")
+    wait_until(page, "document.querySelectorAll('#thread-list a').length === 22")
     assert titles.last.inner_text() == "Question 0"
     assert page.get_by_role("button", name="Load older threads").is_hidden()
 
     assert page.locator(".turn").count() == 50
     assert page.locator(".turn .question").first.inner_text() == "Question number 10"
     page.get_by_role("button", name="Show earlier turns").click()
-    page.wait_for_function("document.querySelectorAll('.turn').length === 60")
+    wait_until(page, "document.querySelectorAll('.turn').length === 60")
     questions = page.locator(".turn .question").all_inner_texts()
     assert questions == [f"Question number {index}" for index in range(60)]
     assert page.evaluate("document.activeElement.textContent") == "Question number 9"
