@@ -137,6 +137,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(Intent.CATCH_UP, "recap", r"\brecap\b"),
     _pattern(
         Intent.CATCH_UP,
+        "since_then",
+        # "What happened since we got back?", "what's changed since Monday?"
+        r"\b(?:what(?:'s|\s+has|\s+have)?\s+(?:happened|changed|been\s+happening|new)"
+        r"|anything\s+new)\s+since\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
         "anything_to_deal_with",
         # "Anything important I missed?", "anything from Ana I need to deal with?"
         r"^\W*(?:is\s+there\s+)?anything\s+(?:[\w']+\s+){0,4}?(?:i\s+)?(?:missed|miss"

@@ -406,7 +406,6 @@ def _ranking_hits(
     return [(mid, notes[mid]) for mid in ordered], findings
 
 
-_ASKS_WHEN = re.compile(r"^\W*(?:so\s+)?(?:what\s+time|when)\b")
 # Words that ask for plans in general: not a topic a plan's messages must use.
 _PLAN_WORDS = frozenset({"plan", "plans", "planned", "happening", "on", "going"})
 PLANS_READ_FOR_WINDOW = 200
@@ -1018,16 +1017,6 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)
-    elif compiled.intent == Intent.CONVERSATION_QA and _ASKS_WHEN.search(
-        fold_text(compiled.question)
-    ):
-        # "What time does Bea's train arrive?": a plan by another name, read from its topic.
-        source, route = MemorySource.PLANS, Route.HYBRID
-        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=())
-        if topic is None:
-            return None
-        found = [(step.message_id, str(step.status)) for step in topic.steps]
-        findings = _plan_findings(user=user, plans=[topic])
     elif _asks_what_they_said(compiled):
         source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
         found = _person_said_hits(user=user, compiled=compiled)

@@ -129,7 +129,10 @@ def topic_plan(
         if _TIME_WORD.fullmatch(term):
             continue
         count = base.filter(text__iregex=re.escape(_stem(term))).count()
-        if 0 < count <= MAX_TOPIC_MESSAGES:
+        if not count:
+            # A topic word the recent history never uses: whatever it asks about is not here.
+            return None
+        if count <= MAX_TOPIC_MESSAGES:
             counts[term] = count
     if not counts:
         return None

@@ -247,13 +247,13 @@ def test_a_deed_never_done_answers_no_with_the_promise(user):
         user,
         chat_of("dm-nora", "Nora"),
         say("n1", T0 - timedelta(days=3), "did you find the hiking map?", sender="Nora"),
-        say("n2", T0 - timedelta(days=3, minutes=-4), "yes! I'll bring the hiking map on Friday"),
+        say("n2", T0 - timedelta(days=3, minutes=-4), "yes! gonna bring the hiking map on Friday"),
     )
     _refresh(user)
     retrieval = _ask(user, "Did I give Nora the hiking map?")
     (text,) = _texts(retrieval)
     assert text.startswith("No, not as far as your messages show. The last word on it was on")
-    assert "You wrote: yes! I'll bring the hiking map on Friday" in text
+    assert "You wrote: yes! gonna bring the hiking map on Friday" in text
 
 
 def test_a_plan_without_an_activity_word_is_read_from_its_topic_and_its_move(user):

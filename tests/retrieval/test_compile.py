@@ -313,6 +313,7 @@ def test_every_pattern_decides_at_least_one_question():
         "fill_me_in": "bring me up to speed",
         "recap": "recap please",
         "anything_to_deal_with": "anything from Bruno I need to deal with?",
+        "since_then": "what happened since we moved in?",
         "whats_new": "what's new",
         "summarize_recent": "summarize the last week",
         "what_happened_recently": "what happened today",
