@@ -67,12 +67,48 @@ def handles_prune_dead(*, data_dir: Path) -> list[int]:
     with PostgresServer._lock:
         if not handle_list.exists():
             return []
-        pids: list[int] = json.loads(handle_list.read_text())
+        pids = handle_list_read(handle_list)
         alive = [pid for pid in pids if _process_is_alive(pid)]
         if alive != pids:
             # No log line: this also runs at interpreter exit, after logging may have closed.
-            handle_list.write_text(json.dumps(alive))
+            handle_list_write(handle_list, alive)
         return alive
+
+
+def handle_list_read(path: Path) -> list[int]:
+    """The process ids in a handle list; an empty or torn file (a writer killed mid-write)
+    reads as no handles rather than failing every later start."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return []
+    try:
+        values = json.loads(text) if text.strip() else []
+    except ValueError:
+        return []
+    if not isinstance(values, list):
+        return []
+    return [value for value in values if isinstance(value, int)]
+
+
+def handle_list_write(path: Path, values: list[int]) -> None:
+    """Replace the handle list atomically: readers see the old list or the new one, never a
+    truncated file (pgserver's own write truncates first, and its lock does not exclude the
+    threads of one process)."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    temporary.write_text(json.dumps(values))
+    temporary.replace(path)
+
+
+def _disk_list_atomic(pgserver: Any) -> None:
+    """Make pgserver's handle list (``pgserver.utils.DiskList``) read and write through
+    ``handle_list_read`` / ``handle_list_write``."""
+    disk_list = pgserver.utils.DiskList
+    if getattr(disk_list, "is_atomic", False):
+        return
+    disk_list.get = lambda self: handle_list_read(self.path)
+    disk_list.put = lambda self, values: handle_list_write(self.path, list(values))
+    disk_list.is_atomic = True
 
 
 def _pgserver_import() -> Any:
@@ -82,6 +118,8 @@ def _pgserver_import() -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pgserver
+        import pgserver.utils
+    _disk_list_atomic(pgserver)
     return pgserver
 
 

@@ -549,12 +549,26 @@ def _jobs_inline() -> Iterator[None]:
 
 def story_ingest(*, user: User, batches: Sequence[dict[str, Any]]) -> None:
     """Post ``batches`` through the bridge API view as ``user`` (refused batches raise)."""
-    from rest_framework.test import APIRequestFactory, force_authenticate
+    from django.conf import settings
+    from django.test import override_settings
+    from rest_framework.test import APIRequestFactory
 
     from conversations.api.views import IngestBatchView
 
     factory = APIRequestFactory()
     view = IngestBatchView.as_view()
+    # A whole history replayed at once is an operator's import, not a bridge's steady flow: the
+    # per-user ingest rate limit would only add waiting.
+    unthrottled = override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "ingest": "1000000/60"})
+    with unthrottled:
+        _batches_post(factory=factory, view=view, user=user, batches=batches)
+
+
+def _batches_post(
+    *, factory: Any, view: Any, user: User, batches: Sequence[dict[str, Any]]
+) -> None:
+    from rest_framework.test import force_authenticate
+
     for batch in batches:
         for start in range(0, len(batch["messages"]), 500):
             part = {**batch, "messages": batch["messages"][start : start + 500]}

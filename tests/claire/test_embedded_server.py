@@ -99,3 +99,20 @@ def test_the_server_stops_when_the_last_live_user_exits_after_one_was_killed():
         if leftover is not None and psutil.pid_exists(leftover):
             psutil.Process(leftover).kill()
         shutil.rmtree(data_dir.parent, ignore_errors=True)
+
+
+def test_an_empty_or_torn_handle_list_reads_as_no_handles_and_is_rewritten_whole(tmp_path):
+    from claire.db.embedded import _pgserver_import, handle_list_read
+
+    pgserver = _pgserver_import()
+    handle_list = tmp_path / ".handle_pids.json"
+    disk_list = pgserver.utils.DiskList(handle_list)
+    for torn in ("", "[12, 3", "{}"):
+        handle_list.write_text(torn)
+        assert disk_list.get() == []
+    disk_list.get_and_add(41)
+    disk_list.get_and_add(42)
+    assert handle_list_read(handle_list) == [41, 42]
+    disk_list.get_and_remove(41)
+    assert handle_list.read_text() == "[42]"
+    assert list(tmp_path.iterdir()) == [handle_list]
