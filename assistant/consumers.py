@@ -35,7 +35,7 @@ from rest_framework.settings import api_settings
 
 from assistant import answering, engine
 from assistant.api.serializers import ask_request_from
-from assistant.db import run_db
+from assistant.db import run_admission
 from assistant.errors import NotAcceptable
 from assistant.services import TurnPair
 from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
@@ -43,8 +43,10 @@ from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
 from assistant.types import AskRequest
 from claire.accounts.models import User
-from claire.api.errors import ApiError, error_body
+from claire.api.errors import ApiError, error_body, retry_after_of
+from claire.api.parsers import json_loads_bounded
 from claire.backoff import backoff_delay
+from claire.ratelimit import rate_limit_check
 from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
@@ -126,12 +128,9 @@ def _begin(scope: Scope, body: bytes) -> tuple[str, User, AskRequest, TurnPair]:
     waits on it): authentication, content negotiation, the request's validation, then the
     policy and budget checks and the idempotent insert (``answer_begin``)."""
     user = _authenticate(scope, body)
+    rate_limit_check(scope="ask", key=str(user.pk))
     transport = negotiate(_header(scope, b"accept"))
-    try:
-        data = json.loads(body or b"null")
-    except ValueError:
-        raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
-    request = ask_request_from(data)
+    request = ask_request_from(json_loads_bounded(body or b"null"))
     return transport, user, request, answering.answer_begin(user=user, request=request)
 
 
@@ -159,15 +158,23 @@ async def _send_error(send: Send, error: exceptions.APIException) -> None:
             exceptions.NotAuthenticated: "not_authenticated",
             exceptions.AuthenticationFailed: "authentication_failed",
             exceptions.PermissionDenied: "permission_denied",
+            exceptions.Throttled: "rate_limited",
         }.get(type(error), "invalid_request")
     headers: tuple[tuple[bytes, bytes], ...] = ()
     if error.status_code == 401:
         headers = ((b"www-authenticate", b"Token"),)
+    retry_after = retry_after_of(error)
+    if retry_after is not None:
+        headers = ((b"retry-after", str(retry_after).encode()),)
     await _send_json(
         send,
         error.status_code,
         error_body(
-            code=str(code), message=str(error.detail), details=getattr(error, "details", None)
+            code=str(code),
+            message=str(error.detail),
+            details=getattr(error, "details", None)
+            if retry_after is None
+            else {"retryAfterSeconds": retry_after},
         ),
         headers,
     )
@@ -260,7 +267,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         body = await _read_body(receive)
         trace = Trace("assistant.request")
         begun = time.monotonic()
-        transport, user, request, pair = await run_db(_begin, scope, body)
+        transport, user, request, pair = await run_admission(_begin, scope, body)
         # Authentication, validation and the idempotent turn insert: the request's thread.
         trace.add(
             "thread.load",

@@ -32,6 +32,7 @@ from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
 from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.types import (
@@ -42,6 +43,7 @@ from assistant.types import (
     FinishEvent,
     FinishReason,
     NavigationAction,
+    ProposalEvent,
     SourcesEvent,
     StartEvent,
     StatusEvent,
@@ -52,6 +54,9 @@ from assistant.types import (
 )
 from claire.accounts.models import User
 from claire.tracing import Trace
+from proposals.flow import proposal_for_answer
+from proposals.selectors import proposal_view_for_request
+from proposals.types import ProposalView
 
 logger = logging.getLogger(__name__)
 
@@ -125,11 +130,22 @@ class AnswerSession:
 
     async def events(self) -> AsyncGenerator[EngineEvent, None]:
         if not self.pair.is_new:
-            for event in replay_events(self.pair):
+            proposal = await run_db(
+                proposal_view_for_request, user=self.user, request_id=self.request.request_id
+            )
+            for event in replay_events(self.pair, proposal=proposal):
                 yield event
             return
         try:
-            async with aclosing(self._answer()) as answer:
+            # Crash recovery: the turn's lease is renewed (with the text so far) while it runs.
+            async with (
+                stream_lease(
+                    user=self.user,
+                    assistant_turn_id=self.assistant_turn_id,
+                    text_so_far=lambda: self._progress.text,
+                ),
+                aclosing(self._answer()) as answer,
+            ):
                 async for event in answer:
                     yield event
         except Exception:
@@ -359,6 +375,20 @@ class AnswerSession:
     ) -> AsyncGenerator[EngineEvent, None]:
         retrieval = self._progress.retrieval
         assert retrieval is not None
+        # --- proposals: an action request ends in at most one approval-gated proposal.
+        proposal = await proposal_for_answer(
+            user=self.user,
+            request_id=self.request.request_id,
+            question=self.request.question,
+            compiled_query=retrieval.compiled_query,
+            scope_chat_ids=self.request.scope.chat_ids
+            if self.request.scope.mode == "strict_chat"
+            else (),
+            run_sync=run_db,
+        )
+        if proposal is not None:
+            yield ProposalEvent.of(proposal)
+        # --- end of proposals.
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)
         actions = answering.actions_for(retrieval, cited)
@@ -538,8 +568,9 @@ def _closing_events(
     ]
 
 
-def replay_events(pair: TurnPair) -> list[EngineEvent]:
-    """The events of an answer that is already stored, from the turn's record."""
+def replay_events(pair: TurnPair, *, proposal: ProposalView | None = None) -> list[EngineEvent]:
+    """The events of an answer that is already stored, from the turn's record (and the
+    proposal the request made, which lives in ``proposals``)."""
     turn = pair.assistant_turn
     events: list[EngineEvent] = [
         StartEvent(message_id=f"turn-{turn.pk}"),
@@ -557,4 +588,6 @@ def replay_events(pair: TurnPair) -> list[EngineEvent]:
             TextDeltaEvent(text_id=TEXT_ID, delta=turn.text),
             TextEndEvent(text_id=TEXT_ID),
         ]
+    if proposal is not None and turn.status == TurnStatus.COMPLETED:
+        events.append(ProposalEvent.of(proposal))
     return events + _closing_events(turn, thread=pair.thread)

@@ -33,6 +33,25 @@ class TurnNotRetryable(ApiError):
     default_detail = "Only a failed, partial or cancelled answer can be retried."
 
 
+class RetryInProgress(ApiError):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "retry_in_progress"
+    default_detail = "This answer is already being retried; details.turnId is the retry."
+
+
+class TurnAlreadyRetried(ApiError):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "turn_already_retried"
+    default_detail = "This answer was already retried; details.turnId is the new answer."
+
+
+class TooManyStreams(ApiError):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "too_many_streams"
+    default_detail = "You already have the most answers streaming at once; wait for one to end."
+    retry_after_s = 2
+
+
 class NotAcceptable(ApiError):
     status_code = status.HTTP_406_NOT_ACCEPTABLE
     default_code = "not_acceptable"
@@ -88,14 +107,18 @@ _RUNTIME_FAILURES = {
     "invalid_request": "The AI provider rejected the request.",
     "invalid_output": "The model's answer could not be read. Please try again.",
     "stream_abandoned": "The answer was interrupted by a server restart. Please try again.",
+    "interrupted": "The answer was interrupted by a server restart. Please try again.",
 }
 _RETRYABLE_RUNTIME_CODES = frozenset(
-    {"rate_limited", "timeout", "invalid_output", "stream_abandoned"}
+    {"rate_limited", "timeout", "invalid_output", "stream_abandoned", "interrupted"}
 )
 _KNOWN = {
     failure.code: failure
     for failure in (PROVIDER_UNAVAILABLE, STREAM_INTERRUPTED, RETRIEVAL_FAILED, INTERNAL_ERROR)
 }
+
+# Every code a failure after the stream opened can carry (``failure_for_code``'s range).
+STREAM_FAILURE_CODES: frozenset[str] = frozenset({*_KNOWN, *_RUNTIME_FAILURES})
 
 
 def failure_for_code(code: str) -> StreamFailure:

@@ -126,6 +126,12 @@ class Turn(models.Model):
     finish_reason = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A streaming answer's process renews this while it streams; once it passes, "
+        "the process is gone and the sweep ends the turn as interrupted.",
+    )
 
     class Meta:
         constraints = [
@@ -143,6 +149,12 @@ class Turn(models.Model):
         indexes = [
             # Keyset pagination of a thread's turns and the bounded recent slice.
             models.Index(fields=["thread", "-created_at", "-id"], name="assistant_turn_recent"),
+            # The orphan sweep reads only the few turns still streaming.
+            models.Index(
+                fields=["lease_expires_at"],
+                condition=Q(status="streaming"),
+                name="assistant_turn_streaming_lease",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -12,23 +12,36 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from assistant import selectors
-from assistant.errors import RequestIdReused, RequestInProgress, TurnNotRetryable
+from assistant.errors import (
+    RequestIdReused,
+    RequestInProgress,
+    RetryInProgress,
+    TooManyStreams,
+    TurnAlreadyRetried,
+    TurnNotRetryable,
+)
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.stop import stop_broadcast
 from assistant.types import AskRequest
+from billing.models import Ending, Reservation, ReservationState
+from billing.services import reservation_settle
+from billing.types import UsageInput, UsageTelemetry
 from claire.accounts.models import User
+from claire.ai.tokens import count_tokens
 from claire.api.errors import ApiError
 from retrieval.routing import scope_resolve
 
 logger = logging.getLogger(__name__)
 
+# The error code of an answer whose server process died while it streamed.
+INTERRUPTED_CODE = "interrupted"
 RETRYABLE_STATUSES = frozenset({TurnStatus.PARTIAL, TurnStatus.FAILED, TurnStatus.CANCELLED})
 TITLE_MAX_LENGTH = 80
 
@@ -93,45 +106,52 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
     elif request.thread_id is not None:
         thread = selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
 
-    try:
-        with transaction.atomic():
-            # The placeholder pair need not wait for the WAL flush: after a crash that loses
-            # it, the client's retry with the same requestId simply inserts it again (nothing
-            # was answered yet). The answer itself commits durably in turn_finalize.
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit = off")
-            now = timezone.now()
-            if thread is None:
-                thread = thread_create(user=user, request=request)
-            else:
-                Thread.objects.filter(pk=thread.pk).update(last_activity_at=now)
-                thread.last_activity_at = now
-            user_turn = Turn.objects.create(
-                thread=thread,
-                user=user,
-                role=TurnRole.USER,
-                request_id=request.request_id,
-                request_hash=request_hash,
-                status=TurnStatus.COMPLETED,
-                text=request.question,
-                scope=request.scope.as_wire(),
-                finished_at=now,
-            )
-            assistant_turn = Turn.objects.create(
-                thread=thread,
-                user=user,
-                role=TurnRole.ASSISTANT,
-                user_turn=user_turn,
-                status=TurnStatus.STREAMING,
-                scope=request.scope.as_wire(),
-                retry_of=retry_of,
-            )
-    except IntegrityError:
-        # A concurrent request with the same request_id committed first.
+    with transaction.atomic():
+        # The placeholder pair need not wait for the WAL flush: after a crash that loses
+        # it, the client's retry with the same requestId simply inserts it again (nothing
+        # was answered yet). The answer itself commits durably in turn_finalize.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
+        # With a stream cap, one user's new answers begin one at a time so that the cap is
+        # exact; concurrent requests with one requestId always queue, and the later ones find
+        # the pair the first committed (no INSERT fails on the unique constraint, which would
+        # put the question into the PostgreSQL log).
+        if settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+            _lock(user.pk)
+        _lock(f"{user.pk}:{request.request_id}")
         existing = turn_pair_for_request(user=user, request=request)
-        if existing is None:
-            raise
-        return existing
+        if existing is not None:
+            return existing
+        if retry_of is not None:
+            _retry_claim(retry_of=retry_of)
+        _stream_cap_check(user=user)
+        now = timezone.now()
+        if thread is None:
+            thread = thread_create(user=user, request=request)
+        else:
+            Thread.objects.filter(pk=thread.pk).update(last_activity_at=now)
+            thread.last_activity_at = now
+        user_turn = Turn.objects.create(
+            thread=thread,
+            user=user,
+            role=TurnRole.USER,
+            request_id=request.request_id,
+            request_hash=request_hash,
+            status=TurnStatus.COMPLETED,
+            text=request.question,
+            scope=request.scope.as_wire(),
+            finished_at=now,
+        )
+        assistant_turn = Turn.objects.create(
+            thread=thread,
+            user=user,
+            role=TurnRole.ASSISTANT,
+            user_turn=user_turn,
+            status=TurnStatus.STREAMING,
+            scope=request.scope.as_wire(),
+            retry_of=retry_of,
+            lease_expires_at=now + stream_lease(),
+        )
     logger.info(
         "assistant.turn_begin",
         extra={
@@ -142,6 +162,51 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
         },
     )
     return TurnPair(thread=thread, user_turn=user_turn, assistant_turn=assistant_turn, is_new=True)
+
+
+# Namespace of the assistant's transaction-level advisory locks (first key of the pair).
+_REQUEST_LOCK_NAMESPACE = 0x436C_6169  # "Clai"
+
+
+def _lock(key: object) -> None:
+    """A transaction-level advisory lock on ``key`` (a user, or a user's request id)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [_REQUEST_LOCK_NAMESPACE, str(key)]
+        )
+
+
+def _stream_cap_check(*, user: User) -> None:
+    """``TooManyStreams`` (429) when the user already streams
+    ``ASSISTANT_MAX_CONCURRENT_STREAMS`` answers (turns whose lease is alive); 0 is no cap."""
+    if not settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+        return
+    streaming = Turn.objects.filter(
+        user=user,
+        role=TurnRole.ASSISTANT,
+        status=TurnStatus.STREAMING,
+        lease_expires_at__gt=timezone.now(),
+    ).count()
+    cap = settings.ASSISTANT_MAX_CONCURRENT_STREAMS
+    if cap and streaming >= cap:
+        raise TooManyStreams()
+
+
+def _retry_claim(*, retry_of: Turn) -> None:
+    """One retry at a time, and one that answered is final: the retried turn's row lock
+    queues concurrent retries, and the later ones see the first. Raises ``RetryInProgress``
+    while a retry streams and ``TurnAlreadyRetried`` once one completed (both 409, with the
+    retry's ``turnId``). A failed, partial or cancelled retry leaves the turn retryable."""
+    Turn.objects.select_for_update(of=("self",)).filter(pk=retry_of.pk).values_list("pk").get()
+    retries = Turn.objects.filter(retry_of=retry_of, role=TurnRole.ASSISTANT)
+    streaming = retries.filter(status=TurnStatus.STREAMING).order_by("pk").first()
+    if streaming is not None:
+        streaming = turn_expire_if_stale(turn=streaming)
+        if streaming.status == TurnStatus.STREAMING:
+            raise RetryInProgress(details={"turnId": str(streaming.pk)})
+    answered = retries.filter(status=TurnStatus.COMPLETED).order_by("pk").first()
+    if answered is not None:
+        raise TurnAlreadyRetried(details={"turnId": str(answered.pk)})
 
 
 def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None:
@@ -267,21 +332,106 @@ def turn_finalize(
     return FinalizedTurn(turn=turn, thread=thread, was_finalized=True)
 
 
-def turn_expire_if_stale(*, turn: Turn) -> Turn:
-    """A turn still ``streaming`` after the stream lease belongs to a server process that
-    died; it becomes ``failed`` (``stream_abandoned``) so its request can be retried."""
-    lease = timedelta(seconds=settings.ASSISTANT_STREAM_LEASE_SECONDS)
-    if turn.status != TurnStatus.STREAMING or turn.created_at > timezone.now() - lease:
-        return turn
-    updated = Turn.objects.filter(pk=turn.pk, status=TurnStatus.STREAMING).update(
-        status=TurnStatus.FAILED, error_code="stream_abandoned", finished_at=timezone.now()
+def stream_lease() -> timedelta:
+    return timedelta(seconds=settings.ASSISTANT_STREAM_LEASE_SECONDS)
+
+
+def turn_lease_renew(*, user: User, assistant_turn_id: int, text: str) -> bool:
+    """The streaming process is alive: extend the turn's lease and keep the answer shown so
+    far (what a crash would leave). False when the turn is no longer streaming."""
+    now = timezone.now()
+    return bool(
+        Turn.objects.filter(
+            user=user,
+            pk=assistant_turn_id,
+            role=TurnRole.ASSISTANT,
+            status=TurnStatus.STREAMING,
+        ).update(lease_expires_at=now + stream_lease(), text=text)
     )
-    if updated:
-        logger.warning(
-            "assistant.turn_expired", extra={"user_id": turn.user_id, "assistant_turn_id": turn.pk}
-        )
+
+
+def _lease_expired(turn: Turn, now: datetime) -> bool:
+    expires_at = turn.lease_expires_at or turn.created_at + stream_lease()
+    return expires_at <= now
+
+
+def turn_expire_if_stale(*, turn: Turn) -> Turn:
+    """A turn still ``streaming`` after its lease belongs to a server process that died; it
+    ends as interrupted (``turn_end_orphaned``) so its request can be retried."""
+    if turn.status != TurnStatus.STREAMING or not _lease_expired(turn, timezone.now()):
+        return turn
+    turn_end_orphaned(turn_id=turn.pk)
     turn.refresh_from_db()
     return turn
+
+
+def turn_end_orphaned(*, turn_id: int) -> bool:
+    """End a streaming turn whose lease expired: ``partial`` with the text its last heartbeat
+    kept (``failed`` when there was none), error code ``interrupted``, and its reservation
+    settled for what was produced (the prompt and that text, estimated), the rest of the hold
+    released. Skips a turn another transaction holds or whose lease was renewed meanwhile.
+    True when this call ended it."""
+    now = timezone.now()
+    with transaction.atomic():
+        turn = (
+            Turn.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user_turn", "user")
+            .filter(pk=turn_id, role=TurnRole.ASSISTANT, status=TurnStatus.STREAMING)
+            .first()
+        )
+        if turn is None or not _lease_expired(turn, now):
+            return False
+        turn.status = TurnStatus.PARTIAL if turn.text else TurnStatus.FAILED
+        turn.error_code = INTERRUPTED_CODE
+        turn.finish_reason = "error"
+        turn.finished_at = now
+        turn.save(update_fields=["status", "error_code", "finish_reason", "finished_at"])
+        Thread.objects.filter(pk=turn.thread_id, user=turn.user).update(last_activity_at=now)
+        if turn.user_turn is not None:
+            _orphan_settle(turn=turn, request_id=turn.user_turn.request_id, now=now)
+    logger.warning(
+        "assistant.turn_interrupted",
+        extra={
+            "user_id": turn.user_id,
+            "assistant_turn_id": turn.pk,
+            "status": turn.status,
+            "answer_chars": len(turn.text),
+        },
+    )
+    return True
+
+
+def _orphan_settle(*, turn: Turn, request_id: str, now: datetime) -> None:
+    """Charge an orphaned answer's open reservation for the prompt it sent and the text it
+    produced (estimated: the provider's report died with the process)."""
+    reservation = Reservation.objects.filter(
+        user=turn.user, request_id=request_id, state=ReservationState.OPEN
+    ).first()
+    if reservation is None:
+        return
+    reservation_settle(
+        reservation=reservation,
+        usage=UsageInput(
+            uncached_input_tokens=reservation.uncached_input_tokens,
+            output_tokens=count_tokens(turn.text),
+            embedding_tokens=reservation.query_embedding_tokens,
+            is_estimated=True,
+        ),
+        ending=Ending.PARTIAL if turn.text else Ending.FAILED,
+        telemetry=UsageTelemetry(profile="answer", route=turn.route, error_class="interrupted"),
+        now=now,
+    )
+
+
+def turns_sweep_orphaned(*, batch_size: int = 500) -> int:
+    """End every streaming turn whose lease expired (server start, Celery beat). Safe to run
+    in several processes at once. Returns how many it ended."""
+    candidates = list(
+        Turn.objects.filter(status=TurnStatus.STREAMING, lease_expires_at__lte=timezone.now())
+        .order_by("lease_expires_at")
+        .values_list("pk", flat=True)[:batch_size]
+    )
+    return sum(turn_end_orphaned(turn_id=turn_id) for turn_id in candidates)
 
 
 def turn_stop(*, user: User, turn_id: int) -> Turn:

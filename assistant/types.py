@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from proposals.types import ProposalView
+
 ScopeMode = Literal["global", "preferred", "strict_chat"]
 Phase = Literal["retrieving", "answering", "saving"]
 # The finish reasons every AI SDK UI stream client (major versions 5 to 7) accepts.
@@ -234,6 +236,20 @@ class FinishEvent:
 
 
 @dataclass(frozen=True)
+class ProposalEvent:
+    """An action request's approval-gated proposal (``proposals``): ids and display only go
+    on the wire; the destination's ids stay on the server (evaluations read them)."""
+
+    proposal: ProposalView
+    chat_id: int = 0
+    person_id: int | None = None
+
+    @classmethod
+    def of(cls, proposal: ProposalView) -> ProposalEvent:
+        return cls(proposal=proposal, chat_id=proposal.chat_id, person_id=proposal.person_id)
+
+
+@dataclass(frozen=True)
 class ErrorEvent:
     """A stable, safe failure: ``code`` from ``assistant.errors``, never a provider message."""
 
@@ -251,6 +267,7 @@ EngineEvent = (
     | TextStartEvent
     | TextDeltaEvent
     | TextEndEvent
+    | ProposalEvent
     | FinishEvent
     | ErrorEvent
 )

@@ -13,9 +13,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
 
 django_asgi_application = get_asgi_application()
 
+from claire.security import secret_key_check  # noqa: E402
+
+secret_key_check()
+
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from assistant import consumers  # noqa: E402
+from assistant.tasks import sweep_orphaned_turns_at_start  # noqa: E402
+from claire.server import request_bounds_install  # noqa: E402
 
 ASSISTANT_MESSAGES_PATH = "/api/assistant/messages"
 
@@ -29,3 +35,6 @@ async def http_application(scope: dict[str, Any], receive: Any, send: Any) -> No
 
 
 application = ProtocolTypeRouter({"http": http_application})
+request_bounds_install()
+
+sweep_orphaned_turns_at_start()

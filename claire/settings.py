@@ -20,10 +20,34 @@ if (BASE_DIR / ".env").is_file():
 
 DATA_DIR = Path(env.str("CLAIRE_DATA_DIR", default=str(BASE_DIR / ".data")))
 
-SECRET_KEY = env.str("SECRET_KEY", default="insecure-development-key-set-SECRET_KEY-in-production")
 DEBUG = env.bool("DEBUG", default=False)
+# The key that signs sessions and CSRF tokens. Without SECRET_KEY a random key is created once
+# in the data folder (shared by the processes of one machine); a server process refuses to
+# start with a known development key unless DEBUG is on (claire.security.secret_key_check).
+INSECURE_SECRET_KEYS = frozenset({"insecure-development-key-set-SECRET_KEY-in-production"})
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    from claire.secret_key import local_secret_key
+
+    SECRET_KEY = local_secret_key(DATA_DIR / "secret_key")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# --- HTTPS (production): `manage.py check --deploy` is clean with CLAIRE_HTTPS=true ---------
+CLAIRE_HTTPS = env.bool("CLAIRE_HTTPS", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=CLAIRE_HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if CLAIRE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=CLAIRE_HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=CLAIRE_HTTPS)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=CLAIRE_HTTPS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=CLAIRE_HTTPS)
+if env.bool("CLAIRE_BEHIND_TLS_PROXY", default=False):
+    # The proxy terminates TLS and says so; only set this behind a proxy that overwrites it.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 
 INSTALLED_APPS = [
     "daphne",
@@ -37,6 +61,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "channels",
+    "drf_spectacular",
     "claire.accounts",
     "claire.ai",
     "conversations",
@@ -44,6 +69,7 @@ INSTALLED_APPS = [
     "retrieval",
     "retrieval.memory",
     "billing",
+    "proposals",
     "assistant",
     "evals",
     "fixtures",
@@ -58,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "claire.security.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "claire.urls"
@@ -154,12 +181,46 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["claire.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "claire.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "claire.api.schema.ClaireAutoSchema",
+}
+# The published contract of /api/ (served at /api/schema/, browsable at /api/schema/docs/).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Ask Claire API",
+    "DESCRIPTION": (
+        "Ask questions about your own conversations. Every error has the body "
+        '`{"error": {"code", "message", "details"}}`; `code` is one of the stable codes of the '
+        "`ErrorCode` enum. Authenticate with `Authorization: Token <key>` or the session "
+        "cookie; a session-authenticated write needs the `X-CSRFToken` header."
+    ),
+    "VERSION": "2",
+    "OAS_VERSION": "3.1.0",
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCode": "claire.api.errors.API_ERROR_CODE_CHOICES",
+        "AnswerFailureCode": "assistant.api.schema.ANSWER_FAILURE_CODES",
+        "ChatKind": "conversations.models.ChatKind",
+        "MessageKind": "conversations.models.MessageKind",
+        "ThreadKind": "assistant.models.ThreadKind",
+    },
+    # POST /api/assistant/messages is an ASGI application, not a URL-conf route.
+    "PREPROCESSING_HOOKS": ["assistant.api.schema.assistant_messages_endpoint_add"],
 }
 # A 500-message batch with long messages is a few MB of JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
+
+# --- Request bounds in the served process (claire/server.py, docs/SECURITY.md) --------------
+# Largest body of any route without its own limit, and of POST /api/ingest/batches.
+SERVER_MAX_BODY_BYTES = env.int("SERVER_MAX_BODY_BYTES", default=1024 * 1024)
+INGEST_REQUEST_MAX_BYTES = env.int("INGEST_REQUEST_MAX_BYTES", default=DATA_UPLOAD_MAX_MEMORY_SIZE)
+SERVER_HEADER_TIMEOUT_SECONDS = env.float("SERVER_HEADER_TIMEOUT_SECONDS", default=10)
+SERVER_BODY_TIMEOUT_SECONDS = env.float("SERVER_BODY_TIMEOUT_SECONDS", default=30)
+# Requests still being received (headers or body) at once, per server process.
+SERVER_MAX_INCOMPLETE_REQUESTS = env.int("SERVER_MAX_INCOMPLETE_REQUESTS", default=256)
 
 # --- Internationalisation -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -240,6 +301,9 @@ INDEXING_JOB_LEASE_SECONDS = env.int("INDEXING_JOB_LEASE_SECONDS", default=120)
 INDEXING_JOB_QUEUED_GRACE_SECONDS = env.int("INDEXING_JOB_QUEUED_GRACE_SECONDS", default=1800)
 INDEXING_JOB_SLICE_SECONDS = env.float("INDEXING_JOB_SLICE_SECONDS", default=120)
 INDEXING_JOB_MAX_ATTEMPTS = env.int("INDEXING_JOB_MAX_ATTEMPTS", default=8)
+# A job whose database went away mid-run is sent again after its lease, this many times at
+# most (beat's job recovery covers a longer outage).
+INDEXING_JOB_DATABASE_RETRIES = env.int("INDEXING_JOB_DATABASE_RETRIES", default=5)
 INDEXING_ENTRY_MAX_ATTEMPTS = env.int("INDEXING_ENTRY_MAX_ATTEMPTS", default=5)
 INDEXING_RETRY_BASE_SECONDS = env.float("INDEXING_RETRY_BASE_SECONDS", default=5)
 INDEXING_RETRY_MAX_SECONDS = env.float("INDEXING_RETRY_MAX_SECONDS", default=600)
@@ -322,13 +386,52 @@ CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
 }
 
 # --- Assistant ------------------------------------------------------------------------------
-# A turn still streaming after this long belongs to a dead server process and may be retried.
-ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=300)
+# A streaming answer's process renews its turn's lease every heartbeat; a turn whose lease
+# passed belongs to a dead process and is ended as interrupted (docs/ASSISTANT.md).
+ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=15)
+ASSISTANT_STREAM_HEARTBEAT_SECONDS = env.float("ASSISTANT_STREAM_HEARTBEAT_SECONDS", default=3)
+ASSISTANT_SWEEP_INTERVAL_SECONDS = env.int("ASSISTANT_SWEEP_INTERVAL_SECONDS", default=15)
+CELERY_BEAT_SCHEDULE["assistant-sweep-orphaned-turns"] = {
+    "task": "assistant.sweep_orphaned_turns",
+    "schedule": float(ASSISTANT_SWEEP_INTERVAL_SECONDS),
+    "options": {"expires": float(ASSISTANT_SWEEP_INTERVAL_SECONDS)},
+}
 ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4000)
 # Largest accepted request body of POST /api/assistant/messages.
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
+# Answers one user may stream at once (429 too_many_streams beyond); 0 is no cap.
+ASSISTANT_MAX_CONCURRENT_STREAMS = env.int("ASSISTANT_MAX_CONCURRENT_STREAMS", default=3)
+# Worker threads (each with its own connection) that admit new questions, apart from the
+# engine's pool so that a burst is admitted without waiting behind running retrievals.
+ASSISTANT_ADMISSION_THREADS = env.int("ASSISTANT_ADMISSION_THREADS", default=4)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
+# A database outage (a restart, a failover) met by an answer's database step is waited out this
+# long, retrying on a new connection, before the answer fails.
+ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS", default=30)
 
 # --- Ingestion ------------------------------------------------------------------------------
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
+INGEST_MAX_BATCH_CHATS = env.int("INGEST_MAX_BATCH_CHATS", default=200)
+INGEST_MAX_CHAT_PARTICIPANTS = env.int("INGEST_MAX_CHAT_PARTICIPANTS", default=1024)
+INGEST_MAX_BATCH_PARTICIPANTS = env.int("INGEST_MAX_BATCH_PARTICIPANTS", default=5000)
+# A message's text; PostgreSQL's tsvector of one row must stay under 1 MB.
+INGEST_MAX_TEXT_CHARS = env.int("INGEST_MAX_TEXT_CHARS", default=65_536)
+
+# --- Abuse limits (claire/ratelimit.py, docs/SECURITY.md) ------------------------------------
+# "<count>/<seconds>" per scope, counted in Redis when REDIS_URL is set (shared by every
+# process), else in the process.
+RATE_LIMITS = {
+    "ask": env.str("RATE_LIMIT_ASK", default="30/60"),
+    "stop": env.str("RATE_LIMIT_STOP", default="60/60"),
+    "ingest": env.str("RATE_LIMIT_INGEST", default="120/60"),
+    "login_account": env.str("RATE_LIMIT_LOGIN_ACCOUNT", default="10/900"),
+    "login_address": env.str("RATE_LIMIT_LOGIN_ADDRESS", default="30/900"),
+}
+RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="claire:ratelimit")
+
+# --- Proposals --------------------------------------------------------------------------------
+# How long a proposed action waits for approval before it expires.
+PROPOSAL_TTL_SECONDS = env.int("PROPOSAL_TTL_SECONDS", default=24 * 3600)
+# The Celery queue that executes approved proposals (puts them in the bridge's outbox).
+PROPOSALS_CELERY_QUEUE = env.str("PROPOSALS_CELERY_QUEUE", default="celery")

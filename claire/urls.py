@@ -2,14 +2,20 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from claire.api.views import ApiDocsView, ApiSchemaView
+from claire.security import ThrottledLoginView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
+    path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema", ApiSchemaView.as_view(), name="api-schema"),
+    path("api/schema/docs", ApiDocsView.as_view(), name="api-docs"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
     path("api/", include("retrieval.memory.api.urls")),
     path("api/", include("assistant.api.urls")),
+    path("api/", include("proposals.api.urls")),
     path("", include("assistant.urls")),
     path("api/", include("indexing.api.urls")),
     path("api/billing/", include("billing.api.urls")),

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import TypeVar
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
 from claire.accounts.models import User
 from conversations.importers import PARSERS, ParseOptions, export_parse
-from conversations.importers.base import DateOrder
+from conversations.importers.base import DateOrder, ImportFormatError, text_problem, time_problem
 from conversations.models import Chat, Person
 from conversations.services import (
     IncomingChat,
@@ -53,6 +54,7 @@ class ImportSummary:
     messages_updated: int
     messages_deleted: int
     messages_unchanged: int
+    warnings: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return (
@@ -89,6 +91,8 @@ def import_file(
         timezone=ZoneInfo(timezone or user.timezone), self_name=self_name, date_order=date_order
     )
     parsed = export_parse(format=format, path=path, options=options)
+    _check_chats(path, parsed.chats)
+    messages = _checked(path, parsed.messages)
     totals = _Totals()
     with transaction.atomic():
         # Chats (with their participants) once; each chunk then names its chats again only
@@ -98,7 +102,7 @@ def import_file(
         bare_chats = {
             chat.platform_chat_id: replace(chat, participants=()) for chat in parsed.chats
         }
-        for chunk in _chunks(parsed.messages, CHUNK_SIZE):
+        for chunk in _chunks(messages, CHUNK_SIZE):
             chunk_chats = _chats_of(chunk, bare_chats)
             result = messages_ingest(user=user, chats=chunk_chats, messages=chunk)
             totals.add(result, messages=len(chunk))
@@ -117,6 +121,7 @@ def import_file(
         messages_updated=totals.messages_updated,
         messages_deleted=totals.messages_deleted,
         messages_unchanged=totals.messages_unchanged,
+        warnings=parsed.warnings,
     )
     logger.info(
         "conversations.import",
@@ -154,6 +159,48 @@ class _Totals:
         self.messages_updated += result.messages_updated
         self.messages_deleted += result.messages_deleted
         self.messages_unchanged += result.messages_unchanged
+
+
+def _checked(
+    path: Path, messages: Iterator[tuple[str, IncomingMessage]]
+) -> Iterator[tuple[str, IncomingMessage]]:
+    """The messages, stopping at the first one PostgreSQL could not store (a NUL byte, a lone
+    surrogate, a text over ``INGEST_MAX_TEXT_CHARS``, a time out of range) with an
+    ``ImportFormatError`` naming its line when the format has lines (its id otherwise)."""
+    for number, (chat_id, message) in enumerate(messages, start=1):
+        problems = [
+            f"{name} {problem}"
+            for name, value in (
+                ("text", message.text),
+                ("sender", message.sender.display_name if message.sender else ""),
+                ("message id", message.platform_message_id),
+            )
+            if (problem := text_problem(value, max_chars=_max_chars(name))) is not None
+        ]
+        problems += [
+            problem
+            for moment in (message.sent_at, message.edited_at)
+            if moment is not None and (problem := time_problem(moment)) is not None
+        ]
+        if problems:
+            where = "" if message.source_line else f"message {number}: "
+            raise ImportFormatError(path, message.source_line, where + "; ".join(problems))
+        yield chat_id, message
+
+
+def _check_chats(path: Path, chats: tuple[IncomingChat, ...]) -> None:
+    for chat in chats:
+        names = [chat.title, chat.platform_chat_id]
+        names += [part.display_name for part in chat.participants]
+        problems = {problem for name in names if (problem := text_problem(name)) is not None}
+        if problems:
+            raise ImportFormatError(
+                path, None, f"chat {chat.platform_chat_id[:40]!r}: a name {sorted(problems)[0]}"
+            )
+
+
+def _max_chars(name: str) -> int | None:
+    return settings.INGEST_MAX_TEXT_CHARS if name == "text" else None
 
 
 def _chunks(items: Iterator[_T], size: int) -> Iterator[list[_T]]:

@@ -61,6 +61,8 @@ class IncomingMessage:
     reply_to_platform_message_id: str = ""
     edited_at: datetime | None = None
     is_deleted: bool = False
+    # Where an importer read the message (its first line), for error reports; not stored.
+    source_line: int | None = field(default=None, compare=False)
 
 
 @dataclass

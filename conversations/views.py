@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from claire.api.auth import request_user
 from claire.api.errors import NotFound
+from claire.api.params import positive_id
 from conversations import selectors
 from conversations.models import Message
 
@@ -29,8 +30,9 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
     queryset = Message.objects.filter(
         user=request_user(request), chat=chat, deleted_at__isnull=True
     ).select_related("sender_person")
-    if anchor_id.isdigit():
-        anchor = queryset.filter(pk=int(anchor_id)).first()
+    anchor_pk = positive_id(anchor_id)
+    if anchor_pk is not None:
+        anchor = queryset.filter(pk=anchor_pk).first()
         if anchor is None:
             raise Http404
         before = list(

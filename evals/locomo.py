@@ -1,11 +1,15 @@
-"""The LoCoMo retrieval evaluation: import, index, run every question through the pipeline.
+"""The LoCoMo retrieval evaluation: import, index, run every question through ``retrieve``.
 
 LoCoMo (Maharana et al., ACL 2024) has ten long two-person conversations. As in the paper,
 each conversation is searched on its own: each becomes one user (neither speaker is the user,
 so both are people of that user) imported from the neutral JSONL with the product importer,
-indexed with the product indexing job, and every question runs through the same path as an
-answer — ``compile_question`` (with the question's ``asked_at`` as now, in UTC) and ``search``
-— and, for the second run file, ``windows_expand``. Nothing here knows any question.
+indexed with the product indexing job, and every question is asked (with its ``asked_at`` as
+now, in UTC) through ``retrieval.pipeline.retrieve`` exactly as the answer engine calls it:
+global scope, the answer profile's evidence limits, personal memory first, the answerability
+check, the evidence pack. Nothing here knows any question.
+
+The first five conversations in file order are the development half (constants are chosen
+there), the last five the test half (reported, never tuned on): ``SPLITS``.
 
 Run files are what ``shared/benchmarks/locomo/retrieval_metrics.py`` scores: one JSON line per
 question, ``{"question_id": ..., "ranked": [message_id, ...]}`` with LoCoMo's dia_ids.
@@ -23,8 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
-from django.conf import settings
 from django.core.management import call_command
 from django.db import transaction
 
@@ -32,10 +36,9 @@ from claire.accounts.models import User
 from conversations.importing import import_file
 from conversations.models import Message
 from indexing.selectors import index_status_for_user
-from retrieval.compile import compile_question
-from retrieval.search import SearchLimits, search
+from retrieval.evidence import EvidenceLimits
+from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
-from retrieval.windows import windows_expand
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +52,25 @@ EVAL_EMAIL_DOMAIN = "locomo.eval.askclaire.local"
 
 Report = Callable[[str], None]
 
+# The evidence-limits profile the answer engine builds its pack with (assistant.answering).
+ANSWER_PROFILE = "answer"
+
+# LoCoMo's categories: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop have evidence that
+# answers them; 5 (adversarial) asks about something the conversation does not say.
+ANSWERABLE_CATEGORIES = frozenset({1, 2, 3, 4})
+UNANSWERABLE_CATEGORY = 5
+CATEGORY_NAMES = {
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    4: "single-hop",
+    5: "adversarial",
+}
+RECALL_AT = (5, 10, 25)
+
+# Conversations by position in the messages file (1-based): tune on dev, report test.
+SPLITS: dict[str, range] = {"dev": range(1, 6), "test": range(6, 11), "all": range(1, 11)}
+
 
 @dataclass(frozen=True)
 class LocomoQuestion:
@@ -57,15 +79,93 @@ class LocomoQuestion:
     question: str
     asked_at: datetime
     category: int
+    # The annotated evidence that exists in the conversation (LoCoMo's missing dia_ids left out).
+    evidence: tuple[str, ...] = ()
+
+
+def recall(ranked: list[str], evidence: tuple[str, ...], k: int) -> float:
+    """Share of ``evidence`` inside the first ``k`` of ``ranked`` (LoCoMo's recall accuracy,
+    as ``retrieval_metrics.py`` computes it)."""
+    return len(set(evidence) & set(ranked[:k])) / len(set(evidence))
 
 
 @dataclass
 class RunSummary:
+    """Figures of one run: recall of the hits, of the pack, and of search alone (categories
+    1-4, per category and together), and the no-evidence answers per kind of question."""
+
     questions: int = 0
-    no_evidence: int = 0
+    no_evidence: dict[str, int] = field(
+        default_factory=lambda: {"answerable": 0, "unanswerable": 0}
+    )
+    asked: dict[str, int] = field(default_factory=lambda: {"answerable": 0, "unanswerable": 0})
+    gate_rules: dict[str, int] = field(default_factory=dict)
+    # (list, category) -> recall per question; list is "hits", "pack" or "search".
+    recalls: dict[tuple[str, int, int], list[float]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    pack_messages: list[int] = field(default_factory=list)
     seconds: float = 0.0
-    window_messages: list[int] = field(default_factory=list)
     timings_ms: list[float] = field(default_factory=list)
+
+    def add(self, question: LocomoQuestion, result: QuestionRun) -> None:
+        self.questions += 1
+        kind = "unanswerable" if question.category == UNANSWERABLE_CATEGORY else "answerable"
+        self.asked[kind] += 1
+        self.no_evidence[kind] += int(result.route == "no_evidence")
+        if result.gate_rule is not None:
+            self.gate_rules[result.gate_rule] = self.gate_rules.get(result.gate_rule, 0) + 1
+        self.pack_messages.append(len(result.pack))
+        if question.category not in ANSWERABLE_CATEGORIES or not question.evidence:
+            return
+        for name, ranked in (
+            ("hits", result.hits),
+            ("pack", result.pack),
+            ("search", result.searched),
+        ):
+            for k in RECALL_AT:
+                self.recalls[(name, question.category, k)].append(
+                    recall(ranked, question.evidence, k)
+                )
+
+    def recall_at(
+        self, name: str, k: int, categories: Iterable[int] = ANSWERABLE_CATEGORIES
+    ) -> float:
+        values = [v for c in categories for v in self.recalls.get((name, c, k), [])]
+        return sum(values) / len(values) if values else 0.0
+
+    def no_evidence_rate(self, kind: str) -> float:
+        return self.no_evidence[kind] / self.asked[kind] if self.asked[kind] else 0.0
+
+    def lines(self) -> list[str]:
+        """The summary as printed by ``eval_retrieval``."""
+        header = "recall (cats 1-4)   " + " ".join(f"{'@' + str(k):>7}" for k in RECALL_AT)
+        out = [header]
+        for name, label in (
+            ("hits", "retrieve hits"),
+            ("pack", "retrieve pack"),
+            ("search", "diagnostic: search"),
+        ):
+            out.append(
+                f"{label:<20}"
+                + " ".join(f"{100 * self.recall_at(name, k):7.1f}" for k in RECALL_AT)
+            )
+        out.append(
+            "hits R@10 by category: "
+            + ", ".join(
+                f"{CATEGORY_NAMES[c]} {100 * self.recall_at('hits', 10, (c,)):.1f}"
+                f" ({len(self.recalls.get(('hits', c, 10), []))})"
+                for c in sorted(ANSWERABLE_CATEGORIES)
+            )
+        )
+        out.append(
+            f"no evidence: answerable {self.no_evidence['answerable']}/{self.asked['answerable']}"
+            f" ({100 * self.no_evidence_rate('answerable'):.1f}%), unanswerable"
+            f" {self.no_evidence['unanswerable']}/{self.asked['unanswerable']}"
+            f" ({100 * self.no_evidence_rate('unanswerable'):.1f}%); answerability rules fired: "
+            + (", ".join(f"{rule} {n}" for rule, n in sorted(self.gate_rules.items())) or "none")
+        )
+        return out
 
 
 def eval_email(conversation_id: str) -> str:
@@ -86,6 +186,11 @@ def questions_read(path: Path) -> list[LocomoQuestion]:
                     question=data["question"],
                     asked_at=datetime.fromisoformat(data["asked_at"]),
                     category=int(data["category"]),
+                    evidence=tuple(
+                        e
+                        for e in data.get("evidence", [])
+                        if e not in data.get("evidence_missing", [])
+                    ),
                 )
             )
     return questions
@@ -136,12 +241,19 @@ def conversations_import(
     return users
 
 
-def conversations_index(*, users: dict[str, User], report: Report) -> None:
+def conversations_index(*, users: dict[str, User], report: Report, cpu_policy: str) -> None:
     """Embed every imported message with the product backfill (inline indexing jobs; the
-    first index version is created from the embed profile when none exists)."""
+    first index version is created from the embed profile when none exists), at the CPU
+    priority ``cpu_policy`` of ``backfill_embeddings``."""
     for conversation_id, user in users.items():
         started = time.perf_counter()
-        call_command("backfill_embeddings", user=user.email, no_progress=True, stdout=StringIO())
+        call_command(
+            "backfill_embeddings",
+            user=user.email,
+            no_progress=True,
+            cpu_policy=cpu_policy,
+            stdout=StringIO(),
+        )
         status = index_status_for_user(user=user)
         if status is None or status.pending:
             raise RuntimeError(f"{conversation_id}: indexing did not finish ({status}).")
@@ -151,18 +263,47 @@ def conversations_index(*, users: dict[str, User], report: Report) -> None:
         )
 
 
+@dataclass(frozen=True)
+class QuestionRun:
+    """One question through ``retrieve``, in LoCoMo's dia_ids."""
+
+    question_id: str
+    category: int
+    hits: list[str]
+    pack: list[str]
+    searched: list[str]
+    route: str
+    gate_checked: bool
+    gate_rule: str | None
+
+    def hits_line(self) -> dict[str, Any]:
+        return {
+            "question_id": self.question_id,
+            "ranked": self.hits,
+            "pack": self.pack,
+            "route": self.route,
+            "category": self.category,
+            "gate": {
+                "checked": self.gate_checked,
+                "fired": self.gate_rule is not None,
+                "rule": self.gate_rule,
+            },
+        }
+
+
 def run(
     *,
     users: dict[str, User],
     questions: list[LocomoQuestion],
     out_path: Path,
-    windows_out_path: Path,
-    limits: SearchLimits,
-    window_before: int,
-    window_after: int,
+    pack_out_path: Path,
+    search_out_path: Path,
 ) -> RunSummary:
-    """Every question of an imported conversation through compile + search (+ windows), written
-    as two run files: ranked hits, and ranked hits after window expansion."""
+    """Every question of an imported conversation through ``retrieve`` as the answer engine
+    calls it (``retrieval_for_answer``), written as three run files: the ranked hits with the
+    pack, route and answerability decision (``out_path``), the pack's messages in pack order
+    (``pack_out_path``), and, as a diagnostic, search's own ranking before memory and the
+    answerability check (``search_out_path``)."""
     summary = RunSummary()
     started = time.perf_counter()
     dia_ids: dict[str, dict[int, str]] = {
@@ -173,43 +314,62 @@ def run(
     }
     with (
         out_path.open("w", encoding="utf-8") as out,
-        windows_out_path.open("w", encoding="utf-8") as windows_out,
+        pack_out_path.open("w", encoding="utf-8") as pack_out,
+        search_out_path.open("w", encoding="utf-8") as search_out,
     ):
         for question in questions:
             user = users.get(question.conversation_id)
             if user is None:
                 continue
             asked = time.perf_counter()
-            compiled = compile_question(
-                user=user,
-                question=question.question,
-                now=question.asked_at,
-                scope=Scope.everywhere(),
+            retrieval = retrieval_for_answer(
+                user=user, question=question.question, now=question.asked_at
             )
-            result = search(user=user, compiled=compiled, now=question.asked_at, limits=limits)
             summary.timings_ms.append((time.perf_counter() - asked) * 1000)
             names = dia_ids[question.conversation_id]
-            ranked = [names[message_id] for message_id in result.message_ids]
-            windows = windows_expand(
-                user=user, message_ids=result.message_ids, before=window_before, after=window_after
+            searched = retrieval.searched.message_ids if retrieval.searched else []
+            result = QuestionRun(
+                question_id=question.question_id,
+                category=question.category,
+                hits=[names[message_id] for message_id in retrieval.hit_message_ids],
+                pack=list(
+                    dict.fromkeys(
+                        names[message.message_id]
+                        for source in retrieval.pack.sources
+                        for message in source.messages
+                    )
+                ),
+                searched=[names[message_id] for message_id in searched],
+                route=str(retrieval.route),
+                gate_checked=retrieval.is_answerability_checked,
+                gate_rule=retrieval.unanswerable_rule,
             )
-            expanded = list(
-                dict.fromkeys(
-                    names[message_id]
-                    for window in windows
-                    for message_id in window.ranked_message_ids()
-                )
+            summary.add(question, result)
+            out.write(json.dumps(result.hits_line()) + "\n")
+            pack_out.write(
+                json.dumps({"question_id": question.question_id, "ranked": result.pack}) + "\n"
             )
-            summary.questions += 1
-            summary.no_evidence += int(result.is_no_evidence)
-            summary.window_messages.append(len(expanded))
-            out.write(json.dumps({"question_id": question.question_id, "ranked": ranked}) + "\n")
-            windows_out.write(
-                json.dumps({"question_id": question.question_id, "ranked": expanded}) + "\n"
+            search_out.write(
+                json.dumps({"question_id": question.question_id, "ranked": result.searched}) + "\n"
             )
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def default_windows() -> tuple[int, int]:
-    return settings.RETRIEVAL_WINDOW_BEFORE, settings.RETRIEVAL_WINDOW_AFTER
+def split_conversation_ids(*, messages_path: Path, split: str) -> list[str]:
+    """The conversations of ``split`` (``SPLITS``), by their position in the messages file."""
+    ids = conversation_ids_in(messages_path)
+    return [ids[position - 1] for position in SPLITS[split] if position <= len(ids)]
+
+
+def retrieval_for_answer(*, user: User, question: str, now: datetime) -> Retrieval:
+    """``retrieve`` with what the answer engine passes (``assistant.answering.retrieval_run``):
+    the global scope a request without one gets, the answer profile's evidence limits, and the
+    default data policy."""
+    return retrieve(
+        user=user,
+        question=question,
+        now=now,
+        scope=Scope.everywhere(),
+        evidence_limits=EvidenceLimits.for_profile(ANSWER_PROFILE),
+    )

@@ -15,7 +15,9 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import worker_init, worker_process_init, worker_ready
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
+from claire.backoff import backoff_delay
 from indexing import dispatch, jobs
 from indexing.priority import cpu_priority_lower
 
@@ -39,7 +41,26 @@ def _worker_id(task: Task) -> str:
     ignore_result=True,
 )
 def run_index_job(self: Task, job_id: int) -> None:
-    result = jobs.index_job_run(job_id=job_id, worker_id=_worker_id(self))
+    try:
+        result = jobs.index_job_run(job_id=job_id, worker_id=_worker_id(self))
+    except (OperationalError, InterfaceError) as error:
+        # The database went away mid-job (a restart, a failover), so even recording the
+        # failure failed. Try again once the job's lease has run out: the claim then resumes
+        # the job from its cursor (and counts the attempt on the job row the admin shows).
+        logger.warning(
+            "indexing.job_database_unavailable",
+            extra={
+                "job_id": job_id,
+                "error_class": type(error).__name__,
+                "retries": self.request.retries,
+            },
+        )
+        countdown = settings.INDEXING_JOB_LEASE_SECONDS + backoff_delay(
+            attempt=self.request.retries, base_s=1.0, cap_s=60.0
+        )
+        raise self.retry(
+            countdown=countdown, max_retries=settings.INDEXING_JOB_DATABASE_RETRIES
+        ) from None
     if result.outcome == jobs.JobOutcome.DONE:
         if result.search_index_due:
             build_search_index.apply_async(

@@ -1,34 +1,56 @@
-"""Whether searched evidence can answer the question at all, or the answer is "nothing".
+"""Whether searched evidence can answer the question, and how well.
 
 The relevance floor of fusion keeps any message that shares one content word with the question
 or sits close enough to it in meaning; for recall that is right, but it means a question about
-something the history never mentions still gets a pack of loosely related messages, and the
-answer cites them. Two rules, checked after search when personal memory had nothing to say,
-turn such a question into the deterministic no-evidence answer:
+something the history never mentions still gets a pack of loosely related messages. After
+search, when personal memory had nothing to say, the candidates are judged from what they
+carry (``EvidenceSignals``): the share of the question's topic words the best candidates
+contain (rare words weigh more), their similarity in meaning to the question, and -- when the
+question names people -- the same for the messages those people sent.
 
-1. **Unknown topic.** A content word of the question (not a name, not a descriptor such as
-   "Russian" or "sister") occurs in no live message of the user's history, whatever the scope
-   or window ("dentist", "IPO", "Buenos Aires"), and no candidate is close in meaning (vector
-   similarity at least ``STRONG_SIMILARITY``, which a paraphrase reaches: "outage" / "Staging
-   is down").
-2. **Named people, nothing of theirs.** The question names people ("the door code Jonas sent
-   me") and no candidate sent by them or in a chat with them shares a content word with the
-   question or is close in meaning: whatever matched was said by someone else.
+Three rules turn a question into the deterministic no-evidence answer; they are the only
+refusals, and each was calibrated on the development half of LoCoMo (docs/EVALS.md) so that it
+refuses few answerable questions (together 1.7% on that half):
+
+1. **No topic** (``no_topic``). Not one topic word of the question occurs in any live message
+   of the user's history, whatever the scope or window, none is a misspelling of a word the
+   candidates use (trigram word similarity at least ``TYPO_SIMILARITY``: "educaton" /
+   "education"), and no candidate is close in meaning (similarity below
+   ``STRONG_SIMILARITY``): "What did Mark say about the IPO?".
+2. **Nothing of the named people** (``nothing_of_people``). The question names people, and the
+   messages they sent carry at most ``PEOPLE_COVERAGE_MAX`` of the question's topic words
+   while someone else's carry at least ``PEOPLE_COVERAGE_GAP`` more (unknown words counting
+   against both; ``PEOPLE_COVERAGE_GAP_FAR`` is enough when nothing they sent is even loosely
+   close in meaning): what matched was said by someone else ("the door code Jonas sent me",
+   answered only by Mark). Not when the question asks about the people's relations or roles
+   ("Where do Marco's parents live?": his messages say "mum" and "dad").
+3. **Unknown topic, partial match** (``unknown_topic``). The question names nobody, one of its
+   topic words is in no message, the others are at most half covered by any candidate, and no
+   candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
+   date?" against "Let's find dates".
+
+One unseen word never refuses a question on its own (a typo, a paraphrase: "kids" for
+"children", "job" for "work", or words a question uses that the chat does not, "status",
+"attend"): the other words and the candidates' meaning decide. When the evidence is partial,
+the question is answered from the best evidence and ``Answerability.strength`` (0 to 1) says
+how well it matches, so the answer can say how sure it is (``Retrieval.evidence_strength``).
 
 A deleted message is not readable, so a question only it answered gets the no-evidence answer.
-One query (none when the question has no content word): each word's presence (an ``EXISTS``
-on the full-text index) and the chats of the named people.
+One query (none when the question has no content word): each term's matches in the history
+(capped), the candidates that contain it, and whether a candidate spells something like it.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 from django.db import connection
 
 from claire.accounts.models import User
 from conversations.models import TEXT_SEARCH_CONFIG
+from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult
@@ -40,44 +62,88 @@ logger = logging.getLogger(__name__)
 # with the local MiniLM embedder: paraphrases with no shared topic word score 0.58-0.61
 # ("Where is Ana relocating to?" / "we are moving to Berlin in May" 0.587, "What restaurant
 # did we pick for Friday?" / "Dinner Friday at 8 at Casa Nova?" 0.579), a neighbouring topic
-# 0.53 ("dentist appointment" / "Doctor appointment moved to Tuesday"); 0.5 let the golden
-# set's dentist question cite an unrelated message, 0.6 turned those paraphrases away.
+# 0.53 ("dentist appointment" / "Doctor appointment moved to Tuesday").
 STRONG_SIMILARITY = 0.55
 
+# An unknown word this close in spelling to a word of a candidate (pg_trgm
+# ``word_similarity``) is a misspelling of it, not an unknown topic. Measured: "educaton" /
+# "education" 0.67, "tennesee" / "Tennessee" 0.73, "kayakng" / "kayaking" 0.63, "freze" /
+# "freeze" 0.63, "docter" / "Doctor" 0.57; unrelated words 0-0.43 ("cities" / "city" 0.43,
+# "dentist" / "Doctor appointment ..." 0.13). A swapped pair of letters scores lower
+# ("recieved" / "received" 0.39) and is still an unknown word.
+TYPO_SIMILARITY = 0.55
 
-@dataclass(frozen=True)
-class Unanswerable:
-    """Why the evidence cannot answer: ``rule`` is ``unknown_topic`` or ``nothing_of_people``;
-    ``terms`` are the question's words the history never uses (rule 1)."""
+# Rule 2, coverages counting unknown words against them (docs/EVALS.md, "The answerability
+# check"): on the development half, the named people's best coverage at most 0.3 with someone
+# else's at least 0.6 higher refused 0.3% of the answerable questions (with rule 1 and the
+# questions search found nothing for, 1.4%) and 7% of the unanswerable ones; a gap of 0.5
+# refused 2.0% / 11.8%, too close to the 2% allowed.
+PEOPLE_COVERAGE_MAX = 0.3
+PEOPLE_COVERAGE_GAP = 0.6
+# ... or a gap of at least 0.5 when nothing they sent is even loosely close in meaning (their
+# best similarity below 0.3, the 2nd percentile of answerable questions): with it, 1.7% / 8.4%.
+PEOPLE_COVERAGE_GAP_FAR = 0.5
+PEOPLE_FAR_SIMILARITY = 0.3
 
-    rule: str
-    terms: tuple[str, ...] = ()
+# Rule 3: a question that names nobody, with an unknown word, the rest of its words at most
+# half covered and nothing within this similarity (dev half: one answerable question more).
+PARTIAL_COVERAGE_MAX = 0.5
+PARTIAL_SIMILARITY_MAX = 0.45
 
+# Evidence strength: similarity is read between these two points (below: nothing, above: all),
+# the typical range of the best candidate of an answerable question (docs/EVALS.md).
+SIMILARITY_LOW = 0.3
+SIMILARITY_HIGH = 0.7
 
-_CHECK_SQL = """
+_SIGNALS_SQL = """
+WITH terms AS (
+    SELECT t.term, t.ord, websearch_to_tsquery(%(config)s::regconfig, t.term) AS query
+    FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS t(term, ord)
+)
 SELECT
+    t.term,
+    found.matches,
     ARRAY(
-        SELECT t.term
-        FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS t(term, ord)
-        WHERE numnode(websearch_to_tsquery(%(config)s::regconfig, t.term)) > 0
-          AND NOT EXISTS (
-              SELECT 1
-              FROM conversations_message m
-              JOIN conversations_chat c ON c.id = m.chat_id
-              WHERE m.user_id = %(user_id)s
-                AND m.deleted_at IS NULL
-                AND NOT c.is_excluded_from_ai
-                AND m.search_vector @@ websearch_to_tsquery(%(config)s::regconfig, t.term)
-          )
-        ORDER BY t.ord
+        SELECT m.id
+        FROM conversations_message m
+        WHERE m.user_id = %(user_id)s
+          AND m.id = ANY(%(candidate_ids)s)
+          AND m.search_vector @@ t.query
     ),
+    CASE WHEN found.matches = 0 THEN EXISTS (
+        SELECT 1
+        FROM conversations_message m
+        WHERE m.user_id = %(user_id)s
+          AND m.id = ANY(%(candidate_ids)s)
+          AND word_similarity(t.term, m.text) >= %(typo_similarity)s
+    ) ELSE false END,
     ARRAY(
         SELECT DISTINCT cp.chat_id
         FROM conversations_chatparticipant cp
         JOIN conversations_chat c ON c.id = cp.chat_id
         WHERE c.user_id = %(user_id)s AND cp.person_id = ANY(%(person_ids)s)
     )
+FROM terms t
+CROSS JOIN LATERAL (
+    SELECT count(*) AS matches
+    FROM (
+        SELECT 1
+        FROM conversations_message m
+        JOIN conversations_chat c ON c.id = m.chat_id
+        WHERE m.user_id = %(user_id)s
+          AND m.deleted_at IS NULL
+          AND NOT c.is_excluded_from_ai
+          AND m.search_vector @@ t.query
+        LIMIT %(frequency_cap)s
+    ) AS capped
+) AS found
+WHERE numnode(t.query) > 0
+ORDER BY t.ord
 """
+
+# Matching messages counted per term, at most (the weight of a term is an inverse document
+# frequency inside this cap, as in the lexical leg).
+FREQUENCY_CAP = 200
 
 
 def topic_terms(compiled: CompiledQuery) -> list[str]:
@@ -92,41 +158,190 @@ def topic_terms(compiled: CompiledQuery) -> list[str]:
     ]
 
 
-def unanswerable_reason(
-    *, user: User, compiled: CompiledQuery, result: SearchResult
-) -> Unanswerable | None:
-    """Why the candidates of ``result`` cannot answer ``compiled`` (module docstring), or
-    ``None`` when they may."""
-    if result.is_no_evidence or not result.candidates:
-        return None
-    if any(
-        (candidate.vector_similarity or 0.0) >= STRONG_SIMILARITY for candidate in result.candidates
-    ):
-        return None
-    terms = topic_terms(compiled)
-    if not terms:
-        return None
-    person_ids = sorted({pid for person in compiled.people for pid in person.person_ids})
+@dataclass(frozen=True)
+class EvidenceSignals:
+    """What the candidates of one search say about whether they can answer.
+
+    ``coverage`` of a candidate is the share of the question's known topic terms (weighted by
+    ``ln(1 + FREQUENCY_CAP / matches)``, rare words weigh more) it contains; terms no live
+    message ever uses (``unknown_terms``: a typo, a word the history never has) are left out
+    of that share and counted apart. ``best_*`` read every candidate; ``people_best_*`` only
+    those sent by the people the question names (None when it names nobody it resolved).
+    """
+
+    terms: tuple[str, ...]
+    unknown_terms: tuple[str, ...]
+    # Unknown terms spelled like a word of a candidate (a typo; not counted as unknown).
+    misspelled_terms: tuple[str, ...]
+    best_similarity: float
+    best_coverage: float
+    people_best_similarity: float | None = None
+    people_best_coverage: float | None = None
+    # The question asks about a relation or role of the people it names ("Marco's parents"):
+    # those words are not topic words, and their messages about it use others ("mum").
+    describes_people: bool = False
+
+    @property
+    def unknown_share(self) -> float:
+        return len(self.unknown_terms) / len(self.terms) if self.terms else 0.0
+
+
+@dataclass(frozen=True)
+class _TermCoverage:
+    unknown: tuple[str, ...]
+    misspelled: tuple[str, ...]
+    # Candidate id -> weighted share of the terms the history uses.
+    covered: dict[int, float]
+    people_chat_ids: frozenset[int]
+
+
+def _term_coverage(
+    *,
+    user: User,
+    terms: list[str],
+    candidates: tuple[SearchCandidate, ...],
+    person_ids: set[int],
+) -> _TermCoverage:
+    """The terms no live message uses (apart from misspellings of a candidate's word), those
+    misspellings, each candidate's weighted share of the terms the history uses, and the chats
+    of the named people."""
     with connection.cursor() as cursor:
         cursor.execute(
-            _CHECK_SQL,
+            _SIGNALS_SQL,
             {
                 "user_id": user.pk,
                 "config": TEXT_SEARCH_CONFIG,
                 "terms": terms,
-                "person_ids": person_ids,
+                "candidate_ids": [c.message_id for c in candidates],
+                "frequency_cap": FREQUENCY_CAP,
+                "typo_similarity": TYPO_SIMILARITY,
+                "person_ids": sorted(person_ids),
             },
         )
-        unknown, people_chat_ids = cursor.fetchone()
-    if unknown:
-        return Unanswerable(rule="unknown_topic", terms=tuple(unknown))
-    if person_ids:
-        chat_ids = set(people_chat_ids)
-        theirs = [
-            candidate
-            for candidate in result.candidates
-            if candidate.sender_person_id in person_ids or candidate.chat_id in chat_ids
-        ]
-        if not any(candidate.lexical_rank is not None for candidate in theirs):
-            return Unanswerable(rule="nothing_of_people")
-    return None
+        rows = cursor.fetchall()
+    weights = {row[0]: math.log(1 + FREQUENCY_CAP / row[1]) for row in rows if row[1]}
+    total = sum(weights.values())
+    covered: dict[int, float] = {}
+    for term, matches, message_ids, _, _ in rows:
+        if matches:
+            for message_id in message_ids:
+                covered[message_id] = covered.get(message_id, 0.0) + weights[term] / total
+    return _TermCoverage(
+        unknown=tuple(row[0] for row in rows if not row[1] and not row[3]),
+        misspelled=tuple(row[0] for row in rows if not row[1] and row[3]),
+        covered=covered,
+        people_chat_ids=frozenset(rows[0][4]) if rows else frozenset(),
+    )
+
+
+def evidence_signals(
+    *, user: User, compiled: CompiledQuery, result: SearchResult
+) -> EvidenceSignals:
+    """The signals of ``result``'s candidates for ``compiled``: one query (none when the
+    question has no topic term). The named people's messages are those they sent and, in a
+    chat with them, those the user sent (a conversation with them)."""
+    candidates = result.candidates
+    best_similarity = max((c.vector_similarity or 0.0 for c in candidates), default=0.0)
+    person_ids = {pid for person in compiled.people for pid in person.person_ids}
+    terms = topic_terms(compiled)
+    describes_people = any(person.descriptors for person in compiled.people)
+    coverage = (
+        _term_coverage(user=user, terms=terms, candidates=candidates, person_ids=person_ids)
+        if terms and candidates
+        else _TermCoverage(unknown=(), misspelled=(), covered={}, people_chat_ids=frozenset())
+    )
+    theirs = [
+        c
+        for c in candidates
+        if c.sender_person_id in person_ids
+        or (c.is_from_self and c.chat_id in coverage.people_chat_ids)
+    ]
+    return EvidenceSignals(
+        terms=tuple(terms),
+        unknown_terms=coverage.unknown,
+        misspelled_terms=coverage.misspelled,
+        best_similarity=best_similarity,
+        best_coverage=max(coverage.covered.values(), default=0.0),
+        people_best_similarity=(
+            max((c.vector_similarity or 0.0 for c in theirs), default=0.0) if person_ids else None
+        ),
+        people_best_coverage=(
+            max((coverage.covered.get(c.message_id, 0.0) for c in theirs), default=0.0)
+            if person_ids
+            else None
+        ),
+        describes_people=describes_people,
+    )
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """How well the candidates can answer (``strength``, 0 to 1, from ``signals``) and, when
+    they cannot at all, why (``rule``; the answer is then the deterministic no-evidence one)."""
+
+    strength: float
+    signals: EvidenceSignals
+    rule: str | None = None
+
+    @property
+    def is_refused(self) -> bool:
+        return self.rule is not None
+
+
+def evidence_strength(signals: EvidenceSignals) -> float:
+    """How well the best candidates match, 0 to 1: the mean of their best similarity (read
+    between ``SIMILARITY_LOW`` and ``SIMILARITY_HIGH``) and their best coverage of the topic
+    words (unknown words count against it); when the question names people, their own
+    messages' match is what counts most (the mean of theirs and everyone's)."""
+
+    def scaled(similarity: float) -> float:
+        return min(
+            max((similarity - SIMILARITY_LOW) / (SIMILARITY_HIGH - SIMILARITY_LOW), 0.0), 1.0
+        )
+
+    known_share = 1.0 - signals.unknown_share
+    overall = (scaled(signals.best_similarity) + signals.best_coverage * known_share) / 2
+    if signals.people_best_similarity is None or signals.people_best_coverage is None:
+        return overall
+    theirs = (
+        scaled(signals.people_best_similarity) + signals.people_best_coverage * known_share
+    ) / 2
+    return (overall + theirs) / 2
+
+
+def answerability_decide(signals: EvidenceSignals) -> Answerability:
+    """The rules of the module docstring over ``signals``."""
+    strength = evidence_strength(signals)
+    if (
+        signals.terms
+        and len(signals.unknown_terms) == len(signals.terms)
+        and signals.best_similarity < STRONG_SIMILARITY
+    ):
+        return Answerability(strength=strength, signals=signals, rule="no_topic")
+    known_share = 1.0 - signals.unknown_share
+    if signals.people_best_coverage is not None and not signals.describes_people:
+        theirs = signals.people_best_coverage * known_share
+        gap = (signals.best_coverage - signals.people_best_coverage) * known_share
+        far = (signals.people_best_similarity or 0.0) < PEOPLE_FAR_SIMILARITY
+        if theirs <= PEOPLE_COVERAGE_MAX and (
+            gap >= PEOPLE_COVERAGE_GAP or (far and gap >= PEOPLE_COVERAGE_GAP_FAR)
+        ):
+            return Answerability(strength=strength, signals=signals, rule="nothing_of_people")
+    if (
+        signals.people_best_coverage is None
+        and signals.unknown_terms
+        and signals.best_coverage * known_share <= PARTIAL_COVERAGE_MAX
+        and signals.best_similarity < PARTIAL_SIMILARITY_MAX
+    ):
+        return Answerability(strength=strength, signals=signals, rule="unknown_topic")
+    return Answerability(strength=strength, signals=signals)
+
+
+def answerability_assess(
+    *, user: User, compiled: CompiledQuery, result: SearchResult
+) -> Answerability | None:
+    """Whether the candidates of ``result`` can answer ``compiled`` (module docstring);
+    ``None`` when there is nothing to judge (no candidate)."""
+    if result.is_no_evidence or not result.candidates:
+        return None
+    return answerability_decide(evidence_signals(user=user, compiled=compiled, result=result))

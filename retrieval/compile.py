@@ -137,6 +137,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(Intent.CATCH_UP, "recap", r"\brecap\b"),
     _pattern(
         Intent.CATCH_UP,
+        "anything_to_deal_with",
+        # "Anything important I missed?", "anything from Ana I need to deal with?"
+        r"^\W*(?:is\s+there\s+)?anything\s+(?:[\w']+\s+){0,4}?(?:i\s+)?(?:missed|miss"
+        r"|need\s+to\s+(?:deal\s+with|handle|know\s+about|look\s+at|answer|do))\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
         "whats_new",
         r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
         r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",
@@ -180,6 +187,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.UNRESOLVED,
         "waiting_on_me",
         r"\bwaiting\s+(?:on|for)\s+(?:me|my\s+(?:reply|answer|response))\b"
+        r"|\bwaiting\s+(?:on|for)\s+(?:a\s+|an\s+)?(?:reply|answer|response)\s+from\s+me\b"
         r"|\bwho\s+am\s+i\s+waiting\s+(?:on|for)\b",
     ),
     _pattern(
@@ -218,6 +226,18 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\b(?:unkept|broken|open)\s+promises?\b",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_i_do",
+        # "Did I ever send Ana the photos?", "Have I paid Rui back?", "Did I reply to Tom?":
+        # whether one of the user's loops is closed, answered yes or no.
+        r"^\W*(?:so\s+)?(?:did|have|had|has)\s+i\s+(?:ever\s+|already\s+|actually\s+|yet\s+"
+        r"|finally\s+|not\s+|never\s+)*(?:pay|paid|send|sent|give|gave|return|returned|reply"
+        r"|replied|respond|responded|answer|answered|get\s+back|got\s+back|gotten\s+back|share"
+        r"|shared|forward|forwarded|email|emailed|call|called|write|written|wrote|deliver"
+        r"|delivered|finish|finished|do|done|did|pass|passed|tell|told|review|reviewed|bring"
+        r"|brought|return|returned|lend|lent|book|booked)\b",
+    ),
     _pattern(
         Intent.ACTION_REQUEST,
         "remind_me",
@@ -418,6 +438,12 @@ _RANKING_LIMIT = re.compile(
     rf"|\b(?P<b>{_RANKING_NUMBER})\s+(?:closest|best|most|top|people|friends|contacts)\b"
 )
 _RANKING_SINGLE = re.compile(r"\b(?:closest|best)\s+friend\b(?!s)")
+# How much, not how close: "who do I talk to / text / message the most".
+_MOST_MESSAGES = re.compile(
+    r"\b(?:talk|talked|text|texted|message|messaged|chat|chatted|speak|spoke|spoken|write"
+    r"|written|talks|texts|messages|writes|chats)\b.*\bmost\b|\bmost\s+(?:active|frequent)\b"
+)
+_CLOSEST = re.compile(r"\b(?:closest|best|close)\b")
 _NEGLECTED = re.compile(
     r"\bneglect|\bignor|\bhaven't\b|\bhave\s+i\s+not\b|\btouch\b|\bin\s+(?:a\s+while|ages)\b"
 )
@@ -911,7 +937,12 @@ def _plan_statuses(masked: str) -> tuple[PlanStatus, ...]:
 
 
 def _ranking(masked: str) -> Ranking:
-    kind = RankingKind.NEGLECTED if _NEGLECTED.search(masked) else RankingKind.RELATIONSHIP_STRENGTH
+    if _NEGLECTED.search(masked):
+        kind = RankingKind.NEGLECTED
+    elif _MOST_MESSAGES.search(masked) and not _CLOSEST.search(masked):
+        kind = RankingKind.MOST_MESSAGES
+    else:
+        kind = RankingKind.RELATIONSHIP_STRENGTH
     limit = DEFAULT_RANKING_LIMIT
     match = _RANKING_LIMIT.search(masked)
     if match:
@@ -919,7 +950,33 @@ def _ranking(masked: str) -> Ranking:
         limit = int(number) if number.isdigit() else _RANKING_NUMBER_WORDS[number]
     elif _RANKING_SINGLE.search(masked):
         limit = 1
-    return Ranking(kind=kind, limit=max(1, min(limit, 100)))
+    return Ranking(kind=kind, limit=max(1, min(limit, 100)), platforms=question_platforms(masked))
+
+
+# Platform names as people say them ("on Slack", "over WhatsApp", "my texts").
+_PLATFORM_WORDS = {
+    "whatsapp": ("whatsapp", "whats app", "wa"),
+    "telegram": ("telegram",),
+    "imessage": ("imessage", "imessages"),
+    "signal": ("signal",),
+    "slack": ("slack",),
+    "discord": ("discord",),
+    "sms": ("sms", "text messages"),
+    "email": ("email", "emails", "e-mail", "mail"),
+}
+_PLATFORM = re.compile(
+    r"\b(?:on|over|in|via|through|by|from)\s+(?:the\s+)?(?P<name>"
+    + "|".join(re.escape(form) for forms in _PLATFORM_WORDS.values() for form in forms)
+    + r")\b"
+)
+_PLATFORM_OF_FORM = {form: key for key, forms in _PLATFORM_WORDS.items() for form in forms}
+
+
+def question_platforms(masked: str) -> tuple[str, ...]:
+    """The platforms a folded question restricts itself to ("who do I talk to most on
+    Signal?"): a platform name after "on/over/in/via"."""
+    found = [_PLATFORM_OF_FORM[match.group("name")] for match in _PLATFORM.finditer(masked)]
+    return tuple(dict.fromkeys(found))
 
 
 def _keywords(

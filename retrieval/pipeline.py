@@ -21,7 +21,7 @@ from django.conf import settings
 
 from claire.accounts.models import User
 from claire.ai.types import DataPolicy
-from retrieval.answerability import unanswerable_reason
+from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
 from retrieval.memory.evidence import MemoryHits, memory_message_ids
@@ -57,6 +57,26 @@ class Retrieval:
     pack: EvidencePack
     timings: RetrievalTimings = field(default_factory=RetrievalTimings)
     memory: MemoryHits | None = None
+    # The answerability check's judgement of search's candidates (None when it did not run:
+    # memory answered, a requested action, nothing found), and search's own result before
+    # memory and that check (``search`` is the result the answer reads).
+    answerability: Answerability | None = None
+    searched: SearchResult | None = None
+    is_answerability_checked: bool = False
+
+    @property
+    def unanswerable_rule(self) -> str | None:
+        """Why the answerability check refused the candidates (None when it did not)."""
+        return self.answerability.rule if self.answerability is not None else None
+
+    @property
+    def evidence_strength(self) -> float | None:
+        """How well the searched evidence answers the question, 0 to 1
+        (``retrieval.answerability``); None when it was not judged (memory answered, a
+        requested action, the recent-window route, no evidence)."""
+        if self.answerability is None or self.is_no_evidence:
+            return None
+        return self.answerability.strength
 
     @property
     def route(self) -> Route:
@@ -65,6 +85,15 @@ class Retrieval:
     @property
     def is_no_evidence(self) -> bool:
         return self.search.route == Route.NO_EVIDENCE or self.pack.is_empty
+
+    @property
+    def hit_message_ids(self) -> tuple[int, ...]:
+        """The ranked hits the pack was built from: memory's messages first, then search's;
+        empty when the route is ``no_evidence``."""
+        if self.is_no_evidence:
+            return ()
+        memory_ids = self.memory.message_ids if self.memory is not None else ()
+        return tuple(dict.fromkeys([*memory_ids, *self.search.message_ids]))
 
     @property
     def memory_sources(self) -> dict[str, str]:
@@ -79,6 +108,31 @@ class Retrieval:
             for source in self.pack.sources
             if source.primary_message_id in wanted
         }
+
+    @property
+    def memory_findings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What memory states outright for this question, each with the pack sources that
+        hold its messages (the source a message leads, else one whose window holds it)."""
+        if self.memory is None or not self.memory.findings:
+            return ()
+        leading = {source.primary_message_id: source.source_id for source in self.pack.sources}
+        holding: dict[int, str] = {}
+        for source in self.pack.sources:
+            for message_id in source.message_ids:
+                holding.setdefault(message_id, source.source_id)
+        return tuple(
+            (
+                finding.text,
+                tuple(
+                    dict.fromkeys(
+                        leading.get(mid) or holding[mid]
+                        for mid in finding.message_ids
+                        if mid in leading or mid in holding
+                    )
+                ),
+            )
+            for finding in self.memory.findings
+        )
 
 
 # Questions about the history (not memory's own routes, not requested actions): searched
@@ -123,7 +177,7 @@ def retrieve(
     started = time.perf_counter()
     compiled = compile_question(user=user, question=question, now=now, scope=scope)
     compiled_at = time.perf_counter()
-    result = search(
+    searched = result = search(
         user=user,
         compiled=compiled,
         now=now,
@@ -135,12 +189,18 @@ def retrieve(
     memory = memory_message_ids(user=user, compiled=compiled, now=now)
     if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
         result = replace(result, route=memory.route)
-    if memory is None and compiled.intent in _ANSWERABILITY_CHECKED:
-        reason = unanswerable_reason(user=user, compiled=compiled, result=result)
-        if reason is not None:
+    answerability: Answerability | None = None
+    is_checked = memory is None and compiled.intent in _ANSWERABILITY_CHECKED
+    if is_checked:
+        answerability = answerability_assess(user=user, compiled=compiled, result=result)
+        if answerability is not None and answerability.is_refused:
             logger.info(
                 "retrieval.unanswerable",
-                extra={"user_id": user.pk, "rule": reason.rule, "terms": len(reason.terms)},
+                extra={
+                    "user_id": user.pk,
+                    "rule": answerability.rule,
+                    "strength": round(answerability.strength, 3),
+                },
             )
             result = _no_evidence(result)
     hit_ids = list(dict.fromkeys([*(memory.message_ids if memory else ()), *result.message_ids]))
@@ -166,6 +226,9 @@ def retrieve(
         windows=tuple(windows),
         pack=pack,
         memory=memory,
+        answerability=answerability,
+        searched=searched,
+        is_answerability_checked=is_checked,
         timings=RetrievalTimings(
             compile_ms=(compiled_at - started) * 1000,
             search_ms=(searched_at - compiled_at) * 1000,

@@ -26,6 +26,7 @@ from rest_framework import status
 
 from claire.accounts.models import User
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 from conversations.models import Chat
 from conversations.selectors import chats_get_for_user
 from retrieval.types import CompiledQuery, Intent, Route, Scope, ScopeMode
@@ -59,12 +60,10 @@ def _invalid(message: str, field: str) -> ApiError:
 
 
 def _chat_id(value: Any, field: str) -> int:
-    # bool is an int in Python; true is not a chat id.
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and int(value.strip()) > 0:
-        return int(value.strip())
-    raise _invalid("Chat ids are positive integers.", field)
+    chat_id = positive_id(value)
+    if chat_id is None:
+        raise _invalid("Chat ids are positive integers.", field)
+    return chat_id
 
 
 def scope_resolve(*, user: User, raw_scope: Mapping[str, Any] | None) -> Scope:

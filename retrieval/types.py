@@ -69,6 +69,8 @@ class PlanStatus(models.TextChoices):
 class RankingKind(models.TextChoices):
     RELATIONSHIP_STRENGTH = "relationship_strength", "Relationship strength"
     NEGLECTED = "neglected", "Neglected contacts"
+    # "Who do I talk to most?": by messages exchanged in a window (90 days unless named).
+    MOST_MESSAGES = "most_messages", "Most messages"
 
 
 class ActionType(models.TextChoices):
@@ -159,9 +161,14 @@ class Location:
 class Ranking:
     kind: RankingKind
     limit: int
+    # Platforms the question names ("most on Slack"); empty: every platform.
+    platforms: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "limit": self.limit}
+        found: dict[str, Any] = {"kind": str(self.kind), "limit": self.limit}
+        if self.platforms:
+            found["platforms"] = list(self.platforms)
+        return found
 
 
 @dataclass(frozen=True)

@@ -40,3 +40,15 @@ def api_client(user) -> APIClient:
 @pytest.fixture
 def other_api_client(other_user) -> APIClient:
     return _client_for(other_user)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(settings):
+    """Each test counts its own requests: a key prefix of its own in Redis, and no
+    in-process counts left by an earlier test."""
+    import uuid
+
+    from claire.ratelimit import rate_limits_reset
+
+    settings.RATE_LIMIT_KEY_PREFIX = f"claire:test:{uuid.uuid4().hex}"
+    rate_limits_reset()

@@ -5,23 +5,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assistant.models import Thread, Turn, TurnRole
 from assistant.types import AskRequest, Scope, ThreadSummary
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "pattern": "^[0-9]+$"},
+            {"type": "integer", "minimum": 1},
+        ]
+    }
+)
 class IdField(serializers.Field):
     """A positive integer id written as a string (``"12"``) or a number (``12``)."""
 
     default_error_messages = {"invalid": "Must be an id."}
 
     def to_internal_value(self, data: Any) -> int:
-        text = str(data) if isinstance(data, int | str) and not isinstance(data, bool) else ""
-        if not text.isdigit() or int(text) <= 0:
+        value = positive_id(data)
+        if value is None:
             self.fail("invalid")
-        return int(text)
+        return value
 
     def to_representation(self, value: int) -> str:
         return str(value)

@@ -9,17 +9,22 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assistant import selectors, services
+from assistant.api.schema import ThreadPageSerializer, TurnPageSerializer, TurnStopSerializer
 from assistant.api.serializers import thread_wire, turn_wire
 from assistant.models import Turn, TurnRole, TurnStatus
 from billing.selectors import settled_cost_by_request
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import ascii_int, positive_id
+from claire.api.schema import NOT_FOUND, cursor_parameter, error_response, limit_parameter
+from claire.ratelimit import StopThrottle
 
 MAX_PAGE = 100
 
@@ -32,6 +37,8 @@ def _limit(request: Request, default: int) -> int:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# The last microsecond a Python datetime holds (9999-12-31T23:59:59.999999Z) after the epoch.
+CURSOR_MAX_MICROSECONDS = (datetime.max.replace(tzinfo=UTC) - EPOCH) // timedelta(microseconds=1)
 
 
 def cursor_of(moment: datetime, object_id: int) -> str:
@@ -42,10 +49,15 @@ def cursor_of(moment: datetime, object_id: int) -> str:
 def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     if not value:
         return None
-    micros, _, id_text = value.partition("_")
-    if not micros.isdigit() or not id_text.isdigit():
+    micros_text, _, id_text = value.partition("_")
+    micros = ascii_int(micros_text, maximum=CURSOR_MAX_MICROSECONDS)
+    object_id = positive_id(id_text)
+    if micros is None or object_id is None:
         raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return EPOCH + timedelta(microseconds=int(micros)), int(id_text)
+    return EPOCH + timedelta(microseconds=micros), object_id
+
+
+PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")
 
 
 def _costs(*, user: Any, turns: list[Turn]) -> dict[int, int]:
@@ -66,6 +78,11 @@ def _costs(*, user: Any, turns: list[Turn]) -> dict[int, int]:
 
 
 class ThreadListView(APIView):
+    @extend_schema(
+        operation_id="assistant_threads",
+        parameters=[limit_parameter(20, MAX_PAGE), cursor_parameter()],
+        responses={200: ThreadPageSerializer, 400: PAGE_ERRORS},
+    )
     def get(self, request: Request) -> Response:
         limit = _limit(request, 20)
         page = selectors.threads_for_user(
@@ -81,6 +98,11 @@ class ThreadListView(APIView):
 
 
 class ThreadTurnsView(APIView):
+    @extend_schema(
+        operation_id="assistant_thread_turns",
+        parameters=[limit_parameter(50, MAX_PAGE), cursor_parameter()],
+        responses={200: TurnPageSerializer, 400: PAGE_ERRORS, 404: NOT_FOUND},
+    )
     def get(self, request: Request, thread_id: int) -> Response:
         user = request_user(request)
         thread = selectors.thread_get_for_user(user=user, thread_id=thread_id)
@@ -119,6 +141,18 @@ class TurnCancelView(APIView):
     """Stop a streaming answer, from any server process. 202 while the stop travels to the
     stream; 200 with the final status when the turn had already ended."""
 
+    throttle_classes = [StopThrottle]
+
+    @extend_schema(
+        operation_id="assistant_turn_stop",
+        request=None,
+        responses={
+            200: TurnStopSerializer,
+            202: TurnStopSerializer,
+            404: NOT_FOUND,
+            503: error_response("`stop_unavailable`: not delivered, the answer goes on."),
+        },
+    )
     def post(self, request: Request, turn_id: int) -> Response:
         turn = services.turn_stop(user=request_user(request), turn_id=turn_id)
         is_streaming = turn.status == TurnStatus.STREAMING

@@ -16,6 +16,7 @@ from assistant.types import (
     EngineEvent,
     ErrorEvent,
     FinishEvent,
+    ProposalEvent,
     SourcesEvent,
     TextDeltaEvent,
     ThreadEvent,
@@ -44,6 +45,7 @@ async def legacy_collect(events: AsyncIterator[EngineEvent]) -> LegacyResponse:
     sources: tuple[Citation, ...] = ()
     index_status: dict[str, object] = {}
     text: list[str] = []
+    proposal: dict[str, Any] | None = None
     async for event in events:
         if isinstance(event, ThreadEvent):
             ids = {
@@ -56,10 +58,11 @@ async def legacy_collect(events: AsyncIterator[EngineEvent]) -> LegacyResponse:
             index_status = event.index_status
         elif isinstance(event, TextDeltaEvent):
             text.append(event.delta)
+        elif isinstance(event, ProposalEvent):
+            proposal = event.proposal.as_wire()
         elif isinstance(event, FinishEvent):
-            return LegacyResponse(
-                status_code=200, body=legacy_answer_body(ids, sources, index_status, text, event)
-            )
+            body = legacy_answer_body(ids, sources, index_status, text, event)
+            return LegacyResponse(status_code=200, body={**body, "proposal": proposal})
         elif isinstance(event, ErrorEvent):
             details = {**error_data(event), **ids, "partialAnswer": "".join(text)}
             return LegacyResponse(

@@ -18,6 +18,7 @@ from assistant.types import (
     EngineEvent,
     ErrorEvent,
     FinishEvent,
+    ProposalEvent,
     SourcesEvent,
     StartEvent,
     StatusEvent,
@@ -76,6 +77,14 @@ def sse_chunks(event: EngineEvent) -> list[dict[str, Any]]:
             return [{"type": "text-delta", "id": text_id, "delta": delta}]
         case TextEndEvent(text_id=text_id):
             return [{"type": "text-end", "id": text_id}]
+        case ProposalEvent(proposal=proposal):
+            return [
+                {
+                    "type": "data-proposal",
+                    "id": f"proposal-{proposal.proposal_id}",
+                    "data": proposal.as_wire(),
+                }
+            ]
         case FinishEvent():
             finish_reason = (
                 event.finish_reason if event.finish_reason in FINISH_REASONS else "other"

@@ -104,6 +104,18 @@ class EvidenceSource:
     must_cite: bool = False
     # What memory says about it ("asked you, no reply yet", "cancelled", a person's name).
     note: str = ""
+    # The window's messages as (sender, text), in order; empty: ``text`` is one message.
+    turns: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryFinding:
+    """A statement personal memory derived from the sources (a plan's status and day, a
+    loop's state, a ranking with its counts), with the labels of the sources that prove it.
+    Answers state it first and cite those labels."""
+
+    text: str
+    labels: tuple[str, ...] = ()
 
 
 ResponseFormat = Literal["text", "json"]
@@ -128,6 +140,8 @@ class GenerationRequest:
     # The compiled intent of the question (``retrieval.types.Intent`` value), "" when unknown.
     intent: str = ""
     request_id: str = ""
+    # What memory derived for this question, to be stated first (see ``MemoryFinding``).
+    findings: tuple[MemoryFinding, ...] = ()
 
     @property
     def effective_question(self) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
@@ -11,18 +13,34 @@ from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind, Message, MessageKind, Person, Platform
 from conversations.services import IncomingChat, IncomingMessage
 
+# Message times outside these bounds are refused: converting 9999-12-31T23:00-05:00 to UTC, or
+# adding a day to it, overflows Python's datetime.
+EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(2200, 1, 1, tzinfo=UTC)
+
 
 class AwareDateTimeField(serializers.DateTimeField):
     """An ISO-8601 datetime that must carry its UTC offset: a bridge that sends a naive time
     would otherwise have it silently read in the server's timezone."""
 
-    default_error_messages = {"naive": "Include a UTC offset (for example +01:00 or Z)."}
+    default_error_messages = {
+        "naive": "Include a UTC offset (for example +01:00 or Z).",
+        "impossible": "Not a real date and time (check the day, the hour and the offset).",
+        "out_of_range": f"Give a time from {EARLIEST_TIME.year} to {LATEST_TIME.year - 1}.",
+    }
 
     def to_internal_value(self, value: Any) -> Any:
         if isinstance(value, str):
-            parsed = parse_datetime(value.strip())
+            try:
+                # Django raises ValueError for well-formed impossible values (February 30,
+                # hour 25, offset +25:00) instead of returning None.
+                parsed = parse_datetime(value.strip())
+            except ValueError:
+                self.fail("impossible")
             if parsed is not None and parsed.tzinfo is None:
                 self.fail("naive")
+            if parsed is not None and not EARLIEST_TIME <= parsed < LATEST_TIME:
+                self.fail("out_of_range")
         return super().to_internal_value(value)
 
 
@@ -76,6 +94,14 @@ class IngestMessageSerializer(serializers.Serializer):
     )
     editedAt = AwareDateTimeField(required=False, allow_null=True, default=None)
     deleted = serializers.BooleanField(required=False, default=False)
+
+    def validate_text(self, value: str) -> str:
+        limit = settings.INGEST_MAX_TEXT_CHARS
+        if len(value) > limit:
+            raise serializers.ValidationError(
+                f"A message text holds at most {limit} characters.", code="text_too_long"
+            )
+        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs["fromSelf"] and attrs["sender"] is None and not attrs["deleted"]:
@@ -185,3 +211,44 @@ class MessageSerializer(serializers.ModelSerializer):
         if message.sender_person is not None:
             return message.sender_person.display_name
         return message.sender_name
+
+
+# --- Documented shapes (the published schema; the views build these bodies) ------------------
+
+
+class IngestBatchRequestSerializer(serializers.Serializer):
+    """The batch as the schema publishes it; items are validated one by one (``invalid_batch``
+    lists every invalid item with its index)."""
+
+    platform = serializers.ChoiceField(choices=Platform.choices)
+    connection = IngestConnectionSerializer(required=False)
+    chats = IngestChatSerializer(many=True, required=False)
+    messages = IngestMessageSerializer(many=True)
+
+
+class IngestResultSerializer(serializers.Serializer):
+    chatsCreated = serializers.IntegerField()
+    peopleCreated = serializers.IntegerField()
+    messagesCreated = serializers.IntegerField()
+    messagesUpdated = serializers.IntegerField()
+    messagesDeleted = serializers.IntegerField()
+    messagesUnchanged = serializers.IntegerField()
+
+
+class ChatListSerializer(serializers.Serializer):
+    chats = ChatSerializer(many=True)
+
+
+class MessagePageSerializer(serializers.Serializer):
+    messages = MessageSerializer(many=True)
+    nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")
+
+
+class PeopleListSerializer(serializers.Serializer):
+    people = PersonSerializer(many=True)
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+    timezone = serializers.CharField()

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,14 +15,30 @@ from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
+from claire.api.schema import (
+    INVALID,
+    NOT_FOUND,
+    ErrorSerializer,
+    cursor_parameter,
+    error_response,
+    limit_parameter,
+)
+from claire.ratelimit import IngestThrottle
 from conversations import selectors, services
 from conversations.api.serializers import (
+    ChatListSerializer,
     ChatSerializer,
     ChatUpdateSerializer,
+    IngestBatchRequestSerializer,
     IngestBatchSerializer,
     IngestChatSerializer,
     IngestMessageSerializer,
+    IngestResultSerializer,
+    MeSerializer,
+    MessagePageSerializer,
     MessageSerializer,
+    PeopleListSerializer,
     PersonSerializer,
     incoming_chat_from,
     incoming_message_from,
@@ -30,12 +47,56 @@ from conversations.models import Chat
 
 
 def _item_errors(kind: str, index: int, errors: Any) -> list[dict[str, Any]]:
-    if isinstance(errors, dict):
-        return [
-            {"item": kind, "index": index, "field": field, "message": str(messages[0])}
-            for field, messages in errors.items()
-        ]
-    return [{"item": kind, "index": index, "field": None, "message": str(errors)}]
+    """One entry per invalid field; a nested serializer's fields are dotted
+    (``sender.email``, ``participants.2.phone``)."""
+    found: list[dict[str, Any]] = []
+    pending: list[tuple[str | None, Any]] = [(None, errors)]
+    while pending:
+        field, value = pending.pop(0)
+        if isinstance(value, dict):
+            pending += [(_dotted(field, key), nested) for key, nested in value.items()]
+        elif isinstance(value, list) and value and not all(isinstance(v, str) for v in value):
+            pending += [(_dotted(field, str(i)), item) for i, item in enumerate(value) if item]
+        else:
+            message = value[0] if isinstance(value, list) and value else value
+            found.append({"item": kind, "index": index, "field": field, "message": str(message)})
+    return found
+
+
+def _dotted(prefix: str | None, key: str) -> str:
+    return key if prefix is None else f"{prefix}.{key}"
+
+
+def _batch_too_large(message: str, field: str, limit: int) -> ApiError:
+    return ApiError(
+        code="batch_too_large",
+        message=message,
+        status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        details={"field": field, "limit": limit},
+    )
+
+
+def _check_chat_limits(raw_chats: list[dict[str, Any]]) -> None:
+    """Bounds on the chats of one batch and their participants (each participant is an
+    identity to resolve, so they cost like messages)."""
+    chat_limit = settings.INGEST_MAX_BATCH_CHATS
+    if len(raw_chats) > chat_limit:
+        raise _batch_too_large(f"A batch holds at most {chat_limit} chats.", "chats", chat_limit)
+    per_chat = settings.INGEST_MAX_CHAT_PARTICIPANTS
+    per_batch = settings.INGEST_MAX_BATCH_PARTICIPANTS
+    total = 0
+    for raw in raw_chats:
+        participants = raw.get("participants")
+        count = len(participants) if isinstance(participants, list) else 0
+        if count > per_chat:
+            raise _batch_too_large(
+                f"A chat lists at most {per_chat} participants.", "participants", per_chat
+            )
+        total += count
+    if total > per_batch:
+        raise _batch_too_large(
+            f"A batch lists at most {per_batch} participants.", "participants", per_batch
+        )
 
 
 class IngestBatchView(APIView):
@@ -46,6 +107,21 @@ class IngestBatchView(APIView):
     Re-posting an accepted batch is harmless (idempotent on the platform message id).
     """
 
+    throttle_classes = [IngestThrottle]
+
+    @extend_schema(
+        operation_id="ingest_batch",
+        request=IngestBatchRequestSerializer,
+        responses={
+            200: IngestResultSerializer,
+            400: OpenApiResponse(
+                response=ErrorSerializer,
+                description="`invalid_batch` (details.errors: item, index, field, message), "
+                "`invalid_request` or `malformed_json`; nothing was stored.",
+            ),
+            413: error_response("`batch_too_large`."),
+        },
+    )
     def post(self, request: Request) -> Response:
         batch = IngestBatchSerializer(data=request.data)
         batch.is_valid(raise_exception=True)
@@ -54,11 +130,8 @@ class IngestBatchView(APIView):
         raw_messages = data["messages"]
         limit = settings.INGEST_MAX_BATCH_MESSAGES
         if len(raw_messages) > limit:
-            raise ApiError(
-                code="batch_too_large",
-                message=f"A batch holds at most {limit} messages.",
-                status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-            )
+            raise _batch_too_large(f"A batch holds at most {limit} messages.", "messages", limit)
+        _check_chat_limits(data["chats"])
 
         errors: list[dict[str, Any]] = []
         chats = []
@@ -124,6 +197,7 @@ class IngestBatchView(APIView):
 
 
 class ChatListView(APIView):
+    @extend_schema(operation_id="chats_list", responses={200: ChatListSerializer})
     def get(self, request: Request) -> Response:
         chats = selectors.chats_for_user(user=request_user(request)).order_by(
             "-last_message_at", "-id"
@@ -132,10 +206,16 @@ class ChatListView(APIView):
 
 
 class ChatDetailView(APIView):
+    @extend_schema(operation_id="chat_get", responses={200: ChatSerializer, 404: NOT_FOUND})
     def get(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         return Response(ChatSerializer(chat).data)
 
+    @extend_schema(
+        operation_id="chat_update",
+        request=ChatUpdateSerializer,
+        responses={200: ChatSerializer, 400: INVALID, 404: NOT_FOUND},
+    )
     def patch(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         serializer = ChatUpdateSerializer(data=request.data)
@@ -150,13 +230,27 @@ def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
     if not value:
         return None
     sent_at_text, _, id_text = value.rpartition("_")
-    sent_at = parse_datetime(sent_at_text)
-    if sent_at is None or not id_text.isdigit():
+    try:
+        # Django raises ValueError for a well-formed impossible moment (February 30).
+        sent_at = parse_datetime(sent_at_text)
+    except ValueError:
+        sent_at = None
+    object_id = positive_id(id_text)
+    if sent_at is None or sent_at.tzinfo is None or object_id is None:
         raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return sent_at, int(id_text)
+    return sent_at, object_id
 
 
 class ChatMessagesView(APIView):
+    @extend_schema(
+        operation_id="chat_messages",
+        parameters=[limit_parameter(50, 200), cursor_parameter()],
+        responses={
+            200: MessagePageSerializer,
+            400: error_response("`invalid_limit` or `invalid_cursor`."),
+            404: NOT_FOUND,
+        },
+    )
     def get(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
         try:
@@ -179,6 +273,7 @@ class ChatMessagesView(APIView):
 
 
 class PeopleListView(APIView):
+    @extend_schema(operation_id="people_list", responses={200: PeopleListSerializer})
     def get(self, request: Request) -> Response:
         people = selectors.people_for_user(user=request_user(request)).order_by(
             "display_name", "id"
@@ -187,6 +282,7 @@ class PeopleListView(APIView):
 
 
 class MeView(APIView):
+    @extend_schema(operation_id="me", responses={200: MeSerializer})
     def get(self, request: Request) -> Response:
         user = request_user(request)
         return Response({"id": user.pk, "email": user.email, "timezone": user.timezone})

@@ -13,7 +13,7 @@ import codecs
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,12 +72,41 @@ class ParsedExport:
     chats: tuple[IncomingChat, ...]
     messages: Iterator[tuple[str, IncomingMessage]]
     message_count: int | None = None
+    # What the parser left out and why (a file cut short), for the import's report.
+    warnings: tuple[str, ...] = ()
+
+
+# Message times outside these bounds are refused (datetime arithmetic near year 9999 overflows).
+EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(2200, 1, 1, tzinfo=UTC)
+
+
+def text_problem(text: str, *, max_chars: int | None = None) -> str | None:
+    """Why PostgreSQL could not store ``text`` as a message text, or None."""
+    if "\x00" in text:
+        return "contains a NUL byte"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "contains a lone surrogate (not valid Unicode text)"
+    if max_chars is not None and len(text) > max_chars:
+        return f"is {len(text)} characters long; at most {max_chars} are imported"
+    return None
+
+
+def time_problem(moment: datetime) -> str | None:
+    """Why ``moment`` is not accepted as a message time, or None."""
+    if moment.tzinfo is not None and not EARLIEST_TIME <= moment < LATEST_TIME:
+        return f"time {moment.isoformat()} is outside {EARLIEST_TIME.year}-{LATEST_TIME.year - 1}"
+    return None
 
 
 def json_load(path: str | Path, text: str | bytes) -> Any:
     """Parse a whole JSON document, turning a syntax error into one naming file and line."""
     try:
         return json.loads(text)
+    except RecursionError:
+        raise ImportFormatError(path, None, "invalid JSON: nested too deeply") from None
     except json.JSONDecodeError as error:
         raise ImportFormatError(
             path, error.lineno, f"invalid JSON: {error.msg} (column {error.colno})"

@@ -20,6 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+
 from conversations.identities import IncomingIdentity, normalise_name
 from conversations.importers.base import (
     ImportFormatError,
@@ -27,6 +29,7 @@ from conversations.importers.base import (
     ParseOptions,
     chat_title_from_senders,
     text_lines,
+    text_problem,
 )
 from conversations.models import ChatKind, MessageKind, Platform
 from conversations.services import IncomingChat, IncomingMessage
@@ -126,6 +129,8 @@ def _line_parse(path: Path, number: int, raw: str, *, options: ParseOptions) -> 
 
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise fail("invalid JSON: nested too deeply") from None
     except json.JSONDecodeError as error:
         raise fail(f"invalid JSON: {error.msg} (column {error.colno})") from None
     if not isinstance(data, dict):
@@ -152,6 +157,11 @@ def _line_parse(path: Path, number: int, raw: str, *, options: ParseOptions) -> 
     is_deleted = _boolean(data, "deleted", fail)
     is_from_self = _boolean(data, "is_from_self", fail) or options.is_self(sender_name, sender_id)
 
+    title = _string(data, "conversation_title", fail, default="")
+    for name, value in (("text", text), ("sender", sender_name), ("conversation_title", title)):
+        problem = text_problem(value, max_chars=settings.INGEST_MAX_TEXT_CHARS)
+        if problem is not None:
+            raise fail(f"{name} {problem}")
     sender = None
     if kind != MessageKind.SYSTEM and (sender_name.strip() or sender_id):
         sender = IncomingIdentity(
@@ -163,7 +173,7 @@ def _line_parse(path: Path, number: int, raw: str, *, options: ParseOptions) -> 
     return _Line(
         platform=platform,
         platform_chat_id=conversation_id,
-        title=_string(data, "conversation_title", fail, default=""),
+        title=title,
         chat_kind=chat_kind,
         message=IncomingMessage(
             platform_message_id=message_id,
@@ -179,6 +189,7 @@ def _line_parse(path: Path, number: int, raw: str, *, options: ParseOptions) -> 
                 else None
             ),
             is_deleted=is_deleted,
+            source_line=number,
         ),
     )
 

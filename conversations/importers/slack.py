@@ -376,9 +376,17 @@ def _timestamp(tree: _ExportTree, day_file: str, where: str, raw: dict[str, Any]
 def _parse_ts(tree: _ExportTree, day_file: str, where: str, ts: str) -> datetime:
     """Slack's "1704059065.123456": seconds and microseconds, read exactly (not as a float)."""
     seconds, _, fraction = ts.partition(".")
-    if not seconds.isdigit() or not (fraction.isdigit() or fraction == ""):
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if not (seconds.isascii() and seconds.isdigit()) or not (
+        fraction == "" or (fraction.isascii() and fraction.isdigit())
+    ):
         raise ImportFormatError(tree.display(day_file), None, f"{where}: invalid ts {ts!r}")
-    return _EPOCH + timedelta(seconds=int(seconds), microseconds=int((fraction + "000000")[:6]))
+    try:
+        return _EPOCH + timedelta(seconds=int(seconds), microseconds=int((fraction + "000000")[:6]))
+    except OverflowError:
+        raise ImportFormatError(
+            tree.display(day_file), None, f"{where}: ts {ts[:40]!r} is out of range"
+        ) from None
 
 
 def _list(tree: _ExportTree, name: str, value: Any) -> list[Any]:

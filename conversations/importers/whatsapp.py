@@ -20,10 +20,12 @@ from __future__ import annotations
 import hashlib
 import re
 import zipfile
+import zlib
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 
 from conversations.identities import IncomingIdentity, normalise_name
@@ -115,8 +117,10 @@ def parse_whatsapp(path: Path, *, options: ParseOptions) -> ParsedExport:
     has_group_events = False
     count = 0
     uses_dots = uses_meridiem = False
+    last_line = 0
     for entry in _entries(path):
         count += 1
+        last_line = entry.line
         first, second, _ = entry.date_parts
         if len(first) < 4:
             if int(first) > 12 and first_component_evidence is None:
@@ -132,6 +136,21 @@ def parse_whatsapp(path: Path, *, options: ParseOptions) -> ParsedExport:
 
     if count == 0:
         raise ImportFormatError(path, None, "no messages: the chat export is empty")
+    warnings: tuple[str, ...] = ()
+    cut_line = _line_cut_short(path)
+    if cut_line is not None:
+        # The last message may have lost its end: it is left out and reported, not stored
+        # with a truncated text that a later, complete export would then "edit".
+        if count == 1:
+            raise ImportFormatError(
+                path, cut_line, "the file ends mid-line and holds no complete message"
+            )
+        count -= 1
+        warnings = (
+            f"{path}:{cut_line}: the file ends mid-line, so the export looks cut short: "
+            f"{count} messages were imported; the last message (from line {last_line}) "
+            "was not. Export the chat again to import it.",
+        )
     date_order: DateOrder = options.date_order
     if date_order == "auto":
         if first_component_evidence is not None and second_component_evidence is not None:
@@ -154,16 +173,38 @@ def parse_whatsapp(path: Path, *, options: ParseOptions) -> ParsedExport:
     )
     return ParsedExport(
         chats=(chat,),
-        messages=_messages(path, platform_chat_id, date_order, options),
+        messages=_messages(path, platform_chat_id, date_order, options, limit=count),
         message_count=count,
+        warnings=warnings,
     )
 
 
+def _line_cut_short(path: Path) -> int | None:
+    """The number of the last line of a ``.txt`` export that does not end with a line break
+    (WhatsApp ends every line with one), else None."""
+    if path.suffix.lower() == ".zip":
+        return None
+    try:
+        with path.open("rb") as stream:
+            line_count = sum(1 for _ in stream)
+            if line_count == 0:
+                return None
+            stream.seek(-1, 2)
+            return None if stream.read(1) == b"\n" else line_count
+    except OSError as error:
+        raise ImportFormatError(path, None, f"cannot read: {error.strerror}") from None
+
+
 def _messages(
-    path: Path, platform_chat_id: str, date_order: DateOrder, options: ParseOptions
+    path: Path,
+    platform_chat_id: str,
+    date_order: DateOrder,
+    options: ParseOptions,
+    *,
+    limit: int,
 ) -> Iterator[tuple[str, IncomingMessage]]:
     ordinals: Counter[tuple[str, str]] = Counter()
-    for entry in _entries(path):
+    for entry in islice(_entries(path), limit):
         written_at = _written_at(path, entry, date_order)
         key = (written_at.isoformat(), entry.sender or "")
         ordinal = ordinals[key]
@@ -175,6 +216,14 @@ def _messages(
 
 
 def _message(
+    entry: _Entry, platform_message_id: str, written_at: datetime, options: ParseOptions
+) -> IncomingMessage:
+    return replace(
+        _message_read(entry, platform_message_id, written_at, options), source_line=entry.line
+    )
+
+
+def _message_read(
     entry: _Entry, platform_message_id: str, written_at: datetime, options: ParseOptions
 ) -> IncomingMessage:
     sent_at = written_at.replace(tzinfo=options.timezone)
@@ -315,8 +364,15 @@ def _chat_lines(path: Path) -> Iterator[tuple[int, str]]:
         if chosen is None:
             raise ImportFormatError(path, None, "no _chat.txt (or single .txt chat) in the zip")
         member_path = Path(f"{path}/{chosen}")
-        with archive.open(chosen) as member:
-            yield from text_lines(member_path, member)
+        line = 0
+        try:
+            with archive.open(chosen) as member:
+                for line, text in text_lines(member_path, member):
+                    yield line, text
+        except (zipfile.BadZipFile, EOFError, zlib.error) as error:
+            raise ImportFormatError(
+                member_path, line + 1, f"the zip is damaged or cut short here: {error}"
+            ) from None
 
 
 def _chat_title(path: Path) -> str:

@@ -36,3 +36,29 @@ class EmbeddingFailureSerializer(serializers.ModelSerializer):
     class Meta:
         model = MessageEmbedding
         fields = ["id", "messageId", "chatId", "version", "errorCode", "attempts", "lastAttemptAt"]
+
+
+# --- Documented response shapes -------------------------------------------------------------
+
+
+class IndexVersionStatusSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    provider = serializers.CharField()
+    model = serializers.CharField()
+    dimensions = serializers.IntegerField()
+    versionState = serializers.CharField()
+    state = serializers.CharField()
+    eligible = serializers.IntegerField()
+    embedded = serializers.IntegerField()
+    failed = serializers.IntegerField()
+    pending = serializers.IntegerField()
+
+
+class IndexStatusSerializer(serializers.Serializer):
+    active = IndexVersionStatusSerializer(allow_null=True)
+    versions = IndexVersionStatusSerializer(many=True)
+
+
+class EmbeddingFailurePageSerializer(serializers.Serializer):
+    failures = EmbeddingFailureSerializer(many=True)
+    nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
+from claire.api.params import positive_id
+from claire.api.schema import cursor_parameter, error_response, limit_parameter
 from indexing import selectors
-from indexing.api.serializers import EmbeddingFailureSerializer, index_status_data
+from indexing.api.serializers import (
+    EmbeddingFailurePageSerializer,
+    EmbeddingFailureSerializer,
+    IndexStatusSerializer,
+    index_status_data,
+)
 from indexing.models import IndexVersionState
 
 
 class IndexStatusView(APIView):
+    @extend_schema(operation_id="index_status", responses={200: IndexStatusSerializer})
     def get(self, request: Request) -> Response:
         statuses = selectors.index_statuses_for_user(user=request_user(request))
         active = next(
@@ -33,12 +42,21 @@ class IndexStatusView(APIView):
 def _positive_int(value: str | None, *, name: str, default: int | None) -> int | None:
     if value is None or value == "":
         return default
-    if not value.isdigit() or int(value) < 1:
+    number = positive_id(value)
+    if number is None:
         raise ApiError(code=f"invalid_{name}", message=f"{name} must be a positive number.")
-    return int(value)
+    return number
 
 
 class EmbeddingFailuresView(APIView):
+    @extend_schema(
+        operation_id="index_failures",
+        parameters=[limit_parameter(50, 200), cursor_parameter()],
+        responses={
+            200: EmbeddingFailurePageSerializer,
+            400: error_response("`invalid_limit` or `invalid_cursor`."),
+        },
+    )
     def get(self, request: Request) -> Response:
         limit = min(
             _positive_int(request.query_params.get("limit"), name="limit", default=50) or 50, 200

@@ -35,25 +35,45 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import zip_longest
+from zoneinfo import ZoneInfo
 
 from django.db import models
 
 from claire.accounts.models import User
-from conversations.models import Message
+from conversations.models import Chat, Message, Person, Platform
 from retrieval.answerability import topic_terms
+from retrieval.compile import question_platforms
+from retrieval.dates import resolve_time_expression
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import RELATIONS
-from retrieval.memory.models import FactKind, LoopKind
+from retrieval.memory.calendar import PLANNING_HORIZON
+from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
+from retrieval.memory.extract import RELATIONS, is_suspicious
+from retrieval.memory.findings import (
+    Finding,
+    LoopState,
+    deed_finding,
+    loop_answer_finding,
+    moment_text,
+    open_loops_finding,
+    plan_current_when,
+    plan_finding,
+    ranking_findings,
+)
+from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
     OpenLoop,
+    PlanTimeline,
+    exchanged_counts_for_user,
     identity_lookup,
+    loops_for_user,
     open_loops_for_user,
     people_ranking,
     person_facts_for_user,
     person_ids_expand,
     plans_for_user,
 )
-from retrieval.types import CompiledQuery, Intent, Route, ScopeMode
+from retrieval.memory.timeline import topic_plan
+from retrieval.types import CompiledQuery, Intent, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +85,8 @@ RECENT_ITEMS = 12
 # Messages of the window read for a catch-up, newest first.
 RECENT_SCAN = 600
 RECENT_DEFAULT_DAYS = 3
+# A ranking that names no window counts the messages of this many days.
+RANKING_DEFAULT_DAYS = 90
 
 
 class MemorySource(models.TextChoices):
@@ -86,6 +108,9 @@ class MemoryHits:
     message_ids: tuple[int, ...]
     # A short note per message for the answer ("question to you", "cancelled", a name).
     notes: Mapping[int, str] = field(default_factory=dict)
+    # What memory states outright (a plan's status and day, a loop's yes/no, a ranking with
+    # counts), each with the messages that prove it: the answer's first sentences.
+    findings: tuple[Finding, ...] = ()
 
 
 # "Have I replied / what haven't I answered": someone asked the user.
@@ -97,6 +122,7 @@ _USER_OWES_REPLY = re.compile(
     r"\bi\s+(?:still\s+)?(?:have\s+not|haven't|havent|did\s+not|didn't|never|still\s+need\s+to)"
     r"\s+(?:yet\s+)?" + _REPLY_VERB + "|"
     r"\bwaiting\s+(?:on|for)\s+me\b|\b(?:should|need\s+to|must)\s+(?:reply|answer|respond)"
+    r"|\b(?:reply|answer|response)\s+from\s+me\b"
 )
 # "Did Rui ever reply / who hasn't got back to me": the user asked someone.
 _OTHERS_OWE_REPLY = re.compile(
@@ -155,7 +181,30 @@ def _loop_note(kind: str, person_name: str | None) -> str:
     return f"{person_name}: {note}" if person_name else note
 
 
-def _loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+def _loop_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    zone = user.zoneinfo
+    folded = fold_text(compiled.question)
+    if _YES_NO.search(folded) and (_SELF_ACTOR.search(folded) or _person_ids(compiled)):
+        deed = (
+            deed_answer(
+                user=user,
+                terms=deed_topic_terms(topic_terms(compiled)),
+                person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
+                now=now,
+            )
+            if _SELF_ACTOR.search(folded) and not _REPLY_WORDS.search(folded)
+            else None
+        )
+        if deed is not None and deed.is_done:
+            return _deed_hits(deed), [deed_finding(deed, zone)]
+        answered = _loop_answer(user=user, compiled=compiled)
+        if answered is not None:
+            loop, hits = answered
+            return hits, [loop_answer_finding(loop, zone)]
+        if deed is not None:
+            return _deed_hits(deed), [deed_finding(deed, zone)]
     kinds = loop_kinds_for(compiled.question)
     loops = open_loops_for_user(
         user=user,
@@ -164,9 +213,108 @@ def _loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
+    states = [
+        LoopState(
+            kind=loop.kind,
+            status=LoopStatus.OPEN,
+            person_name=loop.person_name or "",
+            opened_by_message_id=loop.opened_by_message_id,
+            opened_at=loop.opened_at,
+            resolved_by_message_id=None,
+            closed_at=None,
+        )
+        for loop in loops
+    ]
     if kinds and LoopKind.QUESTION_TO_USER not in kinds:
         loops = [*loops, *_follow_ups(user=user, promises=loops)]
-    return [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    hits = [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    return hits, [open_loops_finding(states, zone)] if states else []
+
+
+# A question that expects yes or no ("did I …?", "has Rui …?").
+_YES_NO = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does|are|were|will|can)\b"
+)
+# What the user did (a reply) versus what they owe (a promised thing).
+_REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
+_SELF_ACTOR = re.compile(r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\b")
+_TOPIC_STEM = 4
+
+
+def _stem_match(term: str, text: str) -> bool:
+    """``term`` (folded) starts a word of ``text`` (folded) on its first four letters or more:
+    "photos" finds "photo", "paid" does not find "pay" (verbs are the question's, not the
+    loop's)."""
+    stem = term[: max(_TOPIC_STEM, len(term) - 2)]
+    return re.search(rf"\b{re.escape(stem)}", text) is not None
+
+
+def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, list[_Hit]] | None:
+    """The one loop a yes/no question is about, with its opening (and closing) message: a
+    loop with the people it names whose messages share its topic words, of the kind its
+    verb asks for (a reply: a question to the user or the user's request; anything else:
+    the user's promise first). ``None`` when no loop fits."""
+    folded = fold_text(compiled.question)
+    person_ids = _person_ids(compiled)
+    terms = [
+        fold_text(term.strip('"'))
+        for term in topic_terms(compiled)
+        if len(term.strip('"')) >= 3 and not _REPLY_WORDS.search(fold_text(term))
+    ]
+    if not person_ids and not terms:
+        return None
+    is_self = _SELF_ACTOR.search(folded) is not None
+    kinds: tuple[LoopKind, ...]
+    if _REPLY_WORDS.search(folded):
+        kinds = (LoopKind.QUESTION_TO_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
+    else:
+        # "Did I send …?" asks about the user's promise; "has Rui sent …?" about their request.
+        kinds = (LoopKind.PROMISE_BY_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
+    rows = loops_for_user(
+        user=user, person_ids=person_ids, chat_ids=_strict_chat_ids(compiled), kinds=kinds
+    )
+    if not rows:
+        return None
+
+    def overlap(loop_row: Loop) -> int:
+        texts = [loop_row.opened_by.text or ""]
+        resolver = loop_row.resolved_by
+        if resolver is not None:
+            texts.append(resolver.text or "")
+        folded_text = fold_text(" ".join(texts))
+        return sum(1 for term in terms if _stem_match(term, folded_text))
+
+    scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
+    if terms:
+        scored = [item for item in scored if item[0] > 0]
+        if not scored:
+            return None
+    best = min(scored, key=lambda item: (-item[0], item[1], -item[2].opened_at.timestamp()))
+    row, name = best[2], best[3]
+    loop = LoopState(
+        kind=LoopKind(row.kind),
+        status=LoopStatus(row.status),
+        person_name=name,
+        opened_by_message_id=row.opened_by_id,
+        opened_at=row.opened_at,
+        resolved_by_message_id=row.resolved_by_id,
+        closed_at=row.closed_at,
+        resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
+    )
+    note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
+    hits: list[_Hit] = []
+    if row.resolved_by_id:
+        hits.append((row.resolved_by_id, "closed it"))
+    hits.append((row.opened_by_id, note))
+    return loop, hits
+
+
+def _deed_hits(deed: DeedAnswer) -> list[_Hit]:
+    note = "done" if deed.is_done else "not done yet"
+    hits: list[_Hit] = [(deed.message_id, note)]
+    if deed.raised_by_message_id is not None:
+        hits.append((deed.raised_by_message_id, "where it started"))
+    return hits
 
 
 def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
@@ -203,37 +351,220 @@ def _follow_ups(*, user: User, promises: Sequence[OpenLoop]) -> list[OpenLoop]:
     ]
 
 
-def _ranking_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[_Hit]:
-    if compiled.ranking is None:
-        return []
+_PLATFORM_NAMES = dict(Platform.choices)
+
+
+def _ranking_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    ranking = compiled.ranking
+    if ranking is None:
+        return [], []
+    zone = user.zoneinfo
+    today = now.astimezone(zone).date()
+    time_range = compiled.time_range
+    counts: dict[int, int] | None = None
+    if time_range is not None or ranking.platforms or ranking.kind == RankingKind.MOST_MESSAGES:
+        first_day = (
+            time_range.start_utc.astimezone(zone).date()
+            if time_range is not None
+            else today - timedelta(days=RANKING_DEFAULT_DAYS - 1)
+        )
+        last_day = (
+            min((time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date(), today)
+            if time_range is not None
+            else today
+        )
+        counts = exchanged_counts_for_user(
+            user=user, first_day=first_day, last_day=last_day, platforms=ranking.platforms
+        )
+        window = time_range.label if time_range is not None else "in the last 90 days"
+    else:
+        window = "in the last 90 days"
+    if ranking.platforms:
+        window += " on " + " and ".join(_PLATFORM_NAMES.get(p, p) for p in ranking.platforms)
     ranked = people_ranking(
-        user=user, now=now, kind=compiled.ranking.kind, limit=compiled.ranking.limit
+        user=user, now=now, kind=ranking.kind, limit=ranking.limit, counts=counts
     )
+    if counts is None:
+        if ranking.kind == RankingKind.NEGLECTED:
+            counts = {item.person_id: item.messages_365d for item in ranked}
+            window = "in the last year, and nothing for a month or more"
+        else:
+            counts = {item.person_id: item.messages_90d for item in ranked}
+    heading = {
+        RankingKind.NEGLECTED: "People you have drifted from",
+        RankingKind.MOST_MESSAGES: "The people you exchanged the most messages with",
+    }.get(ranking.kind, "The people you are closest to")
     notes = {
         mid: f"#{place} {item.display_name}"
         for place, item in enumerate(ranked, start=1)
         for mid in item.representative_message_ids
     }
     ordered = _round_robin([item.representative_message_ids for item in ranked])
-    return [(mid, notes[mid]) for mid in ordered]
+    findings = ranking_findings(ranked, counts=counts, window_text=window, heading=heading)
+    return [(mid, notes[mid]) for mid in ordered], findings
 
 
-def _plan_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+_ASKS_WHEN = re.compile(r"^\W*(?:so\s+)?(?:what\s+time|when)\b")
+# Words that ask for plans in general: not a topic a plan's messages must use.
+_PLAN_WORDS = frozenset({"plan", "plans", "planned", "happening", "on", "going"})
+PLANS_READ_FOR_WINDOW = 200
+
+
+def _plans_in_window(
+    *, user: User, compiled: CompiledQuery, terms: tuple[str, ...]
+) -> list[PlanTimeline]:
+    """Plans for a day inside the question's window ("this weekend", "tonight"), read from
+    what their messages say (not when they were sent), soonest first."""
     time_range = compiled.time_range
-    plans = plans_for_user(
+    if time_range is None:
+        return []
+    zone = user.zoneinfo
+    first_day = time_range.start_utc.astimezone(zone).date()
+    last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
+    candidates = plans_for_user(
         user=user,
-        terms=compiled.keywords,
+        terms=terms,
         person_ids=_person_ids(compiled),
         statuses=compiled.plan_status,
-        sent_before=time_range.end_utc if time_range is not None else None,
+        sent_after=time_range.start_utc - PLANNING_HORIZON,
+        sent_before=time_range.end_utc,
         chat_ids=_strict_chat_ids(compiled),
-        limit=PLANS_CITED,
+        limit=PLANS_READ_FOR_WINDOW,
     )
+    dated = []
+    for plan in candidates:
+        when = plan_current_when(plan, zone)
+        if when is not None and when.day is not None and first_day <= when.day <= last_day:
+            dated.append((when.day, when.clock, plan))
+    dated.sort(key=lambda item: (item[0], item[1], item[2].first_sent_at))
+    return [plan for _day, _clock, plan in dated]
+
+
+def _plan_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    time_range = compiled.time_range
+    terms = tuple(term for term in compiled.keywords if fold_text(term) not in _PLAN_WORDS)
+    plans = _plans_in_window(user=user, compiled=compiled, terms=terms)[:PLANS_CITED]
+    if not plans:
+        plans = plans_for_user(
+            user=user,
+            terms=compiled.keywords,
+            person_ids=_person_ids(compiled),
+            statuses=compiled.plan_status,
+            sent_before=time_range.end_utc if time_range is not None else None,
+            chat_ids=_strict_chat_ids(compiled),
+            limit=PLANS_CITED,
+        )
+        if not plans and compiled.plan_status:
+            # "Why was it moved?" of a plan confirmed again after the move: its history
+            # holds the status asked about, its current status another.
+            plans = [
+                plan
+                for plan in plans_for_user(
+                    user=user,
+                    terms=compiled.keywords,
+                    person_ids=_person_ids(compiled),
+                    sent_before=time_range.end_utc if time_range is not None else None,
+                    chat_ids=_strict_chat_ids(compiled),
+                    limit=PLANS_CITED,
+                )
+                if any(step.status in compiled.plan_status for step in plan.steps)
+            ]
+        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=plans)
+        if topic is not None:
+            plans = [topic]
     ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
-    return ordered
+    findings = _plan_findings(user=user, plans=plans)
+    if findings and _YES_NO.search(fold_text(compiled.question)):
+        findings[0] = Finding(
+            text=f"{_plan_yes_no(user=user, compiled=compiled, plan=plans[0])}: "
+            + findings[0].text,
+            message_ids=findings[0].message_ids,
+        )
+    return ordered, findings
+
+
+def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:
+    """ "Is it still on Saturday?": no when the plan was moved or cancelled, or is now for a
+    day outside the question's window; yes otherwise."""
+    if plan.status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
+        return "No"
+    time_range = compiled.time_range
+    when = plan_current_when(plan, user.zoneinfo)
+    if time_range is not None and when is not None and when.day is not None:
+        zone = user.zoneinfo
+        first_day = time_range.start_utc.astimezone(zone).date()
+        last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
+        if not first_day <= when.day <= last_day:
+            return "No"
+    return "Yes"
+
+
+def _topic_plan(
+    *, user: User, compiled: CompiledQuery, now: datetime, plans: Sequence[PlanTimeline]
+) -> PlanTimeline | None:
+    """The plan read from the messages about the question's topic, when its messages use
+    more of the question's topic words than the stored plans' do (``timeline``)."""
+    terms = [
+        term
+        for term in deed_topic_terms(topic_terms(compiled))
+        if term not in _PLAN_WORDS and len(term) >= 3
+    ]
+    found = topic_plan(
+        user=user,
+        terms=terms,
+        now=now,
+        chat_ids=_strict_chat_ids(compiled),
+        person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
+    )
+    if found is None:
+        return None
+    topic, used = found
+    # Compared on the rare words the topic plan was read from: a stored plan that shares
+    # only a common word ("dinner") is another plan.
+    stored_used = _terms_used(user=user, plans=plans, terms=used)
+    return topic if len(used) > stored_used else None
+
+
+def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:
+    """The most topic words one stored plan's messages use."""
+    if not plans or not terms:
+        return 0
+    texts: dict[int, str] = dict(
+        Message.objects.filter(
+            user=user, pk__in=[mid for plan in plans for mid in plan.message_ids]
+        ).values_list("pk", "text")
+    )
+    best = 0
+    for plan in plans:
+        folded = fold_text(
+            " ".join([plan.activity, plan.place, *(texts.get(m, "") for m in plan.message_ids)])
+        )
+        best = max(best, sum(1 for term in terms if _stem_match(term, folded)))
+    return best
+
+
+def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding]:
+    if not plans:
+        return []
+    person_ids = {pid for plan in plans for pid in plan.person_ids}
+    chat_ids = {step.chat_id for plan in plans for step in plan.steps}
+    names = {
+        pk: (name or "").split()[0] if name else ""
+        for pk, name in Person.objects.filter(user=user, pk__in=person_ids).values_list(
+            "pk", "display_name"
+        )
+    }
+    titles = dict(Chat.objects.filter(user=user, pk__in=chat_ids).values_list("pk", "title"))
+    return [
+        plan_finding(plan, zone=user.zoneinfo, names=names, chat_titles=titles) for plan in plans
+    ]
 
 
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
@@ -326,43 +657,167 @@ def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) ->
     return (-item[0], -item[1].timestamp(), -item[2])
 
 
-def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[_Hit]:
+# "Since we got back": the user's own latest message saying they are back.
+_BACK_QUESTION = re.compile(
+    r"\bsince\s+(?:we|i)\s+(?:got|came|were|was|are|am)?\s*(?:back|home|returned|landed)\b"
+    r"|\bsince\s+(?:we|i)\s+(?:returned|landed|arrived)\b"
+)
+_BACK_MESSAGE = (
+    r"(?:^|[^a-z])(?:(?:got|are|we're|were|i'm|im|am|just|finally)\s+back|back\s+(?:home|in)"
+    r"|landed|home\s+again|home\s+safe)(?:[^a-z]|$)"
+)
+# A catch-up with no window of its own widens while fewer messages of others came in it.
+RECENT_MIN_MESSAGES = 1
+RECENT_WIDER_DAYS = (7, 14, 30)
+
+
+def _catch_up_window(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[datetime, datetime, bool]:
+    """[start, end) of a catch-up and whether the question chose it: its own time words, the
+    user's return ("since we got back"), else the default window (which may widen)."""
+    folded = fold_text(compiled.question)
+    if _BACK_QUESTION.search(folded):
+        back = (
+            Message.objects.filter(
+                user=user,
+                is_from_self=True,
+                deleted_at__isnull=True,
+                sent_at__lt=now,
+                text__iregex=_BACK_MESSAGE,
+            )
+            .order_by("-sent_at", "-pk")
+            .values_list("sent_at", flat=True)
+            .first()
+        )
+        if back is not None:
+            return back, now, True
+    time_range = compiled.time_range
+    explicit = resolve_time_expression(compiled.question, now=now, tz=user.zoneinfo)[0]
+    start = time_range.start_utc if time_range is not None else now - timedelta(days=3)
+    end = min(time_range.end_utc, now) if time_range is not None else now
+    return start, end, explicit is not None
+
+
+# A narrowed catch-up reads back at most this far for the user's last word.
+NARROW_CATCH_UP_DAYS = 30
+
+
+def _since_user_last_wrote(
+    *, user: User, rows: models.QuerySet[Message], start: datetime, end: datetime
+) -> datetime:
+    """The start of a catch-up over some chats: the user's last message in the chats that
+    spoke (not before ``NARROW_CATCH_UP_DAYS``, never later than ``start``)."""
+    floor = end - timedelta(days=NARROW_CATCH_UP_DAYS)
+    chats = list(
+        rows.filter(sent_at__gte=floor, sent_at__lt=end)
+        .values_list("chat_id", flat=True)
+        .distinct()
+    )
+    if not chats:
+        return start
+    last = (
+        Message.objects.filter(
+            user=user,
+            chat_id__in=chats,
+            is_from_self=True,
+            deleted_at__isnull=True,
+            sent_at__gte=floor,
+            sent_at__lt=end,
+        )
+        .order_by("-sent_at")
+        .values_list("sent_at", flat=True)
+        .first()
+    )
+    return min(start, last or floor)
+
+
+def _chats_named(*, user: User, compiled: CompiledQuery) -> list[int]:
+    """Chats whose title the question names ("catch me up on the climbing group")."""
+    folded = fold_text(compiled.question)
+    named = []
+    for pk, title in Chat.objects.filter(user=user, is_excluded_from_ai=False).values_list(
+        "pk", "title"
+    ):
+        key = fold_text(title or "").strip()
+        if len(key) >= 3 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
+            named.append(pk)
+    return named
+
+
+def _recent_hits(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
     """A catch-up: what is waiting on the user in the window (open loops opened in it), then
     the most telling message of each chat that spoke in it, chats with the most telling
     message first, then each chat's second, ... Only other people's messages lead an item (the
-    user knows what they said; their messages still show as context)."""
-    time_range = compiled.time_range
-    start = time_range.start_utc if time_range is not None else None
-    end = time_range.end_utc if time_range is not None else None
-    start = start or now - timedelta(days=RECENT_DEFAULT_DAYS)
-    end = min(end, now) if end is not None else now
-    chat_ids = _strict_chat_ids(compiled)
+    user knows what they said; their messages still show as context). The window is the
+    question's (its time words, "since we got back"), else the last few days, widened while
+    fewer than ``RECENT_MIN_MESSAGES`` came. A chat or a person the question names narrows
+    it. Suspicious messages (spam, instructions to an assistant) never lead an item: they are
+    counted in a finding instead."""
+    zone = user.zoneinfo
+    start, end, chosen = _catch_up_window(user=user, compiled=compiled, now=now)
+    chat_ids: list[int] | None = (
+        list(_strict_chat_ids(compiled) or ()) if _strict_chat_ids(compiled) else None
+    )
+    if chat_ids is None:
+        named_chats = _chats_named(user=user, compiled=compiled)
+        chat_ids = named_chats or None
+    person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    rows = Message.objects.filter(
+        user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False, is_from_self=False
+    )
+    if chat_ids is not None:
+        rows = rows.filter(chat_id__in=chat_ids)
+    if person_ids:
+        rows = rows.filter(sender_person_id__in=list(person_ids))
+    platforms = question_platforms(fold_text(compiled.question))
+    if platforms:
+        rows = rows.filter(chat__platform__in=list(platforms))
+    if not chosen and (chat_ids is not None or person_ids or platforms):
+        # Caught up on one chat, person or platform: since the user last wrote there.
+        start = _since_user_last_wrote(user=user, rows=rows, start=start, end=end)
+
+    def read(window_start: datetime) -> list[tuple[int, int, datetime, str, int | None]]:
+        return list(
+            rows.filter(sent_at__gte=window_start, sent_at__lt=end)
+            .order_by("-sent_at", "-pk")
+            .values_list("pk", "chat_id", "sent_at", "text", "sender_person_id")[:RECENT_SCAN]
+        )
+
+    found_rows = read(start)
+    if not chosen:
+        for days in RECENT_WIDER_DAYS:
+            if len(found_rows) >= RECENT_MIN_MESSAGES:
+                break
+            start = min(start, end - timedelta(days=days))
+            found_rows = read(start)
     loops = open_loops_for_user(
         user=user,
         kinds=(LoopKind.QUESTION_TO_USER,),
         chat_ids=chat_ids,
+        person_ids=person_ids,
         opened_after=start,
         limit=RECENT_ITEMS,
     )
+    loops = [loop for loop in loops if loop.opened_at < end]
     found: list[_Hit] = [
-        (loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name))
-        for loop in loops
-        if loop.opened_at < end
+        (loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops
     ]
-    rows = Message.objects.filter(
-        user=user,
-        deleted_at__isnull=True,
-        chat__is_excluded_from_ai=False,
-        is_from_self=False,
-        sent_at__gte=start,
-        sent_at__lt=end,
+    user_chats = set(
+        Message.objects.filter(
+            user=user, is_from_self=True, chat_id__in={row[1] for row in found_rows}
+        )
+        .values_list("chat_id", flat=True)
+        .distinct()
     )
-    if chat_ids is not None:
-        rows = rows.filter(chat_id__in=list(chat_ids))
+    suspicious: list[tuple[int, int, int | None]] = []
     by_chat: dict[int, list[tuple[int, datetime, int]]] = {}
-    for pk, chat_id, sent_at, text in rows.order_by("-sent_at", "-pk").values_list(
-        "pk", "chat_id", "sent_at", "text"
-    )[:RECENT_SCAN]:
+    for pk, chat_id, sent_at, text, sender in found_rows:
+        if is_suspicious(text or "") or (chat_id not in user_chats and _has_link(text or "")):
+            suspicious.append((pk, chat_id, sender))
+            continue
         by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
     ranked_chats = sorted(
         (sorted(items, key=_most_telling_first) for items in by_chat.values()),
@@ -375,7 +830,108 @@ def _recent_hits(*, user: User, compiled: CompiledQuery, now: datetime) -> list[
         if mid not in taken:
             taken.add(mid)
             found.append((mid, ""))
-    return found[:RECENT_ITEMS]
+    findings = _catch_up_findings(
+        user=user,
+        start=start,
+        loops=loops,
+        by_chat=by_chat,
+        suspicious=suspicious,
+        zone=zone,
+    )
+    return found[:RECENT_ITEMS], findings
+
+
+_LINK = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|net|org|io|ly|xyz|top|info)/", re.I)
+
+
+def _has_link(text: str) -> bool:
+    return _LINK.search(text) is not None
+
+
+def _catch_up_findings(
+    *,
+    user: User,
+    start: datetime,
+    loops: Sequence[OpenLoop],
+    by_chat: Mapping[int, Sequence[tuple[int, datetime, int]]],
+    suspicious: Sequence[tuple[int, int, int | None]],
+    zone: ZoneInfo,
+) -> list[Finding]:
+    """What needs the user first (questions to them), then how much each chat said, then
+    what was set aside as suspicious (named, never quoted)."""
+    findings: list[Finding] = []
+    since = moment_text(start, zone)
+    if loops:
+        waiting = _join_words(
+            [
+                f"{loop.person_name or 'someone'} ({moment_text(loop.opened_at, zone)})"
+                for loop in loops
+            ]
+        )
+        findings.append(
+            Finding(
+                text=f"Waiting on you since {since}: questions from {waiting}.",
+                message_ids=tuple(loop.opened_by_message_id for loop in loops),
+            )
+        )
+    if by_chat:
+        titles = dict(
+            Chat.objects.filter(user=user, pk__in=list(by_chat)).values_list("pk", "title")
+        )
+        busiest = sorted(by_chat.items(), key=lambda item: (-len(item[1]), item[0]))
+        parts = [
+            f"{_shown(titles.get(chat_id) or '', 'chat')} ({len(items)})"
+            for chat_id, items in busiest[:6]
+        ]
+        total = sum(len(items) for items in by_chat.values())
+        findings.append(
+            Finding(
+                text=f"Since {since}: {total} messages from others in {len(by_chat)} chats — "
+                + ", ".join(parts)
+                + ".",
+                message_ids=tuple(
+                    min(items, key=_most_telling_first)[2] for _chat, items in busiest[:6]
+                ),
+            )
+        )
+    else:
+        findings.append(Finding(text=f"Nothing new from others since {since}."))
+    if suspicious:
+        senders = dict(
+            Person.objects.filter(
+                user=user, pk__in=[sender for _, _, sender in suspicious if sender]
+            ).values_list("pk", "display_name")
+        )
+        who = _join_words(
+            list(
+                dict.fromkeys(
+                    _shown(senders.get(sender or 0, ""), "sender") for _, _, sender in suspicious
+                )
+            )
+        )
+
+        count = len(suspicious)
+        noun = "message looks" if count == 1 else "messages look"
+        findings.append(
+            Finding(
+                text=f"Left out as suspicious: {count} {noun} like spam or instructions aimed at "
+                f"an assistant (from {who}); nothing in them was followed."
+            )
+        )
+    return findings
+
+
+def _shown(name: str, kind: str) -> str:
+    """A name or title as an answer may repeat it: never one that holds instructions."""
+    if not name:
+        return f"an unknown {kind}"
+    return f"a {kind} with a suspicious name" if is_suspicious(name) else name
+
+
+def _join_words(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # Words that ask what someone said without naming a topic ("what does Prize Desk want?",
@@ -442,15 +998,16 @@ def _visible(*, user: User, compiled: CompiledQuery, message_ids: list[int]) -> 
 def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) -> MemoryHits | None:
     """The messages personal memory says answer ``compiled`` (asked at ``now``), best first,
     or ``None`` when the intent has no memory source or memory holds nothing in scope."""
+    findings: list[Finding] = []
     if compiled.intent == Intent.UNRESOLVED:
         source, route = MemorySource.OPEN_LOOPS, Route.UNRESOLVED
-        found = _loop_hits(user=user, compiled=compiled)
+        found, findings = _loop_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.PEOPLE_RANKING:
         source, route = MemorySource.PEOPLE_RANKING, Route.PEOPLE_RANKING
-        found = _ranking_hits(user=user, compiled=compiled, now=now)
+        found, findings = _ranking_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.PLAN_RECALL:
         source, route = MemorySource.PLANS, Route.HYBRID
-        found = _plan_hits(user=user, compiled=compiled)
+        found, findings = _plan_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.IDENTITY_LOOKUP:
         source, route = MemorySource.IDENTITY, Route.HYBRID
         found = _identity_hits(user=user, compiled=compiled)
@@ -460,7 +1017,17 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
         found = _person_loop_hits(user=user, compiled=compiled)
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
-        found = _recent_hits(user=user, compiled=compiled, now=now)
+        found, findings = _recent_hits(user=user, compiled=compiled, now=now)
+    elif compiled.intent == Intent.CONVERSATION_QA and _ASKS_WHEN.search(
+        fold_text(compiled.question)
+    ):
+        # "What time does Bea's train arrive?": a plan by another name, read from its topic.
+        source, route = MemorySource.PLANS, Route.HYBRID
+        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=())
+        if topic is None:
+            return None
+        found = [(step.message_id, str(step.status)) for step in topic.steps]
+        findings = _plan_findings(user=user, plans=[topic])
     elif _asks_what_they_said(compiled):
         source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
         found = _person_said_hits(user=user, compiled=compiled)
@@ -483,4 +1050,5 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
         route=route,
         message_ids=message_ids,
         notes={mid: notes[mid] for mid in message_ids if notes[mid]},
+        findings=tuple(findings),
     )

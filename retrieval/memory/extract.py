@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
 
 _FLAGS = re.IGNORECASE
@@ -31,38 +32,101 @@ ACTIVITIES = (
     "cinema",
     "concert",
     "game night",
+    "trip",
+    "flight",
+    "climbing",
+    "bouldering",
+    "gig",
+    "wedding",
+    "birthday",
+    "appointment",
+    "interview",
+    "meeting",
+    "launch",
+    "housewarming",
+    "festival",
+    # Portuguese, Spanish, French, German.
+    "jantar",
+    "almoço",
+    "almoco",
+    "festa",
+    "viagem",
+    "cena",
+    "comida",
+    "fiesta",
+    "viaje",
+    "mudanza",
+    "dîner",
+    "déjeuner",
+    "soirée",
+    "abendessen",
+    "mittagessen",
+    "ausflug",
 )
 _ACTIVITY = re.compile(r"\b(" + "|".join(ACTIVITIES) + r")s?\b", _FLAGS)
 
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_CLOCK = r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|(?:at|@)\s?\d{1,2}(?::\d{2})?\b)"
+_WEEKDAY = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|domingo"
+    r"|lunes|martes|mi[eé]rcoles|jueves|viernes"
+    r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
+)
+# "Fri 12th", "Thu Jun 4", "sat. 3": an abbreviated day only with a date or a time after it.
+_SHORT_DAY = (
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
+    r"(?:[a-z]{3}\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b)?"
+)
+_MONTH_DAY = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
+)
+_CLOCK = (
+    r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
+    r"(?::\d{2})?\s?(?:am|pm|h)?\b)"
+)
 _TIME = re.compile(
-    rf"\b(?:(?:this |next |on )?{_WEEKDAY}(?:\s+(?:at\s+)?{_CLOCK})?"
-    rf"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week|{_CLOCK})",
+    rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
+    rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
+    r"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week"
+    r"|hoje|amanh[aã]|mañana|hoy|ce soir|demain|heute|morgen"
+    rf"|{_CLOCK})",
     _FLAGS,
 )
+_CLOCK_ONLY = re.compile(rf"\b{_CLOCK}", _FLAGS)
 # "at Taberna", "in Porto": a capitalised name after at/in, not a weekday or a clock time.
 _PLACE = re.compile(r"\b(?:at|in)\s+((?:[A-Z][\w'\u2019&-]+)(?:\s+[A-Z][\w'\u2019&-]+){0,2})")
-_NOT_PLACES = re.compile(rf"^(?:{_WEEKDAY}|the|my|our|your|a|an)\b", _FLAGS)
+_NOT_PLACES = re.compile(
+    rf"^(?:{_WEEKDAY}|the|my|our|your|a|an|mine|yours|home|work)\b"
+    r"|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$",
+    _FLAGS,
+)
 
 _CANCEL = re.compile(
     r"\b(?:cancel(?:led|ed|ling)?|call(?:ed|ing)? (?:it )?off|can['\u2019]?t make it|"
-    r"cannot make it|won['\u2019]t make it|not happening anymore)\b",
+    r"cannot make it|won['\u2019]t make it|not happening anymore|"
+    r"cancelad[oa]|cancelar|desmarcad[oa]|annul[ée]e?|abgesagt|absagen|"
+    r"n[aã]o vou poder|no puedo ir|ya no va)\b",
     _FLAGS,
 )
 _CHANGE = re.compile(
     r"\b(?:move[sd]?|moving|reschedul\w*|postpon\w*|push(?:ed)? (?:it )?back|instead|"
-    r"change of plans?)\b",
+    r"change of plans?|switch(?:ed)? (?:it )?to|"
+    r"mudar|mudamos|adiar|adiad[oa]|passar para|cambiar|cambiamos|movemos|"
+    r"d[ée]plac\w*|report[ée]e?|verschieb\w*|verlegt)\b",
     _FLAGS,
 )
 _CONFIRM = re.compile(
     r"\b(?:count me in|i['\u2019]m in|we['\u2019]re in|works for me|sounds good|booked|confirmed|"
-    r"see you (?:then|there)|we['\u2019]ll be there|i['\u2019]ll be there|yes)\b",
+    r"see you (?:then|there)|we['\u2019]ll be there|i['\u2019]ll be there|yes|"
+    r"combinado|fechado|bora|ok pra mim|pode ser|claro que sim|dale|de acuerdo|"
+    r"d['\u2019]accord|ça marche|ca marche|passt|abgemacht|einverstanden)\b",
     _FLAGS,
 )
 _PROPOSAL_CUE = re.compile(
     r"\?|\b(?:let['\u2019]s|who['\u2019]s up|shall we|how about|want to|fancy|i['\u2019]d like|"
-    r"up for)\b",
+    r"up for|vamos|bora|on se fait|lass uns|we(?:['\u2019]re| are) (?:doing|having|going)|"
+    r"plan is|is (?:on|set for)|scheduled for)\b",
     _FLAGS,
 )
 
@@ -105,11 +169,29 @@ def plan_signal(text: str) -> PlanSignal:
     is_proposal = bool(
         activity and (time_match or place) and status is None and _PROPOSAL_CUE.search(text)
     )
+    label = time_match.group(0).strip() if time_match else ""
+    if time_match and _CLOCK_ONLY.fullmatch(label):
+        # "Sunday instead? meet 9am": the day said before the clock belongs to it.
+        day = next(
+            (
+                m.group(0).strip()
+                for m in _TIME.finditer(text)
+                if not _CLOCK_ONLY.fullmatch(m.group(0).strip())
+            ),
+            "",
+        )
+        if day:
+            label = f"{day} {label}"
+    elif time_match and not _CLOCK_ONLY.search(label):
+        # "Shall we go Thu 4th instead? leaving 8am": the clock said after the day belongs to it.
+        clock = _CLOCK_ONLY.search(text, time_match.end())
+        if clock:
+            label = f"{label} {clock.group(0).strip()}"
     return PlanSignal(
         status=status,
         activity=activity,
         place=place,
-        event_label=time_match.group(0).strip() if time_match else "",
+        event_label=label,
         is_proposal=is_proposal,
     )
 
@@ -129,7 +211,8 @@ _REQUEST = re.compile(
 )
 _PROMISE_VERB = re.compile(
     r"\b(?:I['\u2019]ll|I will)\s+(?:\w+\s+)?"
-    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book)\b"
+    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book|pay|return"
+    r"|bring|give|transfer|review|pass|text|tell)\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over))*\s*(\w+)?",
     _FLAGS,
 )
@@ -138,7 +221,10 @@ _FULFILMENT = re.compile(
     r"(?:is|are) (?:now )?in the|done)\b",
     _FLAGS,
 )
-_PRONOUNS = {"you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in"}
+_PRONOUNS = {
+    "you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in", "back", "him",
+    "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon",
+}  # fmt: skip
 
 
 def is_question_to_user(
@@ -400,3 +486,9 @@ def nationality_claims(text: str) -> list[str]:
                 found.append(canonical)
                 break
     return found
+
+
+def is_suspicious(text: str) -> bool:
+    """A message that tries to instruct an assistant, or reads as spam
+    (``claire.ai.suspicious``)."""
+    return suspicious_text(text)

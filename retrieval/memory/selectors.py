@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -204,6 +204,36 @@ def relationship_metrics_for_user(
     return metrics
 
 
+def exchanged_counts_for_user(
+    *,
+    user: User,
+    first_day: date,
+    last_day: date,
+    platforms: Sequence[str] = (),
+) -> dict[int, int]:
+    """Messages exchanged with each person (both directions, merged people as one) between two
+    local days of the user, both included, optionally on some platforms only; people with
+    none are left out. One aggregate query over the counters; chats excluded from AI do not
+    count."""
+    rows = PersonChatDay.objects.filter(
+        user=user, day__gte=first_day, day__lte=last_day, chat__is_excluded_from_ai=False
+    )
+    if platforms:
+        rows = rows.filter(chat__platform__in=list(platforms))
+    canonical = person_canonical_ids(user=user)
+    counts: dict[int, int] = {}
+    for person_id, received, sent in (
+        rows.values("person_id")
+        .annotate(received=Sum("received_count"), sent=Sum("sent_count"))
+        .values_list("person_id", "received", "sent")
+    ):
+        total = int(received or 0) + int(sent or 0)
+        if total > 0:
+            key = canonical.get(person_id, person_id)
+            counts[key] = counts.get(key, 0) + total
+    return counts
+
+
 def _representative_message_ids(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
     user's in direct chats with them), newest first."""
@@ -268,13 +298,24 @@ def people_ranking(
     kind: RankingKind = RankingKind.RELATIONSHIP_STRENGTH,
     limit: int = 5,
     person_ids: list[int] | None = None,
+    counts: Mapping[int, int] | None = None,
 ) -> list[RelationshipMetrics]:
     """People ranked from the stored counters (no model): ``relationship_strength`` ranks by
     ``strength``; ``neglected`` ranks people with nothing exchanged in the last
     ``NEGLECTED_AFTER_DAYS`` days (and at least ``NEGLECTED_MIN_MESSAGES_365D`` in the year)
-    by the same score. Each result carries its reply latency and the ids of up to three
+    by the same score. With ``counts`` (messages per person in a window or on a platform,
+    ``exchanged_counts_for_user``) only those people rank, most messages first. Each result
+    carries its reply latency and the ids of up to three
     representative messages to cite."""
     metrics = relationship_metrics_for_user(user=user, now=now, person_ids=person_ids)
+    if counts is not None:
+        # A window or a platform named: rank by the messages exchanged there.
+        by_person = {item.person_id: item for item in metrics}
+        metrics = [
+            by_person[person_id]
+            for person_id in sorted(counts, key=lambda pid: (-counts[pid], pid))
+            if person_id in by_person
+        ]
     if kind == RankingKind.NEGLECTED:
         metrics = [
             item
@@ -476,6 +517,28 @@ def open_loops_for_user(
         )
         for row in rows
     ]
+
+
+def loops_for_user(
+    *,
+    user: User,
+    person_ids: Sequence[int] = (),
+    chat_ids: Sequence[int] | None = None,
+    kinds: Sequence[str] = (),
+    limit: int = 50,
+) -> list[tuple[Loop, str]]:
+    """Every loop with ``person_ids`` (open, resolved or closed), newest first, with the
+    person's name, never from a chat excluded from AI: what a yes/no question about one loop
+    ("did I ever send Ana the photos?") is answered from. One query."""
+    loops = Loop.objects.filter(user=user, chat__is_excluded_from_ai=False)
+    if person_ids:
+        loops = loops.filter(person_id__in=person_ids_expand(user=user, person_ids=person_ids))
+    if chat_ids is not None:
+        loops = loops.filter(chat_id__in=list(chat_ids))
+    if kinds:
+        loops = loops.filter(kind__in=list(kinds))
+    rows = loops.select_related("person", "opened_by", "resolved_by").order_by("-opened_at", "-pk")
+    return [(row, row.person.display_name if row.person else "") for row in rows[: max(limit, 0)]]
 
 
 # --- Facts and identity lookup ---------------------------------------------------------------

@@ -111,6 +111,22 @@ _PLAN_VOCABULARY = (
     "see you",
     "be there",
     "yes",
+    "combinado",
+    "fechado",
+    "bora",
+    "dale",
+    "accord",
+    "passt",
+    "cancela",
+    "desmarc",
+    "annul",
+    "abgesagt",
+    "mudar",
+    "adia",
+    "cambia",
+    "plac",
+    "verschieb",
+    "switch",
 )
 
 

@@ -12,6 +12,9 @@ from django.utils import timezone
 from claire.api.auth import request_user
 from retrieval.memory.calendar import calendar_week_for_user
 
+MIN_CALENDAR_YEAR = 1900
+MAX_CALENDAR_YEAR = 9000
+
 
 @login_required
 def calendar_view(request: HttpRequest) -> HttpResponse:
@@ -21,6 +24,9 @@ def calendar_view(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("date", "").strip()
     try:
         day = date.fromisoformat(raw) if raw else today
+        # The week around the day must be representable (it is read with a margin before it).
+        if not date(MIN_CALENDAR_YEAR, 1, 1) <= day < date(MAX_CALENDAR_YEAR, 1, 1):
+            raise ValueError(raw)
     except ValueError:
         return render(
             request,

@@ -50,6 +50,18 @@ def _free_port() -> int:
 
 @contextmanager
 def daphne_server(*, redis_url: str = "", model: dict[str, object] | None = None) -> Iterator[int]:
+    with daphne_process(redis_url=redis_url, model=model) as (port, _):
+        yield port
+
+
+@contextmanager
+def daphne_process(
+    *,
+    redis_url: str = "",
+    model: dict[str, object] | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """A daphne server on a free port, and its process (a test may kill it)."""
     port = _free_port()
     test_database = connection.settings_dict["NAME"]
     env = {
@@ -57,6 +69,7 @@ def daphne_server(*, redis_url: str = "", model: dict[str, object] | None = None
         "CLAIRE_DATABASE_NAME": test_database,
         "CLAIRE_AI_CONFIG": json.dumps(model or slow_model()),
         "REDIS_URL": redis_url,
+        **(extra_env or {}),
     }
     if os.environ.get("DATABASE_URL"):
         # The servers must use this test database, not the one DATABASE_URL names.
@@ -89,10 +102,11 @@ def daphne_server(*, redis_url: str = "", model: dict[str, object] | None = None
             except OSError:
                 assert time.monotonic() < deadline, "daphne did not start"
                 time.sleep(0.2)
-        yield port
+        yield port, process
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
 
 
 def _open_stream(port: int, token: str) -> socket.socket:

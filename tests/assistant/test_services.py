@@ -128,13 +128,14 @@ def test_retry_of_a_foreign_turn_is_not_found(user, other_user):
 def test_stale_streaming_turn_expires_so_its_request_replays_as_failed(user, settings):
     request = _request()
     pair = services.turn_begin(user=user, request=request)
+    assert pair.assistant_turn.lease_expires_at > timezone.now()
     Turn.objects.filter(pk=pair.assistant_turn.pk).update(
-        created_at=timezone.now() - timedelta(seconds=settings.ASSISTANT_STREAM_LEASE_SECONDS + 1)
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     again = services.turn_begin(user=user, request=request)
     assert again.is_new is False
     assert again.assistant_turn.status == TurnStatus.FAILED
-    assert again.assistant_turn.error_code == "stream_abandoned"
+    assert again.assistant_turn.error_code == "interrupted"
 
 
 def _outcome(**changes):

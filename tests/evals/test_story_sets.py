@@ -22,6 +22,7 @@ from evals.golden.story import (
     story_set_load,
     story_user_create,
 )
+from tests.billing.conftest import seed_local_prices
 
 SAMPLE = Path(__file__).parent / "story_sample"
 CAST = {
@@ -189,6 +190,8 @@ def test_bridge_batches_carry_identities_replies_and_self():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_story_is_replayed_up_to_each_questions_time_and_asked_then():
+    # Earlier transactional tests flush the price book the migrations seeded; answers need it.
+    seed_local_prices()
     story = story_set_load(SAMPLE)
     user = story_user_create(story=story, email="owner@sample.test")
     lines: list[str] = []

@@ -26,7 +26,12 @@ from claire.celery import app as celery_app
 from indexing.models import IndexJob, IndexProgress, MessageEmbedding
 from tests.indexing.support import counters, ingest, message, recount
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.chaos,
+    pytest.mark.django_db(transaction=True),
+]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 LEASE_SECONDS = 3

@@ -155,7 +155,7 @@ GOLDEN: tuple[Golden, ...] = (
     Golden(
         "Who do I talk to the most?",
         "people_ranking",
-        ranking=("relationship_strength", 12),
+        ranking=("most_messages", 12),
     ),
     Golden(
         "What did we decide about pricing?", "conversation_qa", keywords=("decision", "pricing")
@@ -226,7 +226,7 @@ GOLDEN: tuple[Golden, ...] = (
     Golden(
         "Who do I talk to most?",
         "people_ranking",
-        ranking=("relationship_strength", 12),
+        ranking=("most_messages", 12),
     ),
     Golden("Catch me up", "catch_up", window=LAST_FEW_DAYS),
     Golden("What is unresolved?", "unresolved"),
@@ -1139,7 +1139,7 @@ GOLDEN: tuple[Golden, ...] = (
         "who did I text the most this week",
         "people_ranking",
         window=THIS_WEEK,
-        ranking=("relationship_strength", 12),
+        ranking=("most_messages", 12),
     ),
     Golden("Who are my closest friends?", "people_ranking", ranking=("relationship_strength", 12)),
     Golden("my top 5 closest friends", "people_ranking", ranking=("relationship_strength", 5)),
@@ -1153,12 +1153,12 @@ GOLDEN: tuple[Golden, ...] = (
         "people_ranking",
         ranking=("relationship_strength", 3),
     ),
-    Golden("who messages me the most", "people_ranking", ranking=("relationship_strength", 12)),
+    Golden("who messages me the most", "people_ranking", ranking=("most_messages", 12)),
     Golden(
         "Who did I talk to most last month?",
         "people_ranking",
         window=("2026-02-01T00:00:00+00:00", "2026-03-01T00:00:00+00:00"),
-        ranking=("relationship_strength", 12),
+        ranking=("most_messages", 12),
     ),
     # --- requested actions ------------------------------------------------------------------
     Golden(

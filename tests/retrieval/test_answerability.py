@@ -1,5 +1,6 @@
-"""Whether searched evidence can answer the question: unknown topics and named people with
-nothing of theirs become the deterministic no-evidence answer."""
+"""Whether searched evidence can answer the question: a topic the history never mentions and
+named people with nothing of theirs become the deterministic no-evidence answer; a typo or one
+unseen word does not, and partial evidence is answered with its strength."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from retrieval.answerability import STRONG_SIMILARITY, unanswerable_reason
+from retrieval.answerability import (
+    STRONG_SIMILARITY,
+    EvidenceSignals,
+    answerability_assess,
+    answerability_decide,
+)
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
 from retrieval.fusion import SearchCandidate
@@ -122,11 +128,82 @@ def test_a_candidate_close_in_meaning_answers_whatever_its_words(user):
         candidates=(_candidate(1, similarity=STRONG_SIMILARITY - 0.2, lexical=False),),
         vector_status="ok",
     )
-    assert unanswerable_reason(user=user, compiled=compiled, result=close) is None
-    reason = unanswerable_reason(user=user, compiled=compiled, result=far)
-    assert reason is not None
-    assert reason.rule == "unknown_topic"
-    assert set(reason.terms) == {"caused", "staging", "outage"}
+    answered = answerability_assess(user=user, compiled=compiled, result=close)
+    assert answered is not None and answered.rule is None
+    refused = answerability_assess(user=user, compiled=compiled, result=far)
+    assert refused is not None
+    assert refused.rule == "no_topic"
+    assert set(refused.signals.unknown_terms) == {"caused", "staging", "outage"}
+
+
+def test_one_unseen_word_beside_known_ones_is_answered_from_the_best_evidence(user):
+    _history(user)
+    # "postponed" is in no message; "appointment" and "moved" are.
+    retrieval = _ask(user, "Was the appointment moved or postponed?")
+    assert not retrieval.is_no_evidence
+    landlord = message_row(user, "team", "w2").pk
+    assert retrieval.pack.sources[0].primary_message_id == landlord
+    assert retrieval.answerability is not None
+    assert retrieval.answerability.signals.unknown_terms == ("postponed",)
+    assert retrieval.evidence_strength is not None and 0 < retrieval.evidence_strength < 1
+
+
+def test_a_misspelt_word_is_not_an_unknown_topic(user):
+    _history(user)
+    retrieval = _ask(user, "When is the code freze?")
+    assert not retrieval.is_no_evidence
+    assert retrieval.answerability is not None
+    assert retrieval.answerability.signals.misspelled_terms == ("freze",)
+    assert retrieval.answerability.signals.unknown_terms == ()
+
+
+def _signals(**values) -> EvidenceSignals:
+    defaults = {
+        "terms": ("boiler", "repair"),
+        "unknown_terms": (),
+        "misspelled_terms": (),
+        "best_similarity": 0.5,
+        "best_coverage": 1.0,
+    }
+    return EvidenceSignals(**{**defaults, **values})
+
+
+def test_only_a_question_whose_every_word_is_unknown_and_far_in_meaning_is_refused():
+    assert answerability_decide(_signals(unknown_terms=("boiler", "repair"))).rule == "no_topic"
+    close = _signals(unknown_terms=("boiler", "repair"), best_similarity=STRONG_SIMILARITY)
+    assert answerability_decide(close).rule is None
+    assert answerability_decide(_signals(unknown_terms=("boiler",))).rule is None
+
+
+def test_the_named_people_with_only_someone_elses_match_is_refused():
+    theirs_empty = _signals(people_best_similarity=0.2, people_best_coverage=0.0)
+    assert answerability_decide(theirs_empty).rule == "nothing_of_people"
+    theirs_partial = _signals(people_best_similarity=0.4, people_best_coverage=0.5)
+    assert answerability_decide(theirs_partial).rule is None
+    # Unknown words count against both sides: a gap of half the words is enough only when
+    # nothing of theirs is even loosely close in meaning.
+    half_unknown = _signals(
+        unknown_terms=("repair",), people_best_similarity=0.4, people_best_coverage=0.0
+    )
+    assert answerability_decide(half_unknown).rule is None
+    half_unknown_far = _signals(
+        unknown_terms=("repair",), people_best_similarity=0.2, people_best_coverage=0.0
+    )
+    assert answerability_decide(half_unknown_far).rule == "nothing_of_people"
+    # A question about their relations ("Marco's parents") is not judged by their words.
+    relation = _signals(people_best_similarity=0.2, people_best_coverage=0.0, describes_people=True)
+    assert answerability_decide(relation).rule is None
+
+
+def test_evidence_strength_grows_with_coverage_similarity_and_the_named_peoples_own_match():
+    weak = answerability_decide(_signals(best_similarity=0.3, best_coverage=0.5)).strength
+    covered = answerability_decide(_signals(best_similarity=0.3, best_coverage=1.0)).strength
+    close = answerability_decide(_signals(best_similarity=0.7, best_coverage=1.0)).strength
+    assert 0 <= weak < covered < close == 1.0
+    someone_else = answerability_decide(
+        _signals(best_similarity=0.7, people_best_similarity=0.3, people_best_coverage=0.0)
+    ).strength
+    assert someone_else == 0.5
 
 
 def test_descriptors_of_people_are_not_topic_words(user):
@@ -142,4 +219,5 @@ def test_descriptors_of_people_are_not_topic_words(user):
         candidates=(_candidate(1, similarity=None, lexical=True),),
         vector_status="ok",
     )
-    assert unanswerable_reason(user=user, compiled=compiled, result=result) is None
+    answerability = answerability_assess(user=user, compiled=compiled, result=result)
+    assert answerability is not None and answerability.rule is None

@@ -16,6 +16,12 @@
    arrival minus (arrival of word 0 + i/30 s), reported for all words and for the steady
    state (from one second after every stream is delivering, anchored at the window's first
    word of each stream). A stream that does not end with ``[DONE]`` is dropped.
+
+``--burst N`` measures admission instead: N streams opened at the same moment on a warmed
+server, request -> first byte and -> ``data-sources`` for each (then it hangs up).
+``--processes N`` serves with the production layout (``python -m claire.serve``: N daphne
+processes on one socket; needs ``REDIS_URL``). The bench user's rate limit and stream cap are
+lifted for the server it starts.
 """
 
 from __future__ import annotations
@@ -118,6 +124,12 @@ class Command(BaseCommand):
         parser.add_argument("--streams", type=int, default=200)
         parser.add_argument("--deltas", type=int, default=300)
         parser.add_argument(
+            "--burst", type=int, default=0, help="Open this many streams at once (admission)."
+        )
+        parser.add_argument(
+            "--processes", type=int, default=1, help="Server processes (claire.serve layout)."
+        )
+        parser.add_argument(
             "--ramp-seconds",
             type=float,
             default=5.0,
@@ -140,28 +152,38 @@ class Command(BaseCommand):
             },
             "profiles": {"answer": {"candidates": ["local/mock"]}},
         }
-        server = subprocess.Popen(  # noqa: S603 - our own server, fixed arguments
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "--verbosity",
-                "0",
+        if options["processes"] > 1:
+            command = [
+                *("-m", "claire.serve", "--processes", str(options["processes"])),
+                *("--bind", "127.0.0.1", "--port", str(port), "--", "--verbosity", "0"),
+            ]
+        else:
+            command = [
+                *("-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "--verbosity", "0"),
                 "claire.asgi:application",
-            ],
+            ]
+        server = subprocess.Popen(  # noqa: S603 - our own server, fixed arguments
+            [sys.executable, *command],
             cwd=Path(settings.BASE_DIR),
-            env={**os.environ, "CLAIRE_AI_CONFIG": json.dumps(model), "LOG_LEVEL": "WARNING"},
+            env={
+                **os.environ,
+                "CLAIRE_AI_CONFIG": json.dumps(model),
+                "LOG_LEVEL": "WARNING",
+                # One bench user asks for every stream: its own limits would refuse them.
+                "RATE_LIMIT_ASK": "1000000/60",
+                "ASSISTANT_MAX_CONCURRENT_STREAMS": "0",
+                "SERVER_MAX_INCOMPLETE_REQUESTS": "100000",
+            },
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         try:
             self._wait_for(port)
             self._server_pid = server.pid
-            asyncio.run(self._bench(port, token.key, options))
+            if options["burst"]:
+                asyncio.run(self._burst(port, token.key, options["burst"]))
+            else:
+                asyncio.run(self._bench(port, token.key, options))
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -301,6 +323,24 @@ class Command(BaseCommand):
     _sourced = 0
     _streams = 0
     _streaming_from: tuple[float, float] | None = None
+
+    async def _burst(self, port: int, token: str, count: int) -> None:
+        for _ in range(10):  # warm-up: imports, connections, tokenizer (each process)
+            await self._stream(port, token, until_sources=True)
+        await asyncio.sleep(1.0)
+        results = await asyncio.gather(
+            *(self._stream(port, token, until_sources=True) for _ in range(count))
+        )
+        first_bytes = [result.first_byte_ms for result in results if result.first_byte_ms]
+        sources = [result.sources_ms for result in results if result.sources_ms]
+        self.stdout.write(
+            f"burst: {count} streams opened at once (load average {os.getloadavg()[0]:.1f}); "
+            f"answered {len(first_bytes)}, reached data-sources {len(sources)}\n"
+            f"  request -> first byte:   p50 {_percentile(first_bytes, 0.5):.1f} ms, "
+            f"p95 {_percentile(first_bytes, 0.95):.1f} ms, max {max(first_bytes):.1f} ms\n"
+            f"  request -> data-sources: p50 {_percentile(sources, 0.5):.1f} ms, "
+            f"p95 {_percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms"
+        )
 
     async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
         for _ in range(5):  # warm-up: imports, connections, tokenizer

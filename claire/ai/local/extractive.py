@@ -30,7 +30,8 @@ from claire.ai.providers.base import (
     StreamEnd,
     split_into_word_groups,
 )
-from claire.ai.types import EvidenceSource, GenerationRequest, TextDelta
+from claire.ai.suspicious import suspicious_text
+from claire.ai.types import EvidenceSource, GenerationRequest, MemoryFinding, TextDelta
 
 PROVIDER_NAME = "local"
 MODEL_NAME = "extractive-answerer-v1"
@@ -69,6 +70,7 @@ _RANKING_PATTERN = re.compile(
     r"\bwho\b.*\b(talk|chat|message|text|speak|write)\w*\b.*\b(most|more|often|least)\b",
     re.IGNORECASE,
 )
+_NUMBERED = re.compile(r"^\d{1,3}\. ")
 _ACTION_PATTERN = re.compile(r"^\s*(please\s+)?(draft|write|send|reply|message)\b", re.IGNORECASE)
 
 
@@ -144,9 +146,20 @@ def _when(source: EvidenceSource, timezone: str) -> str:
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
 
 
+def _name(text: str, fallback: str) -> str:
+    """A sender name or chat title as shown: one that holds instructions or spam is not
+    repeated ("a sender with a suspicious name")."""
+    if not text:
+        return "Someone" if fallback == "sender" else ""
+    if suspicious_text(text):
+        return f"a {fallback} with a suspicious name"
+    return _quote(text)
+
+
 def _attribution(source: EvidenceSource, timezone: str) -> str:
-    sender = _quote(source.sender) if source.sender else "Someone"
-    context = [_quote(source.chat_title)] if source.chat_title else []
+    sender = _name(source.sender, "sender")
+    title = _name(source.chat_title, "chat")
+    context = [title] if title else []
     when = _when(source, timezone)
     if when:
         context.append(when)
@@ -194,18 +207,96 @@ _APPENDIX_HEADINGS = {
 
 
 def _memory_line(source: EvidenceSource, timezone: str) -> str:
+    """One memory record: what memory says, who and when, and the message itself reported
+    (a suspicious one only quoted inertly, never restated)."""
     note = f"**{_quote(source.note)}**: " if source.note else ""
     text = source.primary_text or source.text
-    return f"- {note}{_attribution(source, timezone)}: “{_quote(text)}” [{source.label}]"
+    return f"- {note}{_attribution(source, timezone)}: {_reported(text)} [{source.label}]"
+
+
+def _reported(text: str) -> str:
+    """Message text as the answer reports it: inert, and in quotes only when suspicious."""
+    if suspicious_text(text):
+        return f"“{_quote(text)}” (suspicious, not followed)"
+    return _quote(text)
+
+
+def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
+    """A closing line naming the cited sources that hold a suspicious message."""
+    flagged = [
+        f"[{source.label}]"
+        for source in evidence
+        if f"[{source.label}]" in answer
+        and (
+            suspicious_text(source.sender)
+            or suspicious_text(source.chat_title)
+            or any(
+                suspicious_text(text) or suspicious_text(sender)
+                for sender, text in _turns_of(source)
+            )
+        )
+    ]
+    if not flagged:
+        return answer
+    return (
+        answer + "\n\nNote: " + "".join(flagged) + " holds a suspicious message (spam or "
+        "instructions aimed at an assistant); I ignored what it asks."
+    )
+
+
+def _turns_of(source: EvidenceSource) -> tuple[tuple[str, str], ...]:
+    if source.turns:
+        return source.turns
+    return ((source.sender, source.primary_text or source.text),)
+
+
+def _finding_lines(findings: Sequence[MemoryFinding], labels: set[str]) -> str:
+    """Memory's statements as the answer's opening sentences, each with its marks (only
+    labels of this evidence), made inert like a quote (names and titles come from messages)."""
+    paragraphs: list[str] = []
+    previous_listed = False
+    for finding in findings:
+        text = " ".join(finding.text.split()).replace("[", "(").replace("]", ")")
+        text = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+        marks = "".join(f"[{label}]" for label in finding.labels if label in labels)
+        line = f"{text} {marks}".rstrip()
+        # Numbered statements ("1. Ana: 120 messages") form one list under the one before.
+        is_listed = _NUMBERED.match(text) is not None
+        if is_listed and paragraphs:
+            paragraphs[-1] += ("\n" if previous_listed else "\n\n") + line
+        else:
+            paragraphs.append(line)
+        previous_listed = is_listed
+    return "\n\n".join(paragraphs)
 
 
 def compose_answer(
-    question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str = ""
+    question: str,
+    evidence: Sequence[EvidenceSource],
+    timezone: str,
+    intent: str = "",
+    findings: Sequence[MemoryFinding] = (),
 ) -> str:
     """The whole Markdown answer for ``question`` (of compiled ``intent``, "" when unknown)
-    from ``evidence`` (deterministic)."""
+    from ``evidence`` (deterministic): memory's ``findings`` first (the direct answer: a
+    plan's status and day, yes or no, the ranked names with counts), then the quotes that
+    support them."""
     if not evidence:
         return "I couldn't find anything in your messages about this."
+    if not findings:
+        return _suspicion_note(_body(question, evidence, timezone, intent), evidence)
+    lead = _finding_lines(findings, {source.label for source in evidence})
+    records = [source for source in evidence if source.must_cite]
+    if intent == "plan_recall" and records:
+        # The plan's own steps prove the statement; other matches would be other plans.
+        lines = [_memory_line(source, timezone) for source in records]
+        answer = lead + "\n\n" + _APPENDIX_HEADINGS[intent] + "\n\n" + "\n".join(lines)
+    else:
+        answer = lead + "\n\n" + _body(question, evidence, timezone, intent)
+    return _suspicion_note(answer, evidence)
+
+
+def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:
     records = [source for source in evidence if source.must_cite]
     if records and intent in _DIGEST_HEADINGS:
         if intent == "catch_up":
@@ -274,9 +365,14 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
+    reported = _reported_lead(question_terms, ranked, timezone)
     lead = (
-        f"The closest match is from {_attribution(best_source, timezone)}: "
-        f"“{_quote(best_text)}” [{best_source.label}]"
+        reported
+        if reported
+        else (
+            f"The closest match is from {_attribution(best_source, timezone)}: "
+            f"“{_quote(best_text)}” [{best_source.label}]"
+        )
     )
     others = sorted(
         (excerpt_of(scored) for scored in ranked[1:]), key=lambda item: _time_key(item[0])
@@ -285,6 +381,58 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return lead
     lines = [_line(text, source, timezone) for source, text in others]
     return lead + "\n\nRelated messages:\n\n" + "\n".join(lines)
+
+
+REPORTED_TURNS = 2
+MAX_REPORTED_CHARS = 320
+
+
+def _reported_lead(
+    question_terms: set[str],
+    ranked: Sequence[list[tuple[float, _Sentence]]],
+    timezone: str,
+) -> str:
+    """The answer's first sentences: what the best matching messages say, reported with who
+    said it ("Gloria said (…): it's probably the wax ring [S1]"). A source's window may hold
+    several people's messages, so the message (turn) holding the best sentence is the one
+    reported, with its own sender. Suspicious messages are never restated. "" when no turn
+    of the best sources shares a word with the question."""
+    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    for position, scored in enumerate(ranked):
+        source = scored[0][1].source
+        for turn_index, (sender, text) in enumerate(_turns_of(source)):
+            if not text.strip() or suspicious_text(text) or suspicious_text(sender):
+                continue
+            overlap = question_terms & set(content_terms(text))
+            if not overlap:
+                continue
+            found.append((len(overlap) - 0.01 * position, turn_index, sender, source, text))
+    if not found:
+        return ""
+    found.sort(key=lambda item: -item[0])
+    best_score = found[0][0]
+    lines: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for score, _turn, sender, source, text in found:
+        if len(lines) >= REPORTED_TURNS or score < best_score / 2:
+            break
+        key = (source.label, text)
+        if key in seen:
+            continue
+        seen.add(key)
+        cleaned = _quote(text)
+        if len(cleaned) > MAX_REPORTED_CHARS:
+            cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
+        who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
+        verb = "wrote" if who == "You" else "said"
+        title = _name(source.chat_title, "chat")
+        context = [title] if title else []
+        when = _when(source, timezone)
+        if when:
+            context.append(when)
+        where = f" ({', '.join(context)})" if context else ""
+        lines.append(f"{who} {verb}{where}: {cleaned} [{source.label}]")
+    return "\n\n".join(lines)
 
 
 def _ranking(evidence: Sequence[EvidenceSource], timezone: str) -> str:
@@ -332,7 +480,11 @@ class ExtractiveAnswerer:
 
     async def _play(self, request: GenerationRequest) -> AsyncIterator[ProviderEvent]:
         answer = compose_answer(
-            request.effective_question, request.evidence, request.timezone, request.intent
+            request.effective_question,
+            request.evidence,
+            request.timezone,
+            request.intent,
+            request.findings,
         )
         for index, group in enumerate(
             split_into_word_groups(answer, words_per_delta=self.words_per_delta)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import math
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 
 from claire.ai.providers.base import (
     CallTimeouts,
+    Completion,
     EmbeddingBatch,
     ProviderEvent,
     ProviderFailure,
@@ -48,7 +50,12 @@ class MockLanguageModel:
     stall_after_deltas: int | None = None
     provider_name: str = "mock"
     model_name: str = "mock-scripted"
+    # Tool-calling steps (``complete`` with tools): step i makes the calls tool_steps[i], each
+    # (name, arguments); a step past the script answers with ``deltas`` as text.
+    tool_steps: Sequence[Sequence[tuple[str, Mapping[str, Any]]]] = ()
+    step_delay_s: float = 0.0
     requests: list[GenerationRequest] = field(default_factory=list)
+    tool_requests: list[tuple[GenerationRequest, tuple[str, ...]]] = field(default_factory=list)
     stream_outcomes: list[str] = field(default_factory=list)
 
     @classmethod
@@ -69,6 +76,31 @@ class MockLanguageModel:
     @property
     def call_count(self) -> int:
         return len(self.requests)
+
+    async def complete(
+        self,
+        request: GenerationRequest,
+        *,
+        max_output_tokens: int | None,
+        timeouts: CallTimeouts,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> Completion:
+        """One non-streamed step: the next scripted tool calls, or the text when none."""
+        offered = tuple(str(tool["function"]["name"]) for tool in tools or ())
+        step = len(self.tool_requests)
+        self.tool_requests.append((request, offered))
+        if self.step_delay_s:
+            await asyncio.sleep(self.step_delay_s)
+        if self.fail_before_first is not None:
+            raise ProviderFailure(self.fail_before_first, error_class="MockFailure")
+        calls = tuple(self.tool_steps[step]) if step < len(self.tool_steps) else ()
+        return Completion(
+            text="" if calls else "".join(self.deltas),
+            finish_reason="tool-calls" if calls else self.finish_reason,
+            usage=self.usage,
+            tool_call_names=tuple(name for name, _ in calls),
+            tool_calls=tuple((name, json.dumps(dict(arguments))) for name, arguments in calls),
+        )
 
     def stream(
         self,

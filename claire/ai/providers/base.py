@@ -69,6 +69,18 @@ class EmbeddingBatch:
     usage: Usage | None
 
 
+@dataclass(frozen=True)
+class Completion:
+    """A non-streamed answer (simulated streams, capability probes, tool-calling steps).
+    ``tool_calls`` are (name, JSON arguments as the model wrote them), in order."""
+
+    text: str
+    finish_reason: FinishReason
+    usage: Usage | None
+    tool_call_names: tuple[str, ...]
+    tool_calls: tuple[tuple[str, str], ...] = ()
+
+
 class LanguageModel(Protocol):
     provider_name: str
     model_name: str

@@ -14,13 +14,13 @@ import contextlib
 import os
 import threading
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from claire.ai.config import ModelConfig
 from claire.ai.providers.base import (
     CallTimeouts,
+    Completion,
     EmbeddingBatch,
     ProviderEvent,
     ProviderFailure,
@@ -163,16 +163,6 @@ def _retry_after(error: BaseException) -> float | None:
         return None
 
 
-@dataclass(frozen=True)
-class Completion:
-    """A non-streamed answer (used for simulated streams and capability probes)."""
-
-    text: str
-    finish_reason: FinishReason
-    usage: Usage | None
-    tool_call_names: tuple[str, ...]
-
-
 class _LiteLLMModel:
     def __init__(self, config: ModelConfig) -> None:
         self.config = config
@@ -254,6 +244,9 @@ class LiteLLMLanguageModel(_LiteLLMModel):
             finish_reason=_finish_reason(choice.finish_reason),
             usage=usage_from_provider(getattr(response, "usage", None)),
             tool_call_names=tuple(call.function.name for call in tool_calls),
+            tool_calls=tuple(
+                (call.function.name, call.function.arguments or "{}") for call in tool_calls
+            ),
         )
 
     def stream(

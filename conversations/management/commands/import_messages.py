@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.db import DatabaseError
 from tqdm import tqdm
 
 from claire.accounts.models import User
@@ -98,4 +99,12 @@ class Command(BaseCommand):
                 )
             except ImportFormatError as error:
                 raise CommandError(str(error)) from error
+            except (ValueError, OverflowError, RecursionError, DatabaseError) as error:
+                # Input no check above foresaw: one line, never a traceback (nor a value
+                # from the file, which may be private).
+                raise CommandError(
+                    f"{path}: the import failed ({type(error).__name__}); nothing was imported"
+                ) from error
         self.stdout.write(summary.describe())
+        for warning in summary.warnings:
+            self.stderr.write(f"warning: {warning}")

@@ -7,15 +7,26 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from claire.api.auth import request_user
+from claire.api.schema import NOT_FOUND, error_response
 from conversations.selectors import person_get_for_user
 from retrieval.memory import selectors, services
-from retrieval.memory.api.serializers import PersonMergeCreateSerializer
+from retrieval.memory.api.serializers import (
+    LoopClosedSerializer,
+    MergeSuggestionsSerializer,
+    OpenLoopsSerializer,
+    PersonFactsSerializer,
+    PersonMergeCreateSerializer,
+    PersonMergeSerializer,
+    PlansSerializer,
+    RelationshipsSerializer,
+)
 from retrieval.memory.models import PersonMerge
 
 
@@ -35,6 +46,7 @@ def _merge_json(merge: PersonMerge) -> dict[str, Any]:
 
 
 class OpenLoopsView(APIView):
+    @extend_schema(operation_id="memory_loops", responses={200: OpenLoopsSerializer})
     def get(self, request: Request) -> Response:
         loops = selectors.open_loops_for_user(user=request_user(request), limit=100)
         return Response(
@@ -57,12 +69,18 @@ class OpenLoopsView(APIView):
 
 
 class LoopCloseView(APIView):
+    @extend_schema(
+        operation_id="memory_loop_close",
+        request=None,
+        responses={200: LoopClosedSerializer, 404: NOT_FOUND},
+    )
     def post(self, request: Request, loop_id: int) -> Response:
         loop = services.loop_close(user=request_user(request), loop_id=loop_id, now=timezone.now())
         return Response({"id": loop.pk, "status": loop.status, "closedAt": _iso(loop.closed_at)})
 
 
 class PlansView(APIView):
+    @extend_schema(operation_id="memory_plans", responses={200: PlansSerializer})
     def get(self, request: Request) -> Response:
         plans = selectors.plans_for_user(user=request_user(request), limit=50)
         return Response(
@@ -93,6 +111,10 @@ class PlansView(APIView):
 
 
 class PersonFactsView(APIView):
+    @extend_schema(
+        operation_id="memory_person_facts",
+        responses={200: PersonFactsSerializer, 404: NOT_FOUND},
+    )
     def get(self, request: Request, person_id: int) -> Response:
         user = request_user(request)
         person = person_get_for_user(user=user, person_id=person_id)
@@ -120,6 +142,7 @@ class PersonFactsView(APIView):
 
 
 class RelationshipsView(APIView):
+    @extend_schema(operation_id="memory_relationships", responses={200: RelationshipsSerializer})
     def get(self, request: Request) -> Response:
         ranked = selectors.people_ranking(user=request_user(request), now=timezone.now(), limit=20)
         return Response(
@@ -146,6 +169,9 @@ class RelationshipsView(APIView):
 
 
 class MergeSuggestionsView(APIView):
+    @extend_schema(
+        operation_id="memory_merge_suggestions", responses={200: MergeSuggestionsSerializer}
+    )
     def get(self, request: Request) -> Response:
         suggestions = selectors.merge_suggestions(user=request_user(request))
         return Response(
@@ -165,6 +191,16 @@ class MergeSuggestionsView(APIView):
 
 
 class PersonMergesView(APIView):
+    @extend_schema(
+        operation_id="memory_merge_create",
+        request=PersonMergeCreateSerializer,
+        responses={
+            201: PersonMergeSerializer,
+            400: error_response("`invalid_merge` or `invalid_request`."),
+            404: NOT_FOUND,
+            409: error_response("`already_merged`."),
+        },
+    )
     def post(self, request: Request) -> Response:
         body = PersonMergeCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -178,6 +214,11 @@ class PersonMergesView(APIView):
 
 
 class PersonMergeSplitView(APIView):
+    @extend_schema(
+        operation_id="memory_merge_split",
+        request=None,
+        responses={200: PersonMergeSerializer, 404: NOT_FOUND},
+    )
     def post(self, request: Request, merge_id: int) -> Response:
         merge = services.person_split(
             user=request_user(request), merge_id=merge_id, now=timezone.now()
@@ -186,6 +227,7 @@ class PersonMergeSplitView(APIView):
 
 
 class PersonFactView(APIView):
+    @extend_schema(operation_id="memory_fact_reject", responses={204: None, 404: NOT_FOUND})
     def delete(self, request: Request, fact_id: int) -> Response:
         services.person_fact_reject(user=request_user(request), fact_id=fact_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

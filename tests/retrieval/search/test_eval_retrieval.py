@@ -1,5 +1,6 @@
 """The LoCoMo evaluation command on a two-conversation miniature: one user per conversation,
-indexed, every question run, two run files in the shape retrieval_metrics.py reads."""
+indexed, every question asked through retrieve(), run files in the shape retrieval_metrics.py
+reads."""
 
 import json
 from io import StringIO
@@ -27,7 +28,7 @@ def _write(path, rows):
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
 
 
-def test_eval_writes_ranked_and_windowed_run_files(tmp_path, hash_index):
+def test_eval_writes_the_hits_and_the_pack_run_files(tmp_path, hash_index):
     messages = tmp_path / "messages.jsonl"
     questions = tmp_path / "questions.jsonl"
     out = tmp_path / "run.jsonl"
@@ -69,20 +70,18 @@ def test_eval_writes_ranked_and_windowed_run_files(tmp_path, hash_index):
         str(questions),
         "--out",
         str(out),
+        "--cpu-policy",
+        "normal",
         stdout=StringIO(),
     )
 
     ranked = [json.loads(line) for line in out.read_text().splitlines()]
-    windowed = [
-        json.loads(line) for line in (tmp_path / "run.windows.jsonl").read_text().splitlines()
-    ]
+    packed = [json.loads(line) for line in (tmp_path / "run.pack.jsonl").read_text().splitlines()]
     assert [row["question_id"] for row in ranked] == ["conv-a:q000", "conv-b:q000"]
     assert ranked[0]["ranked"][0] == "D1:2"
     assert ranked[1]["ranked"][0] == "D1:1"
-    # Windows add the neighbours, hits first; ids never repeat.
-    assert windowed[0]["ranked"][0] == "D1:2"
-    assert set(windowed[0]["ranked"]) == {"D1:1", "D1:2", "D1:3"}
-    assert len(windowed[0]["ranked"]) == 3
+    # The pack holds the hit's window (its neighbours), in pack order; ids never repeat.
+    assert packed[0]["ranked"] == ranked[0]["pack"] == ["D1:1", "D1:2", "D1:3"]
     # The evaluation users are removed afterwards (no --keep).
     assert not User.objects.filter(email__endswith="@locomo.eval.askclaire.local").exists()
     assert Message.objects.count() == 0

@@ -19,10 +19,11 @@ T0 = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 LIMITS = EvidenceLimits(max_sources=4, max_tokens=2000)
 
 
-def _conversation(user, texts, chat=None):
+def _conversation(user, texts, chat=None, sender=None):
     chat = chat or ChatFactory(user=user)
+    extra = {"sender_person": sender} if sender is not None else {}
     return [
-        MessageFactory(chat=chat, text=text, sent_at=T0 + dt.timedelta(minutes=n))
+        MessageFactory(chat=chat, text=text, sent_at=T0 + dt.timedelta(minutes=n), **extra)
         for n, text in enumerate(texts)
     ]
 
@@ -93,6 +94,7 @@ def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_quer
             user,
             [f"pottery class number {n} in chat {chat_number}" for n in range(10)],
             chat=ChatParticipantFactory(chat=ChatFactory(user=user), person=ana).chat,
+            sender=ana,
         )
     index_user(user)
     retrieve(  # warm the embedder and the compiler's lexicons
@@ -104,8 +106,8 @@ def test_hot_path_query_count_is_pinned(user, hash_index, django_assert_num_quer
     # records that choose the embedding model (read here so the embedding thread needs no
     # connection of its own), lexical leg, vector leg (its HNSW settings travel with it),
     # candidate facts (with neighbours), windows. A conversation question reads no personal
-    # memory; the answerability check reads the presence of the question's words and the named
-    # people's chats in one query (retrieval/answerability.py).
+    # memory; the answerability check reads the question's words' matches in the history and
+    # in the candidates, and the named people's chats, in one query (retrieval/answerability.py).
     with django_assert_num_queries(8):
         result = retrieve(
             user=user,

@@ -1,0 +1,46 @@
+"""Messages that must never be followed or restated: instructions aimed at an assistant
+(prompt injection) and the shapes of spam, in several languages.
+
+Answers quote such a message only inertly, flag it as suspicious, and never restate it in
+their own words; a catch-up leaves it out of its highlights. Pure text rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FLAGS = re.IGNORECASE
+
+# Text that speaks to an assistant instead of to the user: instructions to ignore, reveal or
+# approve, in several languages. Such a message is data; a digest flags it, never leads with it.
+_INJECTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+)*"
+    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions?|rules|prompts?)\b"
+    r"|\bsystem\s+prompt\b|\bdeveloper\s+mode\b|\bjailbreak\b"
+    r"|\b(?:reveal|print|show|leak)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+|hidden\s+|secret\s+)?"
+    r"(?:prompt|instructions|rules|api\s+keys?|credentials|passwords?)\b"
+    r"|\bapprove\s+(?:every|all|any)\s+(?:pending\s+)?(?:proposals?|requests?|payments?|actions?)\b"
+    r"|\b(?:you\s+are\s+now|from\s+now\s+on\s+you)\b.*\b(?:assistant|ai|bot|model)\b"
+    r"|\b(?:ai|assistant|claire|bot)\s*[:,]\s*(?:please\s+)?(?:ignore|forward|send|delete|approve"
+    r"|reveal|transfer)\b"
+    # Text posing as the prompt's own structure: a source mark or a fence of its own.
+    r"|</?\s*sources?\s*>|\[S\d+\]|<{3}|>{3}"
+    r"|\bignor(?:e|a|ez|iere)\s+(?:as|las|les|alle|todas\s+as|todas\s+las|toutes\s+les)?\s*"
+    r"(?:instru[cç][oõ]es|instrucciones|instructions|anweisungen)\b",
+    _FLAGS,
+)
+# The shapes of unsolicited bulk messages: prizes, urgent verification, payment lures.
+_SPAM = re.compile(
+    r"\b(?:you(?:['\u2019]ve| have)?\s+(?:just\s+)?won|claim\s+(?:your|the)\s+(?:prize|reward|gift)"
+    r"|(?:verify|confirm)\s+your\s+(?:account|identity|details)|click\s+(?:here|the\s+link)"
+    r"|gift\s+card|limited[-\s]time\s+offer|act\s+now|wire\s+transfer\s+fee"
+    r"|crypto\s+(?:giveaway|investment|signals?)|double\s+your\s+money|unsubscribe"
+    r"|(?:routing|account|acct|iban)\s*(?:number|no\.?|#)?\s*[:#]?\s*\d[\d\s-]{5,}"
+    r"|urgent(?:ly)?\s+(?:wire|transfer|send|pay)\b)\b",
+    _FLAGS,
+)
+
+
+def suspicious_text(text: str) -> bool:
+    """A message that tries to instruct an assistant, or reads as spam."""
+    return bool(_INJECTION.search(text) or _SPAM.search(text))

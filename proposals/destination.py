@@ -1,0 +1,150 @@
+"""Where a proposed message would go: resolved from the user's own data and the question.
+
+The question's people are resolved by the query compiler against the user's contacts
+(``personIds``); the destination is then the user's direct chat with that person, or the
+chat of an open loop with them (a reply goes where they asked), found through the user's own
+chat memberships and loops. Nothing here reads message text: a phone number,
+handle, chat title or instruction inside a message can never become a destination.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q
+
+from claire.accounts.models import User
+from conversations.models import Chat, ChatKind, Person
+from retrieval.memory.models import LoopKind
+from retrieval.memory.selectors import OpenLoop, open_loops_for_user
+
+
+@dataclass(frozen=True)
+class Destination:
+    chat: Chat
+    person: Person
+    # The open loop with this person that the message follows up, newest first.
+    loop: OpenLoop | None = None
+
+
+# Words that open what the message is about: a name after them is content, not recipient
+# ("reply to mom about what Callum wants").
+_CONTENT_MARKER = re.compile(
+    r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when)\b", re.IGNORECASE
+)
+
+
+def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
+    """The recipient: the resolved person named first in the question, unless that name only
+    comes inside what the message is about. A name shared by several contacts keeps all of
+    them (the destination step picks the one the user talks to)."""
+    folded = question.casefold()
+    marker = _CONTENT_MARKER.search(question)
+    content_starts = marker.start() if marker else len(question)
+    named: list[tuple[int, list[int]]] = []
+    people = compiled_query.get("people") or []
+    for person in people if isinstance(people, list) else []:
+        if not isinstance(person, dict):
+            continue
+        ids = [value for value in person.get("personIds") or [] if isinstance(value, int)]
+        name = str(person.get("name") or "")
+        position = folded.find(name.casefold()) if name else -1
+        if ids and 0 <= position < content_starts:
+            named.append((position, ids))
+    if not named:
+        return []
+    return min(named, key=lambda item: item[0])[1]
+
+
+def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
+    """The user's direct chats with these people, the one the user wrote most in first: when
+    a name is shared (or imitated by a stranger's display name), the contact the user
+    actually talks to wins, whoever wrote last."""
+    return list(
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.DIRECT,
+            is_excluded_from_ai=False,
+            memberships__person_id__in=list(person_ids),
+        )
+        .annotate(
+            own_messages=Count(
+                "messages",
+                filter=Q(messages__is_from_self=True, messages__deleted_at__isnull=True),
+                distinct=True,
+            )
+        )
+        .order_by("-own_messages", "-last_message_at", "-pk")
+    )
+
+
+def destination_resolve(
+    *,
+    user: User,
+    compiled_query: Mapping[str, Any],
+    question: str,
+    scope_chat_ids: Sequence[int] = (),
+) -> Destination | None:
+    """The chat and person a message for this question goes to, or None when the question
+    names nobody the user has a chat with. ``scope_chat_ids`` (ownership-checked by
+    the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
+    person_ids = _person_ids(compiled_query, question)
+    if not person_ids and len(scope_chat_ids) == 1:
+        scoped = Chat.objects.filter(
+            user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False
+        ).first()
+        if scoped is not None:
+            chat_people = list(
+                Person.objects.filter(user=user, memberships__chat=scoped).order_by("pk")[:2]
+            )
+            if len(chat_people) == 1:
+                person_ids = [chat_people[0].pk]
+    if not person_ids:
+        return None
+    chats = _direct_chats(user=user, person_ids=person_ids)
+    loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
+    loop = loops[0] if loops else None
+    chat: Chat | None = chats[0] if chats else None
+    if loop is not None:
+        loop_chat = Chat.objects.filter(
+            user=user, pk=loop.chat_id, is_excluded_from_ai=False
+        ).first()
+        # Follow the loop where it is: its own direct chat, or the group where the person
+        # asked the user something (a reply goes where the question was), or any chat when
+        # the person has no direct chat with the user.
+        if loop_chat is not None and (
+            loop_chat.kind == ChatKind.DIRECT
+            or loop.kind == LoopKind.QUESTION_TO_USER
+            or chat is None
+        ):
+            chat = loop_chat
+    if chat is None:
+        return None
+    members = set(
+        Person.objects.filter(user=user, pk__in=person_ids, memberships__chat=chat).values_list(
+            "pk", flat=True
+        )
+    )
+    if not members:
+        return None
+    person_id = next(pid for pid in person_ids if pid in members)
+    if loop is not None and loop.person_id is not None and loop.person_id in members:
+        person_id = loop.person_id
+    person = Person.objects.get(user=user, pk=person_id)
+    if loop is not None and loop.chat_id != chat.pk:
+        loop = None
+    return Destination(chat=chat, person=person, loop=loop)
+
+
+def destination_is_valid(*, user: User, chat_id: int, person_id: int | None) -> bool:
+    """Approval re-checks the stored destination against the user's data as it is now: the
+    user's chat, not excluded from AI, with the person still in it."""
+    chat = Chat.objects.filter(user=user, pk=chat_id, is_excluded_from_ai=False).first()
+    if chat is None:
+        return False
+    if person_id is None:
+        return False
+    return Person.objects.filter(user=user, pk=person_id, memberships__chat=chat).exists()

@@ -1,0 +1,293 @@
+"""Draft text for an outreach proposal.
+
+The local drafter is deterministic and needs no model: a short, polite message in the user's
+voice built from the question (what to say, to whom) and the open loop it follows up (who
+asked whom, since when). It never copies text from other people's messages, so nothing a
+message says can reach the draft. The user's voice is their usual greeting to this person,
+picked from a fixed list by reading the user's own messages in the chat.
+
+A model draft (the ``draft`` profile, when configured) gets the same inputs and must pass
+``draft_is_safe``: no link, address, phone or account number, sum of money or handle that
+the question itself does not contain. Otherwise the local draft is used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from conversations.models import Chat, Message
+from retrieval.memory.models import LoopKind
+
+MAX_DRAFT_CHARS = 1000
+GREETINGS = ("hi", "hey", "hello", "hiya", "olá", "ola", "oi", "hola", "salut", "hallo", "ciao")
+DEFAULT_GREETING = "Hi"
+# The user's own messages read for their greeting, newest first.
+VOICE_SAMPLE = 200
+
+
+@dataclass(frozen=True)
+class DraftContext:
+    """What a draft may be written from: the question, who it is for, what it follows up."""
+
+    question: str
+    recipient_name: str
+    # The name as the question wrote it ("Dmitri" for "Dmitri Volkov"), when it did.
+    named_as: str
+    loop_kind: str
+    loop_opened_at: datetime | None
+    greeting: str
+    timezone: str
+
+
+# --- what the question asks for --------------------------------------------------------------
+
+_MESSAGE_CLAUSE = re.compile(
+    r"\b(?:saying|to\s+say|and\s+say|telling\s+(?:him|her|them)|tell\s+(?:him|her|them)"
+    r"|letting\s+(?:him|her|them)\s+know|let\s+(?:him|her|them)\s+know)\s+(?:that\s+)?(?P<x>.+)",
+    re.IGNORECASE,
+)
+_THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
+# "tell Brooke I'll ...", "let Gloria know the plumber's ...": what follows the name is the
+# message itself.
+_TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
+_KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
+_TOPIC = re.compile(
+    r"\b(?:about|regarding|re:?|concerning|on\s+the\s+subject\s+of)\s+(?P<x>.+)", re.IGNORECASE
+)
+_WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
+# "remind Sam to ...", "ask Ana to ...": the recipient is asked to do it.
+_ASKING_VERB = re.compile(r"\b(?:remind|ask|nudge|get|tell)\s+$", re.IGNORECASE)
+_ASK_TO = re.compile(r"^\s*(?:again\s+)?to\s+(?P<x>(?!me\b)\w.+)", re.IGNORECASE)
+_LEADING_FILLER = re.compile(r"^\s*(?:again|back|once\s+more|,)\s*", re.IGNORECASE)
+_TRAILING_FILLER = re.compile(r"\s*(?:again|please|pls|for\s+me)\s*[.!?]*\s*$", re.IGNORECASE)
+
+_SECOND_PERSON = (
+    (re.compile(r"\b(?:he|she|they)'s\b", re.IGNORECASE), "you're"),
+    (re.compile(r"\b(?:he|she|they)\s+is\b", re.IGNORECASE), "you are"),
+    (re.compile(r"\bthey're\b", re.IGNORECASE), "you're"),
+    (re.compile(r"\bthey\s+are\b", re.IGNORECASE), "you are"),
+    (re.compile(r"\b(?:he|she|they)\s+was\b", re.IGNORECASE), "you were"),
+    (re.compile(r"\b(?:he|she|they)'ll\b", re.IGNORECASE), "you'll"),
+    (re.compile(r"\b(?:he|she|they)'d\b", re.IGNORECASE), "you'd"),
+    (re.compile(r"\b(?:he|she|they)\s+has\b", re.IGNORECASE), "you have"),
+    (re.compile(r"\b(?:he|she|they)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\b(?:his|their)\b", re.IGNORECASE), "your"),
+    (
+        re.compile(
+            r"\bher(?=\s+[a-z])(?!\s+(?:about|to|for|with|on|at|in|that|and|if|back|up|over|out|off|know)\b)"
+        ),
+        "your",
+    ),
+    (re.compile(r"\b(?:him|her|them)\b", re.IGNORECASE), "you"),
+    (re.compile(r"\b(?:himself|herself|themselves)\b", re.IGNORECASE), "yourself"),
+)
+
+
+def _second_person(text: str) -> str:
+    for pattern, replacement in _SECOND_PERSON:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _tidy(text: str) -> str:
+    text = _TRAILING_FILLER.sub("", text.strip())
+    return text.strip().rstrip(".!?,;: ").strip()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What the question wants said: a whole message, a topic, or a request."""
+
+    message: str = ""
+    topic: str = ""
+    request: str = ""
+    # What the user writes in order to do ("to confirm the time").
+    purpose: str = ""
+
+
+def ask_of(question: str, named_as: str) -> Ask:
+    """Read the question's own words: "saying ..."/"that ..." is the message, "about ..." or
+    "with ..." the topic, "to ..." a request, otherwise what follows the name ("send Priya
+    the numbers")."""
+    text = " ".join(question.split())
+    if match := _MESSAGE_CLAUSE.search(text):
+        return Ask(message=_tidy(match["x"]))
+    after = before = ""
+    if named_as:
+        position = text.casefold().find(named_as.casefold())
+        if position >= 0:
+            before = text[:position]
+            after = text[position + len(named_as) :]
+            after = re.sub(r"^'s\b", "", after)
+    if after and (match := _THAT_CLAUSE.search(after)):
+        return Ask(message=_tidy(match["x"]))
+    if after and _TELL.search(before):
+        told = _KNOW.search(after) if before.rstrip().casefold().endswith("let") else None
+        message = told["x"] if told else after
+        if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
+            return Ask(message=_tidy(message))
+    if match := _TOPIC.search(text):
+        return Ask(topic=_tidy(match["x"]))
+    if after and (match := _WITH.search(after)):
+        return Ask(topic=_tidy(match["x"]))
+    if after and (match := _ASK_TO.search(after)):
+        if _ASKING_VERB.search(before):
+            return Ask(request=_tidy(match["x"]))
+        # "message Dad to confirm the time": the user is the one who confirms.
+        return Ask(purpose=_tidy(match["x"]))
+    rest = _tidy(_LEADING_FILLER.sub("", after)) if after else ""
+    if rest and not re.match(r"^(?:to|in|on|at|for|from)\b", rest, re.IGNORECASE):
+        return Ask(topic=rest)
+    return Ask()
+
+
+# --- the user's voice ------------------------------------------------------------------------
+
+
+def greeting_for(*, chat: Chat) -> str:
+    """The greeting the user most often opens with in this chat, as they write it."""
+    counts: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    texts = (
+        Message.objects.filter(
+            user_id=chat.user_id, chat=chat, is_from_self=True, deleted_at__isnull=True
+        )
+        .order_by("-sent_at")
+        .values_list("text", flat=True)[:VOICE_SAMPLE]
+    )
+    for text in texts:
+        first = re.match(r"\s*([^\W\d_]+)", text or "")
+        if first is None:
+            continue
+        word = first.group(1)
+        if word.casefold() in GREETINGS:
+            counts[word.casefold()] += 1
+            spelled.setdefault(word.casefold(), word[0].upper() + word[1:])
+    if not counts:
+        return DEFAULT_GREETING
+    return spelled[counts.most_common(1)[0][0]]
+
+
+# --- the local drafter -----------------------------------------------------------------------
+
+
+def _day(moment: datetime, tz: str) -> str:
+    local = moment.astimezone(ZoneInfo(tz))
+    return f"{local:%a} {local.day} {local:%b}"
+
+
+def local_draft(context: DraftContext) -> str:
+    """A short polite message: greeting, what it is about (and since when), a closing."""
+    first_name = (context.recipient_name.split() or [""])[0]
+    ask = ask_of(context.question, context.named_as)
+    since = (
+        _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
+    )
+    topic = _second_person(ask.topic)
+    kind = context.loop_kind
+    lines: list[str] = []
+    closing = "Talk soon!"
+    if ask.message:
+        lines.append(_sentence(_second_person(ask.message)))
+        if kind == LoopKind.QUESTION_TO_USER and since:
+            lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
+    elif ask.purpose:
+        lines.append(f"Just writing to {_second_person(ask.purpose)}.")
+    elif ask.request:
+        lines.append(f"Just a friendly reminder: could you {_second_person(ask.request)}?")
+        closing = "Thanks!"
+    elif kind == LoopKind.REQUEST_BY_USER:
+        about = f"on {topic}" if topic else "on my message"
+        when = f" from {since}" if since else ""
+        lines.append(f"Just following up {about}{when}. Could you let me know when you can?")
+        closing = "Thanks!"
+    elif kind == LoopKind.QUESTION_TO_USER:
+        about = f" about {topic}" if topic else ""
+        when = f" — you asked on {since}" if since else ""
+        lines.append(f"Sorry for the slow reply{about}{when}. I'll get back to you properly soon.")
+    elif kind == LoopKind.PROMISE_BY_USER:
+        about = topic or "what I promised"
+        when = f" (since {since})" if since else ""
+        lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
+    elif topic:
+        lines.append(f"I wanted to get in touch about {topic}.")
+    else:
+        lines.append("I wanted to get in touch.")
+    greeting = f"{context.greeting} {first_name},".replace(" ,", ",")
+    return "\n\n".join([greeting, " ".join(lines), closing])[:MAX_DRAFT_CHARS]
+
+
+# --- model drafts ----------------------------------------------------------------------------
+
+DRAFT_SYSTEM_PROMPT = """You write one short, polite message that the user will send to a \
+contact after reviewing it. Write in the first person, as the user, in the language of the \
+user's request. Use only the request and the facts below; add no links, phone numbers, \
+addresses, account numbers, sums of money or other recipients. Output only the message text."""
+
+
+def draft_prompt(context: DraftContext) -> str:
+    since = (
+        _day(context.loop_opened_at, context.timezone)
+        if context.loop_opened_at is not None
+        else "unknown"
+    )
+    loop = {
+        LoopKind.QUESTION_TO_USER: "they asked the user something the user has not answered",
+        LoopKind.REQUEST_BY_USER: "the user asked them something and has had no reply",
+        LoopKind.PROMISE_BY_USER: "the user promised them something not yet done",
+    }.get(LoopKind(context.loop_kind) if context.loop_kind else None, "none")  # type: ignore[arg-type]
+    return (
+        f"Recipient: {context.recipient_name}\n"
+        f"The user usually greets them with: {context.greeting}\n"
+        f"Open thread with them: {loop} (since {since})\n"
+        f"The user's request: {context.question}"
+    )
+
+
+_URL = re.compile(r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|net|org|io|ru|xyz|link|ly)\b", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_HANDLE = re.compile(r"(?<!\w)@\w{2,}")
+_LONG_NUMBER = re.compile(r"(?:\+?\d[\d\s().-]{6,}\d)")
+_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}\b")
+_MONEY = re.compile(
+    r"(?:[$€£¥₽]\s?\d|\d\s?(?:[$€£¥₽]|usd|eur|gbp|btc|usdt|dollars?|euros?|pounds?)\b"
+    r"|\b(?:bitcoin|crypto|wallet|gift\s*cards?|wire\s+transfer|bank\s+transfer|iban|swift)\b)",
+    re.IGNORECASE,
+)
+# A number of three or more digits (a code, a PIN, an amount) the model cannot have from the
+# request, which holds none.
+_DIGITS = re.compile(r"\d{3,}")
+# Chain letters: asking the recipient to pass the message on to everyone.
+_CHAIN = re.compile(
+    r"\b(?:forward|share|pass\s+(?:it|this)\s+on|send\s+(?:it|this)\s+on|repost)\b[^.!?\n]{0,60}"
+    r"\b(?:everyone|everybody|all\s+(?:your|my|the)\s+\w+|every\s+\w+|anyone)\b",
+    re.IGNORECASE,
+)
+_SAFETY_PATTERNS = (_URL, _EMAIL, _HANDLE, _LONG_NUMBER, _IBAN, _MONEY, _DIGITS, _CHAIN)
+
+
+def draft_is_safe(draft: str, *, question: str) -> bool:
+    """False when the draft carries a link, address, handle, number, account number, payment
+    ask or chain-letter request that the user's question does not itself contain, or is empty
+    or too long. A model's draft has no other source for these than text it should not obey."""
+    text = draft.strip()
+    if not text or len(text) > MAX_DRAFT_CHARS:
+        return False
+    folded_question = question.casefold()
+    for pattern in _SAFETY_PATTERNS:
+        for match in pattern.finditer(text):
+            if match.group(0).strip().casefold() not in folded_question:
+                return False
+    return True

@@ -1,0 +1,165 @@
+"""The proposal step of an answer, for the answer engine.
+
+``proposal_for_answer`` runs after the answer text: it asks ``proposal_prepare`` whether the
+question is an action request that is due a proposal, drafts it (the ``draft`` profile when a
+model is configured for the user's data policy, under its own budget reservation; otherwise,
+or when the model's draft is unsafe or fails, the local drafter) and stores it. The database
+steps run through the caller's ``run_sync`` (the engine's worker threads).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from billing.selectors import data_policy_for_user
+from billing.services import budget_reserve, model_key_parts, reservation_settle
+from billing.types import CostPlan, UsageTelemetry
+from claire.accounts.models import User
+from claire.ai.generate import generate_text
+from claire.ai.profiles import eligible_candidates, profile_get
+from claire.ai.tokens import count_request_tokens
+from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
+from claire.api.errors import ApiError
+from proposals.drafting import DRAFT_SYSTEM_PROMPT, DraftContext, draft_is_safe, draft_prompt
+from proposals.services import DraftNeeded, NoProposal, proposal_prepare, proposal_record
+from proposals.tools import ToolDraft, tool_draft
+from proposals.types import ProposalView
+
+logger = logging.getLogger(__name__)
+
+RunSync = Callable[..., Awaitable[Any]]
+
+DRAFT_PROFILE = "draft"
+# The answer's own model call is attempt 1 of its request id; the draft is billed as 2.
+DRAFT_ATTEMPT = 2
+LOCAL_DRAFTER = "local drafter"
+
+
+@dataclass(frozen=True)
+class ModelDraft:
+    text: str
+    model_key: str
+
+
+async def proposal_for_answer(
+    *,
+    user: User,
+    request_id: str,
+    question: str,
+    compiled_query: Mapping[str, Any],
+    scope_chat_ids: Sequence[int],
+    run_sync: RunSync,
+) -> ProposalView | None:
+    prepared = await run_sync(
+        proposal_prepare,
+        user=user,
+        request_id=request_id,
+        question=question,
+        compiled_query=compiled_query,
+        scope_chat_ids=scope_chat_ids,
+    )
+    if isinstance(prepared, NoProposal):
+        logger.info("proposals.none", extra={"user_id": user.pk, "reason": prepared.reason})
+        return None
+    if isinstance(prepared, ProposalView):
+        return prepared
+    assert isinstance(prepared, DraftNeeded)
+    text, source = prepared.local_text, LOCAL_DRAFTER
+    loop = await tool_draft(
+        user=user,
+        request_id=request_id,
+        context=prepared.context,
+        destination=prepared.destination,
+        run_sync=run_sync,
+    )
+    drafted: ModelDraft | ToolDraft | None = loop.draft
+    if not loop.ran:
+        drafted = await model_draft(
+            user=user, request_id=request_id, context=prepared.context, run_sync=run_sync
+        )
+    if drafted is not None:
+        if draft_is_safe(drafted.text, question=question):
+            text, source = drafted.text.strip(), drafted.model_key
+        else:
+            logger.warning("proposals.model_draft_refused", extra={"user_id": user.pk})
+    view: ProposalView = await run_sync(
+        proposal_record,
+        user=user,
+        request_id=request_id,
+        draft=prepared,
+        text=text,
+        draft_source=source,
+    )
+    return view
+
+
+def _draft_plan(user: User, request_id: str, request: GenerationRequest) -> Any:
+    """Reserve the draft call's maximum cost against the first eligible model; None when no
+    model serves the ``draft`` profile for this user (the local drafter is used then)."""
+    data_policy: DataPolicy = data_policy_for_user(user=user)
+    candidates = eligible_candidates(profile=DRAFT_PROFILE, data_policy=data_policy)
+    if not candidates:
+        return None
+    provider, model = model_key_parts(candidates[0].model.key)
+    plan = CostPlan(
+        uncached_input_tokens=count_request_tokens(request),
+        max_output_tokens=profile_get(DRAFT_PROFILE).max_output_tokens or 0,
+    )
+    reservation = budget_reserve(
+        user=user,
+        request_id=request_id,
+        attempt=DRAFT_ATTEMPT,
+        provider=provider,
+        model=model,
+        plan=plan,
+    )
+    return reservation, data_policy
+
+
+async def model_draft(
+    *, user: User, request_id: str, context: DraftContext, run_sync: RunSync
+) -> ModelDraft | None:
+    """The ``draft`` profile's text, reserved and settled through billing; None when no
+    model is configured, the budget refuses, or the call fails."""
+    request = GenerationRequest(
+        messages=(ChatMessage(role="user", content=draft_prompt(context)),),
+        system=DRAFT_SYSTEM_PROMPT,
+        question=context.question,
+        timezone=context.timezone,
+        request_id=request_id,
+    )
+    try:
+        planned = await run_sync(_draft_plan, user, request_id, request)
+    except ApiError as error:
+        logger.info("proposals.draft_not_reserved", extra={"code": error.code})
+        return None
+    if planned is None:
+        return None
+    reservation, data_policy = planned
+    started = time.monotonic()
+    result = await generate_text(profile=DRAFT_PROFILE, request=request, data_policy=data_policy)
+    answered_by = (
+        model_key_parts(result.finish.model_key)
+        if result.finish is not None and result.finish.model_key
+        else None
+    )
+    await run_sync(
+        reservation_settle,
+        reservation=reservation,
+        usage=result.usage,
+        ending="completed" if result.error is None else "failed",
+        telemetry=UsageTelemetry(
+            route="proposal",
+            profile=DRAFT_PROFILE,
+            duration_ms=int((time.monotonic() - started) * 1000),
+            error_class="" if result.error is None else str(result.error.code),
+        ),
+        answered_by=answered_by,
+    )
+    if result.error is not None or result.finish is None:
+        return None
+    return ModelDraft(text=result.text, model_key=result.finish.model_key)

@@ -1,0 +1,363 @@
+"""Statements memory can make about a question, each with the messages that prove it.
+
+An answer should say the fact asked for before it quotes anything: the plan's status, day,
+time and place and what changed; whether a loop is still open, with whom and since when; the
+ranked people with how much the user exchanged with them. ``Finding`` is that statement in
+plain words plus the message ids it rests on; ``retrieval.memory.evidence`` builds them from
+the same memory rows it cites, and the answerer states them first, cited.
+
+Rendering is pure (rows and the user's timezone in, words out) so it is tested on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from claire.ai.suspicious import suspicious_text
+from retrieval.dates import message_relative_date
+from retrieval.gazetteer import CITY_FORMS
+from retrieval.lexicon import fold_text
+from retrieval.memory.deeds import DeedAnswer
+from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
+from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One statement of memory and the ids of the messages that prove it (best first)."""
+
+    text: str
+    message_ids: tuple[int, ...] = ()
+
+
+def day_text(day: date) -> str:
+    """ "Saturday 7 March"."""
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+def moment_text(moment: datetime, zone: ZoneInfo) -> str:
+    """ "Tue 3 March, 18:05" in the user's timezone."""
+    local = moment.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%B}, {local:%H:%M}"
+
+
+# A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "at 8".
+_CLOCK = re.compile(
+    r"(?<![\d:])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b)?"
+    r"|\b(?:at|@|um|a las|às|as|à)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
+    re.IGNORECASE,
+)
+# Activities that happen in the evening: "dinner at 8" is 20:00.
+_EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema", "game night"})
+
+
+def clock_text(label: str, *, activity: str = "") -> str:
+    """The clock time a plan's words name, as "20:00 (8pm)"; "" when they name none.
+    A bare hour ("at 8") is read in the evening for evening activities and for 1-6."""
+    for match in _CLOCK.finditer(label):
+        if match.group("bare"):
+            hour, minute, half = int(match.group("bare")), 0, ""
+        else:
+            minute_text = match.group("minute")
+            half = (match.group("half") or "").lower()
+            if not minute_text and half not in ("am", "pm", "h"):
+                continue
+            hour, minute = int(match.group("hour")), int(minute_text or 0)
+        if hour > 23 or minute > 59:
+            continue
+        if half == "pm" and hour < 12:
+            hour += 12
+        elif half == "am" and hour == 12:
+            hour = 0
+        elif not half and hour < 12 and (activity in _EVENING or (hour <= 6 and not minute)):
+            hour += 12
+        elif not half and hour < 12:
+            # "6:45" with nothing else: said as written, morning or evening unknown.
+            return f"{hour}:{minute:02d}"
+        return f"{hour}:{minute:02d} ({_twelve_hour(hour, minute)})"
+    return ""
+
+
+def _twelve_hour(hour: int, minute: int) -> str:
+    """ "8pm", "8:30am", "12pm": the same time as people often write it."""
+    half = "am" if hour < 12 else "pm"
+    shown = hour % 12 or 12
+    return f"{shown}{half}" if not minute else f"{shown}:{minute:02d}{half}"
+
+
+PLAN_PEOPLE_NAMED = 3
+
+_STATUS_WORDS = {
+    PlanStatus.PROPOSED: "proposed but unconfirmed",
+    PlanStatus.CONFIRMED: "confirmed",
+    PlanStatus.CHANGED: "moved",
+    PlanStatus.CANCELLED: "cancelled",
+}
+
+
+@dataclass(frozen=True)
+class PlanWhen:
+    """When a plan is for, read from one step's words against that step's send time."""
+
+    day: date | None
+    clock: str
+    step: PlanStepView | None
+
+    @property
+    def text(self) -> str:
+        parts = [day_text(self.day)] if self.day else []
+        if self.clock:
+            parts.append(f"at {self.clock}")
+        return " ".join(parts)
+
+
+# Day names the date reader does not know, as the English day it does.
+_DAY_NAMES = {
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "sat": "saturday",
+    "sun": "sunday",
+    "segunda": "monday",
+    "terca": "tuesday",
+    "quarta": "wednesday",
+    "quinta": "thursday",
+    "sexta": "friday",
+    "sabado": "saturday",
+    "domingo": "sunday",
+    "lunes": "monday",
+    "martes": "tuesday",
+    "miercoles": "wednesday",
+    "jueves": "thursday",
+    "viernes": "friday",
+    "lundi": "monday",
+    "mardi": "tuesday",
+    "mercredi": "wednesday",
+    "jeudi": "thursday",
+    "vendredi": "friday",
+    "samedi": "saturday",
+    "dimanche": "sunday",
+    "montag": "monday",
+    "dienstag": "tuesday",
+    "mittwoch": "wednesday",
+    "donnerstag": "thursday",
+    "freitag": "friday",
+    "samstag": "saturday",
+    "sonntag": "sunday",
+    "hoje": "today",
+    "hoy": "today",
+    "heute": "today",
+    "amanha": "tomorrow",
+    "manana": "tomorrow",
+    "demain": "tomorrow",
+    "morgen": "tomorrow",
+}
+_WEEKDAY_BEFORE_MONTH = re.compile(
+    r"\b[a-z]+day,?\s+(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
+)
+_DAY_WORD = re.compile(r"[^\W\d_]+")
+# A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
+_ORDINAL_AFTER_DAY = re.compile(r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b")
+
+
+def _english_days(label: str) -> str:
+    """``label`` with day words of other languages and short forms as English day names; a
+    weekday said with a date gives way to the date ("sat sep 19" is 19 September)."""
+    folded = fold_text(label)
+    english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
+    english = _WEEKDAY_BEFORE_MONTH.sub("", english)
+    return _ORDINAL_AFTER_DAY.sub(r"the \1", english)
+
+
+def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
+    window = message_relative_date(
+        _english_days(step.event_label), step.sent_at, zone, direction="future"
+    )
+    day = window.start.astimezone(zone).date() if window is not None else None
+    return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
+
+
+def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
+    """Each time the plan was set (proposed or moved), oldest first, repeats dropped."""
+    whens: list[PlanWhen] = []
+    for step in plan.steps:
+        if not step.event_label or step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+            continue
+        when = when_of(step, activity=plan.activity, zone=zone)
+        if not when.text:
+            continue
+        if whens and whens[-1].text == when.text:
+            continue
+        whens.append(when)
+    return whens
+
+
+def plan_current_when(plan: PlanTimeline, zone: ZoneInfo) -> PlanWhen | None:
+    whens = plan_whens(plan, zone)
+    return whens[-1] if whens else None
+
+
+def plan_finding(
+    plan: PlanTimeline, *, zone: ZoneInfo, names: Mapping[int, str], chat_titles: Mapping[int, str]
+) -> Finding:
+    """ "The dinner with Ana at Casa Nova is changed: now Saturday 7 March at 20:00 (it was
+    Friday 6 March at 19:00); the change was said in Weekend crew." citing the step that set
+    the status, the step that set the time and the first proposal."""
+    subject = f"The {plan.activity or 'plan'}"
+    people = [names[pid] for pid in plan.person_ids if names.get(pid)]
+    if len(people) > PLAN_PEOPLE_NAMED:
+        people = [*people[:PLAN_PEOPLE_NAMED], f"{len(people) - PLAN_PEOPLE_NAMED} more"]
+    if people:
+        subject += " with " + _join(people)
+    if plan.place:
+        preposition = "in" if fold_text(plan.place) in CITY_FORMS else "at"
+        subject += f" {preposition} {plan.place}"
+    whens = plan_whens(plan, zone)
+    current = whens[-1] if whens else None
+    status = plan.status
+    latest = plan.steps[-1] if plan.steps else None
+    sentence = f"{subject} is {_STATUS_WORDS.get(status, str(status))}"
+    if status == PlanStatus.CANCELLED:
+        if current is not None:
+            sentence += f" (it was for {current.text})"
+    elif current is not None:
+        sentence += f": {'now ' if len(whens) > 1 else ''}{current.text}"
+        if len(whens) > 1:
+            sentence += f" (it was {whens[-2].text})"
+    if latest is not None and status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
+        where = chat_titles.get(latest.chat_id, "")
+        said = "said" if status == PlanStatus.CHANGED else "called off"
+        if where:
+            sentence += f"; {said} in {where} ({latest.platform})"
+    ids = [
+        *([latest.message_id] if latest is not None else []),
+        *([current.step.message_id] if current is not None and current.step else []),
+        *([plan.steps[0].message_id] if plan.steps else []),
+    ]
+    return Finding(text=sentence + ".", message_ids=tuple(dict.fromkeys(ids)))
+
+
+def _join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_LOOP_OPEN = {
+    LoopKind.QUESTION_TO_USER: "{name} asked you and you have not replied yet (since {since})",
+    LoopKind.REQUEST_BY_USER: "you asked {name} and they have not answered yet (since {since})",
+    LoopKind.PROMISE_BY_USER: "you promised {name} and have not done it yet (since {since})",
+}
+_LOOP_DONE = {
+    LoopKind.QUESTION_TO_USER: "you replied to {name} on {when}",
+    LoopKind.REQUEST_BY_USER: "{name} answered on {when}",
+    LoopKind.PROMISE_BY_USER: "you did it on {when}",
+}
+
+
+@dataclass(frozen=True)
+class LoopState:
+    """A loop with how it stands (open, resolved by a message, closed by the user)."""
+
+    kind: LoopKind
+    status: LoopStatus
+    person_name: str
+    opened_by_message_id: int
+    opened_at: datetime
+    resolved_by_message_id: int | None
+    closed_at: datetime | None
+    resolved_at: datetime | None = None
+
+
+def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
+    name = loop.person_name or "someone"
+    if loop.status == LoopStatus.OPEN:
+        return _LOOP_OPEN[loop.kind].format(name=name, since=moment_text(loop.opened_at, zone))
+    when = loop.resolved_at or loop.closed_at or loop.opened_at
+    if loop.status == LoopStatus.CLOSED_BY_USER:
+        return f"you marked it done on {moment_text(when, zone)}"
+    return _LOOP_DONE[loop.kind].format(name=name, when=moment_text(when, zone))
+
+
+def loop_answer_finding(loop: LoopState, zone: ZoneInfo) -> Finding:
+    """The yes/no answer to "did I reply / pay back / send …?": yes when the loop is closed,
+    no while it is open, citing the closing message (then the opening one)."""
+    answer = "No" if loop.status == LoopStatus.OPEN else "Yes"
+    ids = [
+        *([loop.resolved_by_message_id] if loop.resolved_by_message_id else []),
+        loop.opened_by_message_id,
+    ]
+    return Finding(text=f"{answer}: {loop_sentence(loop, zone)}.", message_ids=tuple(ids))
+
+
+def open_loops_finding(loops: Sequence[LoopState], zone: ZoneInfo) -> Finding:
+    if not loops:
+        return Finding(text="Nothing is waiting: no open question, request or promise.")
+    count = len(loops)
+    noun = "thing is" if count == 1 else "things are"
+    items = "; ".join(loop_sentence(loop, zone) for loop in loops[:5])
+    more = f"; and {count - 5} more" if count > 5 else ""
+    return Finding(
+        text=f"{count} {noun} still open: {items}{more}.",
+        message_ids=tuple(loop.opened_by_message_id for loop in loops[:5]),
+    )
+
+
+def ranking_findings(
+    ranked: Sequence[RelationshipMetrics],
+    *,
+    counts: Mapping[int, int],
+    window_text: str,
+    heading: str,
+) -> list[Finding]:
+    """ "The people you exchanged the most messages with in the last 90 days:" then one line
+    per person, "1. Ana Souza: 120 messages", consecutive ranks, each citing one of the
+    messages exchanged with that person."""
+    if not ranked:
+        return [Finding(text=f"Nobody {window_text}: no messages exchanged in that window.")]
+    findings = [Finding(text=f"{heading} {window_text}:")]
+    for place, item in enumerate(ranked, start=1):
+        count = counts.get(item.person_id, 0)
+        noun = "message" if count == 1 else "messages"
+        findings.append(
+            Finding(
+                text=f"{place}. {item.display_name}: {count} {noun}",
+                message_ids=item.representative_message_ids[:1],
+            )
+        )
+    return findings
+
+
+def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
+    """ "Yes, you did it on Mon 14 September in Ivo (slack). You wrote: …" or "No,
+    not as far as your messages show. On … you said: …": the yes or no in a first sentence of
+    its own, then what the message says (never restated when suspicious)."""
+    when = moment_text(answer.sent_at, zone)
+    where = f" in {answer.chat_title} ({answer.platform})" if answer.chat_title else ""
+    if suspicious_text(answer.text) or suspicious_text(answer.chat_title):
+        said = ""
+    else:
+        who = f"{answer.sender_name} wrote" if answer.sender_name else "You wrote"
+        said = f" {who}: {' '.join(answer.text.split())}"
+    if answer.is_done:
+        head = (
+            f"Yes, {answer.sender_name} confirmed it on {when}{where}."
+            if answer.sender_name
+            else f"Yes, you did it on {when}{where}."
+        )
+    else:
+        head = "No, not as far as your messages show."
+        said = f" The last word on it was on {when}{where}." + said
+    ids = [answer.message_id]
+    if answer.raised_by_message_id is not None:
+        ids.append(answer.raised_by_message_id)
+    return Finding(text=head + said, message_ids=tuple(ids))
