@@ -25,7 +25,7 @@ def test_ask_page_offers_own_chats_and_sets_the_csrf_cookie(client, user, other_
     checkbox = f'<label><input type="checkbox" value="{own.pk}"> Weekend plans (WhatsApp)</label>'
     assert checkbox in page
     nonce = response.context["request"].csp_nonce
-    assert f'<script type="module" nonce="{nonce}" src="/client/ask-page.js"></script>' in page
+    assert f'<script nonce="{nonce}" type="module" src="/client/ask-page.js"></script>' in page
     assert "csrftoken" in response.cookies
 
 
