@@ -48,6 +48,7 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
         {
             "chat": chat,
             "messages": messages,
+            # Only a well-formed id reaches the page (``positive_id``: "²" passes isdigit()).
             "anchor_pk": anchor_pk,
         },
     )
