@@ -92,9 +92,11 @@ class TurnSerializer(serializers.Serializer):
     provider = serializers.CharField(required=False)
     model = serializers.CharField(required=False)
     retryOfTurnId = serializers.CharField(required=False)
-    indexStatus = serializers.JSONField(required=False, allow_null=True)
+    indexStatus = serializers.JSONField(required=False, help_text="Assistant turns.")
     removedCitationCount = serializers.IntegerField(required=False, help_text="Assistant turns.")
-    costMicroUsd = serializers.IntegerField(required=False, help_text="What the answer cost.")
+    costMicroUsd = serializers.IntegerField(
+        required=False, help_text="An ended assistant turn: what its request was charged."
+    )
 
 
 class ThreadPageSerializer(serializers.Serializer):
@@ -147,6 +149,9 @@ class FinishDataSerializer(serializers.Serializer):
     citedSourceIds = serializers.ListField(child=serializers.CharField())
     actions = ActionSerializer(many=True)
     removedCitationCount = serializers.IntegerField()
+    costMicroUsd = serializers.IntegerField(
+        required=False, help_text="What the answer was charged; absent on a replay."
+    )
 
 
 class AnswerErrorDataSerializer(serializers.Serializer):

@@ -134,9 +134,7 @@ class TurnDetailView(APIView):
     """One turn as it stands now: a client that reloaded during an answer follows the stored
     status here until it is final, instead of asking again."""
 
-    @extend_schema(
-        operation_id="assistant_turn_get", responses={200: TurnSerializer, 404: NOT_FOUND}
-    )
+    @extend_schema(operation_id="assistant_turn", responses={200: TurnSerializer, 404: NOT_FOUND})
     def get(self, request: Request, turn_id: int) -> Response:
         user = request_user(request)
         turn = selectors.turn_get_for_user(user=user, turn_id=turn_id)

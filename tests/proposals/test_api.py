@@ -86,14 +86,21 @@ def test_the_outbox_is_per_user_and_an_ack_needs_the_message_id(
     assert outbox.status == "pending"
 
 
-def test_a_session_decision_needs_the_pages_csrf_token(user, proposal):
-    """The page's proposal card (tests/assistant/browser) decides with the signed-in session:
-    without the page's CSRF token the decision is refused and nothing is queued."""
+def test_the_page_card_decides_with_the_session_and_its_csrf_token(user, proposal):
     from django.test import Client
 
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(user)
     page = browser.get("/")
+    assert 'type="module" src="/client/ask-page.js"' in page.content.decode()
+    # The card is in the client's modules (docs/CLIENT.md); tests/assistant/browser drives it.
+    client_code = "".join(
+        browser.get(f"/client/{name}").content.decode() for name in ("stream.js", "conversation.js")
+    )
+    assert 'case "data-proposal"' in client_code
+    assert "/api/proposals/${encodeURIComponent(proposalId)}/${decision}" in client_code
+    for label in ('"Approve"', '"Edit"', '"Reject"'):
+        assert label in client_code
     url = f"/api/proposals/{proposal.proposal_id}/approve"
     body = {"payloadHash": proposal.payload_hash}
     refused = browser.post(url, body, content_type="application/json")

@@ -225,20 +225,33 @@ export class TurnView {
   }
 }
 
-// A proposed action (for example a drafted message) that waits for the user's decision.
+// A proposed action (a drafted message) that waits for the user's decision. Nothing is sent
+// unless the user approves the exact text the card shows: every decision names the card's
+// payloadHash, and the server reloads and verifies the proposal (docs/PROPOSALS.md).
+const PROPOSAL_STATUS = {
+  proposed: "Nothing is sent until you approve.",
+  approved: "Approved: your messaging bridge will send it.",
+  queued: "Approved: your messaging bridge will send it.",
+  outboxed: "Approved: your messaging bridge will send it.",
+  sent: "Sent.",
+  failed: "Sending failed.",
+  rejected: "Rejected: Claire will not propose this again.",
+  expired: "This proposal expired.",
+};
+
 export class ProposalCard {
   constructor(proposal) {
-    this.proposal = proposal;
+    this.proposalId = proposal.proposalId;
+    this.payloadHash = proposal.payloadHash;
+    const display = proposal.display || {};
     const card = make("section", "proposal-card");
     card.dataset.proposalId = proposal.proposalId;
     const titleId = `proposal-${proposal.proposalId}-title`;
     card.setAttribute("aria-labelledby", titleId);
-    // The part's display metadata (``data.display``): who, where, and the draft itself.
-    const display = proposal.display || {};
     const recipient = display.recipientName || "someone";
     const title = make("h4", "proposal-title", `Draft to ${recipient}`);
     title.id = titleId;
-    const where = make("p", "muted", [display.chat, platformLabel(display.platform)].filter(Boolean).join(" · "));
+    const where = make("p", "proposal-where muted", [display.chat, platformLabel(display.platform)].filter(Boolean).join(" · "));
     this.draft = make("textarea", "proposal-draft");
     this.draft.value = display.draftText || "";
     this.draft.readOnly = true;
@@ -253,35 +266,45 @@ export class ProposalCard {
     buttons.append(this.approve, this.edit, this.reject);
     card.append(title, where, this.draft, buttons, this.status);
     this.element = card;
-    this.approve.addEventListener("click", () => this.decide("approve"));
-    this.reject.addEventListener("click", () => this.decide("reject"));
+    this.approve.addEventListener("click", () => this.decide("approve", { payloadHash: this.payloadHash }));
+    this.reject.addEventListener("click", () => this.decide("reject", {}));
     this.edit.addEventListener("click", () => this.toggleEdit());
-    this.show(proposal.status || (proposal.requiresApproval === false ? "approved" : "pending"));
+    this.show(proposal.status || "proposed");
   }
 
   toggleEdit() {
     if (this.draft.readOnly) {
       this.draft.readOnly = false;
       this.edit.textContent = "Save draft";
+      this.approve.disabled = true;
       this.draft.focus();
       return;
     }
-    this.decide("edit", { draftText: this.draft.value });
+    this.decide("edit", { payloadHash: this.payloadHash, draftText: this.draft.value });
   }
 
   async decide(decision, body) {
     this.setBusy(true);
+    let result;
     try {
-      // Approval and edits name the payload the card shows: a changed proposal is refused.
-      const result = await proposalDecide(
-        this.proposal.proposalId, decision, { payloadHash: this.proposal.payloadHash, ...body });
-      if (result && result.payloadHash) this.proposal = { ...this.proposal, payloadHash: result.payloadHash };
-      const fallback = { approve: "approved", reject: "rejected", edit: "pending" }[decision];
-      if (decision === "edit") { this.draft.readOnly = true; this.edit.textContent = "Edit"; }
-      this.show((result && result.status) || fallback, decision === "edit" ? "Draft saved." : "");
+      result = await proposalDecide(this.proposalId, decision, body);
     } catch (error) {
-      this.status.textContent = error.status === 404 ? "This proposal is no longer available." : error.message;
+      this.status.textContent = error.message;
       this.setBusy(false);
+      return;
+    }
+    if (decision === "edit") {
+      // The edited text is a new version: approval must name its hash.
+      this.payloadHash = result.payloadHash;
+      this.draft.value = result.display ? result.display.draftText : this.draft.value;
+      this.draft.readOnly = true;
+      this.edit.textContent = "Edit";
+      this.show(result.status || "proposed", "Draft saved.");
+    } else if (decision === "approve") {
+      // The answer is the receipt: queued until the bridge reports sent or failed.
+      this.show(["sent", "failed"].includes(result.status) ? result.status : "approved");
+    } else {
+      this.show(result.status || "rejected");
     }
   }
 
@@ -290,15 +313,9 @@ export class ProposalCard {
   }
 
   show(status, note = "") {
-    const labels = {
-      pending: "Waiting for your approval.", approved: "Approved: it will be sent.", queued: "Approved: it will be sent.",
-      executing: "Sending…", sent: "Sent.", succeeded: "Sent.", rejected: "Rejected: nothing will be sent.",
-      failed: "Sending failed.", expired: "This proposal expired.",
-    };
     this.element.dataset.status = status;
-    this.status.textContent = [note, labels[status] || status].filter(Boolean).join(" ");
-    const isOpen = status === "pending";
-    this.setBusy(!isOpen);
+    this.status.textContent = [note, PROPOSAL_STATUS[status] || status].filter(Boolean).join(" ");
+    this.setBusy(status !== "proposed");
   }
 }
 

@@ -14,7 +14,7 @@ import pytest
 
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from billing.models import AiPolicy
-from tests.assistant.browser.conftest import axe_violations, screenshot, wait_until
+from tests.assistant.browser.conftest import axe_violations, screenshot
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -120,7 +120,9 @@ def _open_ask_tab(context_factory, user, **options: Any) -> Any:
 
 
 def _first_text(page: Any) -> None:
-    wait_until(page, "() => document.querySelector('.turn .answer')?.textContent.trim().length > 0")
+    page.wait_for_function(
+        "() => document.querySelector('.turn .answer')?.textContent.trim().length > 0"
+    )
 
 
 def _no_horizontal_scroll(page: Any) -> bool:
@@ -276,32 +278,19 @@ def test_ask_about_this_chat_on_a_phone(context_factory, user, dinner_chat, axe_
     screenshot(page, "ask-mobile")
 
 
-FIRST_HASH = "a" * 64
-EDITED_HASH = "b" * 64
-PROPOSAL = {
-    "proposalId": "41",
-    "capabilityId": "draft_outreach",
-    "requiresApproval": True,
-    "status": "pending",
-    "payloadHash": FIRST_HASH,
-    "expiresAt": "2026-12-03T10:00:00+00:00",
-    "display": {
-        "recipientName": "Ana",
-        "chat": "Weekend plans",
-        "platform": "whatsapp",
-        "draftText": "Friday at 8 works for me!",
-    },
-}
-
-
 def _sse(chunks: list[dict[str, Any]]) -> str:
     return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
 
 
-def test_proposal_card_approve_and_edit(context_factory, user, axe_source):
-    """The proposal part as the stream contract describes it; the decisions go to the
-    proposal endpoints (answered here by the page's network layer)."""
-    page = _open_ask_tab(context_factory, user)
+def test_proposal_card_edit_and_approve_through_the_proposal_api(context_factory, user, axe_source):
+    """A real proposal (drafted by the proposals service) arrives as the stream's
+    data-proposal part; the card's Edit and Approve go to the real endpoints."""
+    from proposals.models import Proposal, Receipt
+    from tests.proposals.support import history, propose
+
+    history(user)
+    view = propose(user, "Write to Rui again about the boiler")
+    assert view is not None
     stream = _sse(
         [
             {"type": "start", "messageId": "turn-2"},
@@ -309,23 +298,11 @@ def test_proposal_card_approve_and_edit(context_factory, user, axe_source):
                 "type": "data-thread",
                 "data": {"threadId": "1", "userTurnId": "1", "assistantTurnId": "2"},
             },
-            {
-                "type": "data-sources",
-                "data": {
-                    "citations": [],
-                    "indexStatus": {
-                        "state": "ready",
-                        "eligible": 1,
-                        "embedded": 1,
-                        "failed": 0,
-                        "pending": 0,
-                    },
-                },
-            },
+            {"type": "data-sources", "data": {"citations": [], "indexStatus": {"state": "ready"}}},
             {"type": "text-start", "id": "t1"},
-            {"type": "text-delta", "id": "t1", "delta": "Here is a reply for Ana."},
+            {"type": "text-delta", "id": "t1", "delta": "You asked Rui about the boiler."},
             {"type": "text-end", "id": "t1"},
-            {"type": "data-proposal", "data": PROPOSAL},
+            {"type": "data-proposal", "id": "proposal-1", "data": view.as_wire()},
             {
                 "type": "data-finish",
                 "data": {
@@ -341,50 +318,40 @@ def test_proposal_card_approve_and_edit(context_factory, user, axe_source):
             {"type": "finish", "finishReason": "stop"},
         ]
     )
+    page = _open_ask_tab(context_factory, user)
     page.route(
         "**/api/assistant/messages",
         lambda route: route.fulfill(
             status=200, body=stream, headers={"Content-Type": "text/event-stream"}
         ),
     )
-    decisions: list[tuple[str, Any]] = []
-
-    def proposal_endpoint(route: Any) -> None:
-        decision = route.request.url.rsplit("/", 1)[1]
-        body = route.request.post_data
-        decisions.append((decision, json.loads(body) if body else None))
-        if decision == "edit":
-            reply = {**PROPOSAL, "payloadHash": EDITED_HASH}
-        else:
-            reply = {
-                "proposalId": "41",
-                "status": {"approve": "queued", "reject": "rejected"}[decision],
-            }
-        route.fulfill(status=200, json=reply)
-
-    page.route("**/api/proposals/41/*", proposal_endpoint)
-    _ask(page, "Reply to Ana that Friday works")
+    _ask(page, "Write to Rui again about the boiler")
     card = page.locator(".proposal-card")
     card.wait_for()
-    assert card.locator("h4").inner_text() == "Draft to Ana"
-    assert card.locator("p").first.inner_text() == "Weekend plans · WhatsApp"
-    assert card.locator("textarea").input_value() == "Friday at 8 works for me!"
-    assert card.locator("[role=status]").inner_text() == "Waiting for your approval."
+    assert card.locator("h4").inner_text() == "Draft to Rui Costa"
+    assert card.locator(".proposal-where").inner_text().startswith(f"{view.chat_title} · ")
+    assert card.locator("textarea").input_value() == view.as_wire()["display"]["draftText"]
+    assert card.locator("[role=status]").inner_text() == "Nothing is sent until you approve."
 
     card.get_by_role("button", name="Edit").click()
-    card.locator("textarea").fill("Friday at 8 is perfect!")
+    card.locator("textarea").fill("Hi Rui, any news on the boiler?")
     card.get_by_role("button", name="Save draft").click()
-    wait_until(page, "document.querySelector('.proposal-card textarea').readOnly")
-    assert card.locator("[role=status]").inner_text() == "Draft saved. Waiting for your approval."
+    page.wait_for_function("() => document.querySelector('.proposal-card textarea').readOnly")
+    assert card.locator("[role=status]").inner_text() == (
+        "Draft saved. Nothing is sent until you approve."
+    )
     card.get_by_role("button", name="Approve").click()
-    wait_until(page, "document.querySelector('.proposal-card').dataset.status === 'queued'")
-    assert card.locator("[role=status]").inner_text() == "Approved: it will be sent."
+    page.wait_for_function(
+        "() => document.querySelector('.proposal-card').dataset.status === 'approved'"
+    )
+    assert card.locator("[role=status]").inner_text() == (
+        "Approved: your messaging bridge will send it."
+    )
     assert card.get_by_role("button", name="Reject").is_disabled()
-    # Each decision names the payload the card showed: the edit's new hash for the approval.
-    assert decisions == [
-        ("edit", {"payloadHash": FIRST_HASH, "draftText": "Friday at 8 is perfect!"}),
-        ("approve", {"payloadHash": EDITED_HASH}),
-    ]
+    proposal = Proposal.objects.get(pk=view.proposal_id)
+    assert proposal.status == "approved"
+    assert proposal.payload["text"] == "Hi Rui, any news on the boiler?"
+    assert Receipt.objects.filter(proposal=proposal).count() == 1
     assert axe_violations(page, axe_source) == []
 
 
@@ -443,14 +410,14 @@ def test_thread_list_and_long_threads_load_older_pages(context_factory, user):
     assert titles.count() == 20
     assert titles.first.inner_text() == "Question 21"
     page.get_by_role("button", name="Load older threads").click()
-    wait_until(page, "document.querySelectorAll('#thread-list a').length === 22")
+    page.wait_for_function("() => document.querySelectorAll('#thread-list a').length === 22")
     assert titles.last.inner_text() == "Question 0"
     assert page.get_by_role("button", name="Load older threads").is_hidden()
 
     assert page.locator(".turn").count() == 50
     assert page.locator(".turn .question").first.inner_text() == "Question number 10"
     page.get_by_role("button", name="Show earlier turns").click()
-    wait_until(page, "document.querySelectorAll('.turn').length === 60")
+    page.wait_for_function("() => document.querySelectorAll('.turn').length === 60")
     questions = page.locator(".turn .question").all_inner_texts()
     assert questions == [f"Question number {index}" for index in range(60)]
     assert page.evaluate("document.activeElement.textContent") == "Question number 9"
