@@ -1,0 +1,3 @@
+from tests.assistant.conftest import answer_models, local_price_book
+
+__all__ = ["answer_models", "local_price_book"]
