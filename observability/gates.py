@@ -85,10 +85,10 @@ def baseline_capture(
 ) -> ReleaseBaseline:
     """Store the window's figures as a baseline (a window with no answers stores zeros)."""
     usage = profile_usage(start=start, end=end, profile=profile)
-    figures = {}
+    answers = usage.events if usage is not None else 0
+    figures: dict[str, float | int | None] = {}
     if usage is not None:
         figures = {
-            "answers": usage.events,
             "ttft_p50_ms": usage.ttft_p50_ms,
             "ttft_p95_ms": usage.ttft_p95_ms,
             "duration_p50_ms": usage.duration_p50_ms,
@@ -107,7 +107,7 @@ def baseline_capture(
         profile=profile,
         window_start=start,
         window_end=end,
-        answers=figures.pop("answers", 0),
+        answers=answers,
         grounding_pass_rate=grounding.pass_rate if grounding else None,
         grounding_set=grounding.set_name if grounding else "",
         **figures,

@@ -102,6 +102,8 @@ def test_thresholds_are_configurable_on_the_command_line():
     assert _gates()[0] == 1
     code, report = _gates("--max-latency-ratio", "3")
     assert code == 0
+    (completion,) = [g for g in report["gates"] if g["gate"] == "latency_completion_p95"]
+    assert completion["limit"] == 900 * 3 + 50
 
 
 def test_too_few_answers_are_not_judged():
