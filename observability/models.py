@@ -3,6 +3,7 @@ rules and their firings. Counts, rates, timings and money only; never content.""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -59,3 +60,64 @@ class GateRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {'passed' if self.is_passed else 'regressed'}"
+
+
+class RolloutStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    ROLLED_BACK = "rolled_back", "Rolled back"
+
+
+class Rollout(models.Model):
+    """A feature served to a growing set of accounts: the internal accounts (staff), named
+    accounts, then a stable-hash percentage of everyone. Accounts outside the cohorts, and
+    everyone once it is rolled back, keep ``previous_profile``."""
+
+    feature = models.SlugField(max_length=64, unique=True)
+    profile = models.CharField(max_length=64, help_text="The AI profile being rolled out.")
+    previous_profile = models.CharField(
+        max_length=64, default="answer", help_text="The profile everyone else keeps."
+    )
+    status = models.CharField(
+        max_length=16, choices=RolloutStatus.choices, default=RolloutStatus.ACTIVE
+    )
+    includes_internal = models.BooleanField(default=True, help_text="Staff accounts.")
+    accounts = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+", help_text="Named accounts."
+    )
+    percentage = models.PositiveSmallIntegerField(
+        default=0, help_text="Of all accounts, by a stable hash of the account and the feature."
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(percentage__lte=100), name="rollout_percentage_at_most_100"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.feature} ({self.status}, {self.percentage}%)"
+
+
+class RolloutEvent(models.Model):
+    """The rollout's audit log: every change, by whom (empty: the automatic watcher), why."""
+
+    rollout = models.ForeignKey(Rollout, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=32)
+    cohort = models.CharField(max_length=32, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    gate_run = models.ForeignKey(
+        GateRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    detail = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.rollout.feature} {self.action} {self.cohort}".strip()
