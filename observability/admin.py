@@ -9,7 +9,14 @@ from django.contrib import admin
 from django.forms import ModelForm
 from django.http import HttpRequest
 
-from observability.models import GateRun, ReleaseBaseline, Rollout, RolloutEvent
+from observability.models import (
+    AlertFiring,
+    AlertRule,
+    GateRun,
+    ReleaseBaseline,
+    Rollout,
+    RolloutEvent,
+)
 from observability.rollouts import rollout_change_record
 
 
@@ -92,3 +99,34 @@ class RolloutAdmin(admin.ModelAdmin):
 class RolloutEventAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "rollout", "action", "cohort", "actor", "gate_run")
     list_filter = ("action", "rollout")
+
+
+@admin.register(AlertRule)
+class AlertRuleAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "metric",
+        "profile",
+        "threshold",
+        "window_minutes",
+        "is_enabled",
+        "is_firing",
+        "last_value",
+        "last_evaluated_at",
+    )
+    list_filter = ("is_firing", "is_enabled", "metric")
+    readonly_fields = ("is_firing", "last_value", "last_evaluated_at")
+
+
+@admin.register(AlertFiring)
+class AlertFiringAdmin(ReadOnlyAdmin):
+    list_display = (
+        "created_at",
+        "rule",
+        "state",
+        "value",
+        "threshold",
+        "answers",
+        "webhook_status",
+    )
+    list_filter = ("state", "rule")

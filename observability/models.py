@@ -121,3 +121,60 @@ class RolloutEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rollout.feature} {self.action} {self.cohort}".strip()
+
+
+class AlertMetric(models.TextChoices):
+    STREAM_FAILURE_RATE = "stream_failure_rate", "Stream failure rate"
+    CANCELLATION_RATE = "cancellation_rate", "Cancellation rate"
+    FALLBACK_RATE = "fallback_rate", "Fallback rate"
+    NO_CALL_RATE = "no_call_rate", "No-call rate"
+    SETTLED_MICRO_USD_PER_HOUR = "settled_micro_usd_per_hour", "Spend (settled micro-USD/hour)"
+    ESTIMATED_USAGE_RATE = "estimated_usage_rate", "Estimated-usage rate"
+
+
+class AlertRule(models.Model):
+    """Fires when ``metric`` over the last ``window_minutes`` of a profile's answers exceeds
+    ``threshold`` (with at least ``min_answers`` answers); resolves when it falls back."""
+
+    name = models.CharField(max_length=80, unique=True)
+    metric = models.CharField(max_length=32, choices=AlertMetric.choices)
+    profile = models.CharField(max_length=64, default="answer")
+    threshold = models.FloatField()
+    window_minutes = models.PositiveIntegerField(default=60)
+    min_answers = models.PositiveIntegerField(default=5)
+    is_enabled = models.BooleanField(default=True)
+    sends_webhook = models.BooleanField(default=True, help_text="Post firings to the webhook.")
+    is_firing = models.BooleanField(default=False)
+    last_value = models.FloatField(null=True, blank=True)
+    last_evaluated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AlertState(models.TextChoices):
+    FIRING = "firing", "Firing"
+    RESOLVED = "resolved", "Resolved"
+
+
+class AlertFiring(models.Model):
+    """A rule's change of state, and whether the webhook took it."""
+
+    rule = models.ForeignKey(AlertRule, on_delete=models.CASCADE, related_name="firings")
+    state = models.CharField(max_length=16, choices=AlertState.choices)
+    value = models.FloatField()
+    threshold = models.FloatField()
+    answers = models.PositiveIntegerField()
+    webhook_status = models.CharField(
+        max_length=16, blank=True, help_text="sent, failed, or empty when not sent."
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.rule.name} {self.state}"
