@@ -17,6 +17,7 @@ from observability.models import AlertFiring, AlertRule, GateRun, Rollout
 
 # name -> (window length, bucket count, bucket label format)
 WINDOWS: dict[str, tuple[timedelta, int, str]] = {
+    "15m": (timedelta(minutes=15), 15, "%H:%M"),
     "1h": (timedelta(hours=1), 12, "%H:%M"),
     "24h": (timedelta(hours=24), 24, "%H:%M"),
     "7d": (timedelta(days=7), 14, "%d %b"),
