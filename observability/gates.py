@@ -66,6 +66,7 @@ class GroundingResult:
     set_name: str
     pass_rate: float
     is_within_set_thresholds: bool
+    detail: str = ""
 
 
 def profile_usage(
@@ -117,16 +118,20 @@ def baseline_capture(
 def grounding_run(*, set_name: str) -> GroundingResult:
     """Run a golden set through ``run_evals`` (its own fresh account, the configured models)
     and read its JSON summary; ``run_evals`` exits with status 1 below the set's thresholds."""
-    output = io.StringIO()
+    output, errors = io.StringIO(), io.StringIO()
     is_within = True
     try:
-        call_command("run_evals", "--set", set_name, "--json", stdout=output, stderr=io.StringIO())
+        call_command("run_evals", "--set", set_name, "--json", stdout=output, stderr=errors)
     except SystemExit as exit_status:
         is_within = exit_status.code in (0, None)
     summary = json.loads(output.getvalue())
     pass_rate = summary["passRate"] if "passRate" in summary else summary["all"]["passRate"]
     return GroundingResult(
-        set_name=set_name, pass_rate=float(pass_rate), is_within_set_thresholds=is_within
+        set_name=set_name,
+        pass_rate=float(pass_rate),
+        is_within_set_thresholds=is_within,
+        # run_evals names the figures below the set's thresholds ("pass rate 0.985 < 1.000").
+        detail=errors.getvalue().strip()[:300],
     )
 
 
@@ -152,7 +157,11 @@ def grounding_gate(
     is_passed = grounding.is_within_set_thresholds and (
         floor is None or grounding.pass_rate >= floor
     )
-    detail = "" if grounding.is_within_set_thresholds else "below the set's own thresholds"
+    detail = (
+        ""
+        if grounding.is_within_set_thresholds
+        else f"below the set's own thresholds: {grounding.detail}"
+    )
     return GateResult(
         f"grounding:{grounding.set_name}", is_passed, grounding.pass_rate, floor, detail
     )
