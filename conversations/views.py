@@ -48,7 +48,7 @@ def chat_view(request: HttpRequest, chat_id: int) -> HttpResponse:
         {
             "chat": chat,
             "messages": messages,
-            "anchor_id": anchor_id,
-            "anchor_pk": int(anchor_id) if anchor_id.isdigit() else None,
+            # Only a well-formed id reaches the page (``positive_id``: "²" passes isdigit()).
+            "anchor_pk": anchor_pk,
         },
     )
