@@ -28,7 +28,7 @@ from django.core.management import call_command
 from billing.reports import ProfileUsage, usage_report
 from observability.models import GateRun, ReleaseBaseline
 
-GATES = ("grounding", "cost", "stream_error", "latency")
+GATES = ("grounding", "cost", "stream_error", "latency_ttft_p95", "latency_completion_p95")
 
 
 @dataclass(frozen=True)

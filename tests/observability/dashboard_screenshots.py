@@ -1,5 +1,5 @@
-"""The screenshots in docs/OBSERVABILITY.md: the staff dashboard, the alert rules and a
-rollout's audit log, from a running server, in Debian's Chromium.
+"""The screenshot in docs/OBSERVABILITY.md: the staff dashboard of a running server, in
+Debian's Chromium.
 
     python manage.py demo_setup && <serve>            # the demo history, a running server
     python -m evals.bench.load --url URL --token TOKEN  # the load
@@ -42,11 +42,6 @@ def main() -> None:
         _sign_in(page, url)
         page.goto(f"{url}/admin/observability/dashboard/?window={options.window}&profile=answer")
         page.screenshot(path=str(options.folder / "ops-dashboard.png"), full_page=True)
-        page.goto(f"{url}/admin/observability/alertrule/")
-        page.screenshot(path=str(options.folder / "ops-alert-rules.png"))
-        page.goto(f"{url}/admin/observability/rollout/")
-        page.click("table#result_list a")
-        page.screenshot(path=str(options.folder / "ops-rollout.png"), full_page=True)
         browser.close()
 
 
