@@ -192,6 +192,8 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         now=timezone.now(),
         scope=RetrievalScope(mode=ScopeMode(request.scope.mode), chat_ids=request.scope.chat_ids),
         evidence_limits=EvidenceLimits.for_profile(PROFILE),
+        # The question is embedded by the index's model: remote only with the user's consent.
+        data_policy=data_policy_for_user(user=user),
     )
     pack = retrieval.pack
     citations = (

@@ -206,6 +206,8 @@ SPECTACULAR_SETTINGS = {
         "ChatKind": "conversations.models.ChatKind",
         "MessageKind": "conversations.models.MessageKind",
         "ThreadKind": "assistant.models.ThreadKind",
+        "TurnStatus": "assistant.models.TurnStatus",
+        "OutboxAckStatus": "proposals.api.schema.ACK_STATUSES",
     },
     # POST /api/assistant/messages is an ASGI application, not a URL-conf route.
     "PREPROCESSING_HOOKS": ["assistant.api.schema.assistant_messages_endpoint_add"],

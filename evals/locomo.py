@@ -32,6 +32,7 @@ from typing import Any
 from django.core.management import call_command
 from django.db import transaction
 
+from billing.selectors import data_policy_for_user
 from claire.accounts.models import User
 from conversations.importing import import_file
 from conversations.models import Message
@@ -372,4 +373,5 @@ def retrieval_for_answer(*, user: User, question: str, now: datetime) -> Retriev
         now=now,
         scope=Scope.everywhere(),
         evidence_limits=EvidenceLimits.for_profile(ANSWER_PROFILE),
+        data_policy=data_policy_for_user(user=user),
     )

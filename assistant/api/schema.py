@@ -92,6 +92,9 @@ class TurnSerializer(serializers.Serializer):
     provider = serializers.CharField(required=False)
     model = serializers.CharField(required=False)
     retryOfTurnId = serializers.CharField(required=False)
+    indexStatus = serializers.JSONField(required=False, allow_null=True)
+    removedCitationCount = serializers.IntegerField(required=False, help_text="Assistant turns.")
+    costMicroUsd = serializers.IntegerField(required=False, help_text="What the answer cost.")
 
 
 class ThreadPageSerializer(serializers.Serializer):

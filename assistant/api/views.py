@@ -16,7 +16,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from assistant import selectors, services
-from assistant.api.schema import ThreadPageSerializer, TurnPageSerializer, TurnStopSerializer
+from assistant.api.schema import (
+    ThreadPageSerializer,
+    TurnPageSerializer,
+    TurnSerializer,
+    TurnStopSerializer,
+)
 from assistant.api.serializers import thread_wire, turn_wire
 from assistant.models import Turn, TurnRole, TurnStatus
 from billing.selectors import settled_cost_by_request
@@ -129,6 +134,9 @@ class TurnDetailView(APIView):
     """One turn as it stands now: a client that reloaded during an answer follows the stored
     status here until it is final, instead of asking again."""
 
+    @extend_schema(
+        operation_id="assistant_turn_get", responses={200: TurnSerializer, 404: NOT_FOUND}
+    )
     def get(self, request: Request, turn_id: int) -> Response:
         user = request_user(request)
         turn = selectors.turn_get_for_user(user=user, turn_id=turn_id)

@@ -54,6 +54,12 @@ API_ERROR_CODES: dict[str, str] = {
     "price_unknown": "The selected model has no price and cannot run.",
     "reservation_closed": "The request's budget reservation is already closed.",
     "reservation_conflict": "The request attempt already holds a reservation for another model.",
+    "proposal_changed": "The proposal changed since it was shown (its payloadHash differs).",
+    "proposal_not_pending": "The proposal was already decided.",
+    "proposal_expired": "The proposal expired before it was decided.",
+    "destination_invalid": "The proposal's destination is no longer valid.",
+    "capability_not_granted": "The capability the proposal needs is not granted.",
+    "outbox_already_acknowledged": "This outbox message was already acknowledged.",
 }
 API_ERROR_CODE_CHOICES: list[tuple[str, str]] = [(code, code) for code in API_ERROR_CODES]
 

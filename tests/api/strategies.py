@@ -131,9 +131,8 @@ def _string(schema: dict[str, Any]) -> st.SearchStrategy[str]:
             return st.sampled_from(["ana@example.com", "x@y.io", ""])
     if "pattern" in schema:
         return st.from_regex(schema["pattern"], fullmatch=True)
-    return st.text(
-        min_size=schema.get("minLength", 0), max_size=min(schema.get("maxLength", 40), 40)
-    )
+    shortest = schema.get("minLength", 0)
+    return st.text(min_size=shortest, max_size=max(shortest, min(schema.get("maxLength", 40), 40)))
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -41,7 +41,17 @@ EXAMPLES_PER_OPERATION = 40
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 ACCEPTS = ("application/json", "text/event-stream", "*/*", "text/html", "")
 PATH_IDS = ("0", "1", "999999999", "9223372036854775807", "99999999999999999999999999")
-OBJECT_KINDS = ("chat", "thread", "answer", "loop", "person", "fact", "merge")
+OBJECT_KINDS = (
+    "chat",
+    "thread",
+    "answer",
+    "loop",
+    "person",
+    "fact",
+    "merge",
+    "proposal",
+    "outbox",
+)
 
 
 def _row_counts() -> tuple[int, ...]:
@@ -215,6 +225,8 @@ def test_fuzz_every_operation():
         "person_id": ids["person"],
         "fact_id": ids["fact"],
         "merge_id": ids["merge"],
+        "proposal_id": ids["proposal"],
+        "outbox_id": ids["outbox"],
     }
     operations = [
         Operation(

@@ -49,6 +49,8 @@ PARAMETER_OBJECTS: dict[str, str] = {
     "person_id": "person",
     "fact_id": "fact",
     "merge_id": "merge",
+    "proposal_id": "proposal",
+    "outbox_id": "outbox",
 }
 
 Ref = Callable[[str], int]
@@ -111,6 +113,16 @@ WRITE_BODIES: dict[tuple[str, str], list[Body]] = {
     ],
     ("memory-merge-split", "POST"): [],
     ("assistant-turn-cancel", "POST"): [],
+    ("proposal-approve", "POST"): [
+        Body("the card's hash", lambda ref, own: {"payloadHash": "0" * 64}),
+    ],
+    ("proposal-reject", "POST"): [],
+    ("proposal-edit", "POST"): [
+        Body("new text", lambda ref, own: {"payloadHash": "0" * 64, "draftText": "Other words"}),
+    ],
+    ("bridge-outbox-ack", "POST"): [
+        Body("delivered", lambda ref, own: {"status": "sent", "platformMessageId": "x-1"}),
+    ],
     ("billing-policy", "PATCH"): [
         Body("consent", lambda ref, own: {"remoteConsent": False}, refers=False)
     ],
@@ -330,15 +342,15 @@ def test_every_route_isolates_users(worlds):
 
 def test_a_new_route_without_an_object_factory_fails_loudly():
     unknown_parameter = Route(
-        name="proposal-detail",
-        path="/api/proposals/{proposal_id}",
+        name="reminder-detail",
+        path="/api/reminders/{reminder_id}",
         methods=("GET",),
-        parameters=("proposal_id",),
+        parameters=("reminder_id",),
     )
     with pytest.raises(pytest.fail.Exception, match="no object factory"):
         _url(unknown_parameter, None)
     unknown_write = Route(
-        name="proposal-list", path="/api/proposals", methods=("POST",), parameters=()
+        name="reminder-list", path="/api/reminders", methods=("POST",), parameters=()
     )
     with pytest.raises(pytest.fail.Exception, match="no entry in WRITE_BODIES"):
         _bodies(unknown_write, "POST")

@@ -6,7 +6,6 @@ first), so any of A's ids in a response to user B is found by value, whatever th
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -24,6 +23,8 @@ from billing.models import PeriodKind
 from claire.accounts.models import User
 from conversations.models import IdentityKind, Platform
 from indexing.models import EntryState, IndexProgress, IndexVersion, IndexVersionState
+from proposals import services as proposal_services
+from proposals.models import OutboxMessage, Proposal
 from retrieval.memory.models import (
     FactKind,
     Loop,
@@ -47,6 +48,7 @@ from tests.factories import (
     UserFactory,
 )
 from tests.indexing.factories import IndexJobFactory, MessageEmbeddingFactory
+from tests.proposals.support import history, propose
 
 A_ID_BASE = 9_000_000
 B_ID_BASE = 100_000
@@ -73,6 +75,8 @@ KINDS = (
     "policy",
     "budget",
     "usage",
+    "proposal",
+    "outbox",
 )
 
 
@@ -177,9 +181,6 @@ def world_build(*, marker, id_base, signature):
         message=message, index_version=version, state=EntryState.FAILED, error_code="too_long"
     )
     job = IndexJobFactory(user=user, index_version=version)
-    IndexProgress.objects.create(
-        user=user, index_version=version, eligible=signature, embedded=signature - 1
-    )
     policy = AiPolicyFactory(user=user)
     budget = BudgetPeriodFactory(
         user=user,
@@ -188,6 +189,23 @@ def world_build(*, marker, id_base, signature):
         spent_micro_usd=signature,
     )
     usage = UsageEventFactory(user=user, created_at=now, settled_micro_usd=signature)
+    # A proposal to write to someone, approved and executed into the bridge's outbox, and a
+    # second one still pending, through the real services.
+    history(user)
+    sent = propose(user, "Write to Rui again about the boiler", request_id=f"{marker}-sent")
+    receipt = proposal_services.proposal_approve(
+        user=user, proposal_id=sent.proposal_id, seen_hash=sent.payload_hash
+    )
+    proposal_services.receipt_execute(receipt_id=receipt.pk)
+    outbox = OutboxMessage.objects.get(user=user)
+    pending = propose(user, "Write to Ana about the agency", request_id=f"{marker}-pending")
+    proposal = Proposal.objects.get(pk=pending.proposal_id)
+    # Last: ingestion above moves the counters.
+    IndexProgress.objects.update_or_create(
+        user=user,
+        index_version=version,
+        defaults={"eligible": signature, "embedded": signature - 1},
+    )
     world = World(
         user=user,
         marker=marker,
@@ -211,6 +229,8 @@ def world_build(*, marker, id_base, signature):
             "policy": policy,
             "budget": budget,
             "usage": usage,
+            "proposal": proposal,
+            "outbox": outbox,
         },
     )
     assert tuple(world.objects) == KINDS
@@ -296,7 +316,3 @@ def asgi_call(method: str, path: str, body: bytes, headers: list[tuple[bytes, by
     except ValueError:
         parsed = None
     return Reply(status=response["status"], body=parsed, raw=raw)
-
-
-def days_ago(days: int) -> dt.datetime:
-    return timezone.now() - dt.timedelta(days=days)

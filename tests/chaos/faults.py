@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -66,7 +65,3 @@ def report_rates(user) -> dict[str, float]:
         "stream_failure_rate": answer.stream_failure_rate,
         "cancellation_rate": answer.cancellation_rate,
     }
-
-
-def subprocess_ok(*args: str) -> None:
-    subprocess.run(args, check=True, capture_output=True)

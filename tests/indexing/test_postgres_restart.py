@@ -31,9 +31,8 @@ pytestmark = [
 ]
 
 
-def test_postgres_restarting_mid_backfill(user, version, settings, tmp_path):
-    assert settings.REDIS_URL, "REDIS_URL must name the test Redis"
-    client = redis.Redis.from_url(settings.REDIS_URL)
+def test_postgres_restarting_mid_backfill(user, version, settings, redis_settings, tmp_path):
+    client = redis.Redis.from_url(redis_settings)
     client.ping()
     assert celery_app.conf.broker_url.startswith("redis://")
     run_id = uuid.uuid4().hex[:12]

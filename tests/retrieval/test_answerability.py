@@ -72,7 +72,7 @@ def _history(user) -> None:
 
 def test_a_topic_the_history_never_mentions_has_no_evidence(user):
     _history(user)
-    retrieval = _ask(user, "When is my dentist appointment?")
+    retrieval = _ask(user, "Is the dentist checkup expensive?")
     assert retrieval.is_no_evidence
     assert retrieval.route == Route.NO_EVIDENCE
     assert retrieval.pack.is_empty
@@ -138,19 +138,19 @@ def test_a_candidate_close_in_meaning_answers_whatever_its_words(user):
 
 def test_one_unseen_word_beside_known_ones_is_answered_from_the_best_evidence(user):
     _history(user)
-    # "postponed" is in no message; "appointment" and "moved" are.
-    retrieval = _ask(user, "Was the appointment moved or postponed?")
+    # "broken" is in no message; "office", "door" and "fixed" are.
+    retrieval = _ask(user, "Is the office door fixed or broken?")
     assert not retrieval.is_no_evidence
-    landlord = message_row(user, "team", "w2").pk
-    assert retrieval.pack.sources[0].primary_message_id == landlord
+    freeze = message_row(user, "team", "w1").pk
+    assert retrieval.pack.sources[0].primary_message_id == freeze
     assert retrieval.answerability is not None
-    assert retrieval.answerability.signals.unknown_terms == ("postponed",)
+    assert retrieval.answerability.signals.unknown_terms == ("broken",)
     assert retrieval.evidence_strength is not None and 0 < retrieval.evidence_strength < 1
 
 
 def test_a_misspelt_word_is_not_an_unknown_topic(user):
     _history(user)
-    retrieval = _ask(user, "When is the code freze?")
+    retrieval = _ask(user, "Is the code freze on Friday?")
     assert not retrieval.is_no_evidence
     assert retrieval.answerability is not None
     assert retrieval.answerability.signals.misspelled_terms == ("freze",)

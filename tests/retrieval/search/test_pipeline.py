@@ -43,7 +43,7 @@ def test_question_to_pack_with_windows_and_stable_ids(user, hash_index):
 
     result = retrieve(
         user=user,
-        question="When does the pottery studio open?",
+        question="Does the pottery studio open early?",
         now=NOW,
         scope=Scope.everywhere(),
         evidence_limits=LIMITS,
