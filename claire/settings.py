@@ -450,6 +450,8 @@ RELEASE_GATE_MAX_STREAM_ERROR_RATE = env.float("RELEASE_GATE_MAX_STREAM_ERROR_RA
 RELEASE_GATE_LATENCY_SLACK_MS = env.float("RELEASE_GATE_LATENCY_SLACK_MS", default=50)
 RELEASE_GATE_MAX_GROUNDING_DROP = env.float("RELEASE_GATE_MAX_GROUNDING_DROP", default=0.02)
 RELEASE_GATE_MIN_ANSWERS = env.int("RELEASE_GATE_MIN_ANSWERS", default=5)
+# The golden sets release_gates runs through run_evals unless --set names others.
+RELEASE_GATE_GOLDEN_SETS = env.list("RELEASE_GATE_GOLDEN_SETS", default=["demo-v1"])
 RELEASE_GATE_WINDOW_HOURS = env.int("RELEASE_GATE_WINDOW_HOURS", default=24)
 # Alert rules post to this URL when they fire (empty: shown in the admin only).
 ALERT_WEBHOOK_URL = env.str("ALERT_WEBHOOK_URL", default="")

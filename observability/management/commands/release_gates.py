@@ -5,7 +5,8 @@
         [--max-latency-ratio R] [--latency-slack-ms MS] [--max-cost-ratio R]
         [--max-stream-error-rate R] [--max-grounding-drop D] [--min-answers N]
 
-Grounding runs each golden set through ``run_evals`` (demo-v1 by default); cost, stream errors
+Grounding runs each golden set through ``run_evals`` (``RELEASE_GATE_GOLDEN_SETS``, demo-v1
+by default); cost, stream errors
 and latency compare the window's answers with the baseline (``release_baseline``). Thresholds
 default to the ``RELEASE_GATE_*`` settings. The evaluation is stored as a ``GateRun``.
 """
@@ -17,9 +18,9 @@ import sys
 from dataclasses import asdict, replace
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evals.golden import DEFAULT_SET
 from observability.gates import (
     GateResult,
     GateThresholds,
@@ -67,7 +68,7 @@ class Command(BaseCommand):
         start, end = window_from(options)
         results: list[GateResult] = []
         if not options["no_grounding"]:
-            for set_name in options["sets"] or [DEFAULT_SET]:
+            for set_name in options["sets"] or settings.RELEASE_GATE_GOLDEN_SETS:
                 grounding = grounding_run(set_name=set_name)
                 same_set = baseline.grounding_set == set_name
                 results.append(
