@@ -58,6 +58,7 @@ from claire.api.errors import ApiError
 from conversations.models import Chat
 from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
+from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
 from retrieval.evidence import EvidenceLimits, EvidenceSource
 from retrieval.pipeline import retrieve
 from retrieval.types import Route, ScopeMode
@@ -297,7 +298,7 @@ def telemetry_for(
 ) -> UsageTelemetry:
     return UsageTelemetry(
         route=retrieval.route if retrieval else "",
-        profile=PROFILE,
+        profile=generation.profile if generation else PROFILE,
         time_to_first_token_ms=generation.time_to_first_token_ms if generation else None,
         duration_ms=duration_ms,
         source_count=len(retrieval.citations) if retrieval else 0,
@@ -370,8 +371,10 @@ class Generation:
         data_policy: DataPolicy,
         reservation: Reservation,
         candidate: Candidate,
+        profile: str = PROFILE,
     ) -> None:
         self.request = request
+        self.profile = profile
         self.data_policy = data_policy
         self.reservation = reservation
         self.candidate = candidate
@@ -388,7 +391,7 @@ class Generation:
         this closes the model stream (and a provider's HTTP response) at once."""
         started = time.monotonic()
         async with generate(
-            profile=PROFILE, request=self.request, data_policy=self.data_policy
+            profile=self.profile, request=self.request, data_policy=self.data_policy
         ) as stream:
             async for event in stream:
                 if isinstance(event, TextDelta):
@@ -512,7 +515,10 @@ def generation_prepare(
     reserve the request's maximum cost against it. ``GenerationRefused`` when no model is
     eligible or the budget does not allow the reservation (nothing reserved then)."""
     data_policy = data_policy_for_user(user=user)
-    candidates = eligible_candidates(profile=PROFILE, data_policy=data_policy)
+    # --- rollout: an account inside a rollout's cohorts gets the rolled-out profile.
+    profile = profile_for_user(feature=ANSWER_PROFILE_FEATURE, user=user, default=PROFILE)
+    # --- end of rollout.
+    candidates = eligible_candidates(profile=profile, data_policy=data_policy)
     if not candidates:
         raise GenerationRefused(failure_for_code("no_eligible_model"))
     generation_request = generation_request_for(
@@ -521,7 +527,7 @@ def generation_prepare(
     plan = CostPlan(
         query_embedding_tokens=retrieval.query_embedding_tokens,
         uncached_input_tokens=count_request_tokens(generation_request),
-        max_output_tokens=profile_get(PROFILE).max_output_tokens or 0,
+        max_output_tokens=profile_get(profile).max_output_tokens or 0,
     )
     embedding_key = (
         model_key_parts(retrieval.query_embedding_model_key)
@@ -553,6 +559,7 @@ def generation_prepare(
         data_policy=data_policy,
         reservation=reservation,
         candidate=candidates[0],
+        profile=profile,
     )
 
 

@@ -9,6 +9,7 @@ percentiles and counts (PostgreSQL ``percentile_cont``) and one for the routes.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -86,13 +87,22 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
 
 
-def usage_report(*, start: datetime, end: datetime, user: User | None = None) -> UsageReport:
-    """Usage events created in ``[start, end)``, for ``user`` or everyone, by profile."""
+def usage_report(
+    *,
+    start: datetime,
+    end: datetime,
+    user: User | None = None,
+    user_ids: Collection[int] | None = None,
+) -> UsageReport:
+    """Usage events created in ``[start, end)``, for ``user``, the users ``user_ids`` (a
+    cohort) or everyone, by profile."""
     events: QuerySet[UsageEvent] = UsageEvent.objects.filter(
         created_at__gte=start, created_at__lt=end
     )
     if user is not None:
         events = events.filter(user=user)
+    if user_ids is not None:
+        events = events.filter(user_id__in=list(user_ids))
     # A fallback: the model that ran is not the one the reservation was made for.
     fell_back = Q(reservation__isnull=False) & (
         ~Q(provider=F("reservation__provider")) | ~Q(model=F("reservation__model"))

@@ -437,3 +437,34 @@ RATE_LIMIT_KEY_PREFIX = env.str("RATE_LIMIT_KEY_PREFIX", default="claire:ratelim
 PROPOSAL_TTL_SECONDS = env.int("PROPOSAL_TTL_SECONDS", default=24 * 3600)
 # The Celery queue that executes approved proposals (puts them in the bridge's outbox).
 PROPOSALS_CELERY_QUEUE = env.str("PROPOSALS_CELERY_QUEUE", default="celery")
+
+# --- Observability (claire/telemetry.py, observability/, docs/OBSERVABILITY.md) ----------------
+# Where the answer traces' OpenTelemetry spans go: "memory" (a bounded in-process buffer),
+# "console", "otlp" (OTLP/HTTP; OTEL_EXPORTER_OTLP_ENDPOINT and _HEADERS configure it) or "none".
+TELEMETRY_EXPORTER = env.str("TELEMETRY_EXPORTER", default="memory")
+INSTALLED_APPS += ["observability"]
+# Release gates: how far a window may drift from the stored baseline before it is a regression.
+RELEASE_GATE_MAX_LATENCY_RATIO = env.float("RELEASE_GATE_MAX_LATENCY_RATIO", default=1.5)
+RELEASE_GATE_MAX_COST_RATIO = env.float("RELEASE_GATE_MAX_COST_RATIO", default=1.25)
+RELEASE_GATE_MAX_STREAM_ERROR_RATE = env.float("RELEASE_GATE_MAX_STREAM_ERROR_RATE", default=0.05)
+RELEASE_GATE_LATENCY_SLACK_MS = env.float("RELEASE_GATE_LATENCY_SLACK_MS", default=50)
+RELEASE_GATE_MAX_GROUNDING_DROP = env.float("RELEASE_GATE_MAX_GROUNDING_DROP", default=0.02)
+RELEASE_GATE_MIN_ANSWERS = env.int("RELEASE_GATE_MIN_ANSWERS", default=5)
+# The golden sets release_gates runs through run_evals unless --set names others.
+RELEASE_GATE_GOLDEN_SETS = env.list("RELEASE_GATE_GOLDEN_SETS", default=["demo-v1"])
+RELEASE_GATE_WINDOW_HOURS = env.int("RELEASE_GATE_WINDOW_HOURS", default=24)
+# Alert rules post to this URL when they fire (empty: shown in the admin only).
+ALERT_WEBHOOK_URL = env.str("ALERT_WEBHOOK_URL", default="")
+ALERT_WEBHOOK_TIMEOUT_SECONDS = env.float("ALERT_WEBHOOK_TIMEOUT_SECONDS", default=5)
+OBSERVABILITY_INTERVAL_SECONDS = env.int("OBSERVABILITY_INTERVAL_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE["observability-rollouts-evaluate"] = {
+    "task": "observability.rollouts_evaluate",
+    "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
+    "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
+}
+CELERY_BEAT_SCHEDULE["observability-alerts-evaluate"] = {
+    "task": "observability.alerts_evaluate",
+    "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
+    "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
+}
+# --- end of observability.

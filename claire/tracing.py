@@ -6,6 +6,9 @@ the trace, parent, attributes) and is written once, as a single structured log r
 kept only when it looks like an identifier (a route, a model key, an error code — letters,
 digits and ``_.:/-``, at most 80 characters), so message text, a question or a name can never
 be recorded by mistake; anything else is dropped and counted in ``dropped_attributes``.
+
+Writing a trace also exports it to OpenTelemetry (``claire.telemetry``) as a span tree with
+allow-listed attributes only.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from claire.telemetry import trace_export
 
 AttributeValue = int | float | bool | str
 
@@ -67,6 +72,8 @@ class Trace:
     def __init__(self, name: str, *, started: float | None = None) -> None:
         self.name = name
         self.started = time.monotonic() if started is None else started
+        # The wall-clock time of ``started``, for exporters that need absolute times.
+        self.started_ns = time.time_ns() - int((time.monotonic() - self.started) * 1e9)
         self.spans: list[Span] = []
         self.dropped_attributes = 0
 
@@ -106,4 +113,18 @@ class Trace:
         """Write the trace as one log record (``<name>.trace``) and return what was written."""
         record = self.as_json(**attributes)
         logger.info(f"{self.name}.trace", extra={"trace": record})
+        try:
+            trace_export(
+                name=self.name,
+                started_ns=self.started_ns,
+                ended_ns=self.started_ns + int(record["durationMs"] * 1_000_000),
+                attributes={
+                    **record["attributes"],
+                    "dropped_attributes": record["droppedAttributes"],
+                },
+                spans=record["spans"],
+            )
+        except Exception:
+            # Telemetry never breaks the operation it describes.
+            logger.exception("telemetry.export_failed", extra={"trace_name": self.name})
         return record

@@ -4,8 +4,15 @@ from django.urls import include, path
 
 from claire.api.views import ApiDocsView, ApiSchemaView
 from claire.security import ThrottledLoginView
+from observability.views import dashboard_view
 
 urlpatterns = [
+    # The staff dashboard lives inside the admin (staff only, the admin's login).
+    path(
+        "admin/observability/dashboard/",
+        admin.site.admin_view(dashboard_view),
+        name="observability-dashboard",
+    ),
     path("admin/", admin.site.urls),
     path("login/", ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
