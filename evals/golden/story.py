@@ -20,6 +20,7 @@ own words, never the quotes it carries.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import statistics
@@ -692,8 +693,14 @@ def story_run(
 ) -> StoryRunSummary:
     """Replay the history into ``user`` question by question (in ``asked_at`` order) and ask
     each question at its own time through the answer engine."""
+    from django.core.management import call_command
+
     from conversations.models import Chat
 
+    # As on any deployment, an index version exists before the first message arrives (the
+    # backfill creates the first one from the embed profile when there is none): each ingest
+    # below then embeds its own messages.
+    call_command("backfill_embeddings", user=user.email, no_progress=True, stdout=io.StringIO())
     summary = StoryRunSummary(set_name=story.name)
     questions = sorted(
         (q for q in story.questions if q.split in splits), key=lambda q: (q.asked_at, q.id)

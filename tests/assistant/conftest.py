@@ -97,7 +97,8 @@ async def _call(method: str, payload: dict[str, Any], headers: list[tuple[bytes,
         # Real clients send it; Django's request parsing depends on it.
         headers = [*headers, (b"content-length", str(len(body)).encode())]
     communicator = HttpCommunicator(application, method, MESSAGES_PATH, body=body, headers=headers)
-    response = await communicator.get_response(timeout=20)
+    # A safety net for a hung answer, not a speed check: generous for a loaded machine.
+    response = await communicator.get_response(timeout=60)
     return Reply(
         status=response["status"],
         headers={key.decode().lower(): value.decode() for key, value in response["headers"]},

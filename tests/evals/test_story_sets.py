@@ -204,6 +204,13 @@ def test_a_story_is_replayed_up_to_each_questions_time_and_asked_then(settings):
     assert by_id["t3"].passed
     assert "s3" in by_id["t1"].answer.cited
     assert "s4" in by_id["t2"].answer.cited
+    # Every replayed message was embedded by the jobs its ingest scheduled.
+    from indexing.models import MessageEmbedding
+
+    assert set(MessageEmbedding.objects.filter(user=user).values_list("state", flat=True)) == {
+        "embedded"
+    }
+    assert MessageEmbedding.objects.filter(user=user).count() == len(story.messages)
     # The held-out question is reported without its text.
     assert any("(held out)" in line for line in lines)
     result = summary.to_json()
