@@ -281,7 +281,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|(?:text|message|email|dm|ping|contact|tell|ask|wish|congratulate|thank|remind)"
         r"\s+(?!(?:me|us|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with"
         r"|that|this|which|history|thread)\b)"
-        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b)",
+        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b"
+        # "let Gloria know the plumber moved": a message to someone, not to the user.
+        r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)[\w'-]+(?:\s+[\w'-]+)?\s+know\b)",
         ActionType.DRAFT_OUTREACH,
     ),
     _pattern(

@@ -358,3 +358,11 @@ def test_every_pattern_decides_at_least_one_question():
         _intent, pattern = classify_intent(fold_text(question))
         assert pattern is not None, question
         assert pattern.name == name, question
+
+
+def test_let_someone_know_is_a_message_to_them_but_let_me_know_is_not():
+    for request in ("let Priscilla know the boiler is fixed", "please let Tom Hale know I'm late"):
+        intent, *_ = classify_intent(fold_text(request))
+        assert intent == Intent.ACTION_REQUEST, request
+    for question in ("let me know what Priscilla said", "let us know when the boiler is fixed"):
+        assert classify_intent(fold_text(question))[0] != Intent.ACTION_REQUEST, question
