@@ -52,6 +52,10 @@ class EngineAnswer:
     request_id: str = ""
     # The platform chat id of each cited message, in citation order.
     cited_chat_ids: tuple[str, ...] = ()
+    # An action request's proposal: its destination as the server resolved it.
+    has_proposal: bool = False
+    proposal_chat_id: int = 0
+    proposal_person_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -263,12 +267,15 @@ def beat_message_ids_for(*, user: User, corpus: DemoCorpus) -> dict[str, set[int
     }
 
 
-async def _ask(user: User, question: GoldenQuestion, chat_id: int | None) -> EngineAnswer:
+async def engine_ask(user: User, *, question: str, chat_id: int | None) -> EngineAnswer:
+    """Ask ``question`` through the answer engine exactly as the web client does (global scope,
+    or strict to ``chat_id``) and collect what it returned."""
     from assistant.engine import answer_open
     from assistant.types import (
         AskRequest,
         ErrorEvent,
         FinishEvent,
+        ProposalEvent,
         Scope,
         SourcesEvent,
         TextDeltaEvent,
@@ -276,13 +283,14 @@ async def _ask(user: User, question: GoldenQuestion, chat_id: int | None) -> Eng
     from claire.api.errors import ApiError
 
     scope = Scope(mode="strict_chat", chat_ids=(chat_id,)) if chat_id else Scope(mode="global")
-    request = AskRequest(request_id=uuid.uuid4().hex, question=question.question, scope=scope)
+    request = AskRequest(request_id=uuid.uuid4().hex, question=question, scope=scope)
     started = time.perf_counter()
     text: list[str] = []
     sources: dict[str, int] = {}
     cited: tuple[str, ...] = ()
     removed = 0
     error = ""
+    proposal: ProposalEvent | None = None
     try:
         session = await answer_open(user=user, request=request)
         async for event in session.events():
@@ -295,6 +303,8 @@ async def _ask(user: User, question: GoldenQuestion, chat_id: int | None) -> Eng
                 removed = event.removed_citation_count
             elif isinstance(event, ErrorEvent):
                 error = event.code
+            elif isinstance(event, ProposalEvent):
+                proposal = event
     except ApiError as refused:
         error = refused.code
     return EngineAnswer(
@@ -305,6 +315,9 @@ async def _ask(user: User, question: GoldenQuestion, chat_id: int | None) -> Eng
         error_code=error,
         seconds=time.perf_counter() - started,
         request_id=request.request_id,
+        has_proposal=proposal is not None,
+        proposal_chat_id=proposal.chat_id if proposal else 0,
+        proposal_person_id=proposal.person_id if proposal else None,
     )
 
 
@@ -353,10 +366,10 @@ def golden_run(*, golden: GoldenSet, user: User, corpus: DemoCorpus, report: Rep
         )
         with asked_at_anchor(corpus.now):
             answer = asyncio.run(
-                _ask(
+                engine_ask(
                     user,
-                    question,
-                    chats.get(question.scope_chat_id) if question.scope_chat_id else None,
+                    question=question.question,
+                    chat_id=chats.get(question.scope_chat_id) if question.scope_chat_id else None,
                 )
             )
         # Usage rows are read here, outside the event loop (the ORM is synchronous).

@@ -24,8 +24,6 @@ import io
 import json
 import re
 import statistics
-import time
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -35,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from claire.accounts.models import User
-from evals.golden.run import EngineAnswer, asked_at_anchor
+from evals.golden.run import EngineAnswer, asked_at_anchor, engine_ask
 from retrieval.lexicon import fold_text
 
 Report = Callable[[str], None]
@@ -593,57 +591,6 @@ def _story_ids(*, user: User, story: StorySet) -> dict[int, tuple[str, str]]:
     }
 
 
-async def _ask(
-    user: User, question: StoryQuestion, chat_pk: int | None
-) -> tuple[EngineAnswer, dict[str, Any]]:
-    from assistant.engine import answer_open
-    from assistant.types import (
-        AskRequest,
-        ErrorEvent,
-        FinishEvent,
-        Scope,
-        SourcesEvent,
-        TextDeltaEvent,
-    )
-    from claire.api.errors import ApiError
-
-    scope = Scope(mode="strict_chat", chat_ids=(chat_pk,)) if chat_pk else Scope(mode="global")
-    request = AskRequest(request_id=uuid.uuid4().hex, question=question.question, scope=scope)
-    started = time.perf_counter()
-    text: list[str] = []
-    sources: dict[str, int] = {}
-    cited: tuple[str, ...] = ()
-    removed = 0
-    error = ""
-    proposal: dict[str, Any] = {}
-    try:
-        session = await answer_open(user=user, request=request)
-        async for event in session.events():
-            if isinstance(event, SourcesEvent):
-                sources = {c.source_id: c.message_id for c in event.citations}
-            elif isinstance(event, TextDeltaEvent):
-                text.append(event.delta)
-            elif isinstance(event, FinishEvent):
-                cited = event.cited_source_ids
-                removed = event.removed_citation_count
-            elif isinstance(event, ErrorEvent):
-                error = event.code
-            elif type(event).__name__ == "ProposalEvent":
-                proposal = dict(vars(event))
-    except ApiError as refused:
-        error = refused.code
-    answer = EngineAnswer(
-        text="".join(text),
-        cited_message_ids=tuple(sources[s] for s in cited if s in sources),
-        source_message_ids=tuple(sources.values()),
-        removed_citation_count=removed,
-        error_code=error,
-        seconds=time.perf_counter() - started,
-        request_id=request.request_id,
-    )
-    return answer, proposal
-
-
 def cast_keys_by_person(*, user: User, story: StorySet) -> dict[int, str]:
     """Each stored person's cast key: the key of the story sender whose messages they sent."""
     from conversations.models import Message
@@ -659,18 +606,18 @@ def cast_keys_by_person(*, user: User, story: StorySet) -> dict[int, str]:
     return {pk: max(counts, key=lambda key: counts[key]) for pk, counts in votes.items()}
 
 
-def _proposal_keys(*, user: User, story: StorySet, proposal: dict[str, Any]) -> tuple[str, str]:
+def _proposal_keys(*, user: User, story: StorySet, answer: EngineAnswer) -> tuple[str, str]:
     """The cast key and chat ref of a proposal's destination (``""`` when unknown)."""
     from conversations.models import Chat
 
     refs = {(chat.platform, chat.chat_id): chat.ref for chat in story.chats.values()}
     chat_ref = ""
-    chat_pk = proposal.get("chat_id") or proposal.get("chatId")
+    chat_pk = answer.proposal_chat_id
     if chat_pk:
         chat = Chat.objects.filter(user=user, pk=chat_pk).first()
         if chat is not None:
             chat_ref = refs.get((chat.platform, chat.platform_chat_id), "")
-    person_pk = proposal.get("person_id") or proposal.get("personId")
+    person_pk = answer.proposal_person_id
     recipient = ""
     if person_pk:
         recipient = cast_keys_by_person(user=user, story=story).get(int(person_pk), "")
@@ -723,16 +670,18 @@ def story_run(
                 .first()
             )
         with asked_at_anchor(question.asked_at):
-            answer, proposal = asyncio.run(_ask(user, question, chat_pk))
+            answer = asyncio.run(engine_ask(user, question=question.question, chat_id=chat_pk))
         ids = _story_ids(user=user, story=story)
         recipient, proposal_chat = (
-            _proposal_keys(user=user, story=story, proposal=proposal) if proposal else ("", "")
+            _proposal_keys(user=user, story=story, answer=answer)
+            if answer.has_proposal
+            else ("", "")
         )
         story_answer = StoryAnswer(
             answer=answer,
             cited=tuple(ids[pk][0] for pk in answer.cited_message_ids if pk in ids),
             cited_chats=tuple(ids[pk][1] for pk in answer.cited_message_ids if pk in ids),
-            has_proposal=bool(proposal),
+            has_proposal=answer.has_proposal,
             proposal_recipient=recipient,
             proposal_chat=proposal_chat,
         )
