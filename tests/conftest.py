@@ -72,15 +72,3 @@ def _migration_seeded_rows(request):
     seeding.seed_local_prices(apps, None)
     capabilities = importlib.import_module("proposals.migrations.0002_seed_builtin_capabilities")
     capabilities.seed_builtin_capabilities(apps, None)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_assistant_executors():
-    """Each test gets the answer engine's worker pools new: a thread an earlier test left
-    waiting (on a lock of a flushed database, on a server it restarted) cannot hold up the
-    steps of the next one."""
-    from assistant import db
-
-    db._executor.cache_clear()
-    db._admission_executor.cache_clear()
-    yield

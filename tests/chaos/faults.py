@@ -26,8 +26,12 @@ def embedded_postgres_restart() -> None:
     from pgserver import _commands
 
     server = pgserver.get_server(server_info.data_dir, cleanup_mode="stop")
+    # The restarted server must log to its file as before: without ``-l`` it would write to
+    # pg_ctl's captured output, a pipe nobody reads once pg_ctl exits, and every backend that
+    # logs would block when that pipe fills (later tests then hang).
+    log_file = Path(server_info.data_dir) / "log"
     _commands.pg_ctl(  # type: ignore[attr-defined]
-        ["-w", "-t", "60", "-m", "fast", "restart"],
+        ["-w", "-t", "60", "-m", "fast", "-l", str(log_file), "restart"],
         pgdata=Path(server_info.data_dir),
         user=server.system_user,
         timeout=90,
