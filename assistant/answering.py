@@ -19,6 +19,7 @@ from django.utils import timezone
 from assistant import selectors, services
 from assistant.citations import cited_source_ids
 from assistant.errors import (
+    INTERNAL_ERROR,
     STREAM_INTERRUPTED,
     StreamFailure,
     failure_for_code,
@@ -387,8 +388,26 @@ class Generation:
         self.time_to_first_token_ms: int | None = None
 
     async def pump(self, emit: Callable[[str | GenerationEnd], None]) -> None:
-        """``emit`` each text delta, then one ``GenerationEnd``. Cancelling the task that runs
-        this closes the model stream (and a provider's HTTP response) at once."""
+        """``emit`` each text delta, then one ``GenerationEnd``, also when the call raised:
+        the answer then ends with a failure instead of waiting for an end that never comes.
+        Cancelling the task that runs this closes the model stream (and a provider's HTTP
+        response) at once."""
+        try:
+            await self._pump(emit)
+        except Exception as error:
+            logger.exception(
+                "assistant.generation_crashed", extra={"error_class": type(error).__name__}
+            )
+            emit(
+                GenerationEnd(
+                    finish_reason="error",
+                    provider=self.provider,
+                    model=self.model,
+                    failure=STREAM_INTERRUPTED if self.output else INTERNAL_ERROR,
+                )
+            )
+
+    async def _pump(self, emit: Callable[[str | GenerationEnd], None]) -> None:
         started = time.monotonic()
         async with generate(
             profile=self.profile, request=self.request, data_policy=self.data_policy

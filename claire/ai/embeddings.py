@@ -22,8 +22,6 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
-from asgiref.sync import sync_to_async
-
 from claire import backoff
 from claire.ai.config import ModelConfig, ProfileConfig
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
@@ -37,6 +35,7 @@ from claire.ai.types import (
     ErrorCode,
     Usage,
 )
+from claire.db.steps import run_checked
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +98,7 @@ async def aembed_many(
     texts: Sequence[str], *, profile: str = "embed", data_policy: DataPolicy = DataPolicy.LOCAL_ONLY
 ) -> EmbeddingResult:
     """``embed_many`` for async callers."""
-    candidate = await sync_to_async(_first_candidate)(profile, data_policy)
+    candidate = await run_checked(_first_candidate, profile, data_policy)
     return await _embed(texts, profile_get(profile), candidate)
 
 

@@ -31,8 +31,6 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from claire.ai.capabilities import parse_json_object
 from claire.ai.config import ProfileConfig
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
@@ -53,6 +51,7 @@ from claire.ai.types import (
     UsageEvent,
     safe_message_for,
 )
+from claire.db.steps import run_checked
 
 logger = logging.getLogger(__name__)
 
@@ -149,8 +148,8 @@ async def _generate(
     profile = profile_get(profile_name)
     if profile.kind != "generation":
         raise ValueError(f"profile {profile_name!r} is not a generation profile")
-    candidates = await sync_to_async(eligible_candidates)(
-        profile=profile_name, data_policy=data_policy
+    candidates = await run_checked(
+        eligible_candidates, profile=profile_name, data_policy=data_policy
     )
     if not candidates:
         logger.warning(

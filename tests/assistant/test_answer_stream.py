@@ -356,3 +356,29 @@ def test_failure_while_saving_ends_the_stream_with_a_safe_error(
         "internal_error",
         "Friday [S1].",
     )
+
+
+def test_a_crash_inside_the_model_call_ends_the_answer_instead_of_hanging_it(
+    user, dinner_chat, answer_models, monkeypatch
+):
+    """A bug or a lost connection inside the model call (not a provider failure, which the
+    runtime reports as an event) still ends the stream with a safe error and frees the
+    budget reservation; the client is never left waiting."""
+    from billing.models import Reservation, ReservationState
+    from claire.ai import generate as generate_module
+
+    def routing_crashes(**kwargs):
+        raise RuntimeError("routing table unreadable (details must not reach the client)")
+
+    monkeypatch.setattr(generate_module, "eligible_candidates", routing_crashes)
+    answer_models.script(deltas=("Friday [S1].",))
+    reply = ask(user)
+    chunks = reply.chunks
+    assert [c["type"] for c in chunks][-2:] == ["data-error", "error"]
+    assert _data(chunks, "data-error")["code"] == "internal_error"
+    assert b"routing table" not in reply.body
+    turn = Turn.objects.get(pk=int(_data(chunks, "data-thread")["assistantTurnId"]))
+    assert (turn.status, turn.error_code) == (TurnStatus.FAILED, "internal_error")
+    reservations = Reservation.objects.filter(user=user)
+    assert [r.state for r in reservations] != []
+    assert ReservationState.OPEN not in [r.state for r in reservations]

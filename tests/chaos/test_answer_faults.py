@@ -15,7 +15,7 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.db import connection
 
-from assistant.models import TurnStatus
+from assistant.models import Turn, TurnStatus
 from billing.models import ReservationState
 from claire.ai.types import ErrorCode
 from tests.assistant.conftest import ask, sse_chunks, token_for
@@ -158,3 +158,20 @@ def test_postgres_restarting_mid_answer(user, dinner_chat, answer_models):
     assert (turn.status, turn.text) == (TurnStatus.COMPLETED, "".join(DELTAS))
     assert [r.state for r in reservations] == [ReservationState.SETTLED]
     assert event.ending == "completed"
+
+
+def test_the_first_answer_after_a_postgres_restart_completes(user, dinner_chat, answer_models):
+    """Every worker thread that held a connection before the restart (the engine's pools and
+    model routing) replaces it on its next step: the next answer completes, no step hangs."""
+    answer_models.script(deltas=DELTAS)
+    assert ask(user, accept="application/json").status == 200
+    embedded_postgres_restart()
+    reconnect_after_restart()
+
+    answer_models.script(deltas=DELTAS)
+    reply = ask(user, accept="application/json")
+    assert reply.status == 200
+    body = reply.json()
+    assert (body["status"], body["answer"]) == ("completed", "".join(DELTAS))
+    turn = Turn.objects.get(pk=int(body["assistantTurnId"]))
+    assert turn.status == TurnStatus.COMPLETED
