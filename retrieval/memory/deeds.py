@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message
+from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
+from retrieval.memory.closure import same_words, says_done, says_received
 
 # How long after the topic is raised a bare "sent!" in a direct chat with the person counts.
 DEED_WINDOW = timedelta(days=14)
@@ -41,20 +42,6 @@ _DEED_WORDS = frozenset(
         "brought", "call", "called", "write", "wrote",
     }
 )  # fmt: skip
-_DONE_BY_USER = re.compile(
-    r"\b(?:sent|paid|gave|given|returned|forwarded|forwarding|passed\s+(?:it\s+|them\s+)?"
-    r"(?:along|on)|passing\s+(?:it\s+|this\s+|them\s+)?along|emailed|shared|dropped\s+(?:it\s+|them"
-    r"\s+)?off|sending\s+(?:you|over)|here\s+(?:it\s+is|they\s+are|you\s+go)|attached|attaching"
-    r"|zelle[d']?\w*|venmo\w*|transferred|uploaded|mailed|delivered|brought|told\s+(?:him|her"
-    r"|them)|let\s+(?:him|her|them)\s+know|reviewed|left\s+(?:some\s+|a\s+few\s+)?comments"
-    r"|enviei|mandei|paguei|envi[eé]|pagu[eé]|te\s+mand[eé]|j'ai\s+envoy[eé]|geschickt|bezahlt)\b",
-    re.IGNORECASE,
-)
-_RECEIVED = re.compile(
-    r"\b(?:got\s+it|got\s+them|received|thanks\s+for|thank\s+you\s+for|thx\s+for|obrigad[oa]"
-    r"|gracias|merci|danke|peguei|recebi|recib[ií]|lo\s+tengo|got\s+the|got\s+your)\b",
-    re.IGNORECASE,
-)
 _PROMISE = re.compile(
     r"\b(?:i['\u2019]ll|i\s+will|will|i['\u2019]m\s+going\s+to|gonna|let\s+me)\b", re.IGNORECASE
 )
@@ -74,6 +61,8 @@ class DeedAnswer:
     raised_by_message_id: int | None
     # "" when the user wrote it.
     sender_name: str = ""
+    # The other side's reply to the deed, when it came soon after.
+    acknowledged_by_message_id: int | None = None
 
 
 def deed_topic_terms(terms: Sequence[str]) -> list[str]:
@@ -86,13 +75,20 @@ def deed_topic_terms(terms: Sequence[str]) -> list[str]:
     return found
 
 
+def _stems(terms: Sequence[str]) -> list[str]:
+    """Each term's stem, and those of the everyday words for the same thing ("pics":
+    "photo", "album")."""
+    stems = []
+    for term in terms:
+        for form in (term, *same_words(term)):
+            stem = form if len(form) <= 4 else form[: max(4, len(form) - 2)]
+            stems.append(stem)
+    return list(dict.fromkeys(stems))
+
+
 def _names_topic(text: str, terms: Sequence[str]) -> bool:
     folded = fold_text(text)
-    for term in terms:
-        stem = term if len(term) <= 4 else term[: max(4, len(term) - 2)]
-        if re.search(rf"(?<!\w){re.escape(stem)}", folded):
-            return True
-    return False
+    return any(re.search(rf"(?<!\w){re.escape(stem)}", folded) for stem in _stems(terms))
 
 
 def deed_answer(
@@ -102,7 +98,7 @@ def deed_answer(
     ``now``; ``None`` when no message names the topic with a deed, a promise or a request."""
     if not terms:
         return None
-    pattern = "|".join(re.escape(term[: max(4, len(term) - 2)]) for term in terms)
+    pattern = "|".join(re.escape(stem) for stem in _stems(terms))
     topic_rows = list(
         Message.objects.filter(
             user=user,
@@ -127,15 +123,26 @@ def deed_answer(
         ),
         topic_rows[0],
     )
+    person_chat_ids, person_names = _people_reach(user=user, person_ids=people)
     for row in topic_rows:
         if row.sent_at < raised.sent_at:
             continue
         text = row.text or ""
-        is_deed = row.is_from_self and "?" not in text and _DONE_BY_USER.search(text)
+        if people and not (
+            row.chat_id in person_chat_ids
+            or any(
+                re.search(rf"(?<!\w){re.escape(name)}(?!\w)", fold_text(text))
+                for name in person_names
+            )
+        ):
+            # A deed about the topic with somebody else ("sent Ana the photos" is no answer
+            # about Rui's).
+            continue
+        is_deed = row.is_from_self and says_done(text)
         is_receipt = (
             not row.is_from_self
             and (not people or row.sender_person_id in people)
-            and _RECEIVED.search(text)
+            and says_received(text)
             and row.pk != raised.pk
         )
         if is_deed or is_receipt:
@@ -160,7 +167,7 @@ def deed_answer(
         )
         for row in done:
             text = row.text or ""
-            if "?" not in text and _DONE_BY_USER.search(text):
+            if says_done(text):
                 return _answer(True, row, raised)
     intent = next(
         (
@@ -176,8 +183,49 @@ def deed_answer(
     return _answer(False, intent, raised)
 
 
+# How soon after the deed the other side's acknowledgement comes.
+ACK_WINDOW = timedelta(days=1)
+
+
+def _acknowledgement(row: Message) -> int | None:
+    """The first message someone else wrote in the deed's chat soon after it ("got it, I'll
+    forward it today"): it shows the deed arrived."""
+    return (
+        Message.objects.filter(
+            chat_id=row.chat_id,
+            deleted_at__isnull=True,
+            is_from_self=False,
+            sent_at__gt=row.sent_at,
+            sent_at__lte=row.sent_at + ACK_WINDOW,
+        )
+        .order_by("sent_at", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _people_reach(*, user: User, person_ids: set[int]) -> tuple[set[int], set[str]]:
+    """The chats the people are in and their folded first names."""
+    if not person_ids:
+        return set(), set()
+    chat_ids = set(
+        ChatParticipant.objects.filter(chat__user=user, person_id__in=person_ids).values_list(
+            "chat_id", flat=True
+        )
+    )
+    names = {
+        fold_text(name.split()[0])
+        for name in Person.objects.filter(user=user, pk__in=person_ids).values_list(
+            "display_name", flat=True
+        )
+        if name and name.split() and len(name.split()[0]) >= 2
+    }
+    return chat_ids, names
+
+
 def _answer(is_done: bool, row: Message, raised: Message) -> DeedAnswer:
     return DeedAnswer(
+        acknowledged_by_message_id=_acknowledgement(row) if is_done and row.is_from_self else None,
         is_done=is_done,
         message_id=row.pk,
         sent_at=row.sent_at,

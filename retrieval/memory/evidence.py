@@ -46,6 +46,7 @@ from retrieval.compile import question_platforms
 from retrieval.dates import resolve_time_expression
 from retrieval.lexicon import fold_text
 from retrieval.memory.calendar import PLANNING_HORIZON
+from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
 from retrieval.memory.extract import RELATIONS, is_suspicious
 from retrieval.memory.findings import (
@@ -79,6 +80,8 @@ logger = logging.getLogger(__name__)
 
 PLANS_CITED = 3
 LOOPS_CITED = 20
+# Open questions from the person a "no" is about, cited to show they still wait.
+WAITING_CITED = 2
 IDENTITY_MATCHES_CITED = 5
 # A catch-up cites at most this many messages (an answer pack holds 12 sources).
 RECENT_ITEMS = 12
@@ -204,7 +207,12 @@ def _loop_hits(
             loop, hits = answered
             return hits, [loop_answer_finding(loop, zone)]
         if deed is not None:
-            return _deed_hits(deed), [deed_finding(deed, zone)]
+            hits, finding = _deed_hits(deed), deed_finding(deed, zone)
+            if not deed.is_done:
+                hits, finding = _still_waiting(
+                    user=user, compiled=compiled, hits=hits, finding=finding
+                )
+            return hits, [finding]
     kinds = loop_kinds_for(compiled.question)
     loops = open_loops_for_user(
         user=user,
@@ -213,6 +221,7 @@ def _loop_hits(
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
+    amounts = _owed_amounts(user=user, loops=loops)
     states = [
         LoopState(
             kind=loop.kind,
@@ -222,13 +231,35 @@ def _loop_hits(
             opened_at=loop.opened_at,
             resolved_by_message_id=None,
             closed_at=None,
+            amount=amounts.get(loop.loop_id, ("", None))[0],
+            amount_message_id=amounts.get(loop.loop_id, ("", None))[1],
         )
         for loop in loops
     ]
     if kinds and LoopKind.QUESTION_TO_USER not in kinds:
         loops = [*loops, *_follow_ups(user=user, promises=loops)]
     hits = [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    hits += [
+        (message_id, f"{amount} owed")
+        for amount, message_id in amounts.values()
+        if message_id not in {hit[0] for hit in hits}
+    ]
     return hits, [open_loops_finding(states, zone)] if states else []
+
+
+def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[str, int]]:
+    """Per open promise to pay, the amount and the message that states it."""
+    promises = {
+        loop.opened_by_message_id: loop.loop_id
+        for loop in loops
+        if loop.kind == LoopKind.PROMISE_BY_USER
+    }
+    found = {}
+    for opener in Message.objects.filter(user=user, pk__in=list(promises)):
+        owed = owed_amount(opener)
+        if owed is not None:
+            found[promises[opener.pk]] = owed
+    return found
 
 
 # A question that expects yes or no ("did I …?", "has Rui …?").
@@ -309,9 +340,52 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     return loop, hits
 
 
+def _still_waiting(
+    *, user: User, compiled: CompiledQuery, hits: list[_Hit], finding: Finding
+) -> tuple[list[_Hit], Finding]:
+    """A "no" about someone named: their questions to the user that are still unanswered
+    ("any news on the CV?") show they are still waiting; cited after the deed's messages."""
+    person_ids = _person_ids(compiled)
+    if not person_ids:
+        return hits, finding
+    waiting = open_loops_for_user(
+        user=user,
+        kinds=(LoopKind.QUESTION_TO_USER,),
+        person_ids=person_ids_expand(user=user, person_ids=list(person_ids)),
+        chat_ids=_strict_chat_ids(compiled),
+        limit=WAITING_CITED,
+    )
+    if not waiting:
+        return hits, finding
+    zone = user.zoneinfo
+    asked = "; ".join(
+        f"{loop.person_name or 'they'} asked you on {moment_text(loop.opened_at, zone)} and"
+        " is still waiting for your reply"
+        for loop in waiting
+    )
+    text = finding.text.split(". ", 1)
+    head = text[0] if text[0].endswith(".") else text[0] + "."
+    rest = f" {text[1]}" if len(text) > 1 else ""
+    return (
+        [
+            *hits,
+            *(
+                (loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name))
+                for loop in waiting
+            ),
+        ],
+        Finding(
+            text=f"{head} {asked[0].upper()}{asked[1:]}.{rest}",
+            message_ids=(*finding.message_ids, *(loop.opened_by_message_id for loop in waiting)),
+        ),
+    )
+
+
 def _deed_hits(deed: DeedAnswer) -> list[_Hit]:
     note = "done" if deed.is_done else "not done yet"
     hits: list[_Hit] = [(deed.message_id, note)]
+    if deed.acknowledged_by_message_id is not None:
+        hits.append((deed.acknowledged_by_message_id, "their reply"))
     if deed.raised_by_message_id is not None:
         hits.append((deed.raised_by_message_id, "where it started"))
     return hits

@@ -207,9 +207,12 @@ _REQUEST = re.compile(
     _FLAGS,
 )
 _PROMISE_VERB = re.compile(
-    r"\b(?:I['\u2019]ll|I will)\s+(?:\w+\s+)?"
+    # "I'll send …", "I will pay …", and a reply that drops the subject: "will send tonight!",
+    # "yes, will tell him today".
+    r"(?:\b(?:I['\u2019]ll|I will)|(?:^|[.!?;,]\s*|\b(?:yes|yep|sure|ok|okay)\W{0,3})will)"
+    r"(?!\s+(?:you|u|he|she|they|we|it|that|this)\b)\s+(?:\w+\s+)?"
     r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book|pay|return"
-    r"|bring|give|transfer|review|pass|text|tell)\b"
+    r"|bring|give|transfer|review|pass|text|tell|venmo|order)\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over))*\s*(\w+)?",
     _FLAGS,
 )
@@ -228,12 +231,15 @@ def is_question_to_user(
     text: str, *, user_name: str, is_direct: bool, replies_to_user: bool
 ) -> bool:
     """A question someone asked the user: a question mark with a second-person or follow-up
-    phrase; in a group it must also name the user or reply to them."""
-    if "?" not in text or not _ADDRESSED_QUESTION.search(text):
+    phrase; in a group it must also name the user or reply to them. A group question that
+    names the user needs no "you" ("Ana, what does Rui want for his birthday?")."""
+    if "?" not in text:
         return False
-    if is_direct or replies_to_user:
+    if not is_direct and bool(user_name) and mentions_word(text, user_name):
         return True
-    return bool(user_name) and mentions_word(text, user_name)
+    if not _ADDRESSED_QUESTION.search(text):
+        return False
+    return is_direct or replies_to_user
 
 
 def is_request_by_user(text: str) -> bool:

@@ -276,10 +276,16 @@ class LoopState:
     resolved_by_message_id: int | None
     closed_at: datetime | None
     resolved_at: datetime | None = None
+    # For a promise to pay: the amount ("$22") and the message that states it.
+    amount: str = ""
+    amount_message_id: int | None = None
 
 
 def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     name = loop.person_name or "someone"
+    if loop.status == LoopStatus.OPEN and loop.amount and loop.kind == LoopKind.PROMISE_BY_USER:
+        since = moment_text(loop.opened_at, zone)
+        return f"you owe {name} {loop.amount} and said you would pay it back (since {since})"
     if loop.status == LoopStatus.OPEN:
         return _LOOP_OPEN[loop.kind].format(name=name, since=moment_text(loop.opened_at, zone))
     when = loop.resolved_at or loop.closed_at or loop.opened_at
@@ -299,16 +305,25 @@ def loop_answer_finding(loop: LoopState, zone: ZoneInfo) -> Finding:
     return Finding(text=f"{answer}: {loop_sentence(loop, zone)}.", message_ids=tuple(ids))
 
 
+# Open loops a "what is still open?" answer states one by one.
+SHOWN_LOOPS = 8
+
+
 def open_loops_finding(loops: Sequence[LoopState], zone: ZoneInfo) -> Finding:
     if not loops:
         return Finding(text="Nothing is waiting: no open question, request or promise.")
     count = len(loops)
     noun = "thing is" if count == 1 else "things are"
-    items = "; ".join(loop_sentence(loop, zone) for loop in loops[:5])
-    more = f"; and {count - 5} more" if count > 5 else ""
+    items = "; ".join(loop_sentence(loop, zone) for loop in loops[:SHOWN_LOOPS])
+    more = f"; and {count - SHOWN_LOOPS} more" if count > SHOWN_LOOPS else ""
+    ids = [
+        message_id
+        for loop in loops[:SHOWN_LOOPS]
+        for message_id in (loop.opened_by_message_id, loop.amount_message_id)
+        if message_id
+    ]
     return Finding(
-        text=f"{count} {noun} still open: {items}{more}.",
-        message_ids=tuple(loop.opened_by_message_id for loop in loops[:5]),
+        text=f"{count} {noun} still open: {items}{more}.", message_ids=tuple(dict.fromkeys(ids))
     )
 
 
@@ -358,6 +373,8 @@ def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
         head = "No, not as far as your messages show."
         said = f" The last word on it was on {when}{where}." + said
     ids = [answer.message_id]
+    if answer.acknowledged_by_message_id is not None:
+        ids.append(answer.acknowledged_by_message_id)
     if answer.raised_by_message_id is not None:
         ids.append(answer.raised_by_message_id)
     return Finding(text=head + said, message_ids=tuple(ids))

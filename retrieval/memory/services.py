@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -16,6 +16,7 @@ from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
 from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import fold_text
+from retrieval.memory.closure import loops_close_across_chats
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
@@ -297,11 +298,24 @@ class _ChatMessage:
 
 
 def _loops_in_chat(
-    *, chat: Chat, messages: list[_ChatMessage], user_name: str, counterpart_id: int | None
+    *,
+    chat: Chat,
+    messages: list[_ChatMessage],
+    user_name: str,
+    counterpart_id: int | None,
+    members: Mapping[str, int] | None = None,
 ) -> list[_LoopFound]:
-    """Every loop the chat's messages open, each with the later message that resolves it."""
+    """Every loop the chat's messages open, each with the later message that resolves it.
+
+    ``members`` maps a group member's folded first name to their person (first names two
+    members share are left out). In a group, a question to the user is answered by the user's
+    message that replies to it, names the asker, or comes within ``GROUP_REPLY_WINDOW``; a
+    later message about something else days after is no answer. A promise in a group is to
+    the person it replies to, else the member it names."""
     found: list[_LoopFound] = []
     is_direct = chat.kind == ChatKind.DIRECT
+    members = members or {}
+    names = {person_id: name for name, person_id in members.items()}
     # A chat the user never wrote in (a spammer, a newsletter) owes nobody a reply.
     user_writes_here = any(message.is_from_self for message in messages)
     by_pk = {message.pk: message for message in messages}
@@ -315,13 +329,30 @@ def _loops_in_chat(
                 is_direct=is_direct,
                 replies_to_user=replied is not None and replied.is_from_self,
             ):
-                answer = next((m for m in later if m.is_from_self), None)
+                answer = next(
+                    (
+                        m
+                        for m in later
+                        if m.is_from_self
+                        and (
+                            is_direct
+                            or m.reply_to_id == message.pk
+                            or m.sent_at - message.sent_at <= GROUP_REPLY_WINDOW
+                            or _names(m.text, names.get(message.sender_person_id or 0, ""))
+                        )
+                    ),
+                    None,
+                )
                 found.append(
                     _loop(LoopKind.QUESTION_TO_USER, message, message.sender_person_id, answer)
                 )
             continue
         replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
         person_id = counterpart_id if is_direct else (replied.sender_person_id if replied else None)
+        if person_id is None and not is_direct:
+            person_id = next(
+                (pid for name, pid in members.items() if _names(message.text, name)), None
+            )
         if is_request_by_user(message.text):
             answer = next((m for m in later if not m.is_from_self), None)
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
@@ -340,6 +371,17 @@ def _loops_in_chat(
             )
             found.append(_loop(LoopKind.PROMISE_BY_USER, message, person_id, kept))
     return found
+
+
+# How soon a user's message in a group counts as the answer to a question asked there.
+GROUP_REPLY_WINDOW = timedelta(hours=12)
+
+
+def _names(text: str, first_name: str) -> bool:
+    return (
+        bool(first_name)
+        and re.search(rf"(?<!\w){re.escape(first_name)}(?!\w)", fold_text(text)) is not None
+    )
 
 
 def _loop(
@@ -369,6 +411,16 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
     ).values_list("chat_id", "person_id"):
         counterparts.setdefault(chat_id, person_id)
     user_name = (user.first_name or "").strip()
+    members_by_chat: dict[int, dict[str, int | None]] = {}
+    for chat_id, person_id, name in ChatParticipant.objects.filter(
+        chat__in=[chat for chat in chats if chat.kind != ChatKind.DIRECT]
+    ).values_list("chat_id", "person_id", "person__display_name"):
+        first = fold_text((name or "").split()[0]) if (name or "").split() else ""
+        if not first or first == fold_text(user_name):
+            continue
+        chat_members = members_by_chat.setdefault(chat_id, {})
+        # A first name two members share names neither.
+        chat_members[first] = None if first in chat_members else person_id
     open_count = 0
     for chat in chats:
         messages = [
@@ -384,6 +436,11 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
             messages=messages,
             user_name=user_name,
             counterpart_id=counterparts.get(chat.pk),
+            members={
+                name: pid
+                for name, pid in members_by_chat.get(chat.pk, {}).items()
+                if pid is not None
+            },
         )
         existing = {
             (loop.opened_by_id, loop.kind): loop
@@ -412,6 +469,8 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
                     "closed_at": item.resolved_at,
                 },
             )
+    if loops_close_across_chats(user=user):
+        open_count = Loop.objects.filter(user=user, chat__in=chats, status=LoopStatus.OPEN).count()
     return open_count
 
 
