@@ -48,6 +48,7 @@ from retrieval.lexicon import (
     word_set,
 )
 from retrieval.memory.models import PersonMerge
+from retrieval.people_context import describing_words, narrow_people
 from retrieval.routing import route_fallback_for, route_for
 from retrieval.types import (
     ActionType,
@@ -84,7 +85,8 @@ _PERSON_ATTRIBUTES = (
     r"job|work|address|number|phone|phone\s+number|email|surname|last\s+name|birthday|age"
     r"|company|role|title|partner|wife|husband|boyfriend|girlfriend|brother|sister|mother"
     r"|father|mum|mom|dad|son|daughter|kids|children|dog|cat|handle|instagram|nationality"
-    r"|profession|employer|school|university|flat|apartment|house"
+    r"|profession|employer|school|university|flat|apartment|house|name|full\s+name|allergy"
+    r"|allergies|hometown|pet"
 )
 _IMPERATIVE = (
     r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
@@ -338,6 +340,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
+        # "Where's Ana from (originally)?", "what is Rui allergic to?"
+        r"|^\W*where(?:'s|\s+is|\s+was|\s+are)\s+(?:[\w']+\s+){1,3}?(?:originally\s+)?from\b"
+        r"|\b(?:is|are|was|'s)\s+(?:[\w']+\s+){1,3}?allergic\b"
         # "Which company did Clara join?", "Which office is Tom in now?"
         r"|^\W*(?:which|what)\s+(?:company|office|firm|employer|team|school|university)\s+"
         r"(?:is|was|does|did|do|has|had)\b",
@@ -807,6 +812,36 @@ def _resolve_names(
     return resolved
 
 
+def _narrowed(*, user: User, item: _Resolved, rows: Sequence[_PersonRow], masked: str) -> _Resolved:
+    """A name two humans share, narrowed to one by the word said with it ("climbing Nadia",
+    "Nadia from work"; ``retrieval.people_context``); the word joins the mention's span, so
+    it is no keyword."""
+    groups: dict[int, tuple[int, ...]] = {}
+    for row in rows:
+        if row.person_id in item.person_ids:
+            key = min(row.merge_group)
+            groups[key] = tuple(
+                sorted(
+                    set(groups.get(key, ()))
+                    | (row.merge_group & set(item.person_ids))
+                    | {row.person_id}
+                )
+            )
+    if len(groups) < 2:
+        return item
+    for word, start, end in describing_words(masked, item.start, item.end):
+        narrowed = narrow_people(user=user, groups=groups, word=word)
+        if narrowed is not None:
+            return replace(
+                item,
+                start=min(start, item.start),
+                end=max(end, item.end),
+                person_ids=narrowed,
+                direct_chat_id=_direct_chat(rows, set(narrowed)),
+            )
+    return item
+
+
 def _with_merged(rows: Sequence[_PersonRow], people: set[int]) -> tuple[int, ...]:
     """``people`` and everyone the user merged with them: a merged human is read on every
     platform by every consumer of the compiled query (search, plans, facts, metrics)."""
@@ -886,6 +921,7 @@ def _people(
                     direct_chat_id=_direct_chat(rows, matched),
                 )
             )
+    resolved = [_narrowed(user=user, item=item, rows=rows, masked=masked) for item in resolved]
     resolved.sort(key=lambda item: item.start)
     # "Ana ... Ana" is one person mentioned twice.
     unique: list[_Resolved] = []

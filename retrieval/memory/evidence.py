@@ -45,6 +45,7 @@ from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
 from retrieval.dates import resolve_time_expression
 from retrieval.lexicon import fold_text
+from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
@@ -205,7 +206,12 @@ def _loop_hits(
         answered = _loop_answer(user=user, compiled=compiled)
         if answered is not None:
             loop, hits = answered
-            return hits, [loop_answer_finding(loop, zone)]
+            finding = loop_answer_finding(loop, zone)
+            if loop.status == LoopStatus.OPEN:
+                hits, finding = _still_waiting(
+                    user=user, compiled=compiled, hits=hits, finding=finding
+                )
+            return hits, [finding]
         if deed is not None:
             hits, finding = _deed_hits(deed), deed_finding(deed, zone)
             if not deed.is_done:
@@ -355,6 +361,8 @@ def _still_waiting(
         chat_ids=_strict_chat_ids(compiled),
         limit=WAITING_CITED,
     )
+    cited = {message_id for message_id, _note in hits}
+    waiting = [loop for loop in waiting if loop.opened_by_message_id not in cited]
     if not waiting:
         return hits, finding
     zone = user.zoneinfo
@@ -640,14 +648,31 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding
     ]
 
 
-def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
     descriptors = tuple(
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
     city = compiled.location.city if compiled.location is not None else None
     if not descriptors and not city:
-        # A named person: what memory knows about them (their facts' messages).
-        return _named_person_fact_hits(user=user, compiled=compiled)
+        # A named person: what the messages about them say of the attribute asked ("where is
+        # Rui from?"), then what memory knows about them (their facts' messages).
+        about: list[_Hit] = []
+        findings: list[Finding] = []
+        refs = [person for person in compiled.people if person.name and person.person_ids]
+        name, person_ids = "", []
+        if len(refs) == 1:
+            person_ids = list(person_ids_expand(user=user, person_ids=list(refs[0].person_ids)))
+            person_ids += alias_person_ids(user=user, person_ids=person_ids)
+            name = (refs[0].name or "").removesuffix("'s")
+        elif not refs:
+            # A name no contact has may be a contact's real name under a nickname.
+            name, person_ids = people_called(user=user, question=compiled.question)
+        if person_ids:
+            findings, ids = about_findings(
+                user=user, person_ids=person_ids, name=name, question=compiled.question
+            )
+            about = [(mid, f"about {name}") for mid in ids]
+        return [*about, *_named_person_fact_hits(user=user, compiled=compiled)], findings
     # "Ana's brother": a relation word next to a named person means a relative of that person;
     # with nobody named, "my sister" means the user's.
     named = _person_ids(compiled)
@@ -677,7 +702,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
                 names={match.person_id: match.display_name for match in result.matches},
             )
         )
-    return hits
+    return hits, []
 
 
 _FACT_NOTES = {
@@ -1083,7 +1108,7 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
         found, findings = _plan_hits(user=user, compiled=compiled, now=now)
     elif compiled.intent == Intent.IDENTITY_LOOKUP:
         source, route = MemorySource.IDENTITY, Route.HYBRID
-        found = _identity_hits(user=user, compiled=compiled)
+        found, findings = _identity_hits(user=user, compiled=compiled)
     elif compiled.intent == Intent.ACTION_REQUEST and _person_ids(compiled):
         # Writing to or about someone: what is still open with them grounds the draft.
         source, route = MemorySource.OPEN_LOOPS, Route.HYBRID

@@ -199,6 +199,9 @@ _DIGEST_HEADINGS = {
     "catch_up": "Here is what happened, oldest first:",
     "people_ranking": "The people you are closest to, strongest first:",
 }
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does)\b", re.IGNORECASE
+)
 # Intents whose quoted answer is followed by the memory records it did not already cite.
 _APPENDIX_HEADINGS = {
     "plan_recall": "How the plan went, step by step:",
@@ -302,7 +305,11 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
         if intent == "catch_up":
             records = _chronological(records)
         lines = [_memory_line(source, timezone) for source in records]
-        return _DIGEST_HEADINGS[intent] + "\n\n" + "\n".join(lines)
+        heading = _DIGEST_HEADINGS[intent]
+        if intent == "unresolved" and _YES_NO_QUESTION.search(question):
+            # "Did I pay Ivo back?" is about one loop: its messages, not a list of open ones.
+            heading = "The messages that show it:"
+        return heading + "\n\n" + "\n".join(lines)
     answer = _quoted_answer(question, evidence, timezone)
     missing = [source for source in records if f"[{source.label}]" not in answer]
     if missing:

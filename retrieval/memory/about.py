@@ -1,0 +1,337 @@
+"""What the user's messages say about one person, for "where is X from?", "what's X's job?",
+"what is X allergic to?", "what's X's real name?".
+
+Stored facts (``PersonFact``) hold what people state about themselves in first-person sentences;
+much of what a user knows about someone is said less directly ("my mum called from Glasgow",
+"first week back teaching", "took a Benadryl after the walnut brownie") and often by someone
+else. This reads the messages **about** the person — their own, the ones in a direct chat with
+them, and others' messages that name them — and keeps those that use the vocabulary of the
+attribute asked, best first:
+
+- origin ("where … from", "originally", "hometown"): a known place name, with family words
+  (mum, parents, home) counting most;
+- job ("job", "work", "do for a living"): words of occupations and workplaces;
+- allergy ("allerg…"): allergy words and common allergens, read as allergen groups;
+- pet ("cat", "dog", "pet"): pet words and emoji;
+- name ("real/full/last name", "surname"): the contact name when it has a surname, else another
+  contact's full name said in a group chat named after the person (a nickname's owner is
+  often saved again under their real name: an email address, another platform).
+
+Each result is a ``Finding`` whose first sentence states what was found, citing the message.
+Pure rules, bounded reads, user-scoped; deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from claire.accounts.models import User
+from claire.ai.suspicious import suspicious_text
+from conversations.models import ChatKind, ChatParticipant, Message, Person
+from retrieval.gazetteer import CITY_FORMS
+from retrieval.lexicon import fold_text
+from retrieval.memory.findings import Finding, moment_text
+
+# Messages about the person read per question, newest first.
+ABOUT_MESSAGES_READ = 400
+# Messages cited per answer.
+ABOUT_CITED = 2
+
+_ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("name", re.compile(r"\b(?:real|full|last|sur)\s*name\b|\bsurname\b")),
+    ("allergy", re.compile(r"\ballerg")),
+    ("pet", re.compile(r"\b(?:cat|dog|pet|kitten|puppy)s?\b")),
+    ("origin", re.compile(r"\bwhere\b.*\bfrom\b|\boriginally\b|\bhometown\b|\bgr[eo]w\s+up\b")),
+    ("job", re.compile(r"\bjob\b|\bwork\b|\bfor\s+a\s+living\b|\bprofession\b|\boccupation\b")),
+)
+_CUES: dict[str, re.Pattern[str]] = {
+    "origin": re.compile(
+        r"\b(?:from|mum|mom|mother|dad|father|parents|family|home|hometown|originally|grew\s+up"
+        r"|back\s+home)\b"
+    ),
+    "job": re.compile(
+        r"\b(?:teach\w*|nurs\w*|engineer\w*|doctor|shifts?|patients?|students?|class(?:es)?"
+        r"|school|office|hospital|clinic|lab|job|work(?:ing)?|career|hired|interview\w*|manager"
+        r"|designer|developer|lawyer|chem\w*|sophomores?|freshm[ae]n|teacher|professor)\b"
+    ),
+    "allergy": re.compile(
+        r"\b(?:allerg\w*|itchy|reaction|benadryl|epi-?pen|hives|anaphyla\w*|nuts?|peanuts?"
+        r"|walnuts?|almonds?|cashews?|pecans?|pistachios?|hazelnuts?|shellfish|shrimp|gluten"
+        r"|lactose|dairy|penicillin)\b"
+    ),
+    "pet": re.compile(
+        r"\b(?:cat|dog|kitten|puppy|pet|gato|gata|perro)s?\b|[\U0001F408\U0001F415\U0001F431\U0001F436]"
+    ),
+}
+# Allergens as the groups people name them by.
+_ALLERGEN_GROUPS = (
+    ("tree nut", re.compile(r"\b(?:walnut|almond|cashew|pecan|pistachio|hazelnut|tree\s+nut)s?\b")),
+    ("peanut", re.compile(r"\bpeanuts?\b")),
+    ("shellfish", re.compile(r"\b(?:shellfish|shrimp|prawns?|crab|lobster)\b")),
+    ("gluten", re.compile(r"\b(?:gluten|wheat)\b")),
+    ("dairy", re.compile(r"\b(?:lactose|dairy)\b")),
+    ("penicillin", re.compile(r"\bpenicillin\b")),
+)
+
+
+def asked_attribute(question: str) -> str:
+    """The attribute an identity question about a named person asks for, or ""."""
+    folded = fold_text(question)
+    return next((name for name, pattern in _ATTRIBUTES if pattern.search(folded)), "")
+
+
+@dataclass(frozen=True)
+class _About:
+    pk: int
+    text: str
+    sender_name: str
+    is_from_self: bool
+    is_by_person: bool
+    chat_title: str
+    sent_at: object
+
+
+def about_findings(
+    *, user: User, person_ids: Sequence[int], name: str, question: str
+) -> tuple[list[Finding], list[int]]:
+    """The findings that answer ``question`` about the person, and the message ids to cite
+    (best first); nothing when no message about them uses the attribute's words."""
+    attribute = asked_attribute(question)
+    if not attribute or not person_ids:
+        return [], []
+    if attribute == "name":
+        return _name_findings(user=user, person_ids=person_ids, name=name)
+    cue = _CUES[attribute]
+    rows = _about_rows(user=user, person_ids=person_ids, name=name)
+    scored = []
+    for row in rows:
+        folded = fold_text(row.text)
+        cues = {match.group(0).lower() for match in cue.finditer(folded)}
+        if attribute == "origin":
+            # A place named counts once: a list of places to visit is no origin.
+            if not any(re.search(rf"\b{re.escape(form)}\b", folded) for form in CITY_FORMS):
+                continue
+            cues.add("a place")
+        if not cues or suspicious_text(row.text):
+            continue
+        scored.append((len(cues) + int(row.is_by_person), row))
+    if not scored:
+        return [], []
+    scored.sort(key=lambda item: (-item[0], item[1].sent_at), reverse=False)
+    best = [row for _, row in scored[:ABOUT_CITED]]
+    zone = user.zoneinfo
+    top = best[0]
+    who = "you" if top.is_from_self else (top.sender_name or "someone")
+    lead = name or "They"
+    said = f"{who} wrote on {moment_text(top.sent_at, zone)} in {top.chat_title}"  # type: ignore[arg-type]
+    text = " ".join(top.text.split())
+    if attribute == "allergy":
+        groups = [group for group, pattern in _ALLERGEN_GROUPS if pattern.search(fold_text(text))]
+        head = (
+            f"{lead} has a {groups[0]} allergy, as far as your messages show"
+            if groups
+            else f"What your messages say about {lead} and allergies"
+        )
+    else:
+        head = {
+            "origin": f"Where {lead} is from, as your messages tell it",
+            "job": f"What {lead} does, as your messages tell it",
+            "pet": f"About {lead}'s pet",
+        }[attribute]
+    finding = Finding(text=f"{head}: {said}: {text}", message_ids=tuple(row.pk for row in best))
+    return [finding], [row.pk for row in best]
+
+
+def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_About]:
+    """Messages by the person, in a direct chat with them, or naming them."""
+    direct_chats = list(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+        ).values_list("chat_id", flat=True)
+    )
+    first = (name or "").split()[0] if (name or "").split() else ""
+    rows = Message.objects.filter(
+        user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False
+    ).select_related("chat", "sender_person")
+    from django.db.models import Q
+
+    where = Q(sender_person_id__in=list(person_ids)) | Q(chat_id__in=direct_chats)
+    if len(first) >= 3:
+        where |= Q(text__iregex=rf"(^|[^[:alnum:]]){re.escape(first)}([^[:alnum:]]|$)")
+    found = []
+    for row in rows.filter(where).order_by("-sent_at", "-pk")[:ABOUT_MESSAGES_READ]:
+        if not row.text:
+            continue
+        found.append(
+            _About(
+                pk=row.pk,
+                text=row.text,
+                sender_name=row.sender_person.display_name if row.sender_person else "",
+                is_from_self=row.is_from_self,
+                is_by_person=row.sender_person_id in person_ids,
+                chat_title=row.chat.title,
+                sent_at=row.sent_at,
+            )
+        )
+    return found
+
+
+def _name_findings(
+    *, user: User, person_ids: Sequence[int], name: str
+) -> tuple[list[Finding], list[int]]:
+    """The person's full name: their contact name when it has a surname; else a full name of
+    another contact said in a group chat the person is in (a nickname's owner is often
+    another contact under their real name: an email address, another platform)."""
+    people = list(Person.objects.filter(user=user, pk__in=list(person_ids)))
+    # The contact the question calls by ``name`` decides: a nickname is asked about as such.
+    asked = fold_text(name).split()
+    named = [
+        p for p in people if asked and asked[0] in fold_text(" ".join(_name_words(p.display_name)))
+    ] or people
+    full = next((p.display_name for p in named if len(_name_words(p.display_name)) >= 2), "")
+    if full:
+        texts = Message.objects.filter(
+            user=user, sender_person_id__in=list(person_ids), deleted_at__isnull=True
+        ).values_list("pk", "text")[:ABOUT_MESSAGES_READ]
+        # Their fullest messages: the ones most worth reading beside the name.
+        ids = [pk for pk, text in sorted(texts, key=lambda row: -len(row[1] or ""))][:ABOUT_CITED]
+        first = _name_words(full)[0]
+        return [Finding(text=f"{first}'s full name is {full}.", message_ids=tuple(ids))], ids
+    said = _full_name_said(user=user, person_ids=person_ids, people=named)
+    if said is None:
+        return [], []
+    display, pk = said
+    lead = name or "They"
+    finding = Finding(
+        text=f"{lead} is most likely {display}: that full name is said in a group chat named"
+        f" after {lead}, and you also have {display} as a contact.",
+        message_ids=(pk,),
+    )
+    return [finding], [pk]
+
+
+def _full_name_said(
+    *, user: User, person_ids: Sequence[int], people: Sequence[Person]
+) -> tuple[str, int] | None:
+    """A full name of another contact said in a group chat named after the person, with the
+    message that says it."""
+    group_chats = _titled_groups(user=user, person_ids=person_ids, people=people)
+    if not group_chats:
+        return None
+    members = set(
+        ChatParticipant.objects.filter(chat_id__in=group_chats).values_list("person_id", flat=True)
+    )
+    known = {
+        fold_text(display): display
+        for display in Person.objects.filter(user=user)
+        .exclude(pk__in=members)
+        .values_list("display_name", flat=True)
+        if len(_name_words(display)) >= 2
+    }
+    for pk, text in (
+        Message.objects.filter(user=user, chat_id__in=group_chats, deleted_at__isnull=True)
+        .order_by("sent_at", "pk")
+        .values_list("pk", "text")[:ABOUT_MESSAGES_READ]
+    ):
+        folded = fold_text(text or "")
+        for key, display in known.items():
+            if re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
+                return display, pk
+    return None
+
+
+def _name_words(name: str) -> list[str]:
+    return re.findall(r"[^\W\d_][\w'-]*", name or "")
+
+
+def _titled_groups(*, user: User, person_ids: Sequence[int], people: Sequence[Person]) -> list[int]:
+    """The group chats the person is in whose title names them ("Ana's 30th"): what is said
+    there is most likely about them."""
+    names = {fold_text(word) for p in people for word in _name_words(p.display_name)}
+    return [
+        chat_id
+        for chat_id, title in ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.GROUP, person_id__in=list(person_ids)
+        ).values_list("chat_id", "chat__title")
+        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", fold_text(title)) for name in names)
+    ]
+
+
+def alias_person_ids(*, user: User, person_ids: Sequence[int]) -> list[int]:
+    """Other contacts that are most likely the same human as ``person_ids``: a contact saved
+    under a one-word nickname whose titled group chat says this person's full name ("Pickle"
+    in "Pickle's 30th", where someone writes "Declan Moore"), and the other way round."""
+    people = list(Person.objects.filter(user=user, pk__in=list(person_ids)))
+    linked: set[int] = set()
+    for person in people:
+        words = _name_words(person.display_name)
+        if len(words) >= 2:
+            key = fold_text(person.display_name)
+            pattern = r"(^|[^[:alnum:]])" + re.escape(key) + r"([^[:alnum:]]|$)"
+            chats = set(
+                Message.objects.filter(
+                    user=user,
+                    deleted_at__isnull=True,
+                    chat__kind=ChatKind.GROUP,
+                    text__iregex=pattern,
+                ).values_list("chat_id", "chat__title")[:ABOUT_MESSAGES_READ]
+            )
+            for chat_id, title in chats:
+                for pid, display in ChatParticipant.objects.filter(chat_id=chat_id).values_list(
+                    "person_id", "person__display_name"
+                ):
+                    nick = _name_words(display)
+                    if (
+                        pid != person.pk
+                        and len(nick) == 1
+                        and re.search(
+                            rf"(?<!\w){re.escape(fold_text(nick[0]))}(?!\w)", fold_text(title)
+                        )
+                    ):
+                        linked.add(pid)
+        elif len(words) == 1:
+            said = _full_name_said(user=user, person_ids=[person.pk], people=[person])
+            if said is not None:
+                linked.update(
+                    Person.objects.filter(user=user, display_name=said[0]).values_list(
+                        "pk", flat=True
+                    )
+                )
+    return sorted(linked - set(person_ids))
+
+
+_CAPITALISED = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ]{2,})(?:['\u2019]s)?\b")
+
+
+def people_called(*, user: User, question: str) -> tuple[str, list[int]]:
+    """A name in the question that is no contact's ("Declan") but is said in a group chat
+    named after a contact saved under a one-word nickname ("Pickle's 30th"): that contact,
+    with the name as asked. ``("", [])`` when there is none."""
+    from retrieval.lexicon import STOP_WORDS
+
+    groups: dict[int, list[int]] = {}
+    for chat_id, title, person_id, display in ChatParticipant.objects.filter(
+        chat__user=user, chat__kind=ChatKind.GROUP, chat__is_excluded_from_ai=False
+    ).values_list("chat_id", "chat__title", "person_id", "person__display_name"):
+        words = _name_words(display)
+        if len(words) == 1 and re.search(
+            rf"(?<!\w){re.escape(fold_text(words[0]))}(?!\w)", fold_text(title or "")
+        ):
+            groups.setdefault(chat_id, []).append(person_id)
+    if not groups:
+        return "", []
+    for token in _CAPITALISED.findall(question):
+        if fold_text(token) in STOP_WORDS:
+            continue
+        pattern = r"(^|[^[:alnum:]])" + re.escape(fold_text(token)) + r"([^[:alnum:]]|$)"
+        chats = set(
+            Message.objects.filter(
+                user=user, chat_id__in=list(groups), deleted_at__isnull=True, text__iregex=pattern
+            ).values_list("chat_id", flat=True)
+        )
+        found = sorted({pid for chat_id in chats for pid in groups[chat_id]})
+        if len(found) == 1:
+            return token, found
+    return "", []

@@ -1,0 +1,91 @@
+"""Which of two people sharing a name a question means, from the word that describes them.
+
+"climbing Nadia", "Nadia from work", "work Nadia": when a name matches more than one human, the
+word said with it picks the one whose chats it belongs to:
+
+- a word of the workplace ("work", "office", "colleague") means the person the user talks to
+  on a work platform (Slack);
+- any other word is counted in the chats each person is in: their titles and messages ("climb"
+  in a climbing group's messages); the person whose chats use it most wins, when one does.
+
+Nothing is narrowed when the word fits nobody or everybody equally. One count query per
+candidate; user-scoped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from django.db.models import Q
+
+from claire.accounts.models import User
+from conversations.models import ChatParticipant, Message, Platform
+from retrieval.lexicon import STOP_WORDS, fold_text
+
+WORK_WORDS = frozenset(
+    {"work", "office", "job", "colleague", "coworker", "co-worker", "workplace", "team"}
+)
+WORK_PLATFORMS = (Platform.SLACK,)
+_STEM = 5
+# "Nadia from work", "Nadia at the office", "Nadia (climbing)".
+_AFTER = re.compile(r"^\s*(?:from|at|in)\s+(?:the\s+|my\s+)?([\w-]+)|^\s*\(([\w-]+)\)")
+_BEFORE = re.compile(r"([\w-]+)\s+$")
+
+
+def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """The words that may describe the name at ``start:end`` of the folded question, with
+    their spans: the word after "from"/"at" ("Nadia from work"), then the word just before
+    it ("climbing Nadia"). Stop words and question words describe nobody."""
+    found = []
+    after = _AFTER.match(folded[end:])
+    if after:
+        group = 1 if after.group(1) else 2
+        word = after.group(group)
+        if word not in STOP_WORDS and len(word) >= 3:
+            found.append((word, end + after.start(group), end + after.end(group)))
+    before = _BEFORE.search(folded[:start])
+    if before:
+        word = before.group(1).removesuffix("'s")
+        if word not in STOP_WORDS and len(word) >= 3 and not word.startswith("what"):
+            found.append((word, before.start(1), before.end(1)))
+    return found
+
+
+def _score(*, user: User, person_ids: Sequence[int], word: str) -> int:
+    chats = ChatParticipant.objects.filter(
+        chat__user=user, chat__is_excluded_from_ai=False, person_id__in=list(person_ids)
+    ).values_list("chat_id", flat=True)
+    if word in WORK_WORDS:
+        return (
+            ChatParticipant.objects.filter(
+                chat__user=user, person_id__in=list(person_ids), chat__platform__in=WORK_PLATFORMS
+            )
+            .values("chat_id")
+            .count()
+        )
+    stem = re.escape(word[:_STEM])
+    pattern = rf"(^|[^[:alnum:]]){stem}"
+    return (
+        Message.objects.filter(user=user, chat_id__in=chats, deleted_at__isnull=True)
+        .filter(Q(text__iregex=pattern) | Q(chat__title__iregex=pattern))
+        .count()
+    )
+
+
+def narrow_people(
+    *, user: User, groups: Mapping[int, Sequence[int]], word: str
+) -> tuple[int, ...] | None:
+    """The person ids of the one human (``groups``: a representative id to every id of that
+    human) whose chats fit ``word`` best, or ``None`` when no one stands out."""
+    if len(groups) < 2:
+        return None
+    folded = fold_text(word)
+    scores = sorted(
+        ((_score(user=user, person_ids=ids, word=folded), key) for key, ids in groups.items()),
+        reverse=True,
+    )
+    best, runner_up = scores[0], scores[1]
+    if best[0] == 0 or best[0] == runner_up[0]:
+        return None
+    return tuple(sorted(groups[best[1]]))
