@@ -308,7 +308,9 @@ def _loops_in_chat(
     """Every loop the chat's messages open, each with the later message that resolves it.
 
     ``members`` maps a group member's folded first name to their person (first names two
-    members share are left out). In a group, a question to the user is answered by the user's
+    members share are left out). In a group, a question is to the user when it names them,
+    replies to them, or asks "you" right after they wrote (``FOLLOW_UP_WINDOW``) without
+    replying to someone else; it is answered by the user's
     message that replies to it, names the asker, or comes within ``GROUP_REPLY_WINDOW``; a
     later message about something else days after is no answer. A promise in a group is to
     the person it replies to, else the member it names."""
@@ -323,11 +325,19 @@ def _loops_in_chat(
         later = messages[index + 1 :]
         if not message.is_from_self:
             replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
+            # "Are you coming too?" right after the user spoke is asked of them.
+            previous = messages[index - 1] if index else None
+            follows_user = (
+                previous is not None
+                and previous.is_from_self
+                and message.sent_at - previous.sent_at <= FOLLOW_UP_WINDOW
+            )
             if user_writes_here and is_question_to_user(
                 message.text,
                 user_name=user_name,
                 is_direct=is_direct,
-                replies_to_user=replied is not None and replied.is_from_self,
+                replies_to_user=(replied is not None and replied.is_from_self)
+                or (replied is None and follows_user),
             ):
                 answer = next(
                     (
@@ -373,6 +383,8 @@ def _loops_in_chat(
     return found
 
 
+# How soon after the user's message a second-person question in a group is asked of them.
+FOLLOW_UP_WINDOW = timedelta(minutes=30)
 # How soon a user's message in a group counts as the answer to a question asked there.
 GROUP_REPLY_WINDOW = timedelta(hours=12)
 

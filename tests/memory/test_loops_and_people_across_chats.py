@@ -306,3 +306,21 @@ def test_a_name_no_contact_has_finds_the_nickname_whose_group_says_it(user):
     )
     assert job.text.startswith("What Joao does, as your messages tell it: Biscuit wrote")
     assert ids[0] == message_row(user, "dm-biscuit", "3").pk
+
+
+def test_a_group_question_right_after_the_user_spoke_is_asked_of_them(user):
+    group = chat_of("book club", "Ines", "Ray", kind=ChatKind.GROUP)
+    ingest(
+        user,
+        group,
+        say("1", T0, "I finished the novel last night"),
+        say("2", T0 + timedelta(minutes=4), "did you like the ending?", sender="Ines"),
+        # Hours after anyone spoke to the user: asked of the group.
+        say("3", T0 + timedelta(hours=5), "can you all make Thursday?", sender="Ray"),
+    )
+    _refresh(user)
+    (loop,) = open_loops_for_user(user=user)
+    assert (loop.kind, loop.opened_by_message_id) == (
+        LoopKind.QUESTION_TO_USER,
+        message_row(user, "book club", "2").pk,
+    )
