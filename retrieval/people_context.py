@@ -30,7 +30,17 @@ WORK_PLATFORMS = (Platform.SLACK,)
 _STEM = 5
 # "Nadia from work", "Nadia at the office", "Nadia (climbing)".
 _AFTER = re.compile(r"^\s*(?:from|at|in)\s+(?:the\s+|my\s+)?([\w-]+)|^\s*\(([\w-]+)\)")
-_BEFORE = re.compile(r"([\w-]+)\s+$")
+_BEFORE = re.compile(r"([\w'-]+)\s+$")
+# Words after which the next word is a verb ("I pay", "to send"), and verbs that come before a
+# name.
+_SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "to", "did", "will", "can", "could"})
+_VERBS = frozenset(
+    {
+        "pay", "paid", "send", "sent", "tell", "told", "ask", "asked", "text", "call", "called",
+        "email", "emailed", "message", "meet", "met", "see", "saw", "thank", "give", "gave",
+        "owe", "remind", "invite", "invited", "help", "helped", "visit", "visited",
+    }
+)  # fmt: skip
 
 
 def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
@@ -47,7 +57,15 @@ def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, 
     before = _BEFORE.search(folded[:start])
     if before:
         word = before.group(1).removesuffix("'s")
-        if word not in STOP_WORDS and len(word) >= 3 and not word.startswith("what"):
+        ahead = _BEFORE.search(folded[: before.start(1)])
+        # "did I pay Nadia", "can you ask Nadia": a verb, not a word about Nadia.
+        is_verb = word in _VERBS or (ahead is not None and ahead.group(1) in _SUBJECTS)
+        if (
+            word not in STOP_WORDS
+            and len(word) >= 3
+            and not word.startswith("what")
+            and not is_verb
+        ):
             found.append((word, before.start(1), before.end(1)))
     return found
 

@@ -228,6 +228,9 @@ def test_the_word_said_with_a_shared_name_picks_the_person(user):
     assert _ask(user, "what did Rosa from work say?", now).compiled.people[0].person_ids == (lima,)
     both = _ask(user, "what did Rosa say?", now).compiled.people[0].person_ids
     assert set(both) == {lima, costa}
+    # A verb before the name describes nobody.
+    paid = _ask(user, "did I pay Rosa for the standup snacks?", now).compiled.people[0]
+    assert set(paid.person_ids) == {lima, costa}
 
 
 def test_attribute_questions_read_the_messages_about_the_person(user):
