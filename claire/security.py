@@ -15,7 +15,6 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 
