@@ -17,9 +17,9 @@ from indexing.api.serializers import (
     EmbeddingFailurePageSerializer,
     EmbeddingFailureSerializer,
     IndexStatusSerializer,
-    index_status_data,
 )
 from indexing.models import IndexVersionState
+from indexing.wire import index_status_wire
 
 
 class IndexStatusView(APIView):
@@ -32,8 +32,8 @@ class IndexStatusView(APIView):
         )
         return Response(
             {
-                "active": index_status_data(active) if active is not None else None,
-                "versions": [index_status_data(status) for status in statuses],
+                "active": index_status_wire(active) if active is not None else None,
+                "versions": [index_status_wire(status) for status in statuses],
             }
         )
 
