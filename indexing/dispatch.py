@@ -1,4 +1,5 @@
-"""Sending job tasks. Kept apart from ``services`` so that writes never import Celery."""
+"""Sending job tasks. Kept apart from ``services`` so that writes never import Celery; tasks
+are sent by name, so that ``indexing.tasks`` (which calls back in here) stays a leaf."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from django.conf import settings
 from django.db import transaction
 
+from claire.celery import task_send
 from indexing import services
 
 logger = logging.getLogger(__name__)
@@ -16,11 +18,12 @@ logger = logging.getLogger(__name__)
 def index_job_send(*, job_id: int, countdown: float | None = None) -> None:
     """Send the task for one job. A broker failure is logged, not raised: the job row stays
     open and ``index_jobs_recover`` sends it again once its grace period runs out."""
-    from indexing.tasks import run_index_job
-
     try:
-        run_index_job.apply_async(
-            args=[job_id], queue=settings.INDEXING_CELERY_QUEUE, countdown=countdown
+        task_send(
+            "indexing.run_job",
+            args=[job_id],
+            queue=settings.INDEXING_CELERY_QUEUE,
+            countdown=countdown,
         )
     except Exception as error:
         logger.warning(
