@@ -413,6 +413,9 @@ ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS", default=30)
 
 # --- Ingestion ------------------------------------------------------------------------------
+# What conversation writes call, in this order, inside their transaction (and schedule once it
+# commits): conversations/hooks.py.
+CONVERSATION_HOOKS = ["indexing.hooks.hook", "retrieval.memory.receivers.hook"]
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
 INGEST_MAX_BATCH_CHATS = env.int("INGEST_MAX_BATCH_CHATS", default=200)
 INGEST_MAX_CHAT_PARTICIPANTS = env.int("INGEST_MAX_CHAT_PARTICIPANTS", default=1024)

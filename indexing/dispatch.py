@@ -4,10 +4,9 @@ are sent by name, so that ``indexing.tasks`` (which calls back in here) stays a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from django.conf import settings
-from django.db import transaction
 
 from claire.celery import task_send
 from indexing import services
@@ -38,13 +37,6 @@ def index_jobs_enqueue(*, user_id: int, version_ids: Iterable[int]) -> list[int]
     for job_id in job_ids:
         index_job_send(job_id=job_id)
     return job_ids
-
-
-def index_jobs_enqueue_on_commit(*, user_id: int, version_ids: Sequence[int]) -> None:
-    version_ids = list(version_ids)
-    transaction.on_commit(
-        lambda: index_jobs_enqueue(user_id=user_id, version_ids=version_ids), robust=True
-    )
 
 
 def index_jobs_recover_and_send() -> list[int]:
