@@ -35,7 +35,8 @@ serve: install
 worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
 
-## make test: lint, type-check, migration check, and the whole pytest suite. Only the tests
+## make test: lint (with the import-layer contracts), type-check, migration check, and the whole
+## pytest suite. Only the tests
 ## marked redis use Redis: REDIS_URL when set, else 127.0.0.1:6379, else a redis-server the
 ## run starts and stops itself (tests/redis_server.py).
 test: install lint typecheck
@@ -45,6 +46,7 @@ test: install lint typecheck
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy .
