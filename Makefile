@@ -36,9 +36,8 @@ worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
 
 ## make test: lint (with the import-layer contracts), type-check, migration check, and the whole
-## pytest suite. Only the tests
-## marked redis use Redis: REDIS_URL when set, else 127.0.0.1:6379, else a redis-server the
-## run starts and stops itself (tests/redis_server.py).
+## pytest suite. Only the tests marked redis use Redis: REDIS_URL when set, else
+## 127.0.0.1:6379, else a redis-server the run starts and stops itself (tests/redis_server.py).
 test: install lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run --no-input
 	$(BIN)/python -m pytest
