@@ -21,7 +21,8 @@ def task_send(name: str, *, args: Sequence[object] = (), **options: Any) -> None
     Tasks are leaves: they import the domain, never the other way round, so domain code sends
     them by name. The registered task's own ``apply_async`` runs (eager mode and routing apply
     as for a direct call); a process that has not imported an app's ``tasks`` module yet has
-    Celery import every app's (its autodiscovery) first."""
+    Celery import every installed app's first (its task autodiscovery, run now; not
+    ``import_default_modules``, which also sets Django up again and so reconfigures logging)."""
     if name not in app.tasks:
-        app.loader.import_default_modules()
+        app.autodiscover_tasks(force=True)
     app.tasks[name].apply_async(args=list(args), **options)
