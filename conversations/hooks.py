@@ -11,7 +11,10 @@ A hook has two steps:
   transaction's writes returned for that user: however many ingest calls one transaction
   makes, each hook schedules its work once per user (the first of the transaction's on-commit
   callbacks takes all the keys; the others find none left). A failure there is logged and
-  does not undo the committed data.
+  does not undo the committed data. Keys of a write that rolled back stay pending until the
+  same user's next committed write in this thread, which schedules them too: scheduling is
+  idempotent (jobs and refreshes re-read the committed data), so that costs one extra run at
+  most.
 
 Conversations sit below indexing and memory, so the list names the hooks by dotted path and
 this module imports neither.
