@@ -489,6 +489,15 @@ class Generation:
         )
 
 
+def answer_instructions(retrieval: Retrieval, *, marker: str, timezone: str, today: str) -> str:
+    """The system message: ``SYSTEM_PROMPT``, and ``WEAK_EVIDENCE_INSTRUCTION`` when the
+    evidence matches the question only weakly."""
+    system = SYSTEM_PROMPT.format(marker=marker, timezone=timezone, today=today)
+    if retrieval.is_evidence_weak and retrieval.evidence_strength is not None:
+        system += WEAK_EVIDENCE_INSTRUCTION.format(strength=retrieval.evidence_strength)
+    return system
+
+
 def generation_request_for(
     *, user: User, request: AskRequest, pair: TurnPair, retrieval: Retrieval
 ) -> GenerationRequest:
@@ -524,11 +533,9 @@ def generation_request_for(
     )
     now = timezone.now()
     marker = fence_marker()
-    system = SYSTEM_PROMPT.format(
-        marker=marker, timezone=user.timezone, today=local_day(now, user.timezone)
+    system = answer_instructions(
+        retrieval, marker=marker, timezone=user.timezone, today=local_day(now, user.timezone)
     )
-    if retrieval.is_evidence_weak and retrieval.evidence_strength is not None:
-        system += WEAK_EVIDENCE_INSTRUCTION.format(strength=retrieval.evidence_strength)
     # Memory's findings quote names and titles from messages: they travel with the evidence in
     # the user-role block, never in the system message.
     sources = fenced_evidence(evidence, marker=marker, timezone=user.timezone)

@@ -18,7 +18,7 @@ refuses few answerable questions (together 1.7% on that half):
    "education"), and no candidate is close in meaning (similarity below
    ``STRONG_SIMILARITY``): "What did Mark say about the IPO?".
 2. **Nothing of the named people** (``nothing_of_people``). The question names people, and the
-   messages they sent carry at most ``PEOPLE_COVERAGE_MAX`` of the question's topic words
+   messages they sent (or that name them, in a chat they are not in) carry at most ``PEOPLE_COVERAGE_MAX`` of the question's topic words
    while someone else's carry at least ``PEOPLE_COVERAGE_GAP`` more (unknown words counting
    against both; ``PEOPLE_COVERAGE_GAP_FAR`` is enough when nothing they sent is even loosely
    close in meaning): what matched was said by someone else ("the door code Jonas sent me",
@@ -281,8 +281,10 @@ def evidence_signals(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> EvidenceSignals:
     """The signals of ``result``'s candidates for ``compiled``: one query (none when the
-    question has no topic term). The named people's messages are those they sent and, in a
-    chat with them, those the user sent (a conversation with them)."""
+    question has no topic term). The named people's messages are those they sent, in a chat
+    with them those the user sent (a conversation with them), and in a chat they are not in
+    those that name them as the question does (what others tell about them: "no walnuts,
+    Ana is allergic"; inside their own chats a name is mostly an address, "thanks, Ana!")."""
     candidates = result.candidates
     best_similarity = max((c.vector_similarity or 0.0 for c in candidates), default=0.0)
     person_ids = {pid for person in compiled.people for pid in person.person_ids}
@@ -305,7 +307,7 @@ def evidence_signals(
         for c in candidates
         if c.sender_person_id in person_ids
         or (c.is_from_self and c.chat_id in coverage.people_chat_ids)
-        or c.message_id in coverage.naming_ids
+        or (c.message_id in coverage.naming_ids and c.chat_id not in coverage.people_chat_ids)
     ]
     return EvidenceSignals(
         terms=tuple(terms),
