@@ -18,10 +18,11 @@ refuses few answerable questions (together 1.7% on that half):
    "education"), and no candidate is close in meaning (similarity below
    ``STRONG_SIMILARITY``): "What did Mark say about the IPO?".
 2. **Nothing of the named people** (``nothing_of_people``). The question names people, and the
-   messages they sent (or that name them, in a chat they are not in) carry at most ``PEOPLE_COVERAGE_MAX`` of the question's topic words
-   while someone else's carry at least ``PEOPLE_COVERAGE_GAP`` more (unknown words counting
-   against both; ``PEOPLE_COVERAGE_GAP_FAR`` is enough when nothing they sent is even loosely
-   close in meaning): what matched was said by someone else ("the door code Jonas sent me",
+   messages they sent (or that name them, in a chat they are not in) carry at most
+   ``PEOPLE_COVERAGE_MAX`` of the question's topic words while someone else's carry at least
+   ``PEOPLE_COVERAGE_GAP`` more (unknown words counting against both;
+   ``PEOPLE_COVERAGE_GAP_FAR`` is enough when nothing they sent is even loosely close in
+   meaning): what matched was said by someone else ("the door code Jonas sent me",
    answered only by Mark). Not when the question asks about the people's relations or roles
    ("Where do Marco's parents live?": his messages say "mum" and "dad"), unless it asks what
    they said, wrote or mentioned: then only their own messages answer it.
