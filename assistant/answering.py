@@ -61,6 +61,7 @@ from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
 from indexing.wire import index_status_wire
 from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
+from retrieval.answerability import is_weak_strength
 from retrieval.evidence import EvidenceLimits, EvidenceSource
 from retrieval.pipeline import retrieve
 from retrieval.types import Route, ScopeMode
@@ -107,6 +108,15 @@ class Retrieval:
     timings: Mapping[str, float] = field(default_factory=dict)
     # The user has no messages at all: nothing was searched, nothing embedded.
     is_account_empty: bool = False
+    # How well the searched evidence answers the question, 0 to 1 (None when not judged:
+    # memory answered, a requested action, no evidence); see ``is_evidence_weak``.
+    evidence_strength: float | None = None
+
+    @property
+    def is_evidence_weak(self) -> bool:
+        """The evidence matches the question only weakly: the answer still quotes it, and
+        says so (``retrieval.answerability.WEAK_STRENGTH``)."""
+        return bool(self.citations) and is_weak_strength(self.evidence_strength)
 
     @property
     def is_empty(self) -> bool:
@@ -204,6 +214,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         memory_notes=retrieval.memory_sources if citations else {},
         memory_findings=retrieval.memory_findings if citations else (),
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
+        evidence_strength=retrieval.evidence_strength if citations else None,
         timings={
             "compile": retrieval.timings.compile_ms,
             "lexical": retrieval.search.timings.lexical_ms,
@@ -323,6 +334,14 @@ only the marks listed between the two lines. If the sources do not answer the qu
 briefly. Write short, plain Markdown (paragraphs, bold, lists). Never answer with JSON or code.
 
 The user's timezone is {timezone}. Today is {today}."""
+
+# Added to the instructions when the evidence matches the question only weakly
+# (``Retrieval.is_evidence_weak``): answer from it, but say how sure the answer is.
+WEAK_EVIDENCE_INSTRUCTION = """
+
+The sources match this question only weakly (evidence strength {strength:.2f} of 1). If they do
+not clearly answer it, say so first; then give what they do say, cited, and say how sure you
+are."""
 
 
 class GenerationRefused(Exception):
@@ -457,6 +476,15 @@ class Generation:
         )
 
 
+def answer_instructions(retrieval: Retrieval, *, marker: str, timezone: str, today: str) -> str:
+    """The system message: ``SYSTEM_PROMPT``, and ``WEAK_EVIDENCE_INSTRUCTION`` when the
+    evidence matches the question only weakly."""
+    system = SYSTEM_PROMPT.format(marker=marker, timezone=timezone, today=today)
+    if retrieval.is_evidence_weak and retrieval.evidence_strength is not None:
+        system += WEAK_EVIDENCE_INSTRUCTION.format(strength=retrieval.evidence_strength)
+    return system
+
+
 def generation_request_for(
     *, user: User, request: AskRequest, pair: TurnPair, retrieval: Retrieval
 ) -> GenerationRequest:
@@ -492,8 +520,8 @@ def generation_request_for(
     )
     now = timezone.now()
     marker = fence_marker()
-    system = SYSTEM_PROMPT.format(
-        marker=marker, timezone=user.timezone, today=local_day(now, user.timezone)
+    system = answer_instructions(
+        retrieval, marker=marker, timezone=user.timezone, today=local_day(now, user.timezone)
     )
     # Memory's findings quote names and titles from messages: they travel with the evidence in
     # the user-role block, never in the system message.
@@ -511,6 +539,8 @@ def generation_request_for(
         request_id=request.request_id,
         intent=retrieval.intent,
         findings=findings,
+        evidence_strength=retrieval.evidence_strength,
+        is_evidence_weak=retrieval.is_evidence_weak,
     )
 
 

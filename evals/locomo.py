@@ -37,6 +37,7 @@ from claire.accounts.models import User
 from conversations.importing import import_file
 from conversations.models import Message
 from indexing.selectors import index_status_for_user
+from retrieval.answerability import is_weak_strength
 from retrieval.evidence import EvidenceLimits
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
@@ -100,6 +101,8 @@ class RunSummary:
         default_factory=lambda: {"answerable": 0, "unanswerable": 0}
     )
     asked: dict[str, int] = field(default_factory=lambda: {"answerable": 0, "unanswerable": 0})
+    # Answered from evidence the check judged weak (the answer says it may not answer).
+    weak: dict[str, int] = field(default_factory=lambda: {"answerable": 0, "unanswerable": 0})
     gate_rules: dict[str, int] = field(default_factory=dict)
     # (list, category) -> recall per question; list is "hits", "pack" or "search".
     recalls: dict[tuple[str, int, int], list[float]] = field(
@@ -114,6 +117,7 @@ class RunSummary:
         kind = "unanswerable" if question.category == UNANSWERABLE_CATEGORY else "answerable"
         self.asked[kind] += 1
         self.no_evidence[kind] += int(result.route == "no_evidence")
+        self.weak[kind] += int(result.is_weak)
         if result.gate_rule is not None:
             self.gate_rules[result.gate_rule] = self.gate_rules.get(result.gate_rule, 0) + 1
         self.pack_messages.append(len(result.pack))
@@ -136,7 +140,10 @@ class RunSummary:
         return sum(values) / len(values) if values else 0.0
 
     def no_evidence_rate(self, kind: str) -> float:
-        return self.no_evidence[kind] / self.asked[kind] if self.asked[kind] else 0.0
+        return self.rate(self.no_evidence, kind)
+
+    def rate(self, counts: dict[str, int], kind: str) -> float:
+        return counts[kind] / self.asked[kind] if self.asked[kind] else 0.0
 
     def lines(self) -> list[str]:
         """The summary as printed by ``eval_retrieval``."""
@@ -165,6 +172,13 @@ class RunSummary:
             f" {self.no_evidence['unanswerable']}/{self.asked['unanswerable']}"
             f" ({100 * self.no_evidence_rate('unanswerable'):.1f}%); answerability rules fired: "
             + (", ".join(f"{rule} {n}" for rule, n in sorted(self.gate_rules.items())) or "none")
+        )
+        out.append(
+            "weak evidence (answered, saying it may not answer): answerable"
+            f" {self.weak['answerable']}/{self.asked['answerable']}"
+            f" ({100 * self.rate(self.weak, 'answerable'):.1f}%), unanswerable"
+            f" {self.weak['unanswerable']}/{self.asked['unanswerable']}"
+            f" ({100 * self.rate(self.weak, 'unanswerable'):.1f}%)"
         )
         return out
 
@@ -276,6 +290,9 @@ class QuestionRun:
     route: str
     gate_checked: bool
     gate_rule: str | None
+    # The check's evidence strength (None when not judged) and whether it is weak.
+    strength: float | None = None
+    is_weak: bool = False
 
     def hits_line(self) -> dict[str, Any]:
         return {
@@ -288,6 +305,8 @@ class QuestionRun:
                 "checked": self.gate_checked,
                 "fired": self.gate_rule is not None,
                 "rule": self.gate_rule,
+                "strength": None if self.strength is None else round(self.strength, 4),
+                "weak": self.is_weak,
             },
         }
 
@@ -344,6 +363,8 @@ def run(
                 route=str(retrieval.route),
                 gate_checked=retrieval.is_answerability_checked,
                 gate_rule=retrieval.unanswerable_rule,
+                strength=retrieval.evidence_strength,
+                is_weak=is_weak_strength(retrieval.evidence_strength),
             )
             summary.add(question, result)
             out.write(json.dumps(result.hits_line()) + "\n")

@@ -155,6 +155,12 @@ _ABOUT_MESSAGES = re.compile(
 )
 
 
+def is_about_messages(question: str) -> bool:
+    """Whether ``question`` asks about messages themselves (what someone said, sent, wrote,
+    asked or mentioned) rather than about events."""
+    return _ABOUT_MESSAGES.search(question) is not None
+
+
 def hybrid_time_preference(
     compiled: CompiledQuery, filters: SearchFilters
 ) -> tuple[SearchFilters, tuple[datetime | None, datetime | None] | None]:
@@ -176,7 +182,7 @@ def hybrid_time_preference(
     if (
         time_range is None
         or time_range.applies_to == TimeTarget.EVENT
-        or _ABOUT_MESSAGES.search(compiled.question)
+        or is_about_messages(compiled.question)
     ):
         return filters, None
     return SearchFilters(chat_ids=filters.chat_ids), (filters.start, filters.end)

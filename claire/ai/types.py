@@ -142,6 +142,11 @@ class GenerationRequest:
     request_id: str = ""
     # What memory derived for this question, to be stated first (see ``MemoryFinding``).
     findings: tuple[MemoryFinding, ...] = ()
+    # How well the evidence matches the question, 0 to 1 (``retrieval.answerability``; None
+    # when it was not judged), and whether that is weak: the answer then says it may not
+    # answer the question instead of presenting the closest messages as the answer.
+    evidence_strength: float | None = None
+    is_evidence_weak: bool = False
 
     @property
     def effective_question(self) -> str:

@@ -71,7 +71,10 @@ def test_every_question_goes_through_retrieve_and_the_run_files_have_their_shape
     for line, question in zip(hits, questions, strict=True):
         assert set(line) == HIT_KEYS
         assert line["category"] == question["category"]
-        assert set(line["gate"]) == {"checked", "fired", "rule"}
+        assert set(line["gate"]) == {"checked", "fired", "rule", "strength", "weak"}
+        # Strength is judged only for answers the check read, and weak only when judged.
+        assert line["gate"]["strength"] is None or line["gate"]["checked"]
+        assert not line["gate"]["weak"] or line["gate"]["strength"] is not None
         # The answerability check runs unless personal memory answered.
         assert line["gate"]["checked"] or line["route"] != "no_evidence"
         assert line["gate"]["fired"] == (line["gate"]["rule"] is not None)
@@ -105,6 +108,7 @@ def test_every_question_goes_through_retrieve_and_the_run_files_have_their_shape
     assert "retrieve hits" in output and "retrieve pack" in output
     assert "diagnostic: search" in output
     assert "no evidence: answerable" in output
+    assert "weak evidence (answered, saying it may not answer): answerable" in output
     # Deleted afterwards without --keep.
     assert not User.objects.filter(email__endswith=EVAL_EMAIL_DOMAIN).exists()
 

@@ -172,7 +172,18 @@ def test_only_a_question_whose_every_word_is_unknown_and_far_in_meaning_is_refus
     assert answerability_decide(_signals(unknown_terms=("boiler", "repair"))).rule == "no_topic"
     close = _signals(unknown_terms=("boiler", "repair"), best_similarity=STRONG_SIMILARITY)
     assert answerability_decide(close).rule is None
-    assert answerability_decide(_signals(unknown_terms=("boiler",))).rule is None
+    # One unknown word beside known ones is answered when a candidate is close in meaning;
+    # with the rest at most half covered and nothing close, it is an unknown topic.
+    assert (
+        answerability_decide(_signals(unknown_terms=("boiler",), best_similarity=0.6)).rule is None
+    )
+    assert answerability_decide(_signals(unknown_terms=("boiler",))).rule == "unknown_topic"
+    assert (
+        answerability_decide(
+            _signals(unknown_terms=("boiler",), terms=("boiler", "repair", "van"))
+        ).rule
+        is None
+    )
 
 
 def test_the_named_people_with_only_someone_elses_match_is_refused():
@@ -221,3 +232,63 @@ def test_descriptors_of_people_are_not_topic_words(user):
     )
     answerability = answerability_assess(user=user, compiled=compiled, result=result)
     assert answerability is not None and answerability.rule is None
+
+
+def _facts_history(user) -> None:
+    jonas = chat_of("dm-jonas", "Jonas")
+    ingest(
+        user,
+        jonas,
+        say("j1", T0, "The courier comes at noon tomorrow", sender="Jonas"),
+        say("j2", T0 + timedelta(minutes=5), "we need to investigate the invoice", sender="Jonas"),
+    )
+    family = chat_of("family", "Mum", "Olu")
+    ingest(
+        user,
+        family,
+        say(
+            "f1",
+            T0 + timedelta(hours=1),
+            "No walnuts in the cake please, Jonas is allergic to nuts",
+            sender="Mum",
+        ),
+        say("f2", T0 + timedelta(hours=2), "Olu's cousin's wedding is in June", sender="Olu"),
+    )
+
+
+def test_what_someone_else_says_about_a_named_person_is_their_evidence(user):
+    _facts_history(user)
+    # Only Mum's message, which names Jonas, says anything about his allergy.
+    retrieval = _ask(user, "What is Jonas allergic to?")
+    assert not retrieval.is_no_evidence
+    allergy = message_row(user, "family", "f1").pk
+    assert allergy in [source.primary_message_id for source in retrieval.pack.sources]
+
+
+def test_what_a_named_person_said_about_a_relative_needs_their_own_words(user):
+    _facts_history(user)
+    # Only Olu speaks of a wedding; the question asks what Jonas said about it.
+    retrieval = _ask(user, "What did Jonas say about his cousin's wedding?")
+    assert retrieval.is_no_evidence
+    assert retrieval.unanswerable_rule == "nothing_of_people"
+
+
+def test_a_short_word_inside_a_longer_one_is_not_a_misspelling(user):
+    _facts_history(user)
+    compiled = compile_question(
+        user=user,
+        question="Which gate does the courier come to?",
+        now=NOW,
+        scope=Scope.everywhere(),
+    )
+    investigate = message_row(user, "dm-jonas", "j2").pk
+    result = SearchResult(
+        route=Route.HYBRID,
+        candidates=(_candidate(investigate, similarity=0.3, lexical=True),),
+        vector_status="ok",
+    )
+    answerability = answerability_assess(user=user, compiled=compiled, result=result)
+    assert answerability is not None
+    # "gate" is spelled inside "investigate" but is no word of it.
+    assert answerability.signals.unknown_terms == ("gate",)
+    assert answerability.signals.misspelled_terms == ()

@@ -224,6 +224,16 @@ def _reported(text: str) -> str:
     return _quote(text)
 
 
+def _weak_note(strength: float | None) -> str:
+    """How sure the answer is when the evidence matches the question only weakly."""
+    if strength is None:
+        return ""
+    return (
+        "\n\nHow sure: not very. These messages match your question only weakly (evidence "
+        f"strength {strength:.2f} of 1), so they may not answer it."
+    )
+
+
 def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
     """A closing line naming the cited sources that hold a suspicious message."""
     flagged = [
@@ -279,15 +289,18 @@ def compose_answer(
     timezone: str,
     intent: str = "",
     findings: Sequence[MemoryFinding] = (),
+    weak_strength: float | None = None,
 ) -> str:
     """The whole Markdown answer for ``question`` (of compiled ``intent``, "" when unknown)
     from ``evidence`` (deterministic): memory's ``findings`` first (the direct answer: a
     plan's status and day, yes or no, the ranked names with counts), then the quotes that
-    support them."""
+    support them. ``weak_strength`` (the evidence strength, when retrieval judged the evidence
+    a weak match) closes the answer with a line saying it may not answer the question."""
     if not evidence:
         return "I couldn't find anything in your messages about this."
     if not findings:
-        return _suspicion_note(_body(question, evidence, timezone, intent), evidence)
+        answer = _suspicion_note(_body(question, evidence, timezone, intent), evidence)
+        return answer + _weak_note(weak_strength)
     lead = _finding_lines(findings, {source.label for source in evidence})
     records = [source for source in evidence if source.must_cite]
     if intent == "plan_recall" and records:
@@ -492,6 +505,7 @@ class ExtractiveAnswerer:
             request.timezone,
             request.intent,
             request.findings,
+            weak_strength=request.evidence_strength if request.is_evidence_weak else None,
         )
         for index, group in enumerate(
             split_into_word_groups(answer, words_per_delta=self.words_per_delta)
