@@ -354,7 +354,7 @@ def turn_leases_renew(*, renewals: list[LeaseRenewal]) -> set[int]:
         return set()
     table = connection.ops.quote_name(Turn._meta.db_table)
     rows = ", ".join(["(%s::bigint, %s::bigint, %s::text)"] * len(renewals))
-    parameters: list[object] = [timezone.now() + stream_lease()]
+    parameters: list[datetime | int | str] = [timezone.now() + stream_lease()]
     for renewal in renewals:
         parameters += [renewal.assistant_turn_id, renewal.user_id, renewal.text]
     parameters += [TurnRole.ASSISTANT, TurnStatus.STREAMING]

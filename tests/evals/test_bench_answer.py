@@ -48,9 +48,10 @@ def test_bench_answer_builds_a_tiny_corpus_and_reports_every_figure(hashed_embed
     assert 0 < figures["served_questions"] <= 8
     assert figures["retrieve_idle_ms"]["count"] == 8
     assert figures["retrieve_under_load_ms"]["count"] == 8
-    assert figures["served_idle"]["data_sources_ms"]["count"] == figures["served_idle"][
-        "first_text_ms"
-    ]["count"]
+    assert (
+        figures["served_idle"]["data_sources_ms"]["count"]
+        == figures["served_idle"]["first_text_ms"]["count"]
+    )
     loaded = figures["served_under_load"]
     assert loaded["answered"] == 3
     for name in ("first_byte_ms", "data_sources_ms", "first_text_ms"):

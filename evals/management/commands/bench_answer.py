@@ -444,7 +444,7 @@ class Command(BaseCommand):
         )
 
     @staticmethod
-    def _count(sql: str, *params: object) -> int:
+    def _count(sql: str, *params: int) -> int:
         with connection.cursor() as cursor:
             cursor.execute(sql, list(params))
             return int(cursor.fetchone()[0])
