@@ -56,9 +56,9 @@ from assistant import answering
 from assistant.services import thread_create
 from assistant.types import AskRequest, Scope
 from claire.accounts.models import User
+from claire.stats import percentile
 from evals.bench.build import CORPUS_END, corpus_ensure
 from evals.bench.questions import bench_questions
-from evals.bench.stats import percentile
 
 WORDS_PER_SECOND = 30
 _WORD_INDEX = re.compile(rb"\bw(\d+) ")
