@@ -25,7 +25,9 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from django.conf import settings
 
 from assistant import answering, services
 from assistant.citations import CitationFilter
@@ -68,7 +70,76 @@ class _Stopped:
 
 
 _STOPPED = _Stopped()
-_QueueItem = str | answering.GenerationEnd | _Stopped
+# Timers may fire this much early.
+_CLOCK_SLACK_S = 0.001
+_MailItem = str | answering.GenerationEnd | _Stopped
+
+
+class _ModelMailbox:
+    """What the model task hands to the answer: text, then one ending (``GenerationEnd``, or
+    ``_STOPPED`` for a Stop; the first ending wins and nothing is taken after it).
+
+    Each delta sent costs the same whatever its length (an event, a frame, a socket write), so
+    text is gathered: ``get`` returns at most once per ``flush_window_s`` with text (with all
+    the text that came meanwhile), and at once with an ending. The first text after a quiet
+    moment goes out at once; a window of 0 hands over every delta as it comes (text that came
+    while the reader was busy still goes as one)."""
+
+    def __init__(self, *, flush_window_s: float) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._window = flush_window_s
+        self._text: list[str] = []
+        self._ending: answering.GenerationEnd | _Stopped | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._last_sent = float("-inf")
+
+    def put(self, item: _MailItem) -> None:
+        if self._ending is not None:
+            return
+        if isinstance(item, str):
+            self._text.append(item)
+            if self._waiter is None or self._timer is not None:
+                return
+            due = self._last_sent + self._window
+            if due <= self._loop.time():
+                self._wake()
+            else:
+                self._timer = self._loop.call_at(due, self._wake)
+            return
+        self._ending = item
+        self._wake()
+
+    async def get(self) -> tuple[str, answering.GenerationEnd | _Stopped | None]:
+        """The text gathered since the last call (maybe empty) and the ending, if it came."""
+        while self._ending is None:
+            if self._text:
+                due = self._last_sent + self._window
+                # A timer may fire up to the clock's resolution early.
+                if due <= self._loop.time() + _CLOCK_SLACK_S:
+                    break
+                if self._timer is None:
+                    self._timer = self._loop.call_at(due, self._wake)
+            self._waiter = self._loop.create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        text = "".join(self._text) if len(self._text) != 1 else self._text[0]
+        self._text.clear()
+        if text:
+            self._last_sent = self._loop.time()
+        return text, self._ending
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _wake(self) -> None:
+        self.close()
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
 
 async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
@@ -92,11 +163,18 @@ async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
 class _Progress:
     retrieval: answering.Retrieval | None = None
     generation: answering.Generation | None = None
-    text: str = ""
+    # The text shown so far, in pieces (joined on read: the answer grows by one piece a delta).
+    parts: list[str] = field(default_factory=list)
     is_text_open: bool = False
     is_ended: bool = False
     # Set by the settlement inside turn_finalize's transaction.
     cost_micro_usd: int | None = None
+
+    @property
+    def text(self) -> str:
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
 
 
 class AnswerSession:
@@ -107,7 +185,7 @@ class AnswerSession:
         self.request = request
         self.pair = pair
         self._stop_requested = asyncio.Event()
-        self._queue: asyncio.Queue[_QueueItem] | None = None
+        self._mailbox: _ModelMailbox | None = None
         self._progress = _Progress()
         self._started = time.monotonic()
         # One privacy-safe trace per answer (claire.tracing), written when the answer ends.
@@ -125,8 +203,8 @@ class AnswerSession:
     def stop(self) -> None:
         """End the answer as ``cancelled`` (the Stop button); idempotent."""
         self._stop_requested.set()
-        if self._queue is not None:
-            self._queue.put_nowait(_STOPPED)
+        if self._mailbox is not None:
+            self._mailbox.put(_STOPPED)
 
     async def events(self) -> AsyncGenerator[EngineEvent, None]:
         if not self.pair.is_new:
@@ -265,7 +343,7 @@ class AnswerSession:
             yield TextStartEvent(text_id=TEXT_ID)
             yield TextDeltaEvent(text_id=TEXT_ID, delta=text)
             yield TextEndEvent(text_id=TEXT_ID)
-            self._progress.text = text
+            self._progress.parts[:] = [text]
             async for event in self._complete(
                 finish_reason="stop", provider="", model="", removed_citation_count=0
             ):
@@ -327,7 +405,7 @@ class AnswerSession:
             events.append(TextStartEvent(text_id=TEXT_ID))
             self._progress.is_text_open = True
         events.append(TextDeltaEvent(text_id=TEXT_ID, delta=visible))
-        self._progress.text += visible
+        self._progress.parts.append(visible)
         return events
 
     async def _model_output(
@@ -335,35 +413,28 @@ class AnswerSession:
     ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
         """The model's text, then its ``GenerationEnd``; nothing more after a Stop.
 
-        The model call runs in its own task feeding a queue, so a Stop cancels the call at
-        once (``stop()`` puts ``_STOPPED`` in the queue) while this generator keeps control of
-        the events. Text that queued up while the consumer was busy is sent as one delta."""
-        queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
-        self._queue = queue
-        pump = asyncio.ensure_future(generation.pump(queue.put_nowait))
+        The model call runs in its own task feeding a ``_ModelMailbox``, so a Stop cancels the
+        call at once (``stop()`` ends the mailbox) while this generator keeps control of the
+        events. Text that arrives within the flush window of the last delta sent is gathered
+        and sent as one delta."""
+        mailbox = _ModelMailbox(flush_window_s=settings.ASSISTANT_STREAM_FLUSH_MS / 1000)
+        self._mailbox = mailbox
+        pump = asyncio.ensure_future(generation.pump(mailbox.put))
         if self._stop_requested.is_set():
-            queue.put_nowait(_STOPPED)
+            mailbox.put(_STOPPED)
         try:
             while True:
-                item = await queue.get()
-                following: _QueueItem | None = None
-                if isinstance(item, str):
-                    while following is None and not queue.empty():
-                        queued = queue.get_nowait()
-                        if isinstance(queued, str):
-                            item += queued
-                        else:
-                            following = queued
-                    yield item
-                    if following is None:
-                        continue
-                    item = following
-                if isinstance(item, _Stopped):
+                text, ending = await mailbox.get()
+                if text:
+                    yield text
+                if isinstance(ending, _Stopped):
                     return
-                yield item
-                return
+                if ending is not None:
+                    yield ending
+                    return
         finally:
-            self._queue = None
+            self._mailbox = None
+            mailbox.close()
             if not pump.done():
                 pump.cancel()
                 await asyncio.shield(asyncio.gather(pump, return_exceptions=True))

@@ -392,6 +392,9 @@ CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
 # passed belongs to a dead process and is ended as interrupted (docs/ASSISTANT.md).
 ASSISTANT_STREAM_LEASE_SECONDS = env.int("ASSISTANT_STREAM_LEASE_SECONDS", default=15)
 ASSISTANT_STREAM_HEARTBEAT_SECONDS = env.float("ASSISTANT_STREAM_HEARTBEAT_SECONDS", default=3)
+# A streaming answer sends its text at most once per this many milliseconds (what arrives
+# meanwhile goes as one delta): fewer events and socket writes per word under load.
+ASSISTANT_STREAM_FLUSH_MS = env.float("ASSISTANT_STREAM_FLUSH_MS", default=0)
 ASSISTANT_SWEEP_INTERVAL_SECONDS = env.int("ASSISTANT_SWEEP_INTERVAL_SECONDS", default=15)
 CELERY_BEAT_SCHEDULE["assistant-sweep-orphaned-turns"] = {
     "task": "assistant.sweep_orphaned_turns",

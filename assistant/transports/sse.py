@@ -11,6 +11,8 @@ is the last chunk before ``[DONE]``.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 
 from assistant.types import (
@@ -102,7 +104,22 @@ def sse_chunks(event: EngineEvent) -> list[dict[str, Any]]:
 
 
 def sse_encode(event: EngineEvent) -> bytes:
+    if type(event) is TextDeltaEvent:
+        # The one event sent per word: its frame around the delta is built once per text id.
+        prefix, suffix = _text_delta_frame(event.text_id)
+        return prefix + encode_basestring(event.delta).encode() + suffix
     return b"".join(sse_event(chunk) for chunk in sse_chunks(event))
+
+
+@lru_cache(maxsize=64)
+def _text_delta_frame(text_id: str) -> tuple[bytes, bytes]:
+    """The bytes of a ``text-delta`` event before and after its JSON-encoded delta: the same
+    bytes ``sse_event`` writes (compact separators, keys in order, non-ASCII kept as is, which
+    is what ``encode_basestring`` does to a string)."""
+    marker = "\x00delta\x00"
+    framed = sse_event({"type": "text-delta", "id": text_id, "delta": marker}).decode()
+    before, after = framed.split(encode_basestring(marker))
+    return before.encode(), after.encode()
 
 
 def sources_data(event: SourcesEvent) -> dict[str, Any]:

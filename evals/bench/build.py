@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import cast
 
 import numpy as np
 from django.db import connection, transaction
@@ -23,6 +24,11 @@ from django.utils import timezone
 from pgvector.psycopg import register_vector
 
 from claire.accounts.models import User
+from claire.ai.embeddings import embed_many
+from claire.ai.local.mock import HashEmbedder
+from claire.ai.profiles import eligible_candidates
+from claire.ai.registry import embedding_model_for
+from claire.ai.types import DataPolicy
 from conversations.models import (
     Chat,
     ChatKind,
@@ -35,7 +41,10 @@ from conversations.models import (
 from evals.bench.corpus import FIRST_NAMES, message_rows
 from indexing.models import EntryState, IndexProgress, IndexVersion, MessageEmbedding
 from indexing.search_indexes import search_index_drop
+from indexing.selectors import active_index_version
 from indexing.services import (
+    ModelIdentity,
+    index_version_create,
     index_version_search_index_build,
     user_search_index_build,
     user_search_index_due,
@@ -303,3 +312,56 @@ def bench_users() -> list[User]:
 
 def corpus_fingerprint(*, total: int, largest: int, users: int, seed: int) -> str:
     return hashlib.sha256(f"{total}:{largest}:{users}:{seed}".encode()).hexdigest()[:12]
+
+
+def corpus_ensure(
+    *, total: int, largest: int, users: int, seed: int, embedded_users: int, report: Report
+) -> tuple[list[User], IndexVersion | None]:
+    """The bench users (largest first) and the active index version, building the corpus when
+    the database has none: the first ``embedded_users`` users (0: all) embedded with the embed
+    profile's model, the others with hashed-word vectors of the same dimensions."""
+    version = active_index_version()
+    existing = bench_users()
+    if existing:
+        return existing, version
+    version = version or _bench_index_version()
+    corpus_build(
+        total=total,
+        largest=largest,
+        users=users,
+        seed=seed,
+        index_version=version,
+        embed=distinct_texts_embed(profile_embedder(version)),
+        embed_others=HashEmbedder(dimensions=version.dimensions).embed_texts,
+        embedded_users=embedded_users or None,
+        report=report,
+    )
+    return bench_users(), version
+
+
+def _bench_index_version() -> IndexVersion:
+    result = embed_many(["bench"], profile="embed")
+    return index_version_create(
+        profile="embed",
+        identity=ModelIdentity(
+            provider=result.provider, model=result.model, dimensions=result.dimensions
+        ),
+    )
+
+
+def profile_embedder(version: IndexVersion) -> Embed:
+    """The embed profile's model, called directly when it is local (no request splitting:
+    a million messages) and through ``embed_many`` otherwise."""
+    candidates = eligible_candidates(profile=version.profile, data_policy=DataPolicy.LOCAL_ONLY)
+    model = embedding_model_for(candidates[0].model) if candidates else None
+    embed_texts = getattr(model, "embed_texts", None)
+    if embed_texts is not None:
+        return cast(Embed, embed_texts)
+
+    def through_profile(texts: Sequence[str]) -> list[list[float]]:
+        result = embed_many(texts, profile=version.profile)
+        if any(vector is None for vector in result.vectors):
+            raise RuntimeError("the embedding model failed on part of the corpus")
+        return [vector for vector in result.vectors if vector is not None]
+
+    return through_profile

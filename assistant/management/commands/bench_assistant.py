@@ -38,6 +38,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,6 +104,31 @@ def _process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# The figures of a round that the summary gives medians and p95 of.
+SUMMARY_FIGURES = (
+    "first_byte_median_ms",
+    "data_sources_median_ms",
+    "data_sources_p95_ms",
+    "baseline_median_ms",
+    "lateness_all_p99_ms",
+    "lateness_steady_median_ms",
+    "lateness_steady_p99_ms",
+    "dropped_streams",
+    "cpu_per_word_us",
+    "cpu_per_word_after_retrieval_us",
+    "cpu_per_word_streaming_only_us",
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One server to measure: a checkout of the project and extra environment."""
+
+    label: str
+    checkout: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+
 @dataclass
 class StreamResult:
     first_byte_ms: float = 0.0
@@ -125,6 +152,19 @@ class Command(BaseCommand):
             "--processes", type=int, default=1, help="Server processes (claire.serve layout)."
         )
         parser.add_argument(
+            "--against",
+            default="",
+            help="Also serve this checkout of the project (same database), alternating with "
+            "this one: before and after in the same run.",
+        )
+        parser.add_argument(
+            "--flush-ms",
+            default="",
+            help="Comma-separated ASSISTANT_STREAM_FLUSH_MS values, each served in turn.",
+        )
+        parser.add_argument("--rounds", type=int, default=1, help="Repeat the whole bench.")
+        parser.add_argument("--json", dest="json_path", default="", help="Also write figures here.")
+        parser.add_argument(
             "--ramp-seconds",
             type=float,
             default=5.0,
@@ -135,6 +175,39 @@ class Command(BaseCommand):
         user = self._seed(options["messages"])
         token, _ = Token.objects.get_or_create(user=user)
         connection.close()
+        variants = [
+            Variant(label="this checkout", checkout=Path(settings.BASE_DIR)),
+        ]
+        if options["against"]:
+            variants.append(Variant(label="against", checkout=Path(options["against"]).resolve()))
+        if options["flush_ms"]:
+            # The flush window is this checkout's setting; another checkout runs as it is.
+            variants = [
+                Variant(
+                    label=f"this checkout, flush {value} ms",
+                    checkout=variants[0].checkout,
+                    env={"ASSISTANT_STREAM_FLUSH_MS": value},
+                )
+                for value in options["flush_ms"].split(",")
+            ] + variants[1:]
+        results: dict[str, list[dict[str, float]]] = {variant.label: [] for variant in variants}
+        for round_number in range(options["rounds"]):
+            # Alternate the order so that no variant always runs first (or last) in a round.
+            ordered = variants if round_number % 2 == 0 else variants[::-1]
+            for variant in ordered:
+                if len(variants) > 1 or options["rounds"] > 1:
+                    self.stdout.write(f"--- round {round_number + 1}: {variant.label}")
+                with self._server(variant, options) as port:
+                    if options["burst"]:
+                        asyncio.run(self._burst(port, token.key, options["burst"]))
+                    else:
+                        figures = asyncio.run(self._bench(port, token.key, options))
+                        results[variant.label].append(figures)
+        if not options["burst"]:
+            self._summary(results, options)
+
+    @contextmanager
+    def _server(self, variant: Variant, options: dict[str, Any]) -> Iterator[int]:
         port = self._free_port()
         model = {
             "models": {
@@ -159,15 +232,18 @@ class Command(BaseCommand):
             ]
         server = subprocess.Popen(  # noqa: S603 - our own server, fixed arguments
             [sys.executable, *command],
-            cwd=Path(settings.BASE_DIR),
+            cwd=variant.checkout,
             env={
                 **os.environ,
+                # Another checkout serves from the same database and data directory.
+                "CLAIRE_DATA_DIR": str(settings.DATA_DIR),
                 "CLAIRE_AI_CONFIG": json.dumps(model),
                 "LOG_LEVEL": "WARNING",
                 # One bench user asks for every stream: its own limits would refuse them.
                 "RATE_LIMIT_ASK": "1000000/60",
                 "ASSISTANT_MAX_CONCURRENT_STREAMS": "0",
                 "SERVER_MAX_INCOMPLETE_REQUESTS": "100000",
+                **variant.env,
             },
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -175,13 +251,40 @@ class Command(BaseCommand):
         try:
             self._wait_for(port)
             self._server_pid = server.pid
-            if options["burst"]:
-                asyncio.run(self._burst(port, token.key, options["burst"]))
-            else:
-                asyncio.run(self._bench(port, token.key, options))
+            yield port
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+    def _summary(self, results: dict[str, list[dict[str, float]]], options: dict[str, Any]) -> None:
+        """Each figure's median and p95 over the rounds, per variant."""
+        summary: dict[str, dict[str, dict[str, float]]] = {}
+        for label, rounds in results.items():
+            summary[label] = {
+                name: {
+                    "median": statistics.median(values),
+                    "p95": percentile(values, 0.95),
+                }
+                for name in SUMMARY_FIGURES
+                if (values := [figures[name] for figures in rounds if name in figures])
+            }
+        if len(results) > 1 or options["rounds"] > 1:
+            self.stdout.write(f"summary over {options['rounds']} round(s): median / p95 of rounds")
+            for label, figures in summary.items():
+                self.stdout.write(f"  {label}:")
+                for name, value in figures.items():
+                    self.stdout.write(f"    {name}: {value['median']:.1f} / {value['p95']:.1f}")
+        if options["json_path"]:
+            with Path(options["json_path"]).open("w", encoding="utf-8") as handle:
+                json.dump(
+                    {
+                        "load_average": list(os.getloadavg()),
+                        "rounds": results,
+                        "summary": summary,
+                    },
+                    handle,
+                    indent=2,
+                )
 
     def _seed(self, count: int) -> User:
         user = User.objects.filter(email=BENCH_EMAIL).first()
@@ -288,6 +391,9 @@ class Command(BaseCommand):
                     result.delta_times.append((int(index), now))
                 if b"data: [DONE]\n\n" in window:
                     result.is_complete = True
+                    if self._finishing_from is None and self._streaming_from is not None:
+                        # The first answer ended: from here the server also saves answers.
+                        self._finishing_from = (_process_cpu_seconds(self._server_pid), now)
                     break
                 tail = window[-64:] if result.sources_ms else window
         finally:
@@ -318,6 +424,7 @@ class Command(BaseCommand):
     _sourced = 0
     _streams = 0
     _streaming_from: tuple[float, float] | None = None
+    _finishing_from: tuple[float, float] | None = None
 
     async def _burst(self, port: int, token: str, count: int) -> None:
         for _ in range(10):  # warm-up: imports, connections, tokenizer (each process)
@@ -337,7 +444,7 @@ class Command(BaseCommand):
             f"p95 {percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms"
         )
 
-    async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
+    async def _bench(self, port: int, token: str, options: dict[str, Any]) -> dict[str, float]:
         for _ in range(5):  # warm-up: imports, connections, tokenizer
             await self._stream(port, token, until_sources=True)
             await self._baseline(port, token)
@@ -364,9 +471,15 @@ class Command(BaseCommand):
             f"median {statistics.median(baseline):.1f} ms, "
             f"p95 {percentile(baseline, 0.95):.1f} ms"
         )
+        figures = {
+            "first_byte_median_ms": statistics.median(first_bytes),
+            "data_sources_median_ms": statistics.median(sources),
+            "data_sources_p95_ms": percentile(sources, 0.95),
+            "baseline_median_ms": statistics.median(baseline),
+        }
         streams = options["streams"]
         if not streams:
-            return
+            return figures
         ramp = options["ramp_seconds"]
 
         async def delayed(index: int) -> StreamResult:
@@ -375,6 +488,7 @@ class Command(BaseCommand):
 
         self._sourced, self._streams = 0, streams
         self._streaming_from = None
+        self._finishing_from = None
         cpu_before = _process_cpu_seconds(self._server_pid)
         results = await asyncio.gather(*(delayed(index) for index in range(streams)))
         server_cpu = _process_cpu_seconds(self._server_pid) - cpu_before
@@ -395,6 +509,8 @@ class Command(BaseCommand):
                 # while the other streams were still being opened is not counted twice.
                 anchor = anchor or (index, arrival)
                 steady.append((arrival - anchor[1] - (index - anchor[0]) * DELTA_INTERVAL_S) * 1000)
+        # A short run may end before its steady window starts: report it as empty (nan).
+        steady_shown = steady or [float("nan")]
         complete = sum(result.is_complete for result in results)
         words = sum(len(result.delta_times) for result in results)
         streaming_cpu, streaming_words = 0.0, 0
@@ -404,14 +520,25 @@ class Command(BaseCommand):
             streaming_words = sum(
                 1 for result in results for _index, arrival in result.delta_times if arrival > since
             )
+        # Every answer retrieved and none finished yet: streaming only.
+        only_cpu, only_words = 0.0, 0
+        if self._streaming_from is not None and self._finishing_from is not None:
+            only_cpu = self._finishing_from[0] - self._streaming_from[0]
+            only_words = sum(
+                1
+                for result in results
+                for _index, arrival in result.delta_times
+                if self._streaming_from[1] < arrival <= self._finishing_from[1]
+            )
         self.stdout.write(
             f"concurrent streams: {streams} opened over {ramp:g} s, {options['deltas']} deltas "
             f"at 30/s each; complete {complete}, dropped {streams - complete}\n"
             f"  delta lateness, all deltas: median {statistics.median(lateness):.1f} ms, "
             f"p99 {percentile(lateness, 0.99):.1f} ms, max {max(lateness):.1f} ms\n"
             f"  delta lateness, steady state with all {streams} streaming ({len(steady)} words): "
-            f"median {statistics.median(steady):.1f} ms, p99 {percentile(steady, 0.99):.1f} ms, "
-            f"max {max(steady):.1f} ms\n"
+            f"median {statistics.median(steady_shown):.1f} ms, "
+            f"p99 {percentile(steady_shown, 0.99):.1f} ms, "
+            f"max {max(steady_shown):.1f} ms\n"
             f"  server CPU: {server_cpu:.1f} s for {words} words, "
             f"{server_cpu / max(words, 1) * 1e6:.0f} us per word (whole answers, retrieval "
             f"included); {streams} streams x 30 words/s need "
@@ -419,5 +546,18 @@ class Command(BaseCommand):
             f"  server CPU once every answer had retrieved: {streaming_cpu:.1f} s for "
             f"{streaming_words} words, {streaming_cpu / max(streaming_words, 1) * 1e6:.0f} us "
             f"per word; {streams} streams x 30 words/s need "
-            f"{streaming_cpu / max(streaming_words, 1) * streams * 30:.2f} of a core"
+            f"{streaming_cpu / max(streaming_words, 1) * streams * 30:.2f} of a core\n"
+            f"  server CPU while every answer streamed (all retrieved, none finished): "
+            f"{only_cpu:.1f} s for {only_words} words, "
+            f"{only_cpu / max(only_words, 1) * 1e6:.0f} us per word"
         )
+        figures |= {
+            "lateness_all_p99_ms": percentile(lateness, 0.99),
+            "lateness_steady_median_ms": statistics.median(steady) if steady else 0.0,
+            "lateness_steady_p99_ms": percentile(steady, 0.99) if steady else 0.0,
+            "dropped_streams": float(streams - complete),
+            "cpu_per_word_us": server_cpu / max(words, 1) * 1e6,
+            "cpu_per_word_after_retrieval_us": streaming_cpu / max(streaming_words, 1) * 1e6,
+            "cpu_per_word_streaming_only_us": only_cpu / max(only_words, 1) * 1e6,
+        }
+        return figures

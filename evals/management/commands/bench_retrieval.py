@@ -23,27 +23,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test.utils import override_settings
 
-from claire.ai.embeddings import embed_many
-from claire.ai.local.mock import HashEmbedder
-from claire.ai.profiles import eligible_candidates
-from claire.ai.registry import embedding_model_for
-from claire.ai.types import DataPolicy
-from evals.bench.build import bench_users, corpus_build, distinct_texts_embed
+from evals.bench.build import corpus_ensure
 from evals.bench.questions import bench_questions
 from evals.bench.run import latency_run, latency_runs, vector_recall
-from indexing.selectors import SearchPlan, VectorHit, active_index_version
-from indexing.services import ModelIdentity, index_version_create
+from indexing.selectors import SearchPlan, VectorHit
 from retrieval.evidence import EvidenceLimits
 from retrieval.search import SearchLimits
 
@@ -103,24 +96,14 @@ class Command(BaseCommand):
             self._drop(database)
             return
         call_command("migrate", verbosity=0)
-        version = active_index_version()
-        users = bench_users()
-        if not users:
-            version = version or self._version()
-            others = HashEmbedder(dimensions=version.dimensions)
-            embedded_users = options["embedded_users"] or None
-            corpus_build(
-                total=options["messages"],
-                largest=options["largest"],
-                users=options["users"],
-                seed=options["seed"],
-                index_version=version,
-                embed=distinct_texts_embed(self._embedder(version)),
-                embed_others=others.embed_texts,
-                embedded_users=embedded_users,
-                report=self.stdout.write,
-            )
-            users = bench_users()
+        users, version = corpus_ensure(
+            total=options["messages"],
+            largest=options["largest"],
+            users=options["users"],
+            seed=options["seed"],
+            embedded_users=options["embedded_users"],
+            report=self.stdout.write,
+        )
         if version is None:
             raise CommandError("The bench database has users but no active index version.")
         largest = users[0]
@@ -215,31 +198,6 @@ class Command(BaseCommand):
         if options["json_path"]:
             with Path(options["json_path"]).open("w", encoding="utf-8") as handle:
                 json.dump(figures, handle, indent=2, default=str)
-
-    def _version(self) -> Any:
-        result = embed_many(["bench"], profile="embed")
-        return index_version_create(
-            profile="embed",
-            identity=ModelIdentity(
-                provider=result.provider, model=result.model, dimensions=result.dimensions
-            ),
-        )
-
-    def _embedder(self, version: Any) -> Callable[[Sequence[str]], list[list[float]]]:
-        """The embed profile's model, called directly when it is local (no request splitting:
-        a million messages) and through ``embed_many`` otherwise."""
-        candidates = eligible_candidates(profile=version.profile, data_policy=DataPolicy.LOCAL_ONLY)
-        model: Any = embedding_model_for(candidates[0].model) if candidates else None
-        if model is not None and hasattr(model, "embed_texts"):
-            return cast(Callable[[Sequence[str]], list[list[float]]], model.embed_texts)
-
-        def through_profile(texts: Sequence[str]) -> list[list[float]]:
-            result = embed_many(texts, profile=version.profile)
-            if any(vector is None for vector in result.vectors):
-                raise CommandError("the embedding model failed on part of the corpus")
-            return [vector for vector in result.vectors if vector is not None]
-
-        return through_profile
 
     def _message_estimate(self) -> int:
         with connection.cursor() as cursor:
