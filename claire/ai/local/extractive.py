@@ -197,7 +197,7 @@ def _chronological(sources: Sequence[EvidenceSource]) -> list[EvidenceSource]:
 _DIGEST_HEADINGS = {
     "unresolved": "Still open, newest first:",
     "catch_up": "Here is what happened, oldest first:",
-    "people_ranking": "The people you are closest to, strongest first:",
+    "people_ranking": "Messages exchanged with each of them, in ranked order:",
 }
 # Intents whose quoted answer is followed by the memory records it did not already cite.
 _APPENDIX_HEADINGS = {
@@ -365,7 +365,7 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    reported = _reported_lead(question_terms, ranked, timezone)
+    reported = _reported_lead(question, question_terms, ranked, timezone)
     lead = (
         reported
         if reported
@@ -374,8 +374,14 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
             f"“{_quote(best_text)}” [{best_source.label}]"
         )
     )
+    # Sources the lead already reports are not quoted again.
     others = sorted(
-        (excerpt_of(scored) for scored in ranked[1:]), key=lambda item: _time_key(item[0])
+        (
+            excerpt_of(scored)
+            for scored in ranked[1:]
+            if f"[{scored[0][1].source.label}]" not in lead
+        ),
+        key=lambda item: _time_key(item[0]),
     )
     if not others:
         return lead
@@ -386,27 +392,85 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 REPORTED_TURNS = 2
 MAX_REPORTED_CHARS = 320
 
+# What a question word asks for, and how a message that gives it reads: a question-sentence
+# match by answer type ("when" wants a day or a time, "how much" an amount, "why" a reason).
+_DAY_OR_TIME = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
+    r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
+    r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
+    re.IGNORECASE,
+)
+_PLACE = re.compile(
+    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
+    r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
+)
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
+    r"total|k)\b|\b\d+(?:[.,]\d+)?\b",
+    re.IGNORECASE,
+)
+_REASON = re.compile(
+    r"\b(?:because|cause|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|was\s+the|means)\b",
+    re.IGNORECASE,
+)
+_ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
+        _DAY_OR_TIME,
+    ),
+    (
+        re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
+        _PLACE,
+    ),
+    (re.compile(r"\bhow\s+(?:much|many)\b|\b(?:price|cost|costs|total)\b", re.I), _AMOUNT),
+    (re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwhat\s+(?:went|was)\s+wrong\b", re.I), _REASON),
+)
+# What a turn that gives the kind of answer asked for is worth, next to its shared words.
+ANSWER_TYPE_WEIGHT = 1.0
+
+
+def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
+    """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
+    reason), from its question words."""
+    return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
+
 
 def _reported_lead(
+    question: str,
     question_terms: set[str],
     ranked: Sequence[list[tuple[float, _Sentence]]],
     timezone: str,
 ) -> str:
     """The answer's first sentences: what the best matching messages say, reported with who
     said it ("Gloria said (…): it's probably the wax ring [S1]"). A source's window may hold
-    several people's messages, so the message (turn) holding the best sentence is the one
-    reported, with its own sender. Suspicious messages are never restated. "" when no turn
-    of the best sources shares a word with the question."""
-    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    several people's messages, so each message (turn) is scored on its own: the question's
+    words it shares (and its sender's name), rarer words weighing more, plus
+    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
+    amount for "how much", a reason for "why"). Suspicious messages are never restated. ""
+    when no turn of the best sources shares a word with the question."""
+    shapes = answer_types(question)
+    turns: list[tuple[int, int, str, EvidenceSource, str, frozenset[str]]] = []
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
         for turn_index, (sender, text) in enumerate(_turns_of(source)):
             if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
-            overlap = question_terms & set(content_terms(text))
-            if not overlap:
-                continue
-            found.append((len(overlap) - 0.01 * position, turn_index, sender, source, text))
+            terms = frozenset(content_terms(text)) | frozenset(content_terms(sender))
+            turns.append((position, turn_index, sender, source, text, terms))
+    frequency = Counter(term for *_rest, terms in turns for term in terms)
+    total = len(turns)
+    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    for position, turn_index, sender, source, text, terms in turns:
+        overlap = question_terms & terms
+        if not overlap:
+            continue
+        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
+        if any(shape.search(text) for shape in shapes):
+            weight += ANSWER_TYPE_WEIGHT
+        found.append((weight - 0.01 * position, turn_index, sender, source, text))
     if not found:
         return ""
     found.sort(key=lambda item: -item[0])
