@@ -40,7 +40,8 @@ MAX_QUOTES = 5
 MAX_QUOTE_CHARS = 280
 RECAP_SOURCES = 8
 
-# Words that carry no topic: question words, pronouns, and verbs of asking and chatting.
+# Words that carry no topic: question words, pronouns, verbs of asking and chatting, and the
+# light verbs of "how did it go" and "what ended up".
 _STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
@@ -53,7 +54,7 @@ _STOPWORD_TEXT = """
     things tell told say said says ask asked know remember recall find show give get got
     let lets message messages chat chats conversation conversations text texted texting
     wrote write mention mentioned talk talked talking please claire thanks hey hi also
-    really
+    really go goes going went gone end ended actually
     """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -365,7 +366,7 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    reported = _reported_lead(question, question_terms, ranked, timezone)
+    reported = _reported_lead(question, ranked, timezone)
     lead = (
         reported
         if reported
@@ -438,9 +439,53 @@ def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
     return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
 
 
+def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]:
+    """How well each (sender, text) turn answers ``question``: the question's words it shares
+    (its sender's name included), each weighing more the rarer it is among ``turns``, plus
+    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for; 0.0 for a turn that
+    shares no word."""
+    question_terms = set(content_terms(question))
+    shapes = answer_types(question)
+    terms_of = [
+        frozenset(content_terms(text)) | frozenset(content_terms(sender)) for sender, text in turns
+    ]
+    frequency = Counter(term for terms in terms_of for term in terms)
+    total = len(turns)
+    weights = []
+    for (_sender, text), terms in zip(turns, terms_of, strict=True):
+        overlap = question_terms & terms
+        if not overlap:
+            weights.append(0.0)
+            continue
+        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
+        if any(shape.search(text) for shape in shapes):
+            weight += ANSWER_TYPE_WEIGHT
+        weights.append(weight)
+    return weights
+
+
+def best_turn(
+    question: str, turns: Sequence[tuple[str, str]], *, preferred: int | None = None
+) -> int | None:
+    """The index of the (sender, text) turn that best answers ``question`` by ``turn_weights``
+    (``preferred``, else the first, among equals), ``None`` when no turn shares a word with
+    it. Suspicious turns never answer."""
+    weights = turn_weights(question, turns)
+    best: int | None = None
+    for index, ((sender, text), weight) in enumerate(zip(turns, weights, strict=True)):
+        if weight <= 0 or suspicious_text(text) or suspicious_text(sender):
+            continue
+        if (
+            best is None
+            or weight > weights[best]
+            or (weight == weights[best] and index == preferred)
+        ):
+            best = index
+    return best
+
+
 def _reported_lead(
     question: str,
-    question_terms: set[str],
     ranked: Sequence[list[tuple[float, _Sentence]]],
     timezone: str,
 ) -> str:
@@ -451,26 +496,29 @@ def _reported_lead(
     ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
     amount for "how much", a reason for "why"). Suspicious messages are never restated. ""
     when no turn of the best sources shares a word with the question."""
-    shapes = answer_types(question)
-    turns: list[tuple[int, int, str, EvidenceSource, str, frozenset[str]]] = []
+    turns: list[tuple[int, int, str, EvidenceSource, str]] = []
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
         for turn_index, (sender, text) in enumerate(_turns_of(source)):
             if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
-            terms = frozenset(content_terms(text)) | frozenset(content_terms(sender))
-            turns.append((position, turn_index, sender, source, text, terms))
-    frequency = Counter(term for *_rest, terms in turns for term in terms)
-    total = len(turns)
+            turns.append((position, turn_index, sender, source, text))
+    weights = turn_weights(question, [(sender, text) for _p, _i, sender, _s, text in turns])
     found: list[tuple[float, int, str, EvidenceSource, str]] = []
-    for position, turn_index, sender, source, text, terms in turns:
-        overlap = question_terms & terms
-        if not overlap:
+    for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
+        if weight <= 0:
             continue
-        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
-        if any(shape.search(text) for shape in shapes):
-            weight += ANSWER_TYPE_WEIGHT
-        found.append((weight - 0.01 * position, turn_index, sender, source, text))
+        # The cited message itself first among equals: the citation and its time are its own.
+        is_primary = bool(source.primary_text) and text == source.primary_text
+        found.append(
+            (
+                weight - 0.01 * position + (0.001 if is_primary else 0.0),
+                turn_index,
+                sender,
+                source,
+                text,
+            )
+        )
     if not found:
         return ""
     found.sort(key=lambda item: -item[0])

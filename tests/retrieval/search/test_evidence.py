@@ -12,6 +12,7 @@ from retrieval.evidence import (
     EvidenceLimits,
     build_evidence_pack,
     estimate_tokens,
+    pack_led_by,
 )
 from retrieval.models import EvidencePackRecord, EvidenceSourceRecord
 from retrieval.selectors import evidence_sources_for_pack
@@ -214,3 +215,15 @@ def test_saved_pack_keeps_citations_and_is_scoped_to_its_owner(
         evidence_sources_for_pack(user=user, pack_id=uuid.uuid4())
     assert EvidencePackRecord.objects.count() == 1
     assert EvidenceSourceRecord.objects.count() == 2
+
+
+def test_a_source_can_be_led_by_another_of_its_messages_and_nothing_else_changes():
+    windows = [_window(1, [10, 11, 12], [11]), _window(2, [20, 21], [20], rank=1)]
+    pack = build_evidence_pack(windows=windows, limits=WIDE)
+
+    led = pack_led_by(pack, primary_of=lambda source: {"S1": 12, "S2": 99}[source.source_id])
+
+    assert [s.primary_message_id for s in led.sources] == [12, 20]
+    assert led.source("S1").sender_name == "Sender 12"
+    assert [s.message_ids for s in led.sources] == [s.message_ids for s in pack.sources]
+    assert [s.primary_message_id for s in pack.sources] == [11, 20]
