@@ -916,6 +916,7 @@ def _recent_hits(
     suspicious: list[tuple[int, int, int | None]] = []
     by_chat: dict[int, list[tuple[int, datetime, int]]] = {}
     changes: list[tuple[datetime, int, str]] = []
+    by_sender: dict[int, list[tuple[int, datetime, int, str, str]]] = {}
     for pk, chat_id, sent_at, text, sender, sender_name, title in found_rows:
         if (
             is_suspicious(text or "")
@@ -926,6 +927,10 @@ def _recent_hits(
             suspicious.append((pk, chat_id, sender))
             continue
         by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
+        if sender is not None:
+            by_sender.setdefault(sender, []).append(
+                (salience(text or ""), sent_at, pk, sender_name or "", text or "")
+            )
         change = change_statement(
             text or "", sender=_shown(sender_name or "", "sender"), sent_at=sent_at, zone=zone
         )
@@ -933,11 +938,16 @@ def _recent_hits(
             changes.append((sent_at, pk, change))
     changes.sort()
     changes = changes[-CHANGES_STATED:]
+    news = _close_people_news(user=user, now=now, by_sender=by_sender, person_ids=person_ids)
     taken = {mid for mid, _ in found}
     for _sent_at, pk, _change in changes:
         if pk not in taken:
             taken.add(pk)
             found.append((pk, "moved a plan"))
+    for pk, _name, _text in news:
+        if pk not in taken:
+            taken.add(pk)
+            found.append((pk, ""))
     ranked_chats = sorted(
         (sorted(items, key=_most_telling_first) for items in by_chat.values()),
         key=lambda items: _most_telling_first(items[0]),
@@ -954,6 +964,7 @@ def _recent_hits(
         asked_start=asked_start,
         loops=loops,
         changes=changes,
+        news=news,
         by_chat=by_chat,
         suspicious=suspicious,
         zone=zone,
@@ -963,6 +974,50 @@ def _recent_hits(
 
 # A catch-up states at most this many moved plans (the latest ones).
 CHANGES_STATED = 3
+# "News from people close to you": the most telling message of each of the user's closest
+# people (by relationship strength) who wrote in the window, at most this many of them.
+CLOSE_PEOPLE = 5
+# ... and at least this share of the strongest relationship's strength: with few contacts,
+# not everyone is close.
+CLOSE_STRENGTH_SHARE = 0.25
+CLOSE_NEWS_STATED = 3
+CLOSE_NEWS_CHARS = 140
+
+
+def _close_people_news(
+    *,
+    user: User,
+    now: datetime,
+    by_sender: Mapping[int, Sequence[tuple[int, datetime, int, str, str]]],
+    person_ids: Sequence[int],
+) -> list[tuple[int, str, str]]:
+    """(message id, sender, text) of the most telling message each of the user's closest
+    people (``CLOSE_PEOPLE``, ``CLOSE_STRENGTH_SHARE``) wrote in the window, closest first.
+    A catch-up about one person already is their news: none then."""
+    if person_ids or not by_sender:
+        return []
+    closest = people_ranking(
+        user=user, now=now, kind=RankingKind.RELATIONSHIP_STRENGTH, limit=CLOSE_PEOPLE
+    )
+    news: list[tuple[int, str, str]] = []
+    strongest = closest[0].strength if closest else 0.0
+    for item in closest:
+        if item.strength < strongest * CLOSE_STRENGTH_SHARE:
+            break
+        identities = person_ids_expand(user=user, person_ids=[item.person_id])
+        said = [entry for pid in identities for entry in by_sender.get(pid, ())]
+        telling = [entry for entry in said if entry[0] >= CLOSE_NEWS_MIN_WORDS]
+        if not telling:
+            continue
+        _salience, _sent_at, pk, name, text = min(telling, key=_most_telling_first)
+        news.append((pk, item.display_name or name, text))
+        if len(news) >= CLOSE_NEWS_STATED:
+            break
+    return news
+
+
+# A message of fewer distinct words ("🎉", "ok") is no news.
+CLOSE_NEWS_MIN_WORDS = 3
 
 
 _LINK = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|net|org|io|ly|xyz|top|info)/", re.I)
@@ -979,13 +1034,15 @@ def _catch_up_findings(
     asked_start: datetime,
     loops: Sequence[OpenLoop],
     changes: Sequence[tuple[datetime, int, str]],
+    news: Sequence[tuple[int, str, str]],
     by_chat: Mapping[int, Sequence[tuple[int, datetime, int]]],
     suspicious: Sequence[tuple[int, int, int | None]],
     zone: ZoneInfo,
 ) -> list[Finding]:
-    """What needs the user first (questions to them, their open promises, moved plans), then
-    how much each chat said, then what was set aside as suspicious (named, never quoted). A
-    window widened because it was quiet says so first."""
+    """What needs the user first (questions to them, their open promises, moved plans, news
+    from the people closest to them), then how much each chat said, then what was set aside
+    as suspicious (named, never quoted). A window widened because it was quiet says so
+    first."""
     findings: list[Finding] = []
     since = moment_text(start, zone)
     if start < asked_start:
@@ -1017,6 +1074,11 @@ def _catch_up_findings(
         )
     for _sent_at, pk, change in changes:
         findings.append(Finding(text=f"Changed: {change}", message_ids=(pk,)))
+    for pk, name, text in news:
+        said = " ".join(text.split())
+        if len(said) > CLOSE_NEWS_CHARS:
+            said = said[: CLOSE_NEWS_CHARS - 1].rstrip() + "…"
+        findings.append(Finding(text=f"From {_shown(name, 'sender')}: {said}", message_ids=(pk,)))
     if by_chat:
         titles = dict(
             Chat.objects.filter(user=user, pk__in=list(by_chat)).values_list("pk", "title")

@@ -432,3 +432,39 @@ def test_a_ranking_in_a_month_cites_a_message_of_that_month(user):
     assert retrieval.memory is not None
     assert retrieval.memory.message_ids == (message_row(user, "dm-nora", "feb").pk,)
     assert _texts(retrieval)[1] == "1. Nora: 1 message"
+
+
+def test_catch_up_states_news_from_the_closest_people(user):
+    ingest(
+        user,
+        chat_of("dm-nora", "Nora"),
+        *[
+            say(f"old{i}", NOW - timedelta(days=10 + i), f"chatting about books {i}", sender="Nora")
+            for i in range(8)
+        ],
+        *[say(f"me{i}", NOW - timedelta(days=10 + i, minutes=-5), "ha yes") for i in range(8)],
+        say(
+            "news",
+            NOW - timedelta(hours=6),
+            "I got the scholarship for the design course!",
+            sender="Nora",
+        ),
+        say("ok", NOW - timedelta(hours=5), "🎉", sender="Nora"),
+    )
+    ingest(
+        user,
+        chat_of("Building", "Ivo", kind=ChatKind.GROUP),
+        say(
+            "b1",
+            NOW - timedelta(hours=4),
+            "The elevator inspection is on Tuesday morning",
+            sender="Ivo",
+        ),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "Catch me up")
+    texts = _texts(retrieval)
+    assert "From Nora: I got the scholarship for the design course!" in texts
+    assert not any(text.startswith("From Ivo") for text in texts)
+    assert retrieval.memory is not None
+    assert message_row(user, "dm-nora", "news").pk in retrieval.memory.message_ids
