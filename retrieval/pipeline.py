@@ -21,7 +21,7 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
-from claire.ai.local.extractive import best_turn
+from claire.ai.local.extractive import best_turn, turn_weights
 from claire.ai.types import DataPolicy
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
@@ -172,20 +172,21 @@ def _no_evidence(result: SearchResult) -> SearchResult:
 def _answering_message(
     question: str, memory_ids: Sequence[int]
 ) -> Callable[[EvidenceSource], int | None]:
-    """The message of a source that best answers ``question`` (the local answer's own
-    scoring), so that a citation names the message that proves the claim, not the window's
-    first hit; sources memory leads keep their message."""
+    """For a source whose primary message (its best search hit) shares no word with
+    ``question``, the message of its window that does and answers it best (the local answer's
+    own scoring), so that a citation names the message that proves the claim, not a hit
+    found by meaning alone; a hit that shares the question's words keeps its place, and
+    sources memory leads keep their message."""
     kept = set(memory_ids)
 
     def primary_of(source: EvidenceSource) -> int | None:
         if source.primary_message_id in kept:
             return None
-        ids = source.message_ids
-        index = best_turn(
-            question,
-            [(m.sender_name, m.text) for m in source.messages],
-            preferred=ids.index(source.primary_message_id),
-        )
+        turns = [(m.sender_name, m.text) for m in source.messages]
+        primary = source.message_ids.index(source.primary_message_id)
+        if turn_weights(question, turns)[primary] > 0:
+            return None
+        index = best_turn(question, turns)
         return source.messages[index].message_id if index is not None else None
 
     return primary_of
