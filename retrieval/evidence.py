@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -204,6 +204,25 @@ def build_evidence_pack(
         seen_message_ids.update(source.message_ids)
         seen_hit_texts.update(hit_texts)
     return EvidencePack(sources=tuple(sources), limits=limits, omitted_windows=omitted)
+
+
+def pack_led_by(
+    pack: EvidencePack, *, primary_of: Callable[[EvidenceSource], int | None]
+) -> EvidencePack:
+    """``pack`` with each source's primary message (the one a citation of it names and opens)
+    replaced by ``primary_of(source)`` when that is another message of the source; ids,
+    messages and order unchanged."""
+    sources = []
+    for source in pack.sources:
+        chosen = primary_of(source)
+        if (
+            chosen is not None
+            and chosen != source.primary_message_id
+            and chosen in source.message_ids
+        ):
+            source = replace(source, primary_message_id=chosen)
+        sources.append(source)
+    return replace(pack, sources=tuple(sources))
 
 
 def _normalised(text: str) -> str:

@@ -14,16 +14,24 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.conf import settings
 
 from claire.accounts.models import User
+from claire.ai.local.extractive import best_turn, turn_weights
 from claire.ai.types import DataPolicy
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
-from retrieval.evidence import EvidenceLimits, EvidencePack, build_evidence_pack
+from retrieval.evidence import (
+    EvidenceLimits,
+    EvidencePack,
+    EvidenceSource,
+    build_evidence_pack,
+    pack_led_by,
+)
 from retrieval.memory.evidence import MemoryHits, memory_message_ids
 from retrieval.search import SearchLimits, SearchResult, search
 from retrieval.types import CompiledQuery, Intent, Route, Scope
@@ -161,6 +169,29 @@ def _no_evidence(result: SearchResult) -> SearchResult:
     return replace(result, route=Route.NO_EVIDENCE, candidates=())
 
 
+def _answering_message(
+    question: str, memory_ids: Sequence[int]
+) -> Callable[[EvidenceSource], int | None]:
+    """For a source whose primary message (its best search hit) shares no word with
+    ``question``, the message of its window that does and answers it best (the local answer's
+    own scoring), so that a citation names the message that proves the claim, not a hit
+    found by meaning alone; a hit that shares the question's words keeps its place, and
+    sources memory leads keep their message."""
+    kept = set(memory_ids)
+
+    def primary_of(source: EvidenceSource) -> int | None:
+        if source.primary_message_id in kept:
+            return None
+        turns = [(m.sender_name, m.text) for m in source.messages]
+        primary = source.message_ids.index(source.primary_message_id)
+        if turn_weights(question, turns)[primary] > 0:
+            return None
+        index = best_turn(question, turns)
+        return source.messages[index].message_id if index is not None else None
+
+    return primary_of
+
+
 def retrieve(
     *,
     user: User,
@@ -216,6 +247,10 @@ def retrieve(
         )
     windowed_at = time.perf_counter()
     pack = build_evidence_pack(windows=windows, limits=evidence_limits)
+    if compiled.intent == Intent.CONVERSATION_QA:
+        pack = pack_led_by(
+            pack, primary_of=_answering_message(question, memory.message_ids if memory else ())
+        )
     packed_at = time.perf_counter()
     if pack.is_empty and not result.is_no_evidence:
         # Every hit vanished between search and windows (deleted meanwhile): no evidence.

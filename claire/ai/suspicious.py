@@ -22,7 +22,12 @@ _INJECTION = re.compile(
     r"|\bapprove\s+(?:every|all|any)\s+(?:pending\s+)?(?:proposals?|requests?|payments?|actions?)\b"
     r"|\b(?:you\s+are\s+now|from\s+now\s+on\s+you)\b.*\b(?:assistant|ai|bot|model)\b"
     r"|\b(?:ai|assistant|claire|bot)\s*[:,]\s*(?:please\s+)?(?:ignore|forward|send|delete|approve"
-    r"|reveal|transfer)\b"
+    r"|reveal|transfer|tell|add|say|include|write|reply|mention)\b"
+    # Text addressed to an assistant, or claiming to be an instruction for its next answer.
+    r"|\b(?:notice|note|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+)?"
+    r"(?:ai|assistant|bot|claire)\b"
+    r"|\bauthori[sz]ed\s+instructions?\b"
+    r"|\b(?:add|say|include|write)\b[^.\n]{0,80}\b(?:to|in)\s+your\s+next\s+(?:answer|reply|response)\b"
     # Text posing as the prompt's own structure: a source mark or a fence of its own.
     r"|</?\s*sources?\s*>|\[S\d+\]|<{3}|>{3}"
     r"|\bignor(?:e|a|ez|iere)\s+(?:as|las|les|alle|todas\s+as|todas\s+las|toutes\s+les)?\s*"

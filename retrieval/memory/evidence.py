@@ -40,10 +40,10 @@ from zoneinfo import ZoneInfo
 from django.db import models
 
 from claire.accounts.models import User
-from conversations.models import Chat, Message, Person, Platform
+from conversations.models import Chat, Message, MessageKind, Person, Platform
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
-from retrieval.dates import resolve_time_expression
+from retrieval.dates import message_relative_date, resolve_time_expression
 from retrieval.lexicon import fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
@@ -53,6 +53,7 @@ from retrieval.memory.extract import RELATIONS, is_suspicious
 from retrieval.memory.findings import (
     Finding,
     LoopState,
+    change_statement,
     deed_finding,
     loop_answer_finding,
     moment_text,
@@ -65,6 +66,7 @@ from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanSt
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
+    RelationshipMetrics,
     exchanged_counts_for_user,
     identity_lookup,
     loops_for_user,
@@ -465,13 +467,31 @@ def _ranking_hits(
         window = "in the last 90 days"
     if ranking.platforms:
         window += " on " + " and ".join(_PLATFORM_NAMES.get(p, p) for p in ranking.platforms)
+    counted_since: datetime | None = None
+    counted_until: datetime | None = None
+    if counts is not None:
+        counted_since = (
+            time_range.start_utc
+            if time_range is not None
+            else now - timedelta(days=RANKING_DEFAULT_DAYS)
+        )
+        counted_until = time_range.end_utc if time_range is not None else None
     ranked = people_ranking(
-        user=user, now=now, kind=ranking.kind, limit=ranking.limit, counts=counts
+        user=user,
+        now=now,
+        kind=ranking.kind,
+        limit=ranking.limit,
+        counts=counts,
+        counted_since=counted_since,
+        counted_until=counted_until,
+        platforms=ranking.platforms,
     )
+    last_contact: dict[int, datetime] | None = None
     if counts is None:
         if ranking.kind == RankingKind.NEGLECTED:
             counts = {item.person_id: item.messages_365d for item in ranked}
             window = "in the last year, and nothing for a month or more"
+            last_contact = _last_exchanges(user=user, ranked=ranked)
         else:
             counts = {item.person_id: item.messages_90d for item in ranked}
     heading = {
@@ -484,8 +504,30 @@ def _ranking_hits(
         for mid in item.representative_message_ids
     }
     ordered = _round_robin([item.representative_message_ids for item in ranked])
-    findings = ranking_findings(ranked, counts=counts, window_text=window, heading=heading)
+    findings = ranking_findings(
+        ranked,
+        counts=counts,
+        window_text=window,
+        heading=heading,
+        last_contact=last_contact,
+        zone=zone,
+    )
     return [(mid, notes[mid]) for mid in ordered], findings
+
+
+def _last_exchanges(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, datetime]:
+    """When the last message cited for each drifted contact (their newest exchange) was sent."""
+    first_ids = {
+        item.person_id: item.representative_message_ids[0]
+        for item in ranked
+        if item.representative_message_ids
+    }
+    sent = dict(
+        Message.objects.filter(user=user, pk__in=list(first_ids.values())).values_list(
+            "pk", "sent_at"
+        )
+    )
+    return {pid: sent[mid] for pid, mid in first_ids.items() if mid in sent}
 
 
 # Words that ask for plans in general: not a topic a plan's messages must use.
@@ -755,7 +797,7 @@ def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) ->
     return (-item[0], -item[1].timestamp(), -item[2])
 
 
-# "Since we got back": the user's own latest message saying they are back.
+# "Since we got back": the user's own messages saying they are back.
 _BACK_QUESTION = re.compile(
     r"\bsince\s+(?:we|i)\s+(?:got|came|were|was|are|am)?\s*(?:back|home|returned|landed)\b"
     r"|\bsince\s+(?:we|i)\s+(?:returned|landed|arrived)\b"
@@ -763,38 +805,85 @@ _BACK_QUESTION = re.compile(
 _BACK_MESSAGE = (
     r"(?:^|[^a-z])(?:(?:got|are|we're|were|i'm|im|am|just|finally)\s+back|back\s+(?:home|in)"
     r"|landed|home\s+again|home\s+safe)(?:[^a-z]|$)"
+    # A message that opens with the news itself: "home!!", "back home."
+    r"|^\s*(?:back|home)(?:\s+(?:home|safe|again))?\s*[!.]"
 )
+# Messages saying the user is back that belong to one return ("home!!" on landing, "I'm
+# back" at work the next day, "we got back Sunday" two days later) lie this close together.
+RETURN_CLUSTER_DAYS = 3
+RETURN_MESSAGES_READ = 20
 # A catch-up with no window of its own widens while fewer messages of others came in it.
 RECENT_MIN_MESSAGES = 1
 RECENT_WIDER_DAYS = (7, 14, 30)
+# A catch-up over one chat, person or platform that names no time reads at least this many
+# days: a chat's news is rarer than all chats' news.
+SCOPED_CATCH_UP_DAYS = 7
+
+
+def _return_moment(*, user: User, now: datetime) -> datetime | None:
+    """When the user got back from their latest trip: the earliest of their messages saying
+    so that lie within ``RETURN_CLUSTER_DAYS`` of the latest one, or the day such a message
+    names ("we got back Sunday") when that is earlier. ``None`` when they never said it."""
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            is_from_self=True,
+            deleted_at__isnull=True,
+            sent_at__lt=now,
+            text__iregex=_BACK_MESSAGE,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("sent_at", "text")[:RETURN_MESSAGES_READ]
+    )
+    if not rows:
+        return None
+    latest = rows[0][0]
+    cluster_start = latest - timedelta(days=RETURN_CLUSTER_DAYS)
+    moments = []
+    for sent_at, text in rows:
+        if sent_at < cluster_start:
+            break
+        moments.append(sent_at)
+        said = message_relative_date(text or "", sent_at, user.zoneinfo, direction="past")
+        if said is not None and cluster_start <= said.start_utc < sent_at:
+            moments.append(said.start_utc)
+    return min(moments)
+
+
+@dataclass(frozen=True)
+class CatchUpWindow:
+    """``[start, end)`` of a catch-up; ``asked_start`` is where the question's own window (or
+    the default one) began before a quiet window was widened; ``is_chosen`` when the
+    question said it (time words, "since we got back")."""
+
+    start: datetime
+    end: datetime
+    is_chosen: bool
+    asked_start: datetime
 
 
 def _catch_up_window(
-    *, user: User, compiled: CompiledQuery, now: datetime
-) -> tuple[datetime, datetime, bool]:
-    """[start, end) of a catch-up and whether the question chose it: its own time words, the
-    user's return ("since we got back"), else the default window (which may widen)."""
+    *, user: User, compiled: CompiledQuery, now: datetime, is_scoped: bool
+) -> CatchUpWindow:
+    """The window of a catch-up: its own time words, the user's return ("since we got back"),
+    else the default window (at least ``SCOPED_CATCH_UP_DAYS`` for a catch-up over one chat,
+    person or platform), which may widen later when quiet."""
     folded = fold_text(compiled.question)
     if _BACK_QUESTION.search(folded):
-        back = (
-            Message.objects.filter(
-                user=user,
-                is_from_self=True,
-                deleted_at__isnull=True,
-                sent_at__lt=now,
-                text__iregex=_BACK_MESSAGE,
-            )
-            .order_by("-sent_at", "-pk")
-            .values_list("sent_at", flat=True)
-            .first()
-        )
+        back = _return_moment(user=user, now=now)
         if back is not None:
-            return back, now, True
+            return CatchUpWindow(start=back, end=now, is_chosen=True, asked_start=back)
     time_range = compiled.time_range
     explicit = resolve_time_expression(compiled.question, now=now, tz=user.zoneinfo)[0]
-    start = time_range.start_utc if time_range is not None else now - timedelta(days=3)
+    start = (
+        time_range.start_utc
+        if time_range is not None
+        else now - timedelta(days=RECENT_DEFAULT_DAYS)
+    )
     end = min(time_range.end_utc, now) if time_range is not None else now
-    return start, end, explicit is not None
+    if explicit is None and is_scoped:
+        start = min(start, end - timedelta(days=SCOPED_CATCH_UP_DAYS))
+    return CatchUpWindow(start=start, end=end, is_chosen=explicit is not None, asked_start=start)
 
 
 # A narrowed catch-up reads back at most this far for the user's last word.
@@ -846,16 +935,17 @@ def _chats_named(*, user: User, compiled: CompiledQuery) -> list[int]:
 def _recent_hits(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
-    """A catch-up: what is waiting on the user in the window (open loops opened in it), then
-    the most telling message of each chat that spoke in it, chats with the most telling
-    message first, then each chat's second, ... Only other people's messages lead an item (the
-    user knows what they said; their messages still show as context). The window is the
-    question's (its time words, "since we got back"), else the last few days, widened while
-    fewer than ``RECENT_MIN_MESSAGES`` came. A chat or a person the question names narrows
-    it. Suspicious messages (spam, instructions to an assistant) never lead an item: they are
-    counted in a finding instead."""
+    """A catch-up: what needs the user first (questions to them and their own promises still
+    open, opened in the window; plans and times someone moved), then the most telling message
+    of each chat that spoke in it, chats with the most telling message first, then each
+    chat's second, ... Only other people's text messages lead an item (the user knows what
+    they said; media placeholders say nothing). The window is the question's (its time words,
+    "since we got back"), else the last few days (a week for one chat, person or platform),
+    widened while fewer than ``RECENT_MIN_MESSAGES`` came, and the answer says so. A chat or
+    a person the question names narrows it. Suspicious messages (spam, instructions to an
+    assistant, anything in a chat or from a sender whose name holds such instructions) never
+    lead an item: they are counted in a finding instead."""
     zone = user.zoneinfo
-    start, end, chosen = _catch_up_window(user=user, compiled=compiled, now=now)
     chat_ids: list[int] | None = (
         list(_strict_chat_ids(compiled) or ()) if _strict_chat_ids(compiled) else None
     )
@@ -863,25 +953,37 @@ def _recent_hits(
         named_chats = _chats_named(user=user, compiled=compiled)
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    platforms = question_platforms(fold_text(compiled.question))
+    is_scoped = chat_ids is not None or bool(person_ids) or bool(platforms)
+    window = _catch_up_window(user=user, compiled=compiled, now=now, is_scoped=is_scoped)
+    start, end, chosen = window.start, window.end, window.is_chosen
     rows = Message.objects.filter(
         user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False, is_from_self=False
-    )
+    ).exclude(kind=MessageKind.MEDIA)
     if chat_ids is not None:
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
         rows = rows.filter(sender_person_id__in=list(person_ids))
-    platforms = question_platforms(fold_text(compiled.question))
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
-    if not chosen and (chat_ids is not None or person_ids or platforms):
+    if not chosen and is_scoped:
         # Caught up on one chat, person or platform: since the user last wrote there.
         start = _since_user_last_wrote(user=user, rows=rows, start=start, end=end)
+    asked_start = start
 
-    def read(window_start: datetime) -> list[tuple[int, int, datetime, str, int | None]]:
+    def read(window_start: datetime) -> list[tuple[int, int, datetime, str, int | None, str, str]]:
         return list(
             rows.filter(sent_at__gte=window_start, sent_at__lt=end)
             .order_by("-sent_at", "-pk")
-            .values_list("pk", "chat_id", "sent_at", "text", "sender_person_id")[:RECENT_SCAN]
+            .values_list(
+                "pk",
+                "chat_id",
+                "sent_at",
+                "text",
+                "sender_person_id",
+                "sender_name",
+                "chat__title",
+            )[:RECENT_SCAN]
         )
 
     found_rows = read(start)
@@ -893,7 +995,7 @@ def _recent_hits(
             found_rows = read(start)
     loops = open_loops_for_user(
         user=user,
-        kinds=(LoopKind.QUESTION_TO_USER,),
+        kinds=(LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER),
         chat_ids=chat_ids,
         person_ids=person_ids,
         opened_after=start,
@@ -912,16 +1014,43 @@ def _recent_hits(
     )
     suspicious: list[tuple[int, int, int | None]] = []
     by_chat: dict[int, list[tuple[int, datetime, int]]] = {}
-    for pk, chat_id, sent_at, text, sender in found_rows:
-        if is_suspicious(text or "") or (chat_id not in user_chats and _has_link(text or "")):
+    changes: list[tuple[datetime, int, str]] = []
+    by_sender: dict[int, list[tuple[int, datetime, int, str, str]]] = {}
+    for pk, chat_id, sent_at, text, sender, sender_name, title in found_rows:
+        if (
+            is_suspicious(text or "")
+            or is_suspicious(sender_name or "")
+            or is_suspicious(title or "")
+            or (chat_id not in user_chats and _has_link(text or ""))
+        ):
             suspicious.append((pk, chat_id, sender))
             continue
         by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
+        if sender is not None:
+            by_sender.setdefault(sender, []).append(
+                (salience(text or ""), sent_at, pk, sender_name or "", text or "")
+            )
+        change = change_statement(
+            text or "", sender=_shown(sender_name or "", "sender"), sent_at=sent_at, zone=zone
+        )
+        if change:
+            changes.append((sent_at, pk, change))
+    changes.sort()
+    changes = changes[-CHANGES_STATED:]
+    news = _close_people_news(user=user, now=now, by_sender=by_sender, person_ids=person_ids)
+    taken = {mid for mid, _ in found}
+    for _sent_at, pk, _change in changes:
+        if pk not in taken:
+            taken.add(pk)
+            found.append((pk, "moved a plan"))
+    for pk, _name, _text in news:
+        if pk not in taken:
+            taken.add(pk)
+            found.append((pk, ""))
     ranked_chats = sorted(
         (sorted(items, key=_most_telling_first) for items in by_chat.values()),
         key=lambda items: _most_telling_first(items[0]),
     )
-    taken = {mid for mid, _ in found}
     for mid in _round_robin([[item[2] for item in items] for items in ranked_chats]):
         if len(taken) >= RECENT_ITEMS:
             break
@@ -931,12 +1060,63 @@ def _recent_hits(
     findings = _catch_up_findings(
         user=user,
         start=start,
+        asked_start=asked_start,
         loops=loops,
+        changes=changes,
+        news=news,
         by_chat=by_chat,
         suspicious=suspicious,
         zone=zone,
     )
     return found[:RECENT_ITEMS], findings
+
+
+# A catch-up states at most this many moved plans (the latest ones).
+CHANGES_STATED = 3
+# "News from people close to you": the most telling message of each of the user's closest
+# people (by relationship strength) who wrote in the window, at most this many of them.
+CLOSE_PEOPLE = 5
+# ... and at least this share of the strongest relationship's strength: with few contacts,
+# not everyone is close.
+CLOSE_STRENGTH_SHARE = 0.25
+CLOSE_NEWS_STATED = 3
+CLOSE_NEWS_CHARS = 140
+
+
+def _close_people_news(
+    *,
+    user: User,
+    now: datetime,
+    by_sender: Mapping[int, Sequence[tuple[int, datetime, int, str, str]]],
+    person_ids: Sequence[int],
+) -> list[tuple[int, str, str]]:
+    """(message id, sender, text) of the most telling message each of the user's closest
+    people (``CLOSE_PEOPLE``, ``CLOSE_STRENGTH_SHARE``) wrote in the window, closest first.
+    A catch-up about one person already is their news: none then."""
+    if person_ids or not by_sender:
+        return []
+    closest = people_ranking(
+        user=user, now=now, kind=RankingKind.RELATIONSHIP_STRENGTH, limit=CLOSE_PEOPLE
+    )
+    news: list[tuple[int, str, str]] = []
+    strongest = closest[0].strength if closest else 0.0
+    for item in closest:
+        if item.strength < strongest * CLOSE_STRENGTH_SHARE:
+            break
+        identities = person_ids_expand(user=user, person_ids=[item.person_id])
+        said = [entry for pid in identities for entry in by_sender.get(pid, ())]
+        telling = [entry for entry in said if entry[0] >= CLOSE_NEWS_MIN_WORDS]
+        if not telling:
+            continue
+        _salience, _sent_at, pk, name, text = min(telling, key=_most_telling_first)
+        news.append((pk, item.display_name or name, text))
+        if len(news) >= CLOSE_NEWS_STATED:
+            break
+    return news
+
+
+# A message of fewer distinct words ("🎉", "ok") is no news.
+CLOSE_NEWS_MIN_WORDS = 3
 
 
 _LINK = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|net|org|io|ly|xyz|top|info)/", re.I)
@@ -950,28 +1130,54 @@ def _catch_up_findings(
     *,
     user: User,
     start: datetime,
+    asked_start: datetime,
     loops: Sequence[OpenLoop],
+    changes: Sequence[tuple[datetime, int, str]],
+    news: Sequence[tuple[int, str, str]],
     by_chat: Mapping[int, Sequence[tuple[int, datetime, int]]],
     suspicious: Sequence[tuple[int, int, int | None]],
     zone: ZoneInfo,
 ) -> list[Finding]:
-    """What needs the user first (questions to them), then how much each chat said, then
-    what was set aside as suspicious (named, never quoted)."""
+    """What needs the user first (questions to them, their open promises, moved plans, news
+    from the people closest to them), then how much each chat said, then what was set aside
+    as suspicious (named, never quoted). A window widened because it was quiet says so
+    first."""
     findings: list[Finding] = []
     since = moment_text(start, zone)
-    if loops:
-        waiting = _join_words(
-            [
-                f"{loop.person_name or 'someone'} ({moment_text(loop.opened_at, zone)})"
-                for loop in loops
-            ]
-        )
+    if start < asked_start:
         findings.append(
             Finding(
-                text=f"Waiting on you since {since}: questions from {waiting}.",
-                message_ids=tuple(loop.opened_by_message_id for loop in loops),
+                text=f"Nothing new from others since {moment_text(asked_start, zone)}, so "
+                f"this reads back to {since}."
             )
         )
+    questions = [loop for loop in loops if loop.kind == LoopKind.QUESTION_TO_USER]
+    promises = [loop for loop in loops if loop.kind == LoopKind.PROMISE_BY_USER]
+    waiting = [
+        *(
+            f"{loop.person_name or 'someone'} asked you ({moment_text(loop.opened_at, zone)})"
+            for loop in questions
+        ),
+        *(
+            f"you promised {loop.person_name or 'someone'} something "
+            f"({moment_text(loop.opened_at, zone)})"
+            for loop in promises
+        ),
+    ]
+    if waiting:
+        findings.append(
+            Finding(
+                text=f"Waiting on you since {since}: {_join_words(waiting)}.",
+                message_ids=tuple(loop.opened_by_message_id for loop in [*questions, *promises]),
+            )
+        )
+    for _sent_at, pk, change in changes:
+        findings.append(Finding(text=f"Changed: {change}", message_ids=(pk,)))
+    for pk, name, text in news:
+        said = " ".join(text.split())
+        if len(said) > CLOSE_NEWS_CHARS:
+            said = said[: CLOSE_NEWS_CHARS - 1].rstrip() + "…"
+        findings.append(Finding(text=f"From {_shown(name, 'sender')}: {said}", message_ids=(pk,)))
     if by_chat:
         titles = dict(
             Chat.objects.filter(user=user, pk__in=list(by_chat)).values_list("pk", "title")
@@ -984,7 +1190,8 @@ def _catch_up_findings(
         total = sum(len(items) for items in by_chat.values())
         findings.append(
             Finding(
-                text=f"Since {since}: {total} messages from others in {len(by_chat)} chats — "
+                text=f"Since {since}: {total} {'message' if total == 1 else 'messages'} from "
+                f"others in {len(by_chat)} {'chat' if len(by_chat) == 1 else 'chats'} — "
                 + ", ".join(parts)
                 + ".",
                 message_ids=tuple(

@@ -22,6 +22,7 @@ from retrieval.dates import message_relative_date
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 from retrieval.memory.deeds import DeedAnswer
+from retrieval.memory.extract import ACTIVITIES
 from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
 
@@ -333,19 +334,27 @@ def ranking_findings(
     counts: Mapping[int, int],
     window_text: str,
     heading: str,
+    last_contact: Mapping[int, datetime] | None = None,
+    zone: ZoneInfo | None = None,
 ) -> list[Finding]:
     """ "The people you exchanged the most messages with in the last 90 days:" then one line
     per person, "1. Ana Souza: 120 messages", consecutive ranks, each citing one of the
-    messages exchanged with that person."""
+    messages exchanged with that person. With ``last_contact`` (drifted contacts) each line
+    says when the last exchange was, and cites it: "1. Ana Souza: last message Tue 3 March,
+    18:05; 40 messages"."""
     if not ranked:
         return [Finding(text=f"Nobody {window_text}: no messages exchanged in that window.")]
     findings = [Finding(text=f"{heading} {window_text}:")]
     for place, item in enumerate(ranked, start=1):
         count = counts.get(item.person_id, 0)
         noun = "message" if count == 1 else "messages"
+        last = (last_contact or {}).get(item.person_id)
+        said = f"{count} {noun}"
+        if last is not None:
+            said = f"last message {moment_text(last, zone or ZoneInfo('UTC'))}; {said}"
         findings.append(
             Finding(
-                text=f"{place}. {item.display_name}: {count} {noun}",
+                text=f"{place}. {item.display_name}: {said}",
                 message_ids=item.representative_message_ids[:1],
             )
         )
@@ -378,3 +387,85 @@ def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
     if answer.raised_by_message_id is not None:
         ids.append(answer.raised_by_message_id)
     return Finding(text=head + said, message_ids=tuple(ids))
+
+
+# A time or day as people write it after "to" or "instead of": "Tuesday Oct 13", "the 13th",
+# "4", "4pm", "8:30", "tomorrow".
+_CHANGE_TIME = (
+    r"(?:(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?"
+    r"(?:\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b)?)"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|the\s+\d{1,2}(?:st|nd|rd|th)\b|today|tonight|tomorrow|next\s+week"
+    r"|\d{1,2}(?::\d{2})?\s*(?:am|pm|h\b)?(?!\s*(?:%|lbs?|kg|km|mi|miles|people|min))(?!\d))"
+)
+# "move it to Sunday", "we're moving launch to Tuesday Oct 13", "pushed back to 9".
+_MOVED_TO = re.compile(
+    r"\b(?:move[sd]?|moving|push(?:ed|ing)?|postpon\w*|reschedul\w*|chang(?:e|ed|ing)|"
+    r"bump(?:ed|ing)?|shift(?:ed|ing)?)\b[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?"
+    rf"(?:at\s+)?(?P<new>{_CHANGE_TIME})",
+    re.IGNORECASE,
+)
+# "dinner at 4 instead of 2", "Sunday instead of Saturday".
+_INSTEAD_OF = re.compile(
+    rf"\b(?:instead\s+of|rather\s+than)\s+(?:at\s+)?(?:the\s+)?(?P<old>{_CHANGE_TIME})",
+    re.IGNORECASE,
+)
+_ACTIVITY_WORD = re.compile(r"\b(" + "|".join(map(re.escape, ACTIVITIES)) + r")s?\b", re.I)
+_BARE_NUMBER = re.compile(r"^\d{1,2}(?::\d{2})?$")
+
+
+def _time_said(phrase: str, *, activity: str, sent_at: datetime, zone: ZoneInfo) -> str:
+    """A changed time as the answer states it: "Thursday 26 November at 16:00 (4pm)"; a bare
+    number is an hour ("at 4")."""
+    phrase = phrase.strip()
+    if _BARE_NUMBER.match(phrase):
+        phrase = f"at {phrase}"
+    window = message_relative_date(_english_days(phrase), sent_at, zone, direction="future")
+    day = window.start.astimezone(zone).date() if window is not None else None
+    return PlanWhen(day=day, clock=clock_text(phrase, activity=activity), step=None).text
+
+
+def change_statement(text: str, *, sender: str, sent_at: datetime, zone: ZoneInfo) -> str:
+    """What a message says was moved, in the answer's own words: "Mom moved the dinner: now
+    Thursday 26 November at 16:00 (4pm), instead of 14:00 (2pm)." "" when the message moves
+    nothing to a time or day it names ("I'm moving to Lisbon" moves no plan)."""
+    if suspicious_text(text):
+        return ""
+    activity_match = _ACTIVITY_WORD.search(text)
+    activity = activity_match.group(1).lower() if activity_match else ""
+    instead = _INSTEAD_OF.search(text)
+    moved = _MOVED_TO.search(text)
+    if instead is not None:
+        # The new time is said before "instead of", in the same sentence.
+        before = re.split(r"[.!?\n]", text[: instead.start()])[-1]
+        new = _time_said(before, activity=activity, sent_at=sent_at, zone=zone)
+        old = _time_said(instead.group("old"), activity=activity, sent_at=sent_at, zone=zone)
+    elif moved is not None:
+        new = _time_said(
+            text[moved.start("new") :].split("\n")[0][:40],
+            activity=activity,
+            sent_at=sent_at,
+            zone=zone,
+        )
+        old = ""
+    else:
+        return ""
+    if not new or new == old:
+        return ""
+    # The day the message names elsewhere ("on Thursday") completes a clock time alone.
+    if not re.match(r"[A-Z]", new):
+        day_window = message_relative_date(
+            _english_days(
+                text if instead is None else text[: instead.start()] + " " + text[instead.end() :]
+            ),
+            sent_at,
+            zone,
+            direction="future",
+        )
+        if day_window is not None:
+            new = f"{day_text(day_window.start.astimezone(zone).date())} {new}"
+    who = sender or "Someone"
+    sentence = f"{who} moved the {activity or 'plan'}: now {new}"
+    if old:
+        sentence += f", instead of {old.removeprefix('at ')}"
+    return sentence + "."

@@ -234,9 +234,18 @@ def exchanged_counts_for_user(
     return counts
 
 
-def _representative_message_ids(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
+def _representative_message_ids(
+    *,
+    user: User,
+    person_ids: Sequence[int],
+    before: datetime | None = None,
+    after: datetime | None = None,
+    platforms: Sequence[str] = (),
+) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
-    user's in direct chats with them), newest first."""
+    user's in direct chats with them), newest first: sent in ``[after, before)`` and on
+    ``platforms`` when given, so that the message a ranking cites is one the ranking counted
+    (and, for a drifted contact, the last exchange)."""
     direct_chat_ids = list(
         ChatParticipant.objects.filter(
             chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
@@ -249,10 +258,16 @@ def _representative_message_ids(*, user: User, person_ids: Sequence[int]) -> tup
             | Q(is_from_self=True, chat_id__in=direct_chat_ids)
         )
         .exclude(text="")
-        .order_by("-sent_at", "-pk")
-        .values_list("pk", flat=True)[:REPRESENTATIVE_MESSAGES]
     )
-    return tuple(ids)
+    if before is not None:
+        ids = ids.filter(sent_at__lt=before)
+    if after is not None:
+        ids = ids.filter(sent_at__gte=after)
+    if platforms:
+        ids = ids.filter(chat__platform__in=list(platforms))
+    return tuple(
+        ids.order_by("-sent_at", "-pk").values_list("pk", flat=True)[:REPRESENTATIVE_MESSAGES]
+    )
 
 
 def _reply_latency_median_seconds(
@@ -299,6 +314,9 @@ def people_ranking(
     limit: int = 5,
     person_ids: list[int] | None = None,
     counts: Mapping[int, int] | None = None,
+    counted_since: datetime | None = None,
+    counted_until: datetime | None = None,
+    platforms: Sequence[str] = (),
 ) -> list[RelationshipMetrics]:
     """People ranked from the stored counters (no model): ``relationship_strength`` ranks by
     ``strength``; ``neglected`` ranks people with nothing exchanged in the last
@@ -306,7 +324,8 @@ def people_ranking(
     by the same score. With ``counts`` (messages per person in a window or on a platform,
     ``exchanged_counts_for_user``) only those people rank, most messages first. Each result
     carries its reply latency and the ids of up to three
-    representative messages to cite."""
+    representative messages to cite, read from what was counted (``counted_since`` to
+    ``counted_until`` or ``now``, on ``platforms``)."""
     metrics = relationship_metrics_for_user(user=user, now=now, person_ids=person_ids)
     if counts is not None:
         # A window or a platform named: rank by the messages exchanged there.
@@ -336,7 +355,11 @@ def people_ranking(
                         user=user, person_ids=group, since=since
                     ),
                     "representative_message_ids": _representative_message_ids(
-                        user=user, person_ids=group
+                        user=user,
+                        person_ids=group,
+                        before=min(counted_until, now) if counted_until is not None else now,
+                        after=counted_since,
+                        platforms=platforms,
                     ),
                 }
             )

@@ -40,7 +40,8 @@ MAX_QUOTES = 5
 MAX_QUOTE_CHARS = 280
 RECAP_SOURCES = 8
 
-# Words that carry no topic: question words, pronouns, and verbs of asking and chatting.
+# Words that carry no topic: question words, pronouns, verbs of asking and chatting, and the
+# light verbs of "how did it go" and "what ended up".
 _STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
@@ -53,7 +54,7 @@ _STOPWORD_TEXT = """
     things tell told say said says ask asked know remember recall find show give get got
     let lets message messages chat chats conversation conversations text texted texting
     wrote write mention mentioned talk talked talking please claire thanks hey hi also
-    really
+    really go goes going went gone end ended actually
     """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -197,7 +198,7 @@ def _chronological(sources: Sequence[EvidenceSource]) -> list[EvidenceSource]:
 _DIGEST_HEADINGS = {
     "unresolved": "Still open, newest first:",
     "catch_up": "Here is what happened, oldest first:",
-    "people_ranking": "The people you are closest to, strongest first:",
+    "people_ranking": "Messages exchanged with each of them, in ranked order:",
 }
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does)\b", re.IGNORECASE
@@ -385,7 +386,7 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    reported = _reported_lead(question_terms, ranked, timezone)
+    reported = _reported_lead(question, ranked, timezone)
     lead = (
         reported
         if reported
@@ -394,8 +395,14 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
             f"“{_quote(best_text)}” [{best_source.label}]"
         )
     )
+    # Sources the lead already reports are not quoted again.
     others = sorted(
-        (excerpt_of(scored) for scored in ranked[1:]), key=lambda item: _time_key(item[0])
+        (
+            excerpt_of(scored)
+            for scored in ranked[1:]
+            if f"[{scored[0][1].source.label}]" not in lead
+        ),
+        key=lambda item: _time_key(item[0]),
     )
     if not others:
         return lead
@@ -406,27 +413,132 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 REPORTED_TURNS = 2
 MAX_REPORTED_CHARS = 320
 
+# What a question word asks for, and how a message that gives it reads: a question-sentence
+# match by answer type ("when" wants a day or a time, "how much" an amount, "why" a reason).
+_DAY_OR_TIME = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
+    r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
+    r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
+    re.IGNORECASE,
+)
+_PLACE = re.compile(
+    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
+    r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
+)
+_AMOUNT = re.compile(
+    r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
+    r"total|k)\b|\b\d+(?:[.,]\d+)?\b",
+    re.IGNORECASE,
+)
+_REASON = re.compile(
+    r"\b(?:because|cause|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|was\s+the|means)\b",
+    re.IGNORECASE,
+)
+_ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
+        _DAY_OR_TIME,
+    ),
+    (
+        re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
+        _PLACE,
+    ),
+    (re.compile(r"\bhow\s+(?:much|many)\b|\b(?:price|cost|costs|total)\b", re.I), _AMOUNT),
+    (re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwhat\s+(?:went|was)\s+wrong\b", re.I), _REASON),
+)
+# What a turn that gives the kind of answer asked for is worth, next to its shared words.
+ANSWER_TYPE_WEIGHT = 1.0
+
+
+def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
+    """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
+    reason), from its question words."""
+    return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
+
+
+def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]:
+    """How well each (sender, text) turn answers ``question``: the question's words it shares
+    (its sender's name included), each weighing more the rarer it is among ``turns``, plus
+    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for; 0.0 for a turn that
+    shares no word."""
+    question_terms = set(content_terms(question))
+    shapes = answer_types(question)
+    terms_of = [
+        frozenset(content_terms(text)) | frozenset(content_terms(sender)) for sender, text in turns
+    ]
+    frequency = Counter(term for terms in terms_of for term in terms)
+    total = len(turns)
+    weights = []
+    for (_sender, text), terms in zip(turns, terms_of, strict=True):
+        overlap = question_terms & terms
+        if not overlap:
+            weights.append(0.0)
+            continue
+        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
+        if any(shape.search(text) for shape in shapes):
+            weight += ANSWER_TYPE_WEIGHT
+        weights.append(weight)
+    return weights
+
+
+def best_turn(
+    question: str, turns: Sequence[tuple[str, str]], *, preferred: int | None = None
+) -> int | None:
+    """The index of the (sender, text) turn that best answers ``question`` by ``turn_weights``
+    (``preferred``, else the first, among equals), ``None`` when no turn shares a word with
+    it. Suspicious turns never answer."""
+    weights = turn_weights(question, turns)
+    best: int | None = None
+    for index, ((sender, text), weight) in enumerate(zip(turns, weights, strict=True)):
+        if weight <= 0 or suspicious_text(text) or suspicious_text(sender):
+            continue
+        if (
+            best is None
+            or weight > weights[best]
+            or (weight == weights[best] and index == preferred)
+        ):
+            best = index
+    return best
+
 
 def _reported_lead(
-    question_terms: set[str],
+    question: str,
     ranked: Sequence[list[tuple[float, _Sentence]]],
     timezone: str,
 ) -> str:
     """The answer's first sentences: what the best matching messages say, reported with who
     said it ("Gloria said (…): it's probably the wax ring [S1]"). A source's window may hold
-    several people's messages, so the message (turn) holding the best sentence is the one
-    reported, with its own sender. Suspicious messages are never restated. "" when no turn
-    of the best sources shares a word with the question."""
-    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    several people's messages, so each message (turn) is scored on its own: the question's
+    words it shares (and its sender's name), rarer words weighing more, plus
+    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
+    amount for "how much", a reason for "why"). Suspicious messages are never restated. ""
+    when no turn of the best sources shares a word with the question."""
+    turns: list[tuple[int, int, str, EvidenceSource, str]] = []
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
         for turn_index, (sender, text) in enumerate(_turns_of(source)):
             if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
-            overlap = question_terms & set(content_terms(text))
-            if not overlap:
-                continue
-            found.append((len(overlap) - 0.01 * position, turn_index, sender, source, text))
+            turns.append((position, turn_index, sender, source, text))
+    weights = turn_weights(question, [(sender, text) for _p, _i, sender, _s, text in turns])
+    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
+        if weight <= 0:
+            continue
+        # The cited message itself first among equals: the citation and its time are its own.
+        is_primary = bool(source.primary_text) and text == source.primary_text
+        found.append(
+            (
+                weight - 0.01 * position + (0.001 if is_primary else 0.0),
+                turn_index,
+                sender,
+                source,
+                text,
+            )
+        )
     if not found:
         return ""
     found.sort(key=lambda item: -item[0])

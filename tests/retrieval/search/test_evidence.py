@@ -12,6 +12,7 @@ from retrieval.evidence import (
     EvidenceLimits,
     build_evidence_pack,
     estimate_tokens,
+    pack_led_by,
 )
 from retrieval.models import EvidencePackRecord, EvidenceSourceRecord
 from retrieval.selectors import evidence_sources_for_pack
@@ -214,3 +215,39 @@ def test_saved_pack_keeps_citations_and_is_scoped_to_its_owner(
         evidence_sources_for_pack(user=user, pack_id=uuid.uuid4())
     assert EvidencePackRecord.objects.count() == 1
     assert EvidenceSourceRecord.objects.count() == 2
+
+
+def test_a_source_can_be_led_by_another_of_its_messages_and_nothing_else_changes():
+    windows = [_window(1, [10, 11, 12], [11]), _window(2, [20, 21], [20], rank=1)]
+    pack = build_evidence_pack(windows=windows, limits=WIDE)
+
+    led = pack_led_by(pack, primary_of=lambda source: {"S1": 12, "S2": 99}[source.source_id])
+
+    assert [s.primary_message_id for s in led.sources] == [12, 20]
+    assert led.source("S1").sender_name == "Sender 12"
+    assert [s.message_ids for s in led.sources] == [s.message_ids for s in pack.sources]
+    assert [s.primary_message_id for s in pack.sources] == [11, 20]
+
+
+def test_a_hit_that_shares_no_word_with_the_question_gives_way_to_the_message_that_answers():
+    from retrieval.pipeline import _answering_message
+
+    texts = {
+        10: "the weather was lovely",
+        11: "the ferry leaves at 7:40 tomorrow",
+        12: "ok",
+        20: "ferry booked for both of us",
+        21: "the ferry leaves at 7:40",
+    }
+    windows = [
+        _window(1, [10, 11, 12], [10], texts=texts),
+        _window(2, [20, 21], [20], rank=1, texts=texts),
+        _window(3, [30, 31], [30], rank=2, texts={30: "lovely weather", 31: "ferry at 9"}),
+    ]
+    pack = build_evidence_pack(windows=windows, limits=WIDE)
+
+    led = pack_led_by(pack, primary_of=_answering_message("When does the ferry leave?", (30,)))
+
+    # A hit found by meaning alone cites the message that answers; a hit that shares the
+    # question's words, and a message memory chose, keep their place.
+    assert [s.primary_message_id for s in led.sources] == [11, 20, 30]
