@@ -54,6 +54,7 @@ from assistant.types import (
 )
 from claire.accounts.models import User
 from claire.tracing import Trace
+from proposals.claims import ActionClaimGuard
 from proposals.flow import proposal_for_answer
 from proposals.selectors import proposal_view_for_request
 from proposals.types import ProposalView
@@ -287,6 +288,10 @@ class AnswerSession:
             return
         self._progress.generation = generation
         citation_filter = CitationFilter(retrieval.source_ids)
+        # An action request's answer never says the action was done (proposals.claims).
+        claim_guard = ActionClaimGuard(
+            is_active=bool(retrieval.compiled_query.get("requestedAction"))
+        )
         ending: answering.GenerationEnd | None = None
         model_started = time.monotonic()
         async with aclosing(self._model_output(generation)) as output:
@@ -294,11 +299,16 @@ class AnswerSession:
                 if isinstance(item, answering.GenerationEnd):
                     ending = item
                     break
-                for event in self._show(citation_filter.feed(item)):
+                for event in self._show(claim_guard.feed(citation_filter.feed(item))):
                     yield event
         self._trace_model(generation, start=model_started)
-        for event in self._show(citation_filter.flush()):
+        for event in self._show(claim_guard.feed(citation_filter.flush()) + claim_guard.flush()):
             yield event
+        if claim_guard.rewritten_count:
+            logger.warning(
+                "proposals.action_claim_rewritten",
+                extra={"user_id": self.user.pk, "claims": claim_guard.rewritten_count},
+            )
         if self._progress.is_text_open:
             yield TextEndEvent(text_id=TEXT_ID)
             self._progress.is_text_open = False
