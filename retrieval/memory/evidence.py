@@ -325,7 +325,38 @@ def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
-    return [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    hits = [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    return hits + _promise_prompts(user=user, loops=loops)
+
+
+# How long before a promise the message it answers may be ("I covered your pass" → "I'll pay
+# you back Saturday!").
+PROMISE_PROMPT_WINDOW = timedelta(hours=6)
+
+
+def _promise_prompts(*, user: User, loops: Sequence[OpenLoop]) -> list[_Hit]:
+    """For each open promise of the user, the other side's last message before it in that
+    chat: what the promise answers, and what a message following it up is about."""
+    hits: list[_Hit] = []
+    for loop in loops:
+        if loop.kind != LoopKind.PROMISE_BY_USER:
+            continue
+        prompt = (
+            Message.objects.filter(
+                user=user,
+                chat_id=loop.chat_id,
+                is_from_self=False,
+                deleted_at__isnull=True,
+                sent_at__lt=loop.opened_at,
+                sent_at__gte=loop.opened_at - PROMISE_PROMPT_WINDOW,
+            )
+            .order_by("-sent_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if prompt is not None:
+            hits.append((prompt, f"{loop.person_name or 'they'}: what your promise answers"))
+    return hits
 
 
 def _follow_ups(*, user: User, promises: Sequence[OpenLoop]) -> list[OpenLoop]:
