@@ -649,7 +649,12 @@ _FACT_NOTES = {
 
 def _named_person_fact_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     """The source messages of the facts memory holds about the people the question names."""
-    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
+    # "my brother" in the question is "your brother" in the answer.
+    names = {
+        pid: re.sub(r"^(?:my|our)\b", "your", person.name or "", flags=re.IGNORECASE)
+        for person in compiled.people
+        for pid in person.person_ids
+    }
     return _person_fact_hits(user=user, person_ids=list(_person_ids(compiled)), names=names)
 
 

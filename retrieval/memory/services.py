@@ -460,7 +460,8 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
 # A cheap database-side filter: a message matching none of these states no fact
 # (``retrieval.memory.extract.fact_claims`` reads the rest).
 _FACT_VOCABULARY = (
-    r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am "
+    r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am |made it to|arrived in"
+    r"|settled in"
     r"|(my|your) (" + "|".join(RELATIONS) + ") "
 )
 

@@ -27,7 +27,7 @@ def _family(user) -> None:
     ingest(
         user,
         chat_of("dm-oskar", "Oskar Lind"),
-        say("o1", T0 + timedelta(hours=1), "Moved into the new flat in Malmö", sender="Oskar Lind"),
+        say("o1", T0 + timedelta(hours=1), "Made it to Lisbon! The new flat is tiny", sender="Oskar Lind"),
     )
     ingest(
         user,
@@ -91,3 +91,14 @@ def test_another_users_relatives_are_never_read(user, other_user):
     _family(other_user)
     refs = _compile(user, "where does my brother live now?").people
     assert [(p.name, p.person_ids) for p in refs] == [(None, ())]
+
+
+def test_memory_answers_where_my_brother_lives_in_the_users_words(user):
+    from retrieval.memory.evidence import memory_message_ids
+
+    _family(user)
+    compiled = _compile(user, "where does my brother live now?")
+    hits = memory_message_ids(user=user, compiled=compiled, now=NOW)
+    assert hits is not None
+    notes = list(hits.notes.values())
+    assert "your brother lives in Lisbon" in notes
