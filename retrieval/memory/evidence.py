@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import zip_longest
 from zoneinfo import ZoneInfo
@@ -59,6 +59,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
+from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
     OpenLoop,
@@ -73,7 +74,7 @@ from retrieval.memory.selectors import (
     plans_for_user,
 )
 from retrieval.memory.timeline import topic_plan
-from retrieval.types import CompiledQuery, Intent, RankingKind, Route, ScopeMode
+from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
 
@@ -597,7 +598,29 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding
     ]
 
 
+def _own_relation(person: PersonRef) -> str | None:
+    """The relation of a reference the compiler resolved through the user's kinship facts
+    ("my brother", "mom"), or ``None``."""
+    words = fold_text(person.name or "").split()
+    if words[:1] in (["my"], ["our"]):
+        words = words[1:]
+    if not person.person_ids or person.descriptors or len(words) != 1:
+        return None
+    return KIN_FORMS.get(words[0])
+
+
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
+    # "my brother" is asked about as the user's relative: who they are, then what memory
+    # knows about them.
+    compiled = replace(
+        compiled,
+        people=tuple(
+            PersonRef(name=None, descriptors=(relation,))
+            if (relation := _own_relation(person))
+            else person
+            for person in compiled.people
+        ),
+    )
     descriptors = tuple(
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
@@ -649,12 +672,7 @@ _FACT_NOTES = {
 
 def _named_person_fact_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
     """The source messages of the facts memory holds about the people the question names."""
-    # "my brother" in the question is "your brother" in the answer.
-    names = {
-        pid: re.sub(r"^(?:my|our)\b", "your", person.name or "", flags=re.IGNORECASE)
-        for person in compiled.people
-        for pid in person.person_ids
-    }
+    names = {pid: person.name or "" for person in compiled.people for pid in person.person_ids}
     return _person_fact_hits(user=user, person_ids=list(_person_ids(compiled)), names=names)
 
 
