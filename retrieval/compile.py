@@ -911,21 +911,15 @@ def _people(
     unattached: list[str] = []
     own_relatives: list[_Descriptor] = []
     for descriptor in _descriptors(masked, excluded):
-        bucket: list[str] | None = unattached
+        bucket = unattached
         # "my sister Ana" describes Ana; "the dentist Sofia recommended" does not.
         possessive = _POSSESSIVE_BEFORE.search(masked[: descriptor.start]) is not None
         for item in resolved:
             inside = item.start <= descriptor.start < item.end
             right_before = masked[descriptor.end : item.start].strip() in ("", ",")
-            if inside and (item.start, item.end) == (descriptor.start, descriptor.end):
-                # A contact saved as "Mom": the word is their name, not a relative of theirs.
-                bucket = None
-                break
             if inside or (possessive and descriptor.end <= item.start and right_before):
                 bucket = attached[item.person_ids]
                 break
-        if bucket is None:
-            continue
         if (
             bucket is unattached
             and descriptor.canonical in KIN_RELATIONS

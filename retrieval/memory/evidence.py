@@ -604,9 +604,11 @@ def _own_relation(person: PersonRef) -> str | None:
     words = fold_text(person.name or "").split()
     if words[:1] in (["my"], ["our"]):
         words = words[1:]
-    if not person.person_ids or person.descriptors or len(words) != 1:
+    if not person.person_ids or len(words) != 1:
         return None
-    return KIN_FORMS.get(words[0])
+    relation = KIN_FORMS.get(words[0])
+    # A contact saved as "Mom" keeps the word as a descriptor of itself.
+    return relation if person.descriptors in ((), (relation,)) else None
 
 
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
