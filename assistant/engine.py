@@ -56,7 +56,8 @@ from assistant.types import (
 )
 from claire.accounts.models import User
 from claire.tracing import Trace
-from proposals.flow import proposal_for_answer
+from proposals.claims import ActionClaimGuard
+from proposals.flow import proposal_for_answer, proposal_paragraph
 from proposals.selectors import proposal_view_for_request
 from proposals.types import ProposalView
 
@@ -167,6 +168,9 @@ class _Progress:
     parts: list[str] = field(default_factory=list)
     is_text_open: bool = False
     is_ended: bool = False
+    # The action request's proposal, made once, before the text ends (``_proposal_shown``).
+    proposal: ProposalView | None = None
+    is_proposal_checked: bool = False
     # Set by the settlement inside turn_finalize's transaction.
     cost_micro_usd: int | None = None
 
@@ -342,8 +346,12 @@ class AnswerSession:
             text = answering.no_evidence_answer(retrieval)
             yield TextStartEvent(text_id=TEXT_ID)
             yield TextDeltaEvent(text_id=TEXT_ID, delta=text)
-            yield TextEndEvent(text_id=TEXT_ID)
             self._progress.parts[:] = [text]
+            self._progress.is_text_open = True
+            for event in self._show(await self._proposal_shown()):
+                yield event
+            yield TextEndEvent(text_id=TEXT_ID)
+            self._progress.is_text_open = False
             async for event in self._complete(
                 finish_reason="stop", provider="", model="", removed_citation_count=0
             ):
@@ -365,6 +373,10 @@ class AnswerSession:
             return
         self._progress.generation = generation
         citation_filter = CitationFilter(retrieval.source_ids)
+        # An action request's answer never says the action was done (proposals.claims).
+        claim_guard = ActionClaimGuard(
+            is_active=bool(retrieval.compiled_query.get("requestedAction"))
+        )
         ending: answering.GenerationEnd | None = None
         model_started = time.monotonic()
         async with aclosing(self._model_output(generation)) as output:
@@ -372,11 +384,19 @@ class AnswerSession:
                 if isinstance(item, answering.GenerationEnd):
                     ending = item
                     break
-                for event in self._show(citation_filter.feed(item)):
+                for event in self._show(claim_guard.feed(citation_filter.feed(item))):
                     yield event
         self._trace_model(generation, start=model_started)
-        for event in self._show(citation_filter.flush()):
+        for event in self._show(claim_guard.feed(citation_filter.flush()) + claim_guard.flush()):
             yield event
+        if ending is not None and ending.failure is None:
+            for event in self._show(await self._proposal_shown()):
+                yield event
+        if claim_guard.rewritten_count:
+            logger.warning(
+                "proposals.action_claim_rewritten",
+                extra={"user_id": self.user.pk, "claims": claim_guard.rewritten_count},
+            )
         if self._progress.is_text_open:
             yield TextEndEvent(text_id=TEXT_ID)
             self._progress.is_text_open = False
@@ -441,24 +461,36 @@ class AnswerSession:
 
     # --- endings -----------------------------------------------------------------------------
 
+    async def _proposal_shown(self) -> str:
+        """Make the action request's proposal (once) and return how the answer text shows it
+        (``""`` when there is none)."""
+        retrieval = self._progress.retrieval
+        assert retrieval is not None
+        if not self._progress.is_proposal_checked:
+            self._progress.is_proposal_checked = True
+            self._progress.proposal = await proposal_for_answer(
+                user=self.user,
+                request_id=self.request.request_id,
+                question=self.request.question,
+                compiled_query=retrieval.compiled_query,
+                scope_chat_ids=self.request.scope.chat_ids
+                if self.request.scope.mode == "strict_chat"
+                else (),
+                run_sync=run_db,
+            )
+            if self._progress.proposal is not None:
+                return proposal_paragraph(self._progress.proposal)
+        return ""
+
     async def _complete(
         self, *, finish_reason: FinishReason, provider: str, model: str, removed_citation_count: int
     ) -> AsyncGenerator[EngineEvent, None]:
         retrieval = self._progress.retrieval
         assert retrieval is not None
         # --- proposals: an action request ends in at most one approval-gated proposal.
-        proposal = await proposal_for_answer(
-            user=self.user,
-            request_id=self.request.request_id,
-            question=self.request.question,
-            compiled_query=retrieval.compiled_query,
-            scope_chat_ids=self.request.scope.chat_ids
-            if self.request.scope.mode == "strict_chat"
-            else (),
-            run_sync=run_db,
-        )
-        if proposal is not None:
-            yield ProposalEvent.of(proposal)
+        await self._proposal_shown()
+        if self._progress.proposal is not None:
+            yield ProposalEvent.of(self._progress.proposal)
         # --- end of proposals.
         yield StatusEvent(phase="saving")
         cited = answering.cited_in(self._progress.text, retrieval)

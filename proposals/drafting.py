@@ -62,6 +62,14 @@ _WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
 # "remind Sam to ...", "ask Ana to ...": the recipient is asked to do it.
 _ASKING_VERB = re.compile(r"\b(?:remind|ask|nudge|get|tell)\s+$", re.IGNORECASE)
 _ASK_TO = re.compile(r"^\s*(?:again\s+)?to\s+(?P<x>(?!me\b)\w.+)", re.IGNORECASE)
+# "write Rui a sorry-the-photos-are-late message", "a happy-birthday text": the hyphenated
+# words are the message. A kind of message ("a follow-up message") says nothing itself.
+_HYPHENATED_MESSAGE = re.compile(
+    r"\ban?\s+(?:(?:quick|short|little|nice|brief)\s+)?(?P<x>[^\W\d_]+(?:-[\w'\u2019]+)+)"
+    r"\s+(?:message|text|note|e-?mail|reply|dm|card)\b",
+    re.IGNORECASE,
+)
+_MESSAGE_KINDS = frozenset({"follow-up", "check-in", "catch-up", "heads-up", "thank-you-note"})
 _LEADING_FILLER = re.compile(r"^\s*(?:again|back|once\s+more|,)\s*", re.IGNORECASE)
 _TRAILING_FILLER = re.compile(r"\s*(?:again|please|pls|for\s+me)\s*[.!?]*\s*$", re.IGNORECASE)
 
@@ -133,6 +141,9 @@ def ask_of(question: str, named_as: str) -> Ask:
             after = re.sub(r"^'s\b", "", after)
     if after and (match := _THAT_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
+    hyphenated = _HYPHENATED_MESSAGE.search(after or text)
+    if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
+        return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))
     if after and _TELL.search(before):
         told = _KNOW.search(after) if before.rstrip().casefold().endswith("let") else None
         message = told["x"] if told else after
@@ -201,7 +212,8 @@ def local_draft(context: DraftContext) -> str:
     closing = "Talk soon!"
     if ask.message:
         lines.append(_sentence(_second_person(ask.message)))
-        if kind == LoopKind.QUESTION_TO_USER and since:
+        is_apology = re.match(r"\s*(?:sorry|apologies|my apologies)\b", ask.message, re.I)
+        if kind == LoopKind.QUESTION_TO_USER and since and not is_apology:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
     elif ask.purpose:
         lines.append(f"Just writing to {_second_person(ask.purpose)}.")

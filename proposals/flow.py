@@ -10,6 +10,7 @@ steps run through the caller's ``run_sync`` (the engine's worker threads).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,3 +164,28 @@ async def model_draft(
     if result.error is not None or result.finish is None:
         return None
     return ModelDraft(text=result.text, model_key=result.finish.model_key)
+
+
+_PLATFORM_LABELS = {
+    "whatsapp": "WhatsApp",
+    "imessage": "iMessage",
+    "sms": "SMS",
+    "email": "email",
+    "slack": "Slack",
+    "telegram": "Telegram",
+    "signal": "Signal",
+}
+_SOURCE_MARK = re.compile(r"\s*\[S\d+(?:\s*,\s*S\d+)*\]")
+
+
+def proposal_paragraph(view: ProposalView) -> str:
+    """How the answer text shows its proposal: to whom, where, and the draft itself, waiting
+    for the user's decision (the card carries the same draft with Approve / Edit / Reject).
+    Never a word that would say it went out."""
+    platform = _PLATFORM_LABELS.get(view.platform, view.platform)
+    where = f"{view.chat_title}, {platform}" if view.chat_title else platform
+    draft = _SOURCE_MARK.sub("", view.draft_text).strip()
+    return (
+        f"\n\n**Draft for {view.recipient_name}** ({where}), waiting for your approval; "
+        f"nothing goes out unless you approve it:\n\n{draft}"
+    )

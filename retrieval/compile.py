@@ -47,6 +47,13 @@ from retrieval.lexicon import (
     fold_text,
     word_set,
 )
+from retrieval.memory.kinship import (
+    KIN_FORMS,
+    KIN_RELATIONS,
+    is_someone_elses,
+    means_users_relative,
+    relatives_of_user,
+)
 from retrieval.memory.models import PersonMerge
 from retrieval.people_context import describing_words, narrow_people
 from retrieval.routing import route_fallback_for, route_for
@@ -502,6 +509,7 @@ _LANGUAGE_VERBS = word_set(
 )
 _PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:my|our|his|her|their)\s+$")
+_OWN_BEFORE = re.compile(r"\b(?:my|our)\s+$")
 # Accented spellings a folded letter stands for, so "joao" finds "João" in the database.
 _ACCENTED = {
     "a": "aáàâãäå",
@@ -923,6 +931,12 @@ def _people(
             )
     resolved = [_narrowed(user=user, item=item, rows=rows, masked=masked) for item in resolved]
     resolved.sort(key=lambda item: item.start)
+    # "his mum" is not the contact saved as "Mum".
+    resolved = [
+        item
+        for item in resolved
+        if not (fold_text(item.name) in KIN_FORMS and is_someone_elses(masked, item.start))
+    ]
     # "Ana ... Ana" is one person mentioned twice.
     unique: list[_Resolved] = []
     for item in resolved:
@@ -931,6 +945,7 @@ def _people(
 
     attached: dict[tuple[int, ...], list[str]] = {item.person_ids: [] for item in unique}
     unattached: list[str] = []
+    own_relatives: list[_Descriptor] = []
     for descriptor in _descriptors(masked, excluded):
         bucket = unattached
         # "my sister Ana" describes Ana; "the dentist Sofia recommended" does not.
@@ -941,8 +956,37 @@ def _people(
             if inside or (possessive and descriptor.end <= item.start and right_before):
                 bucket = attached[item.person_ids]
                 break
+        if (
+            bucket is unattached
+            and descriptor.canonical in KIN_RELATIONS
+            and means_users_relative(masked, descriptor.start, descriptor.end)
+        ):
+            own_relatives.append(descriptor)
+            continue
         if descriptor.canonical not in bucket:
             bucket.append(descriptor.canonical)
+    # "my brother", "reply to mom": the one person memory knows as that relative of the user
+    # (``retrieval.memory.kinship``) is named by those words.
+    relatives = relatives_of_user(user=user, relations={d.canonical for d in own_relatives})
+    for descriptor in own_relatives:
+        relative = relatives.get(descriptor.canonical)
+        if relative is None or any(item.person_ids == relative.person_ids for item in unique):
+            if relative is None and descriptor.canonical not in unattached:
+                unattached.append(descriptor.canonical)
+            continue
+        start = _OWN_BEFORE.search(masked[: descriptor.start])
+        item = _Resolved(
+            start=start.start() if start else descriptor.start,
+            end=descriptor.end,
+            name=text[start.start() if start else descriptor.start : descriptor.end],
+            person_ids=relative.person_ids,
+            direct_chat_id=relative.direct_chat_id,
+        )
+        resolved.append(item)
+        unique.append(item)
+        attached[item.person_ids] = []
+    resolved.sort(key=lambda item: item.start)
+    unique.sort(key=lambda item: item.start)
 
     refs = [
         PersonRef(

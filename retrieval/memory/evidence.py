@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import zip_longest
 from zoneinfo import ZoneInfo
@@ -62,6 +62,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
+from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
     OpenLoop,
@@ -77,7 +78,7 @@ from retrieval.memory.selectors import (
     plans_for_user,
 )
 from retrieval.memory.timeline import topic_plan
-from retrieval.types import CompiledQuery, Intent, RankingKind, Route, ScopeMode
+from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
 
@@ -409,7 +410,38 @@ def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
-    return [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    hits = [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    return hits + _promise_prompts(user=user, loops=loops)
+
+
+# How long before a promise the message it answers may be ("I covered your pass" → "I'll pay
+# you back Saturday!").
+PROMISE_PROMPT_WINDOW = timedelta(hours=6)
+
+
+def _promise_prompts(*, user: User, loops: Sequence[OpenLoop]) -> list[_Hit]:
+    """For each open promise of the user, the other side's last message before it in that
+    chat: what the promise answers, and what a message following it up is about."""
+    hits: list[_Hit] = []
+    for loop in loops:
+        if loop.kind != LoopKind.PROMISE_BY_USER:
+            continue
+        prompt = (
+            Message.objects.filter(
+                user=user,
+                chat_id=loop.chat_id,
+                is_from_self=False,
+                deleted_at__isnull=True,
+                sent_at__lt=loop.opened_at,
+                sent_at__gte=loop.opened_at - PROMISE_PROMPT_WINDOW,
+            )
+            .order_by("-sent_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if prompt is not None:
+            hits.append((prompt, f"{loop.person_name or 'they'}: what your promise answers"))
+    return hits
 
 
 def _follow_ups(*, user: User, promises: Sequence[OpenLoop]) -> list[OpenLoop]:
@@ -690,7 +722,31 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding
     ]
 
 
+def _own_relation(person: PersonRef) -> str | None:
+    """The relation of a reference the compiler resolved through the user's kinship facts
+    ("my brother", "mom"), or ``None``."""
+    words = fold_text(person.name or "").split()
+    if words[:1] in (["my"], ["our"]):
+        words = words[1:]
+    if not person.person_ids or len(words) != 1:
+        return None
+    relation = KIN_FORMS.get(words[0])
+    # A contact saved as "Mom" keeps the word as a descriptor of itself.
+    return relation if person.descriptors in ((), (relation,)) else None
+
+
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+    # "my brother" is asked about as the user's relative: who they are, then what memory
+    # knows about them.
+    compiled = replace(
+        compiled,
+        people=tuple(
+            PersonRef(name=None, descriptors=(relation,))
+            if (relation := _own_relation(person))
+            else person
+            for person in compiled.people
+        ),
+    )
     descriptors = tuple(
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )

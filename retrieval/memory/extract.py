@@ -306,6 +306,14 @@ _LIVES = re.compile(
     + _NAME
 )
 _MOVED = re.compile(r"\bmoved (?:from " + _NAME + r" )?to " + _NAME + r"(?: from " + _NAME + r")?")
+# "Made it to Portland!! The apartment's tiny": an arrival said with a new home is a move.
+_ARRIVED = re.compile(r"\b(?:[Mm]ade it to|[Aa]rrived in|[Ss]ettled in(?:to)?) " + _NAME)
+_NEW_HOME = re.compile(
+    r"\b(?:(?:the|our|my) (?:apartment|flat)['\u2019]?s?|new (?:apartment|flat|house|place|home)"
+    r"|movers|moving truck"
+    r"|unpacking|unpacked|new lease)\b",
+    re.IGNORECASE,
+)
 _THIRD_PERSON_BEFORE = re.compile(r"\b(?:he|she|they)\s+(?:\w+\s+){0,2}$", _FLAGS)
 _LEAVING = re.compile(r"\bleaving " + _NAME)
 _WORKS = re.compile(
@@ -409,6 +417,11 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
             if place:
                 previous = _place(match.group(1) or match.group(3))
                 claims.append(FactClaim("sender", "lives_in", place, previous=previous))
+        if _NEW_HOME.search(text):
+            for match in _ARRIVED.finditer(text):
+                place = _place(match.group(1))
+                if place and not _THIRD_PERSON_BEFORE.search(text[: match.start()]):
+                    claims.append(FactClaim("sender", "lives_in", place))
         for match in _WORKS.finditer(text):
             organisation = _organisation(next((group for group in match.groups() if group), None))
             if organisation:

@@ -203,9 +203,19 @@ class PersonFact(models.Model):
         return f"{self.person_id} {self.kind} {self.value}"
 
 
+class FactBasis(models.TextChoices):
+    """How a source message proves a fact."""
+
+    STATEMENT = "statement", "The message states it"
+    CONTACT_NAME = "contact_name", 'The sender is saved under a relation word ("Mom")'
+    ADDRESSED = "addressed", 'The message addresses them by a relation word ("thanks dad")'
+    SIGNATURE = "signature", 'They sign the message with a relation word ("Love, Mom")'
+
+
 class PersonFactSource(models.Model):
     fact = models.ForeignKey(PersonFact, on_delete=models.CASCADE, related_name="source_links")
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="fact_links")
+    basis = models.CharField(max_length=16, choices=FactBasis.choices, default=FactBasis.STATEMENT)
 
     class Meta:
         constraints = [

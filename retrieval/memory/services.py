@@ -29,9 +29,11 @@ from retrieval.memory.extract import (
     plan_signal,
     promise_object,
 )
+from retrieval.memory.kinship import kinship_claims
 from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
     SINGLE_VALUED_FACT_KINDS,
+    FactBasis,
     FactKind,
     FactOrigin,
     Loop,
@@ -529,7 +531,8 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
 # A cheap database-side filter: a message matching none of these states no fact
 # (``retrieval.memory.extract.fact_claims`` reads the rest).
 _FACT_VOCABULARY = (
-    r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am "
+    r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am |made it to|arrived in"
+    r"|settled in"
     r"|(my|your) (" + "|".join(RELATIONS) + ") "
 )
 
@@ -545,6 +548,8 @@ class _FactDraft:
     origin: str = FactOrigin.RULES
     message_ids: list[int] = field(default_factory=list)
     superseded_by: _FactDraft | None = None
+    # How a source message proves the fact, when not by stating it (``FactBasis``).
+    bases: dict[int, str] = field(default_factory=dict)
 
 
 class _FactBook:
@@ -568,6 +573,7 @@ class _FactBook:
         is_sensitive: bool = False,
         previous: str = "",
         origin: str = FactOrigin.RULES,
+        basis: str = FactBasis.STATEMENT,
     ) -> None:
         slot = (person_id, kind, related_person_id)
         if previous and kind in SINGLE_VALUED_FACT_KINDS and slot not in self._current:
@@ -601,6 +607,9 @@ class _FactBook:
             self._by_value[key] = existing
         if message_id not in existing.message_ids:
             existing.message_ids.append(message_id)
+            if basis != FactBasis.STATEMENT:
+                existing.bases[message_id] = basis
+            existing.valid_from = min(existing.valid_from, sent_at)
 
     def _new(
         self,
@@ -751,6 +760,19 @@ def facts_rebuild(*, user: User) -> int:
                     is_sensitive=True,
                 )
 
+    # Relationships to the user shown by contact names, forms of address and signatures.
+    for kin in kinship_claims(user=user):
+        if (kin.person_id, FactKind.RELATIONSHIP.value, fold_text(kin.relation)) in rejected:
+            continue
+        book.add(
+            person_id=kin.person_id,
+            kind=FactKind.RELATIONSHIP,
+            value=kin.relation,
+            message_id=kin.message_id,
+            sent_at=kin.sent_at,
+            basis=kin.basis,
+        )
+
     _model_claims_add(book=book, user=user, rejected=rejected)
 
     PersonFact.objects.filter(user=user).delete()
@@ -776,7 +798,11 @@ def facts_rebuild(*, user: User) -> int:
             superseded.append(row)
     PersonFact.objects.bulk_update(superseded, ["superseded_by"])
     PersonFactSource.objects.bulk_create(
-        PersonFactSource(fact=row_of[id(draft)], message_id=message_id)
+        PersonFactSource(
+            fact=row_of[id(draft)],
+            message_id=message_id,
+            basis=draft.bases.get(message_id, FactBasis.STATEMENT),
+        )
         for draft in book.drafts
         for message_id in draft.message_ids
     )

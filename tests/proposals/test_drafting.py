@@ -38,6 +38,12 @@ def _context(question: str, *, named_as: str = "Rui", loop_kind: str = "", greet
         ),
         ("Tell Rui about the boiler", Ask(topic="the boiler")),
         ("message Rui to confirm the new time", Ask(purpose="confirm the new time")),
+        (
+            "write Rui a sorry-the-keys-are-late message",
+            Ask(message="sorry the keys are late"),
+        ),
+        ("Send Rui a quick happy-birthday text", Ask(message="happy birthday")),
+        ("write Rui a follow-up message about the lease", Ask(topic="the lease")),
     ],
 )
 def test_the_question_says_what_to_write(question, expected):
@@ -104,3 +110,10 @@ def test_a_number_the_user_asked_for_is_allowed():
         "Hi Rui, the code is 4455 9981 22.", question="Tell Rui the code is 4455 9981 22"
     )
     assert draft_is_safe("Hi Rui, can we talk about the boiler?", question="Write to Rui")
+
+
+def test_an_apology_the_user_asks_for_is_not_apologised_for_twice():
+    draft = local_draft(
+        _context("write Rui a sorry-the-keys-are-late message", loop_kind="question_to_user")
+    )
+    assert draft == "Hi Rui,\n\nSorry the keys are late.\n\nTalk soon!"
