@@ -506,12 +506,20 @@ def _plan_hits(
             text=f"{answer}: " + findings[0].text,
             message_ids=findings[0].message_ids,
         )
-    if plans:
+    if plans and _asks_detail(compiled):
         detail = _plan_detail(user=user, compiled=compiled, plan=plans[0], now=now)
-        if detail is not None:
-            findings.append(detail)
-            ordered.extend((mid, "detail") for mid in detail.message_ids)
+        if detail is None:
+            # Asked who drives or what to bring, and no message in scope says: the plan's own
+            # time is not that answer.
+            return [], []
+        findings.append(detail)
+        ordered.extend((mid, "detail") for mid in detail.message_ids)
     return ordered, findings
+
+
+def _asks_detail(compiled: CompiledQuery) -> bool:
+    folded = fold_text(compiled.question)
+    return bool(_BRING_ASKED.search(folded) or _RIDE_ASKED.search(folded))
 
 
 # "..., and am I getting them?": a yes/no clause after the "when".
@@ -525,7 +533,11 @@ _ARRIVAL_WORDS = ("land", "arrive", "flight", "flying")
 _BRING_ASKED = re.compile(r"\bbring\b")
 _BRING_SQL = r"\m(bring|traz|trae|traer|apporte|mitbring)"
 _RIDE_ASKED = re.compile(r"\b(?:driv\w*|pick\w*\s+(?:\w+\s+)?up|picked|lift|ride)\b")
-_RIDE_SQL = r"\m(driv|drive|pick|lift|ride|te pego|te busco|pass(o|e) te buscar)"
+_RIDE_SQL = (
+    r"\m(driving|drives|(i['\u2019]?ll|i can|can you|could you|who['\u2019]?s) drive"
+    r"|pick(ing)? (you|u|me|us|them|him|her) up|pick (you|u|me|us|them|him|her)\M|lift\M|ride"
+    r"|te pego|te busco|te recojo|passo a[íi])"
+)
 DETAIL_READ = 80
 
 
@@ -588,9 +600,16 @@ def _plan_detail(
     else:
         return None
     chat_ids = {step.chat_id for step in plan.steps}
+    strict = _strict_chat_ids(compiled)
+    if strict is not None:
+        chat_ids &= set(strict)
+    named = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    found = Message.objects.filter(user=user)
+    if named and pattern == _RIDE_SQL:
+        # "What time is Nadia picking me up?": what Nadia said, not what someone else did.
+        found = found.filter(sender_person_id__in=named)
     rows = list(
-        Message.objects.filter(
-            user=user,
+        found.filter(
             chat_id__in=chat_ids,
             deleted_at__isnull=True,
             sent_at__gte=plan.first_sent_at,

@@ -347,7 +347,10 @@ def _plan_read(
                 current is not None
                 and current.day is not None
                 and row.sent_at.astimezone(zone).date() <= current.day
-                and _names_day(row, current.day, user=user)
+                and (
+                    _names_day(row, current.day, user=user)
+                    or _is_organiser_change(row, reader, user=user)
+                )
             )
             if keep:
                 linked_until[row.chat_id] = row.sent_at + THREAD_WINDOW
@@ -382,6 +385,17 @@ def _anchor_names(seeds: Sequence[_Row], *, user: User) -> list[str]:
                 continue
             found.append(word)
     return found[:ANCHORS]
+
+
+def _is_organiser_change(row: _Row, reader: _Steps, *, user: User) -> bool:
+    """A change with a new time from the person who set the plan ("change of plans, the
+    van is only free on Sunday, so it's Sunday at 10am now"), before the plan's day."""
+    first = reader.steps[0] if reader.steps else None
+    if first is None or first.sender_person_id is None or row.sender != first.sender_person_id:
+        return False
+    signal = plan_signal(row.text)
+    changed = signal.status == PlanStatus.CHANGED or _CHANGE_CUE.search(fold_text(row.text))
+    return bool(changed) and _when(row, signal.event_label, "", user) is not None
 
 
 def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
@@ -630,6 +644,7 @@ def window_plans(
             or signal.status is not None
             or "?" in row.text
             or signal.activity
+            or said.clock
             or _CHANGE_CUE.search(fold_text(row.text))
         ):
             continue
