@@ -178,18 +178,18 @@ def plan_signal(text: str) -> PlanSignal:
         status = PlanStatus.CHANGED
         # The new time is the one said with the change ("move it to Saturday at 8"), or the
         # one before "instead of" ("at 4 instead of 2", "Wed instead of Tuesday").
-        before = [
+        preceding = [
             match
             for match in _TIME.finditer(text, 0, change_match.start())
             if _INSTEAD_OF.match(text, change_match.start())
         ]
-        after = [
+        following = [
             match
             for match in _TIME.finditer(text, change_match.start())
             if not _OLD_TIME_BEFORE.search(text, 0, match.start())
         ]
-        later = (after[0] if after else None) or _TIME.search(text, 0)
-        time_match = before[-1] if before else later
+        later = (following[0] if following else None) or _TIME.search(text, 0)
+        time_match = preceding[-1] if preceding else later
     elif _CONFIRM.search(text):
         status = PlanStatus.CONFIRMED
     else:
