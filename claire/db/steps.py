@@ -13,8 +13,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from typing import ParamSpec, TypeVar
 
 import psycopg
@@ -50,6 +48,9 @@ def db_connections_close() -> None:
 
 
 def _connection_check() -> None:
+    if connection.in_atomic_block:
+        # A step run inside its caller's transaction must leave that connection alone.
+        return
     if connection.connection is not None and (
         connection.errors_occurred or not connection.get_autocommit()
     ):
@@ -77,7 +78,7 @@ def _is_outage(error: Exception) -> bool:
     return isinstance(cause, psycopg.OperationalError) and cause.sqlstate is None
 
 
-def checked(function: Callable[P, R]) -> Callable[P, R]:
+def checked(function: Callable[P, R], *, pooled: bool = True) -> Callable[P, R]:
     """``function`` on a working connection. A database outage is waited out for up to
     ``ASSISTANT_DB_OUTAGE_WAIT_SECONDS``, trying again on a new connection after a backoff:
     every step run here is a read or an idempotent write in its own transaction (the turn
@@ -85,8 +86,9 @@ def checked(function: Callable[P, R]) -> Callable[P, R]:
     step the outage interrupted is safe to run again."""
 
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        with _registry_lock:
-            _worker_connections[threading.get_ident()] = connections[DEFAULT_DB_ALIAS]
+        if pooled:
+            with _registry_lock:
+                _worker_connections[threading.get_ident()] = connections[DEFAULT_DB_ALIAS]
         deadline = time.monotonic() + settings.ASSISTANT_DB_OUTAGE_WAIT_SECONDS
         attempt = 0
         while True:
@@ -94,7 +96,11 @@ def checked(function: Callable[P, R]) -> Callable[P, R]:
             try:
                 return function(*args, **kwargs)
             except (OperationalError, InterfaceError) as error:
-                if not _is_outage(error) or time.monotonic() >= deadline:
+                if (
+                    not _is_outage(error)
+                    or connection.in_atomic_block
+                    or time.monotonic() >= deadline
+                ):
                     raise
                 connection.close()
                 logger.warning(
@@ -107,15 +113,9 @@ def checked(function: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-@lru_cache(maxsize=1)
-def _executor() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-steps")
-
-
 async def run_checked(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """``function`` as a checked step on two worker threads of its own: for the few short
-    database reads of code outside the answer engine's pools (model routing). The threads
-    outlive any one event loop, so their connections are reused, not left behind."""
-    return await sync_to_async(checked(function), thread_sensitive=False, executor=_executor())(
-        *args, **kwargs
-    )
+    """``function`` as a checked step for code outside the answer engine's pools (model
+    routing): on asgiref's thread-sensitive thread, as ``sync_to_async`` runs it (the caller's
+    own thread under ``async_to_sync``, so it sees the caller's transaction), with a dead
+    connection replaced and an outage waited out."""
+    return await sync_to_async(checked(function, pooled=False))(*args, **kwargs)
