@@ -514,6 +514,15 @@ def _plan_hits(
             return [], []
         findings.append(detail)
         ordered.extend((mid, "detail") for mid in detail.message_ids)
+    # The messages that prove what the findings state lead (the step that set the status,
+    # the one that set the time, the proposal, the detail), so they reach the answer's
+    # sources before the rest of a long plan's steps.
+    proving = list(dict.fromkeys(mid for finding in findings for mid in finding.message_ids))
+    notes = dict(ordered)
+    ordered = [
+        *((mid, notes[mid]) for mid in proving if mid in notes),
+        *(hit for hit in ordered if hit[0] not in proving),
+    ]
     return ordered, findings
 
 
@@ -683,8 +692,9 @@ def _topic_plan(
     terms: Sequence[str],
 ) -> PlanTimeline | None:
     """The plan read from the messages about the question's topic (``timeline``), unless a
-    stored plan's messages use more of the rare words it was read from. Read when asked, it
-    also holds the changes said in other chats, so it wins a tie."""
+    stored plan's messages use as many of the rare words it was read from (a tie goes to
+    the reading when it holds all of that stored plan's messages: the same plan, read up to
+    now)."""
     found = topic_plan(
         user=user,
         terms=terms,
@@ -698,8 +708,15 @@ def _topic_plan(
     topic, used = found
     # Compared on the rare words the topic plan was read from: a stored plan that shares
     # only a common word ("dinner") is another plan.
+    if not plans:
+        return topic
     stored_used = _terms_used(user=user, plans=plans, terms=used)
-    return topic if len(used) >= stored_used else None
+    if len(used) > stored_used:
+        return topic
+    # A tie: the reading that holds all of a stored plan's messages and more is the same plan
+    # with what was said since (in other chats too).
+    holds_stored = any(set(plan.message_ids) <= set(topic.message_ids) for plan in plans)
+    return topic if len(used) == stored_used and holds_stored else None
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:
