@@ -35,9 +35,9 @@ serve: install
 worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
 
-## make test: lint, type-check, migration check, and the whole pytest suite. Only the tests
-## marked redis use Redis: REDIS_URL when set, else 127.0.0.1:6379, else a redis-server the
-## run starts and stops itself (tests/redis_server.py).
+## make test: lint (with the import-layer contracts), type-check, migration check, and the whole
+## pytest suite. Only the tests marked redis use Redis: REDIS_URL when set, else
+## 127.0.0.1:6379, else a redis-server the run starts and stops itself (tests/redis_server.py).
 test: install lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run --no-input
 	$(BIN)/python -m pytest
@@ -45,6 +45,7 @@ test: install lint typecheck
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy .

@@ -59,6 +59,7 @@ from claire.api.errors import ApiError
 from conversations.models import Chat
 from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
+from indexing.wire import index_status_wire
 from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
 from retrieval.evidence import EvidenceLimits, EvidenceSource
 from retrieval.pipeline import retrieve
@@ -141,20 +142,6 @@ def scope_label_for(*, user: User, mode: str, chat_ids: tuple[int, ...]) -> str:
     return f"all your chats, starting with {named}"
 
 
-def index_status_wire(*, user: User) -> dict[str, object]:
-    status = index_status_for_user(user=user)
-    if status is None:
-        return {"state": "not_started", "eligible": 0, "embedded": 0, "failed": 0, "pending": 0}
-    return {
-        "state": str(status.state),
-        "eligible": status.eligible,
-        "embedded": status.embedded,
-        "failed": status.failed,
-        "pending": status.pending,
-        "version": status.version,
-    }
-
-
 def citation_from_source(source: EvidenceSource) -> Citation:
     snippet = " ".join(source.primary.text.split())
     if len(snippet) > SNIPPET_MAX_CHARS:
@@ -180,7 +167,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
             citations=(),
             route=str(Route.NO_EVIDENCE),
             compiled_query={},
-            index_status=index_status_wire(user=user),
+            index_status=index_status_wire(index_status_for_user(user=user)),
             scope_label=scope_label_for(
                 user=user, mode=request.scope.mode, chat_ids=request.scope.chat_ids
             ),
@@ -207,7 +194,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         citations=citations,
         route=str(Route.NO_EVIDENCE if not citations else retrieval.route),
         compiled_query=retrieval.compiled.to_record(),
-        index_status=index_status_wire(user=user),
+        index_status=index_status_wire(index_status_for_user(user=user)),
         scope_label=scope_label_for(
             user=user, mode=request.scope.mode, chat_ids=request.scope.chat_ids
         ),

@@ -28,12 +28,12 @@ from contextlib import aclosing
 from dataclasses import dataclass
 
 from assistant import answering, services
-from assistant.api.serializers import thread_summary_of
 from assistant.citations import CitationFilter
 from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
 from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
+from assistant.selectors import thread_summary_of
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.types import (
     AskRequest,

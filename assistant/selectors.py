@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
+from assistant.types import ThreadSummary
 from claire.accounts.models import User
 from claire.api.errors import NotFound
 
@@ -103,3 +104,15 @@ def recent_exchanges_for_generation(
         Exchange(question=turn.user_turn.text if turn.user_turn else "", answer=turn.text)
         for turn in reversed(answers)
     ]
+
+
+def thread_summary_of(thread: Thread) -> ThreadSummary:
+    """The thread as an answer's ``thread`` and the history API show it."""
+    return ThreadSummary(
+        thread_id=thread.pk,
+        title=thread.title,
+        kind=thread.kind,
+        chat_id=thread.chat_id,
+        created_at=thread.created_at,
+        last_activity_at=thread.last_activity_at,
+    )

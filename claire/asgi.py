@@ -13,10 +13,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
 
 django_asgi_application = get_asgi_application()
 
-from claire.security import secret_key_check  # noqa: E402
-
-secret_key_check()
-
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
 from assistant import consumers  # noqa: E402

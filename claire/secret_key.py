@@ -1,5 +1,6 @@
-"""The machine's own secret key, for installs that do not set ``SECRET_KEY`` (read by settings,
-so it imports nothing from Django)."""
+"""The secret key, read by settings (so nothing here needs configured Django): the machine's own
+key for installs that do not set ``SECRET_KEY``, and the refusal of a development key outside
+DEBUG."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import os
 import secrets
 import time
 from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+SECRET_KEY_MIN_CHARS = 32
 
 
 def local_secret_key(path: Path) -> str:
@@ -25,3 +30,16 @@ def local_secret_key(path: Path) -> str:
     with os.fdopen(descriptor, "w") as stream:
         stream.write(key)
     return key
+
+
+def secret_key_refuse_insecure(*, key: str, is_debug: bool, insecure_keys: frozenset[str]) -> None:
+    """Raise when ``key`` is a known development key (or too short to sign with) and DEBUG is
+    off, so that no production process starts with a key anyone can read in the source."""
+    if is_debug:
+        return
+    if key in insecure_keys or len(key) < SECRET_KEY_MIN_CHARS:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is a development key (or shorter than "
+            f"{SECRET_KEY_MIN_CHARS} characters) and DEBUG is off: set SECRET_KEY to a long "
+            "random value, or unset it to use a generated key."
+        )

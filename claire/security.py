@@ -15,9 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 
 from claire.ratelimit import rate_limit_hit
@@ -35,16 +33,6 @@ CONTENT_SECURITY_POLICY = (
     "frame-ancestors 'none'"
 )
 PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
-
-
-def secret_key_check() -> None:
-    """A server process refuses to start with a known development key unless DEBUG is on."""
-    key = str(settings.SECRET_KEY)
-    if not settings.DEBUG and (key in settings.INSECURE_SECRET_KEYS or len(key) < 32):
-        raise ImproperlyConfigured(
-            "SECRET_KEY is a development key (or shorter than 32 characters) and DEBUG is off: "
-            "set SECRET_KEY to a long random value, or unset it to use a generated key."
-        )
 
 
 class SecurityHeadersMiddleware:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import environ
 
+from claire.secret_key import local_secret_key, secret_key_refuse_insecure
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -22,14 +24,13 @@ DATA_DIR = Path(env.str("CLAIRE_DATA_DIR", default=str(BASE_DIR / ".data")))
 
 DEBUG = env.bool("DEBUG", default=False)
 # The key that signs sessions and CSRF tokens. Without SECRET_KEY a random key is created once
-# in the data folder (shared by the processes of one machine); a server process refuses to
-# start with a known development key unless DEBUG is on (claire.security.secret_key_check).
+# in the data folder (shared by the processes of one machine). Every process (server, worker,
+# manage.py) refuses to start with a known development key or a short one unless DEBUG is on.
 INSECURE_SECRET_KEYS = frozenset({"insecure-development-key-set-SECRET_KEY-in-production"})
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
-    from claire.secret_key import local_secret_key
-
     SECRET_KEY = local_secret_key(DATA_DIR / "secret_key")
+secret_key_refuse_insecure(key=SECRET_KEY, is_debug=DEBUG, insecure_keys=INSECURE_SECRET_KEYS)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -172,6 +173,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+# Periodic tasks: each section below adds its own entries to this one dictionary.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 
 # --- Django REST framework ------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -334,7 +337,6 @@ INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS",
 # "normal".
 INDEXING_WORKER_CPU_POLICY = env.str("INDEXING_WORKER_CPU_POLICY", default="idle")
 INDEXING_WORKER_NICENESS = env.int("INDEXING_WORKER_NICENESS", default=10)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = globals().get("CELERY_BEAT_SCHEDULE", {})
 CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
     "task": "indexing.recover_jobs",
     "schedule": float(INDEXING_RECOVER_INTERVAL_SECONDS),
@@ -379,8 +381,6 @@ BILLING_DEFAULT_REMOTE_CONSENT = env.bool("BILLING_DEFAULT_REMOTE_CONSENT", defa
 # An open reservation older than this lease belongs to a crashed process; the sweeper closes it.
 BILLING_RESERVATION_LEASE_SECONDS = env.int("BILLING_RESERVATION_LEASE_SECONDS", default=300)
 BILLING_SWEEP_INTERVAL_SECONDS = env.int("BILLING_SWEEP_INTERVAL_SECONDS", default=60)
-# Celery beat entries; other apps add their own keys to this dictionary.
-CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
     "task": "billing.sweep_reservations",
     "schedule": float(BILLING_SWEEP_INTERVAL_SECONDS),
@@ -413,6 +413,9 @@ ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS", default=30)
 
 # --- Ingestion ------------------------------------------------------------------------------
+# What conversation writes call, in this order, inside their transaction (and schedule once it
+# commits): conversations/hooks.py.
+CONVERSATION_HOOKS = ["indexing.hooks.hook", "retrieval.memory.receivers.hook"]
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
 INGEST_MAX_BATCH_CHATS = env.int("INGEST_MAX_BATCH_CHATS", default=200)
 INGEST_MAX_CHAT_PARTICIPANTS = env.int("INGEST_MAX_CHAT_PARTICIPANTS", default=1024)

@@ -3,9 +3,9 @@
 ``messages_ingest`` is the single path by which messages enter the system: the bridge API and
 every importer call it. It is idempotent on (user, chat, platform message id): re-sending the
 same messages creates nothing, new text is an edit (new content hash, edit time kept), and a
-delete is a soft delete. Listeners of ``conversations.signals.messages_changed`` run inside the
-same transaction (so counters they keep move atomically with the data) and enqueue background
-work on commit.
+delete is a soft delete. It then calls the declared conversation hooks
+(``conversations.hooks``: indexing, then memory) inside the same transaction, so counters they
+keep move atomically with the data, and each schedules its background work on commit.
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from claire.accounts.models import User
+from conversations.hooks import (
+    ChatExclusionChange,
+    MessagesChange,
+    chat_exclusion_changed_run,
+    messages_changed_run,
+)
 from conversations.identities import IdentityKey, IncomingIdentity
 from conversations.models import (
     Chat,
@@ -32,7 +38,6 @@ from conversations.models import (
     PlatformConnection,
     content_hash_of,
 )
-from conversations.signals import chat_ai_exclusion_changed, messages_changed
 
 logger = logging.getLogger(__name__)
 
@@ -240,12 +245,13 @@ def messages_ingest(
     result.people_created = resolver.people_created
 
     if result.created_message_ids or result.changed_message_ids or result.deleted_message_ids:
-        messages_changed.send(
-            sender=Message,
-            user_id=user.pk,
-            created_ids=tuple(result.created_message_ids),
-            changed_ids=tuple(result.changed_message_ids),
-            deleted_ids=tuple(result.deleted_message_ids),
+        messages_changed_run(
+            MessagesChange(
+                user_id=user.pk,
+                created_ids=tuple(result.created_message_ids),
+                changed_ids=tuple(result.changed_message_ids),
+                deleted_ids=tuple(result.deleted_message_ids),
+            )
         )
     counts = {
         "user_id": user.pk,
@@ -398,14 +404,15 @@ def _replies_link(*, user: User, chat: Chat, new_rows: Sequence[Message]) -> Non
 
 
 def chat_set_excluded_from_ai(*, chat: Chat, is_excluded: bool) -> Chat:
-    """Flip the chat's AI switch. Listeners drop or restore its vectors in the same transaction."""
+    """Flip the chat's AI switch. The conversation hooks drop or restore its vectors in the
+    same transaction."""
     with transaction.atomic():
         locked = Chat.objects.select_for_update().get(pk=chat.pk)
         if locked.is_excluded_from_ai == is_excluded:
             return locked
         locked.is_excluded_from_ai = is_excluded
         locked.save(update_fields=["is_excluded_from_ai", "updated_at"])
-        chat_ai_exclusion_changed.send(
-            sender=Chat, user_id=locked.user_id, chat_id=locked.pk, is_excluded=is_excluded
+        chat_exclusion_changed_run(
+            ChatExclusionChange(user_id=locked.user_id, chat_id=locked.pk, is_excluded=is_excluded)
         )
     return locked

@@ -11,6 +11,7 @@ from django.db.models import QuerySet, Sum
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from claire.celery import task_send
 from indexing import dispatch, services
 from indexing.models import (
     OPEN_JOB_STATES,
@@ -108,16 +109,14 @@ class IndexVersionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Retire the selected versions (delete their vectors)")
     def retire_action(self, request: HttpRequest, queryset: QuerySet[IndexVersion]) -> None:
-        from indexing.tasks import retire_index_version
-
         for version in queryset:
             if version.state in (IndexVersionState.ACTIVE, IndexVersionState.RETIRED):
                 self.message_user(
                     request, f"Version {version.version} is {version.state}.", messages.ERROR
                 )
                 continue
-            retire_index_version.apply_async(
-                args=[version.pk], queue=settings.INDEXING_CELERY_QUEUE
+            task_send(
+                "indexing.retire_version", args=[version.pk], queue=settings.INDEXING_CELERY_QUEUE
             )
             self.message_user(
                 request, f"Retiring version {version.version} in the background.", messages.INFO

@@ -27,6 +27,7 @@ from django.test import override_settings
 from claire.accounts.models import User
 from claire.ai.config import ai_config_reset
 from claire.ai.embeddings import embed_many
+from claire.stats import percentile
 from conversations.identities import IncomingIdentity
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
 from indexing import jobs, services
@@ -124,14 +125,6 @@ _VOCABULARY = [
     "you",
     "soon",
 ]
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 @dataclass(frozen=True)

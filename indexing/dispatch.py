@@ -1,13 +1,14 @@
-"""Sending job tasks. Kept apart from ``services`` so that writes never import Celery."""
+"""Sending job tasks. Kept apart from ``services`` so that writes never import Celery; tasks
+are sent by name, so that ``indexing.tasks`` (which calls back in here) stays a leaf."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from django.conf import settings
-from django.db import transaction
 
+from claire.celery import task_send
 from indexing import services
 
 logger = logging.getLogger(__name__)
@@ -16,11 +17,12 @@ logger = logging.getLogger(__name__)
 def index_job_send(*, job_id: int, countdown: float | None = None) -> None:
     """Send the task for one job. A broker failure is logged, not raised: the job row stays
     open and ``index_jobs_recover`` sends it again once its grace period runs out."""
-    from indexing.tasks import run_index_job
-
     try:
-        run_index_job.apply_async(
-            args=[job_id], queue=settings.INDEXING_CELERY_QUEUE, countdown=countdown
+        task_send(
+            "indexing.run_job",
+            args=[job_id],
+            queue=settings.INDEXING_CELERY_QUEUE,
+            countdown=countdown,
         )
     except Exception as error:
         logger.warning(
@@ -35,13 +37,6 @@ def index_jobs_enqueue(*, user_id: int, version_ids: Iterable[int]) -> list[int]
     for job_id in job_ids:
         index_job_send(job_id=job_id)
     return job_ids
-
-
-def index_jobs_enqueue_on_commit(*, user_id: int, version_ids: Sequence[int]) -> None:
-    version_ids = list(version_ids)
-    transaction.on_commit(
-        lambda: index_jobs_enqueue(user_id=user_id, version_ids=version_ids), robust=True
-    )
 
 
 def index_jobs_recover_and_send() -> list[int]:

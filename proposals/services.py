@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
+from claire.celery import task_send
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.drafting import DraftContext, greeting_for, local_draft
@@ -317,8 +318,6 @@ def proposal_approve(
     hash differs from the stored payload's, ``ProposalExpired``, ``ProposalNotPending`` (a
     rejection is final), ``DestinationInvalid`` and ``CapabilityNotGranted``, changing nothing.
     """
-    from proposals.tasks import receipt_execute
-
     now = now or timezone.now()
     with transaction.atomic():
         proposal = _proposal_lock(user=user, proposal_id=proposal_id)
@@ -350,8 +349,10 @@ def proposal_approve(
         )
         receipt_id = receipt.pk
         transaction.on_commit(
-            lambda: receipt_execute.apply_async(
-                args=[receipt_id], queue=settings.PROPOSALS_CELERY_QUEUE
+            lambda: task_send(
+                "proposals.receipt_execute",
+                args=[receipt_id],
+                queue=settings.PROPOSALS_CELERY_QUEUE,
             )
         )
     logger.info(

@@ -9,7 +9,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from assistant.models import Thread, Turn, TurnRole
-from assistant.types import AskRequest, Scope, ThreadSummary
+from assistant.selectors import thread_summary_of
+from assistant.types import AskRequest, Scope
 from claire.api.errors import ApiError
 from claire.api.params import positive_id
 
@@ -89,17 +90,6 @@ def ask_request_from(data: Any) -> AskRequest:
         scope=scope,
         thread_id=values.get("threadId"),
         retry_of_turn_id=values.get("retryOfTurnId"),
-    )
-
-
-def thread_summary_of(thread: Thread) -> ThreadSummary:
-    return ThreadSummary(
-        thread_id=thread.pk,
-        title=thread.title,
-        kind=thread.kind,
-        chat_id=thread.chat_id,
-        created_at=thread.created_at,
-        last_activity_at=thread.last_activity_at,
     )
 
 

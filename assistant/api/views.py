@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -26,43 +25,17 @@ from assistant.api.serializers import thread_wire, turn_wire
 from assistant.models import Turn, TurnRole, TurnStatus
 from billing.selectors import settled_cost_by_request
 from claire.api.auth import request_user
-from claire.api.errors import ApiError
-from claire.api.params import ascii_int, positive_id
-from claire.api.schema import NOT_FOUND, cursor_parameter, error_response, limit_parameter
+from claire.api.pagination import before_moment_and_id, keyset_page, page_limit
+from claire.api.schema import (
+    NOT_FOUND,
+    PAGE_ERRORS,
+    cursor_parameter,
+    error_response,
+    limit_parameter,
+)
 from claire.ratelimit import StopThrottle
 
 MAX_PAGE = 100
-
-
-def _limit(request: Request, default: int) -> int:
-    try:
-        return min(max(int(request.query_params.get("limit", default)), 1), MAX_PAGE)
-    except ValueError:
-        raise ApiError(code="invalid_limit", message="limit must be a number.") from None
-
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-# The last microsecond a Python datetime holds (9999-12-31T23:59:59.999999Z) after the epoch.
-CURSOR_MAX_MICROSECONDS = (datetime.max.replace(tzinfo=UTC) - EPOCH) // timedelta(microseconds=1)
-
-
-def cursor_of(moment: datetime, object_id: int) -> str:
-    """``<microseconds since the epoch>_<id>`` of a page's last item: exact and URL-safe."""
-    return f"{(moment - EPOCH) // timedelta(microseconds=1)}_{object_id}"
-
-
-def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
-    if not value:
-        return None
-    micros_text, _, id_text = value.partition("_")
-    micros = ascii_int(micros_text, maximum=CURSOR_MAX_MICROSECONDS)
-    object_id = positive_id(id_text)
-    if micros is None or object_id is None:
-        raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return EPOCH + timedelta(microseconds=micros), object_id
-
-
-PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")
 
 
 def _costs(*, user: Any, turns: list[Turn]) -> dict[int, int]:
@@ -89,16 +62,16 @@ class ThreadListView(APIView):
         responses={200: ThreadPageSerializer, 400: PAGE_ERRORS},
     )
     def get(self, request: Request) -> Response:
-        limit = _limit(request, 20)
-        page = selectors.threads_for_user(
-            user=request_user(request),
-            before=_cursor_parse(request.query_params.get("before")),
-            limit=limit + 1,
+        limit = page_limit(request, default=20, maximum=MAX_PAGE)
+        rows = selectors.threads_for_user(
+            user=request_user(request), before=before_moment_and_id(request), limit=limit + 1
         )
-        body: dict[str, Any] = {"threads": [thread_wire(thread) for thread in page[:limit]]}
-        if len(page) > limit:
-            last = page[limit - 1]
-            body["nextCursor"] = cursor_of(last.last_activity_at, last.pk)
+        page = keyset_page(
+            rows, limit=limit, key=lambda thread: (thread.last_activity_at, thread.pk)
+        )
+        body: dict[str, Any] = {"threads": [thread_wire(thread) for thread in page.items]}
+        if page.next_cursor:
+            body["nextCursor"] = page.next_cursor
         return Response(body)
 
 
@@ -111,22 +84,19 @@ class ThreadTurnsView(APIView):
     def get(self, request: Request, thread_id: int) -> Response:
         user = request_user(request)
         thread = selectors.thread_get_for_user(user=user, thread_id=thread_id)
-        limit = _limit(request, 50)
-        page = selectors.turns_for_thread(
-            user=user,
-            thread=thread,
-            before=_cursor_parse(request.query_params.get("before")),
-            limit=limit + 1,
+        limit = page_limit(request, default=50, maximum=MAX_PAGE)
+        rows = selectors.turns_for_thread(
+            user=user, thread=thread, before=before_moment_and_id(request), limit=limit + 1
         )
-        turns = page[:limit]
+        page = keyset_page(rows, limit=limit, key=lambda turn: (turn.created_at, turn.pk))
+        turns = page.items
         costs = _costs(user=user, turns=turns)
         body: dict[str, Any] = {
             "thread": thread_wire(thread),
             "turns": [turn_wire(turn, cost_micro_usd=costs.get(turn.pk)) for turn in turns],
         }
-        if len(page) > limit:
-            last = page[limit - 1]
-            body["nextCursor"] = cursor_of(last.created_at, last.pk)
+        if page.next_cursor:
+            body["nextCursor"] = page.next_cursor
         return Response(body)
 
 

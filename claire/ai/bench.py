@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claire.ai.local.embedder import Backend, minilm_embedder
+from claire.stats import percentile
 
 _OPENERS = ("", "", "", "hey ", "ok ", "lol ", "so ", "btw ", "yes! ", "haha ", "omg ")
 _VOCABULARY = (
@@ -64,12 +65,6 @@ class AgreementResult:
     top5_overlap: float
 
 
-def _percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
-
-
 def throughput(
     *, backend: Backend, threads: int, messages: Sequence[str], batch_size: int, runs: int
 ) -> ThroughputResult:
@@ -92,7 +87,7 @@ def throughput(
         batch_size=batch_size,
         runs=runs,
         median_per_second=len(messages) / statistics.median(durations),
-        p95_per_second=len(messages) / _percentile(durations, 0.95),
+        p95_per_second=len(messages) / percentile(durations, 0.95),
         worst_per_second=len(messages) / max(durations),
         best_per_second=len(messages) / min(durations),
         cpu_normalized_per_second=len(messages) / (statistics.median(cpu_seconds) / threads),

@@ -295,19 +295,12 @@ class _BatchRunner:
             if not failure.retryable or attempt + 1 >= profile.retry_max_attempts:
                 break
             await asyncio.sleep(
-                backoff_delay(attempt, profile, retry_after_s=failure.retry_after_s)
+                backoff.backoff_delay(
+                    attempt=attempt,
+                    base_s=profile.retry_base_delay_s,
+                    cap_s=profile.retry_max_delay_s,
+                    retry_after_s=failure.retry_after_s,
+                )
             )
         assert failure is not None
         return failure
-
-
-def backoff_delay(
-    attempt: int, profile: ProfileConfig, *, retry_after_s: float | None = None
-) -> float:
-    """Full-jitter exponential backoff, capped; a provider's Retry-After is a floor (capped)."""
-    delay = backoff.backoff_delay(
-        attempt=attempt, base_s=profile.retry_base_delay_s, cap_s=profile.retry_max_delay_s
-    )
-    if retry_after_s is not None:
-        delay = max(delay, min(retry_after_s, profile.retry_max_delay_s))
-    return delay

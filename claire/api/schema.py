@@ -53,6 +53,7 @@ def error_response(description: str) -> OpenApiResponse:
 
 
 NOT_FOUND = error_response("`not_found`: no such object among yours (another user's alike).")
+PAGE_ERRORS = error_response("`invalid_limit` or `invalid_cursor`.")
 INVALID = error_response("`invalid_request` and the route's own codes; details per field.")
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -15,10 +13,11 @@ from rest_framework.views import APIView
 
 from claire.api.auth import request_user
 from claire.api.errors import ApiError
-from claire.api.params import positive_id
+from claire.api.pagination import before_moment_and_id, keyset_page, page_limit
 from claire.api.schema import (
     INVALID,
     NOT_FOUND,
+    PAGE_ERRORS,
     ErrorSerializer,
     cursor_parameter,
     error_response,
@@ -226,49 +225,29 @@ class ChatDetailView(APIView):
         return Response(ChatSerializer(chat).data)
 
 
-def _cursor_parse(value: str | None) -> tuple[datetime, int] | None:
-    if not value:
-        return None
-    sent_at_text, _, id_text = value.rpartition("_")
-    try:
-        # Django raises ValueError for a well-formed impossible moment (February 30).
-        sent_at = parse_datetime(sent_at_text)
-    except ValueError:
-        sent_at = None
-    object_id = positive_id(id_text)
-    if sent_at is None or sent_at.tzinfo is None or object_id is None:
-        raise ApiError(code="invalid_cursor", message="The cursor is not valid.")
-    return sent_at, object_id
-
-
 class ChatMessagesView(APIView):
     @extend_schema(
         operation_id="chat_messages",
         parameters=[limit_parameter(50, 200), cursor_parameter()],
         responses={
             200: MessagePageSerializer,
-            400: error_response("`invalid_limit` or `invalid_cursor`."),
+            400: PAGE_ERRORS,
             404: NOT_FOUND,
         },
     )
     def get(self, request: Request, chat_id: int) -> Response:
         chat = selectors.chat_get_for_user(user=request_user(request), chat_id=chat_id)
-        try:
-            limit = min(max(int(request.query_params.get("limit", 50)), 1), 200)
-        except ValueError:
-            raise ApiError(code="invalid_limit", message="limit must be a number.") from None
-        page = selectors.messages_for_chat(
+        limit = page_limit(request, default=50, maximum=200)
+        rows = selectors.messages_for_chat(
             user=request_user(request),
             chat=chat,
-            before=_cursor_parse(request.query_params.get("before")),
+            before=before_moment_and_id(request),
             limit=limit + 1,
         )
-        has_more = len(page) > limit
-        page = page[:limit]
-        next_cursor = f"{page[-1].sent_at.isoformat()}_{page[-1].pk}" if has_more and page else None
-        body: dict[str, Any] = {"messages": MessageSerializer(page, many=True).data}
-        if next_cursor:
-            body["nextCursor"] = next_cursor
+        page = keyset_page(rows, limit=limit, key=lambda message: (message.sent_at, message.pk))
+        body: dict[str, Any] = {"messages": MessageSerializer(page.items, many=True).data}
+        if page.next_cursor:
+            body["nextCursor"] = page.next_cursor
         return Response(body)
 
 

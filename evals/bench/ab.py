@@ -3,7 +3,7 @@ variant: ``python -m evals.bench.ab base=a1.json,a2.json new=b1.json,b2.json``.
 
 For A/B comparisons of two code versions on a shared machine: run the two versions'
 ``bench_retrieval --skip-recall --json ...`` alternately (ABBA...), each against the same
-corpus, then pool each version's runs here (nearest-rank p50/p95 over all questions).
+corpus, then pool each version's runs here (interpolated p50/p95 over all questions).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from evals.bench.stats import percentile
+from claire.stats import percentile
 
 
 def pooled(paths: list[str]) -> dict[str, float]:

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from claire.accounts.models import User
 from claire.ai.embeddings import embed_many
-from evals.bench.stats import percentile
+from claire.stats import percentile
 from indexing.models import IndexVersion
 from indexing.selectors import SearchPlan, VectorHit, vector_search
 from retrieval.evidence import EvidenceLimits

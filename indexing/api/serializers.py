@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from indexing.models import MessageEmbedding
-from indexing.selectors import IndexStatus
-
-
-def index_status_data(status: IndexStatus) -> dict[str, Any]:
-    return {
-        "version": status.version,
-        "provider": status.provider,
-        "model": status.model,
-        "dimensions": status.dimensions,
-        "versionState": status.version_state,
-        "state": status.state.value,
-        "eligible": status.eligible,
-        "embedded": status.embedded,
-        "failed": status.failed,
-        "pending": status.pending,
-        "jobError": status.job_error or None,
-    }
 
 
 class EmbeddingFailureSerializer(serializers.ModelSerializer):
@@ -52,6 +33,7 @@ class IndexVersionStatusSerializer(serializers.Serializer):
     embedded = serializers.IntegerField()
     failed = serializers.IntegerField()
     pending = serializers.IntegerField()
+    jobError = serializers.CharField(allow_null=True)
 
 
 class IndexStatusSerializer(serializers.Serializer):

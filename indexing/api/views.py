@@ -10,17 +10,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from claire.api.auth import request_user
-from claire.api.errors import ApiError
-from claire.api.params import positive_id
-from claire.api.schema import cursor_parameter, error_response, limit_parameter
+from claire.api.pagination import before_id, keyset_page, page_limit
+from claire.api.schema import PAGE_ERRORS, cursor_parameter, limit_parameter
 from indexing import selectors
 from indexing.api.serializers import (
     EmbeddingFailurePageSerializer,
     EmbeddingFailureSerializer,
     IndexStatusSerializer,
-    index_status_data,
 )
 from indexing.models import IndexVersionState
+from indexing.wire import index_status_wire
 
 
 class IndexStatusView(APIView):
@@ -33,19 +32,10 @@ class IndexStatusView(APIView):
         )
         return Response(
             {
-                "active": index_status_data(active) if active is not None else None,
-                "versions": [index_status_data(status) for status in statuses],
+                "active": index_status_wire(active) if active is not None else None,
+                "versions": [index_status_wire(status) for status in statuses],
             }
         )
-
-
-def _positive_int(value: str | None, *, name: str, default: int | None) -> int | None:
-    if value is None or value == "":
-        return default
-    number = positive_id(value)
-    if number is None:
-        raise ApiError(code=f"invalid_{name}", message=f"{name} must be a positive number.")
-    return number
 
 
 class EmbeddingFailuresView(APIView):
@@ -54,21 +44,17 @@ class EmbeddingFailuresView(APIView):
         parameters=[limit_parameter(50, 200), cursor_parameter()],
         responses={
             200: EmbeddingFailurePageSerializer,
-            400: error_response("`invalid_limit` or `invalid_cursor`."),
+            400: PAGE_ERRORS,
         },
     )
     def get(self, request: Request) -> Response:
-        limit = min(
-            _positive_int(request.query_params.get("limit"), name="limit", default=50) or 50, 200
-        )
-        before = _positive_int(request.query_params.get("before"), name="cursor", default=None)
+        limit = page_limit(request, default=50, maximum=200)
+        before = before_id(request)
         queryset = selectors.embedding_failures_for_user(user=request_user(request))
         if before is not None:
             queryset = queryset.filter(pk__lt=before)
-        page = list(queryset[: limit + 1])
-        body: dict[str, Any] = {
-            "failures": EmbeddingFailureSerializer(page[:limit], many=True).data
-        }
-        if len(page) > limit:
-            body["nextCursor"] = str(page[limit - 1].pk)
+        page = keyset_page(list(queryset[: limit + 1]), limit=limit, key=lambda row: (row.pk,))
+        body: dict[str, Any] = {"failures": EmbeddingFailureSerializer(page.items, many=True).data}
+        if page.next_cursor:
+            body["nextCursor"] = page.next_cursor
         return Response(body)

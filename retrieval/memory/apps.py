@@ -12,13 +12,10 @@ class MemoryConfig(AppConfig):
         from django.db.models.signals import pre_delete
 
         from conversations.models import Chat
-        from conversations.signals import messages_changed
         from retrieval.memory import receivers
 
-        messages_changed.connect(
-            receivers.on_messages_changed, dispatch_uid="memory.on_messages_changed"
-        )
-        # Deleting a chat deletes what only its messages supported.
+        # Ingest calls memory through settings.CONVERSATION_HOOKS (receivers.hook). Deleting a
+        # chat deletes what only its messages supported.
         pre_delete.connect(
             receivers.on_chat_pre_delete, sender=Chat, dispatch_uid="memory.on_chat_pre_delete"
         )

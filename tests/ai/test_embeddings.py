@@ -11,7 +11,6 @@ from claire.ai.embeddings import (
     EmbeddingModelIdentity,
     NoEligibleEmbeddingModel,
     aembed_many,
-    backoff_delay,
     embed_many,
     embedding_model_identity,
     split_requests,
@@ -19,6 +18,7 @@ from claire.ai.embeddings import (
 from claire.ai.local.mock import HashEmbedder
 from claire.ai.tokens import count_tokens
 from claire.ai.types import DataPolicy, EmbeddingFailure, ErrorCode, Usage
+from claire.backoff import backoff_delay
 from tests.ai.conftest import fake_model
 from tests.ai.factories import verified_record_for
 from tests.ai.fake_openai_server import EMBEDDING_DIMENSIONS, fake_vector
@@ -239,14 +239,21 @@ def test_backoff_grows_exponentially_with_jitter_under_a_ceiling(configure_ai):
     )
     profile = ai_config().profile("embed")
 
-    delays = {
-        attempt: [backoff_delay(attempt, profile) for _ in range(200)] for attempt in range(5)
-    }
+    delays = {attempt: [_delay(attempt, profile) for _ in range(200)] for attempt in range(5)}
 
     assert all(0 <= delay <= 1.0 for delay in delays[0])
     assert all(0 <= delay <= 4.0 for delay in delays[2])
     assert all(0 <= delay <= 5.0 for delay in delays[4])
     assert max(delays[4]) > 4.0  # the ceiling, not 16 s, bounds attempt 4
     assert len(set(delays[2])) > 100  # jittered
-    assert backoff_delay(0, profile, retry_after_s=3.0) >= 3.0
-    assert backoff_delay(0, profile, retry_after_s=60.0) <= 5.0
+    assert _delay(0, profile, retry_after_s=3.0) >= 3.0
+    assert _delay(0, profile, retry_after_s=60.0) <= 5.0
+
+
+def _delay(attempt, profile, *, retry_after_s=None):
+    return backoff_delay(
+        attempt=attempt,
+        base_s=profile.retry_base_delay_s,
+        cap_s=profile.retry_max_delay_s,
+        retry_after_s=retry_after_s,
+    )

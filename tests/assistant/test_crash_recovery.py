@@ -99,8 +99,9 @@ def test_sigkill_mid_stream_ends_the_turn_as_interrupted_and_charges_what_was_sh
 
     turn = Turn.objects.get(pk=turn_id)
     assert (turn.status, turn.error_code, turn.text) == (TurnStatus.PARTIAL, "interrupted", shown)
-    # Ended a lease (3 s) after the last heartbeat, not after 300 s.
-    assert (turn.finished_at - killed_at).total_seconds() < 10
+    # Ended by the 3 s lease, not the default 300 s one (the margin covers starting the
+    # second server on a busy machine).
+    assert (turn.finished_at - killed_at).total_seconds() < 60
     reservation.refresh_from_db()
     assert reservation.state == ReservationState.SETTLED
     event = UsageEvent.objects.get(user=user)

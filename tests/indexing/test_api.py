@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from claire.ai.registry import models_overridden
 from indexing import services
 from indexing.selectors import index_status_for_user
+from indexing.wire import index_status_wire
 from tests.indexing.embedders import ScriptedEmbedder
 from tests.indexing.support import ingest, message, message_row, run_job
 
@@ -122,3 +123,15 @@ def test_failures_refuse_a_bad_limit(api_client, version):
 def test_index_api_needs_a_signed_in_user(client):
     assert client.get("/api/index/status").status_code in (401, 403)
     assert client.get("/api/index/failures").status_code in (401, 403)
+
+
+def test_an_answer_and_the_status_endpoint_share_one_index_status_format(api_client, user, version):
+    endpoint = api_client.get("/api/index/status").json()["active"]
+    assert endpoint == index_status_wire(index_status_for_user(user=user))
+    assert index_status_wire(None) == {
+        "state": "not_started",
+        "eligible": 0,
+        "embedded": 0,
+        "failed": 0,
+        "pending": 0,
+    }

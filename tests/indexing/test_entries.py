@@ -2,6 +2,7 @@
 
 import pytest
 
+from conversations.hooks import HookSchedule
 from conversations.services import chat_set_excluded_from_ai
 from indexing.models import EntryState, IndexJob, IndexProgress, JobState, MessageEmbedding
 from tests.indexing.support import (
@@ -16,8 +17,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _indexing_callbacks(callbacks):
-    """On-commit callbacks registered by this app (other apps listen to the same signals)."""
-    return [callback for callback in callbacks if callback.__module__.startswith("indexing")]
+    """On-commit callbacks of this app's conversation hook (other apps' hooks run too)."""
+    return [
+        callback
+        for callback in callbacks
+        if isinstance(callback, HookSchedule) and callback.path == "indexing.hooks.hook"
+    ]
 
 
 def test_without_a_version_ingestion_creates_no_entries(user, django_capture_on_commit_callbacks):

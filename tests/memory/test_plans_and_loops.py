@@ -280,13 +280,21 @@ def test_refresh_task_derives_memory_and_returns_quietly_for_a_missing_user(user
     assert Loop.objects.count() == 1
 
 
+def _refresh_requests_recorded(monkeypatch, requested):
+    from retrieval.memory import receivers
+
+    def task_send(name, *, args):
+        assert name == "memory.refresh"
+        requested.append(tuple(args))
+
+    monkeypatch.setattr(receivers, "task_send", task_send)
+
+
 def test_ingest_requests_the_refresh_after_commit(
     user, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from retrieval.memory import receivers
-
     requested: list[tuple[int, list[int]]] = []
-    monkeypatch.setattr(receivers.memory_refresh, "delay", lambda *args: requested.append(args))
+    _refresh_requests_recorded(monkeypatch, requested)
     with django_capture_on_commit_callbacks(execute=True):
         ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "Could you send me the invoice?"))
     assert requested == [(user.pk, [Chat.objects.get(user=user).pk])]
@@ -297,10 +305,8 @@ def test_one_refresh_per_transaction_however_many_ingests(
 ):
     from django.db import transaction
 
-    from retrieval.memory import receivers
-
     requested: list[tuple[int, list[int]]] = []
-    monkeypatch.setattr(receivers.memory_refresh, "delay", lambda *args: requested.append(args))
+    _refresh_requests_recorded(monkeypatch, requested)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "hi", sender="Leo"))
         ingest(user, chat_of("dm-rita", "Rita"), say("1", T0, "hi", sender="Rita"))

@@ -48,6 +48,7 @@ from django.db import connection, transaction
 from rest_framework.authtoken.models import Token
 
 from claire.accounts.models import User
+from claire.stats import percentile
 from conversations.models import Chat, Message, Platform, content_hash_of
 
 BENCH_EMAIL = "bench-assistant@askclaire.local"
@@ -99,12 +100,6 @@ def _process_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux ``/proc``), whatever the machine's load."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 @dataclass
@@ -336,10 +331,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"burst: {count} streams opened at once (load average {os.getloadavg()[0]:.1f}); "
             f"answered {len(first_bytes)}, reached data-sources {len(sources)}\n"
-            f"  request -> first byte:   p50 {_percentile(first_bytes, 0.5):.1f} ms, "
-            f"p95 {_percentile(first_bytes, 0.95):.1f} ms, max {max(first_bytes):.1f} ms\n"
-            f"  request -> data-sources: p50 {_percentile(sources, 0.5):.1f} ms, "
-            f"p95 {_percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms"
+            f"  request -> first byte:   p50 {percentile(first_bytes, 0.5):.1f} ms, "
+            f"p95 {percentile(first_bytes, 0.95):.1f} ms, max {max(first_bytes):.1f} ms\n"
+            f"  request -> data-sources: p50 {percentile(sources, 0.5):.1f} ms, "
+            f"p95 {percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms"
         )
 
     async def _bench(self, port: int, token: str, options: dict[str, Any]) -> None:
@@ -362,12 +357,12 @@ class Command(BaseCommand):
         self.stdout.write(
             f"sequential requests: {len(latency)} (load average {load:.1f})\n"
             f"  request -> first byte:   median {statistics.median(first_bytes):.1f} ms, "
-            f"p95 {_percentile(first_bytes, 0.95):.1f} ms\n"
+            f"p95 {percentile(first_bytes, 0.95):.1f} ms\n"
             f"  request -> data-sources: median {statistics.median(sources):.1f} ms, "
-            f"p95 {_percentile(sources, 0.95):.1f} ms\n"
+            f"p95 {percentile(sources, 0.95):.1f} ms\n"
             f"  baseline (authenticated one-query GET), first byte: "
             f"median {statistics.median(baseline):.1f} ms, "
-            f"p95 {_percentile(baseline, 0.95):.1f} ms"
+            f"p95 {percentile(baseline, 0.95):.1f} ms"
         )
         streams = options["streams"]
         if not streams:
@@ -413,9 +408,9 @@ class Command(BaseCommand):
             f"concurrent streams: {streams} opened over {ramp:g} s, {options['deltas']} deltas "
             f"at 30/s each; complete {complete}, dropped {streams - complete}\n"
             f"  delta lateness, all deltas: median {statistics.median(lateness):.1f} ms, "
-            f"p99 {_percentile(lateness, 0.99):.1f} ms, max {max(lateness):.1f} ms\n"
+            f"p99 {percentile(lateness, 0.99):.1f} ms, max {max(lateness):.1f} ms\n"
             f"  delta lateness, steady state with all {streams} streaming ({len(steady)} words): "
-            f"median {statistics.median(steady):.1f} ms, p99 {_percentile(steady, 0.99):.1f} ms, "
+            f"median {statistics.median(steady):.1f} ms, p99 {percentile(steady, 0.99):.1f} ms, "
             f"max {max(steady):.1f} ms\n"
             f"  server CPU: {server_cpu:.1f} s for {words} words, "
             f"{server_cpu / max(words, 1) * 1e6:.0f} us per word (whole answers, retrieval "

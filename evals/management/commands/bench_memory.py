@@ -1,4 +1,5 @@
-"""Time personal-memory work on the demo corpus (figures in docs/MEMORY.md).
+"""Time personal-memory work on the demo corpus (figures in docs/MEMORY.md). A bench, so it
+lives with the evals: product apps never import the demo ``fixtures``.
 
     python manage.py bench_memory [--runs 20]
 
@@ -20,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from claire.accounts.models import User
+from claire.stats import percentile
 from conversations.models import Chat, Message
 from fixtures.demo_corpus import build_demo_corpus
 from fixtures.services import demo_corpus_load
@@ -34,9 +36,7 @@ def _timed(function: Callable[[], object], runs: int) -> tuple[float, float]:
         started = time.perf_counter()
         function()
         samples.append((time.perf_counter() - started) * 1000)
-    samples.sort()
-    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
-    return statistics.median(samples), p95
+    return statistics.median(samples), percentile(samples, 0.95)
 
 
 class Command(BaseCommand):

@@ -1,0 +1,53 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from claire.secret_key import secret_key_refuse_insecure
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVELOPMENT_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
+
+
+def test_every_periodic_task_is_in_the_one_beat_schedule():
+    assert set(settings.CELERY_BEAT_SCHEDULE) == {
+        "indexing-recover-jobs",
+        "billing-sweep-reservations",
+        "assistant-sweep-orphaned-turns",
+        "observability-rollouts-evaluate",
+        "observability-alerts-evaluate",
+    }
+    assert settings.CELERY_BEAT_SCHEDULE["indexing-recover-jobs"]["task"] == "indexing.recover_jobs"
+
+
+@pytest.mark.parametrize("key", [DEVELOPMENT_KEY, "short-key"])
+def test_production_refuses_a_development_or_short_key(key):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY is a development key"):
+        secret_key_refuse_insecure(
+            key=key, is_debug=False, insecure_keys=frozenset({DEVELOPMENT_KEY})
+        )
+
+
+def test_debug_accepts_the_development_key():
+    secret_key_refuse_insecure(
+        key=DEVELOPMENT_KEY, is_debug=True, insecure_keys=frozenset({DEVELOPMENT_KEY})
+    )
+
+
+def test_a_management_command_refuses_the_development_key_when_debug_is_off():
+    # Not only the served process: a worker or a command signs with the same key.
+    refused = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**os.environ, "SECRET_KEY": DEVELOPMENT_KEY, "DEBUG": "false"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY is a development key" in refused.stderr
