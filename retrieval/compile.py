@@ -389,7 +389,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.PLAN_RECALL,
         "when_is_event",
-        r"\b(?:when|where|what\s+time)\s+(?:is|was|are|were|'s|did|do|does|will)\s+"
+        r"\b(?:when|where|what\s+time)(?:'s|\s+(?:is|was|are|were|did|do|does|will))\s+"
         rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS})\b",
     ),
     _pattern(
@@ -425,6 +425,34 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,6}?(?:cancell?ed|rescheduled|postponed"
         r"|called\s+off|confirmed|booked|moved)\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "when_does_it_happen",
+        # "What time does Ana land tonight?", "when is the plumber coming?", "when are they
+        # getting in?", "what time am I getting picked up?": when something is to happen.
+        r"\bwhat\s+time\s+(?:is|are|am|does|do|will|should|'s)\b(?!\s+it\b)"
+        r"|\bwhen\s+(?:is|are|am|does|do|will|should|'s)\s+(?:[\w']+\s+){0,4}?"
+        r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
+        r"|starting|start|due|picking|picked|dropping|happening|showing\s+up)\b"
+        # "Where's the tasting tomorrow?": where something is on a day.
+        rf"|\bwhere(?:'s|\s+is|\s+are)\s+(?:[\w']+\s+){{1,4}}?(?:on\s+)?(?:{_PLAN_DAYS})\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "whats_on",
+        # "What have I got on this weekend?", "what am I doing tomorrow?", "any plans tonight?"
+        r"\bwhat\s+(?:have|'ve|do)\s+(?:i|we)\s+(?:got|have)\s+on\b"
+        rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
+        rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
+        r"|\bany\s+plans\b",
+    ),
+    _pattern(
+        Intent.PLAN_RECALL,
+        "bring_or_drive",
+        # "What am I supposed to bring to the party?", "who's driving?", "who picks us up?"
+        r"\b(?:supposed|meant|asked)\s+to\s+bring\b|\bwhat\s+(?:should|do|can|shall)\s+(?:i|we)"
+        r"\s+bring\b|\bwho(?:'s|\s+is)\s+(?:driving|picking)\b|\bwho\s+(?:drives|picks)\b",
     ),
     # A past-tense "who" question asks who someone was ("who signed me up?"); a present one
     # ("who owns what for the launch?") asks about a conversation.

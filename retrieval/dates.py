@@ -445,6 +445,8 @@ _HOLIDAY_SPELLINGS: dict[str, str] = {
     "valentine's": "valentine's day",
     "valentines": "valentine's day",
 }
+# Holiday names as people write them ("thanksgiving", "xmas"): they name an event too.
+HOLIDAY_NAMES = frozenset(_HOLIDAY_SPELLINGS)
 _HOLIDAY_ALTERNATION = "|".join(
     re.escape(spelling).replace(r"\ ", r"\s+")
     for spelling in sorted(_HOLIDAY_SPELLINGS, key=len, reverse=True)

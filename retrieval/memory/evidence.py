@@ -33,7 +33,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from itertools import zip_longest
 from zoneinfo import ZoneInfo
 
@@ -43,7 +43,7 @@ from claire.accounts.models import User
 from conversations.models import Chat, Message, MessageKind, Person, Platform
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
-from retrieval.dates import message_relative_date, resolve_time_expression
+from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
@@ -77,7 +77,7 @@ from retrieval.memory.selectors import (
     person_ids_expand,
     plans_for_user,
 )
-from retrieval.memory.timeline import topic_plan
+from retrieval.memory.timeline import topic_plan, window_plans
 from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
@@ -602,9 +602,22 @@ def _plan_hits(
 ) -> tuple[list[_Hit], list[Finding]]:
     time_range = compiled.time_range
     terms = tuple(term for term in compiled.keywords if fold_text(term) not in _PLAN_WORDS)
+    topic = _plan_topic_terms(compiled)
     plans = _plans_in_window(user=user, compiled=compiled, terms=terms)[:PLANS_CITED]
-    if not plans:
-        plans = plans_for_user(
+    if not topic and not _person_ids(compiled) and time_range is not None:
+        # "What have I got on this weekend?": every plan whose day falls in the window, read
+        # from the messages that name a day in it, with the stored ones not already there.
+        read = _window_plans(user=user, compiled=compiled, now=now)
+        plans = [
+            *read,
+            *(
+                plan
+                for plan in plans
+                if not any(set(plan.message_ids) & set(other.message_ids) for other in read)
+            ),
+        ][:PLANS_CITED]
+    elif not plans or topic:
+        stored = plans or plans_for_user(
             user=user,
             terms=compiled.keywords,
             person_ids=_person_ids(compiled),
@@ -613,10 +626,10 @@ def _plan_hits(
             chat_ids=_strict_chat_ids(compiled),
             limit=PLANS_CITED,
         )
-        if not plans and compiled.plan_status:
+        if not stored and compiled.plan_status:
             # "Why was it moved?" of a plan confirmed again after the move: its history
             # holds the status asked about, its current status another.
-            plans = [
+            stored = [
                 plan
                 for plan in plans_for_user(
                     user=user,
@@ -628,21 +641,186 @@ def _plan_hits(
                 )
                 if any(step.status in compiled.plan_status for step in plan.steps)
             ]
-        topic = _topic_plan(user=user, compiled=compiled, now=now, plans=plans)
-        if topic is not None:
-            plans = [topic]
+        plans = list(stored)
+        read_plan = _topic_plan(user=user, compiled=compiled, now=now, plans=plans, terms=topic)
+        if read_plan is not None:
+            plans = [read_plan]
     ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
     findings = _plan_findings(user=user, plans=plans)
-    if findings and _YES_NO.search(fold_text(compiled.question)):
+    folded = fold_text(compiled.question)
+    if findings and (_YES_NO.search(folded) or _PLAN_YES_NO.search(folded)):
+        answer = (
+            _plan_yes_no(user=user, compiled=compiled, plan=plans[0])
+            if _YES_NO.search(folded)
+            # "When is it, and am I going?": whether it is still on, whatever its day.
+            else ("No" if plans[0].status == PlanStatus.CANCELLED else "Yes")
+        )
         findings[0] = Finding(
-            text=f"{_plan_yes_no(user=user, compiled=compiled, plan=plans[0])}: "
-            + findings[0].text,
+            text=f"{answer}: " + findings[0].text,
             message_ids=findings[0].message_ids,
         )
+    if plans and _asks_detail(compiled):
+        detail = _plan_detail(user=user, compiled=compiled, plan=plans[0], now=now)
+        if detail is None:
+            # Asked who drives or what to bring, and no message in scope says: the plan's own
+            # time is not that answer.
+            return [], []
+        findings.append(detail)
+        ordered.extend((mid, "detail") for mid in detail.message_ids)
+    # The messages that prove what the findings state lead (the step that set the status,
+    # the one that set the time, the proposal, the detail), so they reach the answer's
+    # sources before the rest of a long plan's steps.
+    proving = list(dict.fromkeys(mid for finding in findings for mid in finding.message_ids))
+    notes = dict(ordered)
+    ordered = [
+        *((mid, notes[mid]) for mid in proving if mid in notes),
+        *(hit for hit in ordered if hit[0] not in proving),
+    ]
     return ordered, findings
+
+
+def _asks_detail(compiled: CompiledQuery) -> bool:
+    folded = fold_text(compiled.question)
+    return bool(_BRING_ASKED.search(folded) or _RIDE_ASKED.search(folded))
+
+
+# "..., and am I getting them?": a yes/no clause after the "when".
+_PLAN_YES_NO = re.compile(r"(?:,|\band)\s+(?:am|are|is|do|does|did|will|can)\s+(?:i|we)\b")
+# Asked about arriving: the messages say "land", "flight", "arrive".
+_ARRIVAL_ASKED = re.compile(
+    r"\b(?:getting\s+in|get\s+in|gets\s+in|arriv\w*|land|landing|lands|fly(?:ing)?\s+in)\b"
+)
+_ARRIVAL_WORDS = ("land", "arrive", "flight", "flying")
+# What the plan asks of the user, and who drives or picks up.
+_BRING_ASKED = re.compile(r"\bbring\b")
+_BRING_SQL = r"\m(bring|traz|trae|traer|apporte|mitbring)"
+_RIDE_ASKED = re.compile(r"\b(?:driv\w*|pick\w*\s+(?:\w+\s+)?up|picked|lift|ride)\b")
+_RIDE_SQL = (
+    r"\m(driving|drives|(i['\u2019]?ll|i can|can you|could you|who['\u2019]?s) drive"
+    r"|pick(ing)? (you|u|me|us|them|him|her) up|pick (you|u|me|us|them|him|her)\M|lift\M|ride"
+    r"|te pego|te busco|te recojo|passo a[íi])"
+)
+DETAIL_READ = 80
+
+
+def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
+    """The words a plan's messages would use: the question's topic words, a role nobody
+    resolved ("the plumber"), a holiday it names ("Thanksgiving") and, for an arrival, the
+    words arrivals are said with."""
+    terms = [
+        term
+        for term in deed_topic_terms(topic_terms(compiled))
+        if term not in _PLAN_WORDS and len(term) >= 3
+    ]
+    for person in compiled.people:
+        if not person.person_ids:
+            terms.extend(fold_text(word) for word in person.descriptors)
+    folded = fold_text(compiled.question)
+    terms.extend(
+        name for name in sorted(HOLIDAY_NAMES) if re.search(rf"\b{re.escape(name)}\b", folded)
+    )
+    if _ARRIVAL_ASKED.search(folded):
+        terms.extend(_ARRIVAL_WORDS)
+    return list(dict.fromkeys(terms))
+
+
+def _window_days(user: User, compiled: CompiledQuery) -> tuple[date, date] | None:
+    time_range = compiled.time_range
+    if time_range is None:
+        return None
+    zone = user.zoneinfo
+    return (
+        time_range.start_utc.astimezone(zone).date(),
+        (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date(),
+    )
+
+
+def _window_plans(*, user: User, compiled: CompiledQuery, now: datetime) -> list[PlanTimeline]:
+    days = _window_days(user, compiled)
+    if days is None:
+        return []
+    return window_plans(
+        user=user,
+        first_day=days[0],
+        last_day=days[1],
+        now=now,
+        chat_ids=_strict_chat_ids(compiled),
+    )
+
+
+def _plan_detail(
+    *, user: User, compiled: CompiledQuery, plan: PlanTimeline, now: datetime
+) -> Finding | None:
+    """What the plan asks the user to bring ("Marisa asked you to bring: ice and chips") or
+    who drives ("Nadia said: I'm driving tomorrow, pick you up at 6:45"), from the plan's
+    chats (and its people's direct chats) while it was discussed, citing that message."""
+    folded = fold_text(compiled.question)
+    if _BRING_ASKED.search(folded):
+        pattern = _BRING_SQL
+    elif _RIDE_ASKED.search(folded):
+        pattern = _RIDE_SQL
+    else:
+        return None
+    chat_ids = {step.chat_id for step in plan.steps}
+    strict = _strict_chat_ids(compiled)
+    if strict is not None:
+        chat_ids &= set(strict)
+    named = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    found = Message.objects.filter(user=user)
+    if named and pattern == _RIDE_SQL:
+        # "What time is Nadia picking me up?": what Nadia said, not what someone else did.
+        found = found.filter(sender_person_id__in=named)
+    rows = list(
+        found.filter(
+            chat_id__in=chat_ids,
+            deleted_at__isnull=True,
+            sent_at__gte=plan.first_sent_at,
+            sent_at__lt=now,
+            text__iregex=pattern,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "chat_id", "sent_at", "text", "is_from_self", "sender_person_id")[
+            :DETAIL_READ
+        ]
+    )
+    if not rows:
+        return None
+    pk, chat_id, sent_at, text, is_from_self, sender = rows[0]
+    if is_from_self and "?" in text:
+        # The user asked what to bring: the answer is the next message someone else sent.
+        answer = (
+            Message.objects.filter(
+                user=user,
+                chat_id=chat_id,
+                deleted_at__isnull=True,
+                is_from_self=False,
+                sent_at__gt=sent_at,
+                sent_at__lt=min(now, sent_at + timedelta(hours=2)),
+            )
+            .order_by("sent_at", "pk")
+            .values_list("pk", "chat_id", "sent_at", "text", "is_from_self", "sender_person_id")
+            .first()
+        )
+        if answer is None:
+            return None
+        pk, chat_id, sent_at, text, is_from_self, sender = answer
+    if is_suspicious(text):
+        return None
+    display = (
+        Person.objects.filter(user=user, pk=sender).values_list("display_name", flat=True).first()
+        if sender is not None
+        else None
+    )
+    name = "You" if is_from_self else (display or "Someone").split()[0]
+    said = " ".join(text.split())
+    if pattern == _BRING_SQL and not is_from_self:
+        sentence = f"{name} asked you to bring: {said}"
+    else:
+        sentence = f"{name} said ({moment_text(sent_at, user.zoneinfo)}): {said}"
+    return Finding(text=sentence, message_ids=(pk,))
 
 
 def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:
@@ -662,29 +840,39 @@ def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> 
 
 
 def _topic_plan(
-    *, user: User, compiled: CompiledQuery, now: datetime, plans: Sequence[PlanTimeline]
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    now: datetime,
+    plans: Sequence[PlanTimeline],
+    terms: Sequence[str],
 ) -> PlanTimeline | None:
-    """The plan read from the messages about the question's topic, when its messages use
-    more of the question's topic words than the stored plans' do (``timeline``)."""
-    terms = [
-        term
-        for term in deed_topic_terms(topic_terms(compiled))
-        if term not in _PLAN_WORDS and len(term) >= 3
-    ]
+    """The plan read from the messages about the question's topic (``timeline``), unless a
+    stored plan's messages use as many of the rare words it was read from (a tie goes to
+    the reading when it holds all of that stored plan's messages: the same plan, read up to
+    now)."""
     found = topic_plan(
         user=user,
         terms=terms,
         now=now,
         chat_ids=_strict_chat_ids(compiled),
         person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
+        window=_window_days(user, compiled),
     )
     if found is None:
         return None
     topic, used = found
     # Compared on the rare words the topic plan was read from: a stored plan that shares
     # only a common word ("dinner") is another plan.
+    if not plans:
+        return topic
     stored_used = _terms_used(user=user, plans=plans, terms=used)
-    return topic if len(used) > stored_used else None
+    if len(used) > stored_used:
+        return topic
+    # A tie: the reading that holds all of a stored plan's messages and more is the same plan
+    # with what was said since (in other chats too).
+    holds_stored = any(set(plan.message_ids) <= set(topic.message_ids) for plan in plans)
+    return topic if len(used) == stored_used and holds_stored else None
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:

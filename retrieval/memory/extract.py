@@ -70,20 +70,30 @@ _WEEKDAY = (
     r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
 )
 # "Fri 12th", "Thu Jun 4", "sat. 3": an abbreviated day only with a date or a time after it.
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
-    r"(?:[a-z]{3}\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b)?"
+    rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b)?(?:\s+{_MONTHS}(?!\w))?"
+)
+# "Thursday the 26th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
+_DAY_DATE = (
+    rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+    rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w))?"
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
 )
+# A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
 _CLOCK = (
-    r"(?:\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
+    r"(?:(?:between|from)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s(?:and|to|-|\u2013)\s"
+    r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
+    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
+    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
     r"(?::\d{2})?\s?(?:am|pm|h)?\b)"
 )
 _TIME = re.compile(
-    rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
+    rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}{_DAY_DATE}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     r"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week"
     r"|hoje|amanh[aã]|mañana|hoy|ce soir|demain|heute|morgen"
@@ -108,10 +118,16 @@ _CANCEL = re.compile(
 )
 _CHANGE = re.compile(
     r"\b(?:move[sd]?|moving|reschedul\w*|postpon\w*|push(?:ed)? (?:it )?back|instead|"
-    r"change of plans?|switch(?:ed)? (?:it )?to|"
+    r"change of plans?|switch(?:ed)? (?:it )?to|delay(?:ed)?|pushing|"
+    r"cambio de planes?|mudan[cç]a de planos?|changement de plans?|"
     r"mudar|mudamos|adiar|adiad[oa]|passar para|cambiar|cambiamos|movemos|"
     r"d[ée]plac\w*|report[ée]e?|verschieb\w*|verlegt)\b",
     _FLAGS,
+)
+_INSTEAD_OF = re.compile(r"instead\s+of\b", _FLAGS)
+# A time named as the one given up ("my Saturday booking", "reserva del sábado", "not 2").
+_OLD_TIME_BEFORE = re.compile(
+    r"\b(?:of|from|not|del|do|da|du|vom|von|my|our|mi|minha|meu|ma|mon)\s+(?:the\s+)?$", _FLAGS
 )
 _CONFIRM = re.compile(
     r"\b(?:count me in|i['\u2019]m in|we['\u2019]re in|works for me|sounds good|booked|confirmed|"
@@ -147,7 +163,12 @@ def plan_signal(text: str) -> PlanSignal:
     # sentence of the same message.
     after = activity_match.start() if activity_match else 0
     for match in _PLACE.finditer(text, after):
-        candidate = re.sub(rf"(?:\s+{_WEEKDAY})+$", "", match.group(1).strip(), flags=_FLAGS)
+        candidate = re.sub(
+            rf"(?:\s+(?:{_WEEKDAY}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun))+$",
+            "",
+            match.group(1).strip(),
+            flags=_FLAGS,
+        )
         if not _NOT_PLACES.match(candidate):
             place = candidate
             break
@@ -155,9 +176,20 @@ def plan_signal(text: str) -> PlanSignal:
         status: PlanStatus | None = PlanStatus.CANCELLED
     elif (change_match := _CHANGE.search(text)) and time_match:
         status = PlanStatus.CHANGED
-        # The new time is the one said with the change ("move it to Saturday at 8").
-        later = _TIME.search(text, change_match.start()) or _TIME.search(text, 0)
-        time_match = later
+        # The new time is the one said with the change ("move it to Saturday at 8"), or the
+        # one before "instead of" ("at 4 instead of 2", "Wed instead of Tuesday").
+        preceding = [
+            match
+            for match in _TIME.finditer(text, 0, change_match.start())
+            if _INSTEAD_OF.match(text, change_match.start())
+        ]
+        following = [
+            match
+            for match in _TIME.finditer(text, change_match.start())
+            if not _OLD_TIME_BEFORE.search(text, 0, match.start())
+        ]
+        later = (following[0] if following else None) or _TIME.search(text, 0)
+        time_match = preceding[-1] if preceding else later
     elif _CONFIRM.search(text):
         status = PlanStatus.CONFIRMED
     else:

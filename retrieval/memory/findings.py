@@ -56,9 +56,50 @@ _CLOCK = re.compile(
 _EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema", "game night"})
 
 
+# "8-10am", "between 10 and 12", "from 6 to 9pm": a window, not one time.
+_CLOCK_RANGE = re.compile(
+    r"(?:\b(?:between|from)\s+)?(?<![\d:])(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>am|pm)?"
+    r"\s*(?:-|\u2013|\bto\b|\band\b)\s*(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>am|pm)?\b",
+    re.IGNORECASE,
+)
+
+
+def _range_text(label: str) -> str:
+    """ "8:00-10:00 (8-10am)" (with an en dash) for a window of hours; "" when ``label``
+    names none."""
+    for match in _CLOCK_RANGE.finditer(label):
+        said = match.group(0).lower()
+        if not (match.group("a2") or match.group("a1") or said.startswith(("between", "from"))):
+            continue
+        h1, h2 = int(match.group("h1")), int(match.group("h2"))
+        m1, m2 = int(match.group("m1") or 0), int(match.group("m2") or 0)
+        if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59:
+            continue
+        a2 = (match.group("a2") or "").lower()
+        a1 = (match.group("a1") or a2).lower()
+        if a2 == "pm" and h2 < 12:
+            h2 += 12
+        if a1 == "pm" and h1 < 12 and h1 + 12 <= h2:
+            h1 += 12
+        if h1 >= h2 and not a2:
+            continue
+        first, last = f"{h1}:{m1:02d}", f"{h2}:{m2:02d}"
+        if not (a1 or a2):
+            return f"{first}\u2013{last}"
+        shown = _twelve_hour(h1, m1)
+        if (h1 < 12) == (h2 < 12):
+            shown = shown[:-2]
+        return f"{first}\u2013{last} ({shown}\u2013{_twelve_hour(h2, m2)})"
+    return ""
+
+
 def clock_text(label: str, *, activity: str = "") -> str:
-    """The clock time a plan's words name, as "20:00 (8pm)"; "" when they name none.
-    A bare hour ("at 8") is read in the evening for evening activities and for 1-6."""
+    """The clock time a plan's words name, as "20:00 (8pm)" (a window as "8:00-10:00
+    (8-10am)"); "" when they name none. A bare hour ("at 8") is read in the evening for
+    evening activities and for 1-6."""
+    window = _range_text(label)
+    if window:
+        return window
     for match in _CLOCK.finditer(label):
         if match.group("bare"):
             hour, minute, half = int(match.group("bare")), 0, ""
@@ -162,12 +203,26 @@ _DAY_NAMES = {
     "demain": "tomorrow",
     "morgen": "tomorrow",
 }
+# "15 oct", "3 de outubro": the month first, as the date reader reads it.
+_DAY_BEFORE_MONTH = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:de\s+)?((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    r"[a-z]*)\b"
+)
 _WEEKDAY_BEFORE_MONTH = re.compile(
     r"\b[a-z]+day,?\s+(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)"
 )
 _DAY_WORD = re.compile(r"[^\W\d_]+")
 # A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
-_ORDINAL_AFTER_DAY = re.compile(r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2}(?:st|nd|rd|th))\b")
+_ORDINAL_AFTER_DAY = re.compile(
+    r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b)"
+)
+
+
+def _ordinal(match: re.Match[str]) -> str:
+    number = int(match.group(1))
+    ordinals = {1: "st", 2: "nd", 3: "rd"}
+    suffix = "th" if 10 <= number % 100 <= 20 else ordinals.get(number % 10, "th")
+    return f"the {number}{suffix}"
 
 
 def _english_days(label: str) -> str:
@@ -175,8 +230,9 @@ def _english_days(label: str) -> str:
     weekday said with a date gives way to the date ("sat sep 19" is 19 September)."""
     folded = fold_text(label)
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
+    english = _DAY_BEFORE_MONTH.sub(r"\2 \1", english)
     english = _WEEKDAY_BEFORE_MONTH.sub("", english)
-    return _ORDINAL_AFTER_DAY.sub(r"the \1", english)
+    return _ORDINAL_AFTER_DAY.sub(_ordinal, english)
 
 
 def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
@@ -187,16 +243,44 @@ def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
     return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
 
 
+def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
+    """``current`` made more precise by ``said`` ("Saturday" then "Saturday 7am"), or
+    ``None`` when ``said`` names another day or another clock time (a different time)."""
+    if current.day is not None and said.day is not None and current.day != said.day:
+        return None
+    if current.clock and said.clock and current.clock != said.clock:
+        return None
+    return PlanWhen(
+        day=current.day or said.day,
+        clock=current.clock or said.clock,
+        step=said.step
+        if (said.clock and not current.clock) or (said.day and not current.day)
+        else current.step,
+    )
+
+
 def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
-    """Each time the plan was set (proposed or moved), oldest first, repeats dropped."""
+    """Each time the plan was set (proposed or moved), oldest first. A time said with the same
+    day or clock makes the current one more precise ("Sat 19th, we leave 7am"); a confirmation
+    that names another time (a pickup, a reminder) leaves it as it is; a time with no day
+    keeps the day it had ("we now land at 10:25pm")."""
     whens: list[PlanWhen] = []
     for step in plan.steps:
-        if not step.event_label or step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+        if not step.event_label or step.status == PlanStatus.CANCELLED:
             continue
         when = when_of(step, activity=plan.activity, zone=zone)
         if not when.text:
             continue
-        if whens and whens[-1].text == when.text:
+        if whens:
+            merged = when_merged(whens[-1], when)
+            if merged is not None:
+                whens[-1] = merged
+                continue
+            if step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+                continue
+            if when.day is None:
+                when = PlanWhen(day=whens[-1].day, clock=when.clock, step=step)
+        elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
             continue
         whens.append(when)
     return whens
@@ -214,7 +298,7 @@ def plan_finding(
     Friday 6 March at 19:00); the change was said in Weekend crew." citing the step that set
     the status, the step that set the time and the first proposal."""
     subject = f"The {plan.activity or 'plan'}"
-    people = [names[pid] for pid in plan.person_ids if names.get(pid)]
+    people = list(dict.fromkeys(names[pid] for pid in plan.person_ids if names.get(pid)))
     if len(people) > PLAN_PEOPLE_NAMED:
         people = [*people[:PLAN_PEOPLE_NAMED], f"{len(people) - PLAN_PEOPLE_NAMED} more"]
     if people:

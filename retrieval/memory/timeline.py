@@ -1,113 +1,186 @@
-"""A plan read on demand from the messages about a topic: when is it, and did it move.
+"""Plans read on demand from messages: when is it, did it move, who drives.
 
 Stored plans start from an activity word ("dinner", "trip"); many plans are only a name and a
-time ("Kayak day at the reservoir, Fri Jun 12?", "electrician Tue 9-11"). A question
-about one names its topic, so the messages that name that topic (in any chat, on any
-platform), with the conversation right after each (same chat, within ``THREAD_WINDOW``: "Move
-for Sat 13th? leaving 8am" does not repeat the topic), are read in send-time order
-and every one that names a day or a clock becomes a step: the first sets the time, a later
-one with another time or a change word moves it, a cancellation cancels it, an agreement
-confirms it. The result is a ``PlanTimeline`` like a stored plan, rendered the same way.
+time ("Kayak day at the reservoir, Fri Jun 12?", "electrician Tue 9-11"), and their changes
+are often said somewhere else ("can come Wed instead of Tuesday" in a text from the person who
+booked it). A question about one names its topic, a person or a time window, so the plan is
+read when the question is asked:
 
-Only topic words that few messages use count (a word in many messages names no one plan),
-and only the last ``TOPIC_HORIZON`` before the question. Deterministic; no model.
+1. **Seeds** (``topic_plan``): the messages of the last ``TOPIC_HORIZON`` that use the most of
+   the question's rare topic words (a group's title counts as its messages' words: "Mena's
+   move" is discussed in "Moving Mena"); a word used by many messages names no one plan, and
+   a kind of event ("party", "trip") only narrows when nothing rarer is asked. A person the
+   question names adds their own messages about a day still ahead ("Pickle's party": what
+   Pickle announced). ``window_plans`` seeds from every message that names a day inside the
+   question's window ("this weekend").
+2. **Linking** (``_plan_read``): the conversation around each seed (same chat, shortly before
+   and ``THREAD_WINDOW`` after); then, in time order, messages in direct chats with the
+   plan's participants (or in its chats) that name the plan's current day ("Alvarez can come
+   Wed instead of Tuesday", texted by the person who booked it on Tuesday) with their own
+   conversation after them. Participants are the people who wrote in the plan's messages.
+3. **Steps**: every message that names a time or says something about the plan. The first
+   time sets it; the same day or clock again makes it more precise; another time with a
+   change word ("instead", "move", "now", "delayed", "cambio de planes") moves it; another
+   time without one is a detail (a pickup time) that moves nothing; a cancellation cancels
+   it (one person's "can't make it" in a group does not); an agreement confirms it.
+
+The result is a ``PlanTimeline`` like a stored plan, rendered the same way. Deterministic; no
+model; bounded reads.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from datetime import datetime, time, timedelta
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import Q, QuerySet
 
 from claire.accounts.models import User
-from conversations.models import ChatParticipant, Message
+from conversations.models import ChatKind, ChatParticipant, Message
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import plan_signal
-from retrieval.memory.findings import plan_whens, when_of
+from retrieval.memory.extract import ACTIVITIES, plan_signal
+from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline
 
-TOPIC_HORIZON = timedelta(days=45)
+TOPIC_HORIZON = timedelta(days=120)
+# Seeds older than this count only when they name a day still ahead.
+SEED_RECENT = timedelta(days=45)
+OCCURRENCES_READ = 6
+# Topic words at most this many times as common as the rarest (or this common) name the plan.
+RARE_RATIO = 3
+RARE_FLOOR = 8
 THREAD_WINDOW = timedelta(hours=3)
-# Messages naming the plan's weekday join it this long after the topic was last named.
-DAY_LINK_WINDOW = timedelta(days=10)
+THREAD_BEFORE = timedelta(hours=1)
+# Messages of the plan's chats and of direct chats with its people that name its day join it
+# (up to that day), read up to this long after its last seed message.
+LINK_HORIZON = timedelta(days=60)
+LINK_READ = 1500
 # A topic word used by more messages than this in the horizon names no single plan.
 MAX_TOPIC_MESSAGES = 60
 MESSAGES_READ = 400
+# How far back a window question ("this weekend") reads messages that name a day in it.
+WINDOW_LOOKBACK = timedelta(days=21)
+WINDOW_SEEDS = 40
 
-
-def _stem(term: str) -> str:
-    return term if len(term) <= 4 else term[: max(4, len(term) - 2)]
-
-
-def _pattern(term: str) -> str:
-    return rf"(?<!\w){re.escape(_stem(term))}"
-
+# Kinds of event: they say what sort of plan it is, not which one.
+CATEGORY_WORDS = frozenset(
+    {
+        *ACTIVITIES,
+        "plan", "plans", "event", "meeting", "call", "date", "appointment", "visit", "meetup",
+        "session", "class", "show", "match", "game", "reservation", "booking", "holiday",
+        "vacation", "celebration", "ceremony", "reunion", "drink", "thing",
+    }
+)  # fmt: skip
 
 _TIME_WORD = re.compile(
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|weekend|morning"
-    r"|evening|afternoon|night|week|month|time|when|still"
+    r"|evening|afternoon|night|week|month|time|when|still|where"
 )
-_DAY_NAME = re.compile(
-    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun)"
-    r"\b"
+_SUFFIXES = r"(?:e|es|ed|er|ers|ing|s|d)?"
+
+
+def _root(term: str) -> str:
+    """ "plumber" -> "plumb", "moving" -> "mov", "picked" -> "pick": the part its forms share."""
+    for suffix in ("ing", "ers", "er", "ed", "es", "e", "s"):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
+            return term[: -len(suffix)]
+    return term
+
+
+def _term_regex(term: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(_root(term))}{_SUFFIXES}(?!\w)")
+
+
+def _term_sql(term: str) -> str:
+    return rf"\m{re.escape(_root(term))}{_SUFFIXES}\M"
+
+
+# Someone changing what was set: the new time comes with one of these.
+_CHANGE_CUE = re.compile(
+    r"\b(?:instead|now|anymore|delay(?:ed)?|moved?|moving|push(?:ed|ing)?|postpon\w*"
+    r"|reschedul\w*|change|changed|cambio|agora|ahora|maintenant|jetzt|actually|new time"
+    r"|not\s+\d)\b"
+)
+# One person dropping out of a group plan, not the plan being called off.
+_DECLINE = re.compile(
+    r"\b(?:can['\u2019]?t|cannot|won['\u2019]?t|couldn['\u2019]?t) (?:make it|come|go|join)"
+    r"|\bgo without me\b|\bcount me out\b|\bi['\u2019]?m out\b|\bno puedo\b|\bn[aã]o posso\b"
+)
+# A short agreement in the conversation right after a proposal ("eu!! 11 👍", "me!", "in!").
+_SHORT_AGREE = re.compile(
+    r"^\W*(?:me|eu|yo|moi|ich|in|same|yes+|yep|yeah|sure|ok(?:ay)?|sim|s[ií]|oui|ja|bora)\b"
+    r"|\U0001f44d|\U0001f64c"
 )
 
-
-def _day_words(rows: Sequence[tuple]) -> list[str]:
-    """The weekday names the topic's timed messages use, full and short ("saturday", "sat")."""
-    found: set[str] = set()
-    for row in rows:
-        if not plan_signal(row[4] or "").event_label:
-            continue
-        for match in _DAY_NAME.finditer(fold_text(row[4] or "")):
-            full = {
-                "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
-                "fri": "friday", "sat": "saturday", "sun": "sunday",
-            }.get(match.group(1), match.group(1))  # fmt: skip
-            found.add(full)
-    return sorted(found)
+_WEEKDAY_WORDS = (
+    ("monday", "mon", "segunda", "lunes", "lundi", "montag"),
+    ("tuesday", "tue", "tues", "terca", "martes", "mardi", "dienstag"),
+    ("wednesday", "wed", "quarta", "miercoles", "mercredi", "mittwoch"),
+    ("thursday", "thu", "thur", "thurs", "quinta", "jueves", "jeudi", "donnerstag"),
+    ("friday", "fri", "sexta", "viernes", "vendredi", "freitag"),
+    ("saturday", "sat", "sabado", "samedi", "samstag"),
+    ("sunday", "sun", "domingo", "dimanche", "sonntag"),
+)
+_WEEKDAY_SQL = r"\m(" + "|".join(w for words in _WEEKDAY_WORDS for w in words) + r")"
+_RELATIVE_SQL = r"\m(today|tonight|tomorrow|hoje|amanh|hoy|ma.ana|demain|heute|morgen)"
 
 
-def _latest_day_end(rows: Sequence[tuple], *, user: User) -> datetime:
-    """The end of the latest day the topic's timed messages name (their send time if none)."""
-    zone = user.zoneinfo
-    latest = rows[-1][3]
-    for pk, chat_id, platform, sent_at, text, is_from_self, sender in rows:
-        label = plan_signal(text or "").event_label
-        if not label:
-            continue
-        step = PlanStepView(
-            message_id=pk,
+@dataclass(frozen=True)
+class _Row:
+    pk: int
+    chat_id: int
+    platform: str
+    sent_at: datetime
+    text: str
+    is_from_self: bool
+    sender: int | None
+    chat_title: str
+    is_direct: bool
+
+    def step(self, status: PlanStatus, label: str) -> PlanStepView:
+        return PlanStepView(
+            message_id=self.pk,
+            chat_id=self.chat_id,
+            platform=self.platform,
+            status=status,
+            event_label=label,
+            sent_at=self.sent_at,
+            sender_person_id=self.sender,
+            is_from_self=self.is_from_self,
+        )
+
+
+_FIELDS = (
+    "pk", "chat_id", "chat__platform", "sent_at", "text", "is_from_self", "sender_person_id",
+    "chat__title", "chat__kind",
+)  # fmt: skip
+
+
+def _rows(queryset: QuerySet[Message], limit: int = MESSAGES_READ) -> list[_Row]:
+    return [
+        _Row(
+            pk=pk,
             chat_id=chat_id,
             platform=platform,
-            status=PlanStatus.PROPOSED,
-            event_label=label,
             sent_at=sent_at,
-            sender_person_id=sender,
+            text=text or "",
             is_from_self=is_from_self,
+            sender=sender,
+            chat_title=title or "",
+            is_direct=kind == ChatKind.DIRECT,
         )
-        day = when_of(step, activity="", zone=zone).day
-        if day is not None:
-            end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=zone)
-            latest = max(latest, end)
-    return latest
+        for pk, chat_id, platform, sent_at, text, is_from_self, sender, title, kind in (
+            queryset.order_by("sent_at", "pk").values_list(*_FIELDS)[:limit]
+        )
+    ]
 
 
-def topic_plan(
-    *,
-    user: User,
-    terms: Sequence[str],
-    now: datetime,
-    chat_ids: Sequence[int] | None = None,
-    person_ids: Sequence[int] = (),
-) -> tuple[PlanTimeline, tuple[str, ...]] | None:
-    """The plan the messages about ``terms`` describe as of ``now``, with the topic words its
-    messages use; ``None`` when no message about the topic names a time."""
-    folded_terms = [fold_text(term.strip('"')) for term in terms if len(term.strip('"')) >= 3]
-    if not folded_terms:
-        return None
-    since = now - TOPIC_HORIZON
+def _base(
+    *, user: User, since: datetime, now: datetime, chat_ids: Sequence[int] | None
+) -> QuerySet[Message]:
     base = Message.objects.filter(
         user=user,
         deleted_at__isnull=True,
@@ -117,6 +190,255 @@ def topic_plan(
     )
     if chat_ids is not None:
         base = base.filter(chat_id__in=list(chat_ids))
+    return base
+
+
+def _when(row: _Row, label: str, activity: str, user: User) -> PlanWhen | None:
+    if not label:
+        return None
+    when = when_of(row.step(PlanStatus.PROPOSED, label), activity=activity, zone=user.zoneinfo)
+    return when if when.text else None
+
+
+def _names_day(row: _Row, day: date, *, user: User) -> bool:
+    """Whether ``row`` names ``day``: its weekday in any language we read, or a time that
+    falls on it read against the row's own send time ("tomorrow" said the day before)."""
+    folded = fold_text(row.text)
+    words = _WEEKDAY_WORDS[day.weekday()]
+    if any(re.search(rf"(?<!\w){word}(?!\w)", folded) for word in words):
+        return True
+    label = plan_signal(row.text).event_label
+    when = _when(row, label, "", user)
+    return when is not None and when.day == day
+
+
+# A street address ("2217 S Kinnickinnic Ave", "12 Rua Augusta"): where the plan now is.
+_ADDRESS = re.compile(
+    r"\b\d{1,5}\s+(?:[NSEW]\.?\s+)?(?:[A-Z][\w.'-]*\s+){1,3}"
+    r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Pl|Place|Sq|Square)\b\.?"
+    r"|\b(?:Rua|Avenida|Calle|Rue|Via)\s+(?:[A-Z\u00c0-\u00dd][\w'-]*\s*){1,3}(?:,?\s*\d{1,5})?"
+)
+
+
+def _place_said(text: str) -> str:
+    match = _ADDRESS.search(text)
+    return match.group(0).strip(" ,.") if match else ""
+
+
+class _Steps:
+    """The plan's steps as its messages are read in time order (see the module docstring)."""
+
+    def __init__(self, *, user: User, activity: str) -> None:
+        self.user = user
+        self.activity = activity
+        self.steps: list[PlanStepView] = []
+        self.status = PlanStatus.PROPOSED
+        self.current: PlanWhen | None = None
+        self.place = ""
+
+    def take(self, row: _Row) -> None:
+        signal = plan_signal(row.text)
+        folded = fold_text(row.text)
+        said = _when(row, signal.event_label, self.activity, self.user)
+        current = self.current
+        step_status: PlanStatus | None = None
+        if signal.status == PlanStatus.CANCELLED and self.steps:
+            if row.is_direct or not _DECLINE.search(folded):
+                step_status = PlanStatus.CANCELLED
+        elif said is not None and current is None:
+            step_status = PlanStatus.PROPOSED
+            self.current = said
+        elif said is not None and current is not None:
+            merged = when_merged(current, said)
+            if merged is not None:
+                step_status = PlanStatus.CONFIRMED
+                self.current = merged
+            elif signal.status == PlanStatus.CHANGED or _CHANGE_CUE.search(folded):
+                step_status = PlanStatus.CHANGED
+                self.current = PlanWhen(
+                    day=said.day or current.day, clock=said.clock, step=said.step
+                )
+            else:
+                # Another time said in passing (a pickup, a reminder): a detail of the plan.
+                step_status = PlanStatus.CONFIRMED
+        elif self.steps and (
+            signal.status == PlanStatus.CONFIRMED
+            or (len(folded.split()) <= 6 and _SHORT_AGREE.search(row.text.lower()))
+        ):
+            step_status = PlanStatus.CONFIRMED
+        if step_status is None:
+            return
+        self.steps.append(row.step(step_status, signal.event_label))
+        self.status = step_status
+        place = _place_said(row.text) or signal.place
+        if place and step_status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+            self.place = place
+
+    def plan(self) -> PlanTimeline | None:
+        steps = self.steps
+        if not steps:
+            return None
+        status = self.status
+        if status == PlanStatus.CONFIRMED and any(s.status == PlanStatus.CHANGED for s in steps):
+            # Agreed after a move: it still moved.
+            status = PlanStatus.CHANGED
+        plan = PlanTimeline(
+            plan_id=0,
+            activity=self.activity,
+            place=self.place,
+            event_label=next((s.event_label for s in reversed(steps) if s.event_label), ""),
+            status=status,
+            first_sent_at=steps[0].sent_at,
+            last_sent_at=steps[-1].sent_at,
+            steps=tuple(steps),
+        )
+        return plan if plan_whens(plan, self.user.zoneinfo) else None
+
+
+def _plan_read(
+    *,
+    user: User,
+    seeds: Sequence[_Row],
+    base: QuerySet[Message],
+    now: datetime,
+    activity: str,
+) -> PlanTimeline | None:
+    """The plan the ``seeds`` start, with the conversation around them and the messages of
+    its participants that name its day, as of ``now``."""
+    if not seeds:
+        return None
+    seeds = sorted(seeds, key=lambda row: (row.sent_at, row.pk))
+    near = Q()
+    for row in seeds:
+        near |= Q(
+            chat_id=row.chat_id,
+            sent_at__gte=row.sent_at - THREAD_BEFORE,
+            sent_at__lte=row.sent_at + THREAD_WINDOW,
+        )
+    around = {row.pk: row for row in [*seeds, *_rows(base.filter(near))]}
+    participants = {row.sender for row in around.values() if row.sender is not None}
+    chats = {row.chat_id for row in seeds}
+    direct_chats = set(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=participants
+        ).values_list("chat_id", flat=True)
+    )
+    where = Q(chat_id__in=chats | direct_chats)
+    anchors = _anchor_names(seeds, user=user)
+    if anchors:
+        where |= Q(text__iregex=r"\m(" + "|".join(re.escape(word) for word in anchors) + r")\M")
+    later = _rows(
+        base.filter(
+            where,
+            sent_at__gt=seeds[0].sent_at,
+            sent_at__lte=min(now, seeds[-1].sent_at + LINK_HORIZON),
+        ),
+        limit=LINK_READ,
+    )
+    reader = _Steps(user=user, activity=activity)
+    linked_until: dict[int, datetime] = {}
+    zone = user.zoneinfo
+    for row in _dedupe([*around.values(), *later]):
+        open_until = linked_until.get(row.chat_id)
+        keep = row.pk in around or (open_until is not None and row.sent_at <= open_until)
+        if not keep:
+            current = reader.current
+            keep = (
+                current is not None
+                and current.day is not None
+                and row.sent_at.astimezone(zone).date() <= current.day
+                and (
+                    _names_day(row, current.day, user=user)
+                    or _is_organiser_change(row, reader, user=user)
+                )
+            )
+            if keep:
+                linked_until[row.chat_id] = row.sent_at + THREAD_WINDOW
+        if keep:
+            reader.take(row)
+    return reader.plan()
+
+
+# A capitalised word inside a sentence: a name ("Alvarez", "Harbor"), not a sentence start.
+_INNER_NAME = re.compile(r"(?<=[\w,;:)\u2014-] )([A-Z\u00c0-\u00dd][a-z\u00e0-\u00ff]{3,})\b")
+_NOT_NAMES = frozenset(
+    {
+        *(w for words in _WEEKDAY_WORDS for w in words),
+        "january", "february", "march", "april", "june", "july", "august", "september",
+        "october", "november", "december", "thanks", "thank", "please", "hello", "sorry",
+        "love", "also", "sure", "okay", "yeah", "just", "maybe", "cheers", "best",
+    }
+)  # fmt: skip
+ANCHORS = 8
+
+
+def _anchor_names(seeds: Sequence[_Row], *, user: User) -> list[str]:
+    """Names said inside the seed messages' sentences ("Gloria mentioned Alvarez Plumbing"):
+    a later message naming one of them and the plan's day is about the plan, in any chat."""
+    own = {fold_text(part) for part in (user.first_name, user.last_name) if part}
+    found: list[str] = []
+    for row in seeds:
+        for match in _INNER_NAME.finditer(row.text):
+            word = match.group(1)
+            folded = fold_text(word)
+            if folded in _NOT_NAMES or folded in own or word in found:
+                continue
+            found.append(word)
+    return found[:ANCHORS]
+
+
+def _is_organiser_change(row: _Row, reader: _Steps, *, user: User) -> bool:
+    """A change with a new time from the person who set the plan ("change of plans, the
+    van is only free on Sunday, so it's Sunday at 10am now"), before the plan's day."""
+    first = reader.steps[0] if reader.steps else None
+    if first is None or first.sender_person_id is None or row.sender != first.sender_person_id:
+        return False
+    signal = plan_signal(row.text)
+    changed = signal.status == PlanStatus.CHANGED or _CHANGE_CUE.search(fold_text(row.text))
+    return bool(changed) and _when(row, signal.event_label, "", user) is not None
+
+
+def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
+    seen: dict[int, _Row] = {}
+    for row in rows:
+        seen.setdefault(row.pk, row)
+    return sorted(seen.values(), key=lambda row: (row.sent_at, row.pk))
+
+
+def _activity(rows: Sequence[_Row], fallback: str) -> str:
+    """The kind of event the plan's messages name most ("flight", "party"), else
+    ``fallback``."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        folded = fold_text(row.text)
+        for word in CATEGORY_WORDS:
+            if len(word) > 3 and re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", folded):
+                counts[word] = counts.get(word, 0) + 1
+    return max(sorted(counts), key=lambda word: counts[word]) if counts else fallback
+
+
+def topic_plan(
+    *,
+    user: User,
+    terms: Sequence[str],
+    now: datetime,
+    chat_ids: Sequence[int] | None = None,
+    person_ids: Sequence[int] = (),
+    window: tuple[date, date] | None = None,
+) -> tuple[PlanTimeline, tuple[str, ...]] | None:
+    """The plan the messages about ``terms`` (and the people ``person_ids``) describe as of
+    ``now``, with the topic words its messages use; ``None`` when nothing about the topic
+    names a time. Seeds that name different times without a change word are different
+    occurrences; the one whose messages use most of the question's words is read (then the
+    one in ``window``, then the one still ahead, then the latest)."""
+    folded_terms = list(
+        dict.fromkeys(
+            fold_text(term.strip('"'))
+            for term in terms
+            if len(term.strip('"')) >= 3 and not _TIME_WORD.fullmatch(fold_text(term.strip('"')))
+        )
+    )
+    base = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
     if person_ids:
         # A plan with someone is discussed in the chats they are in.
         base = base.filter(
@@ -124,115 +446,230 @@ def topic_plan(
                 chat__user=user, person_id__in=list(person_ids)
             ).values("chat_id")
         )
-    counts: dict[str, int] = {}
+    rare: dict[str, int] = {}
+    kinds: list[str] = []
+    missing = 0
     for term in folded_terms:
-        if _TIME_WORD.fullmatch(term):
+        if term in CATEGORY_WORDS:
+            kinds.append(term)
             continue
-        count = base.filter(text__iregex=re.escape(_stem(term))).count()
+        count = base.filter(_matches(_term_sql(term))).count()
         if not count:
-            # A topic word the recent history never uses: whatever it asks about is not here.
-            return None
-        if count <= MAX_TOPIC_MESSAGES:
-            counts[term] = count
-    if not counts:
+            missing += 1
+        elif count <= MAX_TOPIC_MESSAGES:
+            rare[term] = count
+    if missing and not rare and not (kinds and person_ids):
+        # Nothing recent uses what the question asks about: that plan is not here (a kind of
+        # event with the person named still is: "what do I bring to Ana's party?").
         return None
-    # The rarest words name the plan; a word many times more common names other things too.
-    rarest = min(counts.values())
-    kept = [term for term, count in counts.items() if count <= max(3, 2 * rarest)]
-    regex = "|".join(re.escape(_stem(term)) for term in kept)
-    topic_rows = list(
-        base.filter(text__iregex=regex)
-        .select_related("chat")
-        .order_by("sent_at", "pk")
-        .values_list("pk", "chat_id", "chat__platform", "sent_at", "text", "is_from_self",
-                     "sender_person_id")[:MESSAGES_READ]
-    )  # fmt: skip
-    topic_rows = [
-        row for row in topic_rows if any(re.search(_pattern(t), fold_text(row[4])) for t in kept)
+    if rare:
+        rarest = min(rare.values())
+        kept = [
+            term for term, count in rare.items() if count <= max(RARE_FLOOR, RARE_RATIO * rarest)
+        ]
+    else:
+        kept = kinds
+    seeds: list[_Row] = []
+    if kept:
+        regex = "|".join(_term_sql(term) for term in kept)
+        candidates = _rows(base.filter(_matches(regex)))
+        scored = []
+        for row in candidates:
+            haystack = _haystack(row)
+            hits = sum(1 for term in kept if _term_regex(term).search(haystack))
+            if hits:
+                scored.append((hits, row))
+        today = now.astimezone(user.zoneinfo).date()
+        recent = now - SEED_RECENT
+        # An older message counts only when it names a day still ahead (a booking).
+        scored = [
+            (score, row)
+            for score, row in scored
+            if row.sent_at >= recent or _is_ahead(row, today, user=user)
+        ]
+        if scored:
+            best = max(score for score, _row in scored)
+            seeds = [row for score, row in scored if score >= max(1, best - 1)]
+    today = now.astimezone(user.zoneinfo).date()
+    if person_ids:
+        # What the people asked about announced for a day still ahead ("Sat Sept 26, 7pm").
+        for row in _rows(base.filter(sender_person_id__in=list(person_ids))):
+            said = _when(row, plan_signal(row.text).event_label, "", user)
+            if said is not None and said.day is not None and said.day >= today:
+                seeds.append(row)
+    if not seeds:
+        return None
+    plans = []
+    clusters = _occurrences(_dedupe(seeds), user=user)
+    # The occurrences with the most telling seeds, then the latest ones.
+    best_of = {id(cluster): max(_score(row, kept) for row in cluster) for cluster in clusters}
+    clusters = sorted(clusters, key=lambda c: (best_of[id(c)], c[-1].sent_at), reverse=True)[
+        :OCCURRENCES_READ
     ]
-    if not topic_rows:
+    for cluster in clusters:
+        activity = kinds[0] if kinds else _activity(cluster, " ".join(kept) or "plan")
+        plan = _plan_read(user=user, seeds=cluster, base=base, now=now, activity=activity)
+        if plan is not None:
+            plans.append(plan)
+    if not plans:
         return None
-    used = {t for row in topic_rows for t in kept if re.search(_pattern(t), fold_text(row[4]))}
-    thread_ids = {row[0] for row in topic_rows}
-    anchors = [(row[1], row[3]) for row in topic_rows]
-    # Later messages in the same chats that name the plan's day ("strong wind on Friday,
-    # not ideal") are about it too, and so is the conversation right after them.
-    days = _day_words(topic_rows)
-    if days:
-        first, last = topic_rows[0][3], topic_rows[-1][3]
-        # Until the plan's day (it is discussed until it happens), or a while after the topic.
-        until = max(last + DAY_LINK_WINDOW, _latest_day_end(topic_rows, user=user))
-        for pk, chat_id, sent_at in base.filter(
-            chat_id__in={row[1] for row in topic_rows},
-            sent_at__gt=first,
-            sent_at__lte=until,
-            text__iregex=r"\m(" + "|".join(days) + r")",
-        ).values_list("pk", "chat_id", "sent_at")[:MESSAGES_READ]:
-            thread_ids.add(pk)
-            anchors.append((chat_id, sent_at))
-    for chat_id, sent_at in anchors:
-        thread_ids.update(
-            base.filter(
-                chat_id=chat_id, sent_at__gt=sent_at, sent_at__lte=sent_at + THREAD_WINDOW
-            ).values_list("pk", flat=True)
-        )
-    rows = list(
-        base.filter(pk__in=thread_ids)
-        .order_by("sent_at", "pk")
-        .values_list("pk", "chat_id", "chat__platform", "sent_at", "text", "is_from_self",
-                     "sender_person_id")
-    )  # fmt: skip
-    zone = user.zoneinfo
-    activity = " ".join(kept)
-    steps: list[PlanStepView] = []
-    status = PlanStatus.PROPOSED
-    current = ""
-    for pk, chat_id, platform, sent_at, text, is_from_self, sender in rows:
-        signal = plan_signal(text or "")
-        step = PlanStepView(
-            message_id=pk,
-            chat_id=chat_id,
-            platform=platform,
-            status=PlanStatus.PROPOSED,
-            event_label=signal.event_label,
-            sent_at=sent_at,
-            sender_person_id=sender,
-            is_from_self=is_from_self,
-        )
-        when = when_of(step, activity=activity, zone=zone).text if signal.event_label else ""
-        step_status: PlanStatus | None = None
-        if signal.status == PlanStatus.CANCELLED and steps:
-            step_status = PlanStatus.CANCELLED
-        elif when and not current:
-            step_status = PlanStatus.PROPOSED
-        elif when and when != current:
-            # Another time than the one set: the plan moved, whatever words it used.
-            step_status = PlanStatus.CHANGED
-        elif steps and (signal.status == PlanStatus.CONFIRMED or when == current):
-            step_status = PlanStatus.CONFIRMED
-        if step_status is None:
+    words = [*kept, *(term for term in folded_terms if term not in kept)]
+    texts = {
+        pk: text if kind == ChatKind.DIRECT else f"{text} {title}"
+        for pk, text, title, kind in Message.objects.filter(
+            user=user, pk__in=[mid for plan in plans for mid in plan.message_ids]
+        ).values_list("pk", "text", "chat__title", "chat__kind")
+    }
+
+    def rank(plan: PlanTimeline) -> tuple[int, bool, bool, datetime]:
+        folded = fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
+        used = sum(1 for term in words if _term_regex(term).search(folded))
+        whens = plan_whens(plan, user.zoneinfo)
+        day = whens[-1].day if whens else None
+        in_window = window is not None and day is not None and window[0] <= day <= window[1]
+        ahead = day is not None and day >= today
+        return (used, in_window, ahead, plan.last_sent_at)
+
+    chosen = max(plans, key=rank)
+    folded = fold_text(" ".join(texts.get(mid, "") for mid in chosen.message_ids))
+    used = tuple(sorted(term for term in kept if _term_regex(term).search(folded)))
+    return chosen, used
+
+
+def _matches(pattern: str) -> Q:
+    """Messages that use a word, or sit in a group named with it ("Moving day 📦")."""
+    return Q(text__iregex=pattern) | Q(chat__kind=ChatKind.GROUP, chat__title__iregex=pattern)
+
+
+def _haystack(row: _Row) -> str:
+    return fold_text(row.text if row.is_direct else f"{row.text} {row.chat_title}")
+
+
+def _is_ahead(row: _Row, today: date, *, user: User) -> bool:
+    said = _when(row, plan_signal(row.text).event_label, "", user)
+    return said is not None and said.day is not None and said.day >= today
+
+
+def _score(row: _Row, terms: Sequence[str]) -> int:
+    haystack = _haystack(row)
+    return sum(1 for term in terms if _term_regex(term).search(haystack))
+
+
+def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
+    """The seeds grouped by occurrence: a seed naming a time that fits no group's time and
+    says nothing of a change starts another occurrence ("Thanksgiving dinner Thursday 2pm" and
+    "our Thanksgiving flight lands Wednesday 9:40pm"); a change joins the latest group."""
+    groups: list[tuple[list[_Row], PlanWhen | None]] = []
+    for row in seeds:
+        said = _when(row, plan_signal(row.text).event_label, "", user)
+        if not groups:
+            groups.append(([row], said))
             continue
-        if when:
-            current = when
-        steps.append(PlanStepView(**{**step.__dict__, "status": step_status}))
-        status = step_status
-    if not steps:
-        return None
-    plan = PlanTimeline(
-        plan_id=0,
-        activity=" ".join(kept),
-        place="",
-        event_label=next((s.event_label for s in reversed(steps) if s.event_label), ""),
-        status=status,
-        first_sent_at=steps[0].sent_at,
-        last_sent_at=steps[-1].sent_at,
-        steps=tuple(steps),
-    )
-    if not plan_whens(plan, zone):
-        return None
-    if plan.status == PlanStatus.CONFIRMED and any(
-        step.status == PlanStatus.CHANGED for step in steps
+        if said is None:
+            # No time: it belongs with what was said in its chat.
+            same_chat = next(
+                (
+                    index
+                    for index in range(len(groups) - 1, -1, -1)
+                    if any(other.chat_id == row.chat_id for other in groups[index][0])
+                ),
+                None,
+            )
+            if same_chat is None:
+                groups.append(([row], None))
+            else:
+                groups[same_chat][0].append(row)
+            continue
+        for index in range(len(groups) - 1, -1, -1):
+            rows, when = groups[index]
+            if when is None:
+                # A group with no time yet takes a time said in its own chat.
+                merged = said if any(other.chat_id == row.chat_id for other in rows) else None
+            else:
+                merged = when_merged(when, said)
+            if merged is not None:
+                rows.append(row)
+                groups[index] = (rows, merged)
+                break
+        else:
+            # A change joins the latest occurrence said in its chat or by its sender.
+            joined = next(
+                (
+                    index
+                    for index in range(len(groups) - 1, -1, -1)
+                    if any(
+                        other.chat_id == row.chat_id
+                        or (row.sender is not None and other.sender == row.sender)
+                        for other in groups[index][0]
+                    )
+                ),
+                None,
+            )
+            if joined is not None and _CHANGE_CUE.search(fold_text(row.text)):
+                groups[joined][0].append(row)
+                groups[joined] = (groups[joined][0], said)
+            else:
+                groups.append(([row], said))
+    return [rows for rows, _when_set in groups]
+
+
+def window_plans(
+    *,
+    user: User,
+    first_day: date,
+    last_day: date,
+    now: datetime,
+    chat_ids: Sequence[int] | None = None,
+) -> list[PlanTimeline]:
+    """The plans whose current day falls in ``first_day``..``last_day`` ("this weekend"), read
+    from the messages of the last ``WINDOW_LOOKBACK`` that name a day in it, soonest first."""
+    zone = user.zoneinfo
+    since = min(now, datetime.combine(first_day, time(0), tzinfo=zone)) - WINDOW_LOOKBACK
+    base = _base(user=user, since=since, now=now, chat_ids=chat_ids)
+    seeds: list[_Row] = []
+    for row in _rows(
+        base.filter(
+            Q(text__iregex=_WEEKDAY_SQL) | Q(text__iregex=_RELATIVE_SQL) | Q(text__iregex=r"\d")
+        ),
+        limit=2000,
     ):
-        # Agreed after a move: it still moved.
-        plan = PlanTimeline(**{**plan.__dict__, "status": PlanStatus.CHANGED})
-    return plan, tuple(sorted(used))
+        signal = plan_signal(row.text)
+        if signal.status == PlanStatus.CANCELLED:
+            continue
+        said = _when(row, signal.event_label, "", user)
+        if said is None or said.day is None or not first_day <= said.day <= last_day:
+            continue
+        if not (
+            signal.is_proposal
+            or signal.status is not None
+            or "?" in row.text
+            or signal.activity
+            or said.clock
+            or _CHANGE_CUE.search(fold_text(row.text))
+        ):
+            continue
+        seeds.append(row)
+    plans: list[PlanTimeline] = []
+    for seed in seeds[-WINDOW_SEEDS:]:
+        plan = _plan_read(
+            user=user, seeds=[seed], base=base, now=now, activity=_activity([seed], "plan")
+        )
+        if plan is None:
+            continue
+        whens = plan_whens(plan, zone)
+        day = whens[-1].day if whens else None
+        if day is None or not first_day <= day <= last_day or plan.status == PlanStatus.CANCELLED:
+            continue
+        plans.append(plan)
+    # One plan read from several of its messages: keep the fullest reading.
+    plans.sort(key=lambda plan: -len(plan.steps))
+    kept: list[PlanTimeline] = []
+    for plan in plans:
+        if not any(set(plan.message_ids) & set(other.message_ids) for other in kept):
+            kept.append(plan)
+
+    def soonest(plan: PlanTimeline) -> tuple[date, str]:
+        whens = plan_whens(plan, zone)
+        return (whens[-1].day or first_day, whens[-1].clock) if whens else (first_day, "")
+
+    return sorted(kept, key=soonest)

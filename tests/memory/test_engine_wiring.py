@@ -171,7 +171,7 @@ def test_people_ranking_cites_the_top_people_first(user):
     assert _primaries(retrieval)[:2] == first_of_each
 
 
-def test_plan_recall_cites_every_step_oldest_first(user):
+def test_plan_recall_cites_every_step_the_proving_ones_first(user):
     group = chat_of("crew", "Rita", "Leo", kind=ChatKind.GROUP)
     direct = chat_of("dm-leo", "Leo", platform="telegram")
     ingest(
@@ -200,9 +200,11 @@ def test_plan_recall_cites_every_step_oldest_first(user):
     retrieval = _ask(user, "What happened with the dinner at Casa Nova?")
     assert retrieval.memory is not None
     assert retrieval.memory.source == MemorySource.PLANS
-    assert retrieval.memory.message_ids == tuple(steps)
+    # The move (it set the status and the time) and the proposal lead; the other steps
+    # follow, oldest first.
+    assert retrieval.memory.message_ids == (steps[2], steps[0], steps[1])
     assert retrieval.route == Route.HYBRID
-    assert _primaries(retrieval)[0] == steps[0]
+    assert _primaries(retrieval)[0] == steps[2]
     assert set(steps) <= _cited(retrieval)
 
 

@@ -548,7 +548,7 @@ GOLDEN: tuple[Golden, ...] = (
     ),
     Golden(
         "when will the plumber come",
-        "conversation_qa",
+        "plan_recall",
         people=(unnamed("plumber"),),
         keywords=("plumber", "come"),
     ),
