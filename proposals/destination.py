@@ -31,7 +31,7 @@ class Destination:
 
 
 # Words that open what the message is about: a name after them is content, not recipient
-# ("reply to mom about what Callum wants").
+# ("reply to mom about what Sam wants").
 _CONTENT_MARKER = re.compile(
     r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when)\b", re.IGNORECASE
 )

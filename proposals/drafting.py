@@ -51,7 +51,7 @@ _MESSAGE_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
-# "tell Brooke I'll ...", "let Gloria know the plumber's ...": what follows the name is the
+# "tell Priya I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
 _TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
 _KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)

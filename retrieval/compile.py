@@ -291,7 +291,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\s+(?!(?:me|us|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with"
         r"|that|this|which|history|thread)\b)"
         r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b"
-        # "let Gloria know the plumber moved": a message to someone, not to the user.
+        # "let Ines know the plumber moved": a message to someone, not to the user.
         r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)[\w'-]+(?:\s+[\w'-]+)?\s+know\b)",
         ActionType.DRAFT_OUTREACH,
     ),
@@ -849,8 +849,8 @@ def _resolve_names(
 
 
 def _narrowed(*, user: User, item: _Resolved, rows: Sequence[_PersonRow], masked: str) -> _Resolved:
-    """A name two humans share, narrowed to one by the word said with it ("climbing Nadia",
-    "Nadia from work"; ``retrieval.people_context``); the word joins the mention's span, so
+    """A name two humans share, narrowed to one by the word said with it ("climbing Rosa",
+    "Rosa from work"; ``retrieval.people_context``); the word joins the mention's span, so
     it is no keyword."""
     groups: dict[int, tuple[int, ...]] = {}
     for row in rows:

@@ -1,6 +1,6 @@
 """Which of two people sharing a name a question means, from the word that describes them.
 
-"climbing Nadia", "Nadia from work", "work Nadia": when a name matches more than one human, the
+"climbing Rosa", "Rosa from work", "work Rosa": when a name matches more than one human, the
 word said with it picks the one whose chats it belongs to:
 
 - a word of the workplace ("work", "office", "colleague") means the person the user talks to
@@ -28,7 +28,7 @@ WORK_WORDS = frozenset(
 )
 WORK_PLATFORMS = (Platform.SLACK,)
 _STEM = 5
-# "Nadia from work", "Nadia at the office", "Nadia (climbing)".
+# "Rosa from work", "Rosa at the office", "Rosa (climbing)".
 _AFTER = re.compile(r"^\s*(?:from|at|in)\s+(?:the\s+|my\s+)?([\w-]+)|^\s*\(([\w-]+)\)")
 _BEFORE = re.compile(r"([\w'-]+)\s+$")
 # Words after which the next word is a verb ("I pay", "to send"), and verbs that come before a
@@ -45,8 +45,8 @@ _VERBS = frozenset(
 
 def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
     """The words that may describe the name at ``start:end`` of the folded question, with
-    their spans: the word after "from"/"at" ("Nadia from work"), then the word just before
-    it ("climbing Nadia"). Stop words and question words describe nobody."""
+    their spans: the word after "from"/"at" ("Rosa from work"), then the word just before
+    it ("climbing Rosa"). Stop words and question words describe nobody."""
     found = []
     after = _AFTER.match(folded[end:])
     if after:
@@ -58,7 +58,7 @@ def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, 
     if before:
         word = before.group(1).removesuffix("'s")
         ahead = _BEFORE.search(folded[: before.start(1)])
-        # "did I pay Nadia", "can you ask Nadia": a verb, not a word about Nadia.
+        # "did I pay Rosa", "can you ask Rosa": a verb, not a word about Rosa.
         is_verb = word in _VERBS or (ahead is not None and ahead.group(1) in _SUBJECTS)
         if (
             word not in STOP_WORDS

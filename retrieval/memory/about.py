@@ -2,7 +2,7 @@
 "what is X allergic to?", "what's X's real name?".
 
 Stored facts (``PersonFact``) hold what people state about themselves in first-person sentences;
-much of what a user knows about someone is said less directly ("my mum called from Glasgow",
+much of what a user knows about someone is said less directly ("my mum called from Lyon",
 "first week back teaching", "took a Benadryl after the walnut brownie") and often by someone
 else. This reads the messages **about** the person — their own, the ones in a direct chat with
 them, and others' messages that name them — and keeps those that use the vocabulary of the
@@ -261,8 +261,8 @@ def _titled_groups(*, user: User, person_ids: Sequence[int], people: Sequence[Pe
 
 def alias_person_ids(*, user: User, person_ids: Sequence[int]) -> list[int]:
     """Other contacts that are most likely the same human as ``person_ids``: a contact saved
-    under a one-word nickname whose titled group chat says this person's full name ("Pickle"
-    in "Pickle's 30th", where someone writes "Declan Moore"), and the other way round."""
+    under a one-word nickname whose titled group chat says this person's full name ("Biscuit"
+    in "Biscuit's 30th", where someone writes "Tomas Reyes"), and the other way round."""
     people = list(Person.objects.filter(user=user, pk__in=list(person_ids)))
     linked: set[int] = set()
     for person in people:
@@ -306,8 +306,8 @@ _CAPITALISED = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ]{2,})(?:['\u2019]s)?\
 
 
 def people_called(*, user: User, question: str) -> tuple[str, list[int]]:
-    """A name in the question that is no contact's ("Declan") but is said in a group chat
-    named after a contact saved under a one-word nickname ("Pickle's 30th"): that contact,
+    """A name in the question that is no contact's ("Tomas") but is said in a group chat
+    named after a contact saved under a one-word nickname ("Biscuit's 30th"): that contact,
     with the name as asked. ``("", [])`` when there is none."""
     from retrieval.lexicon import STOP_WORDS
 

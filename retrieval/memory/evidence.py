@@ -755,7 +755,7 @@ def _plan_detail(
     *, user: User, compiled: CompiledQuery, plan: PlanTimeline, now: datetime
 ) -> Finding | None:
     """What the plan asks the user to bring ("Marisa asked you to bring: ice and chips") or
-    who drives ("Nadia said: I'm driving tomorrow, pick you up at 6:45"), from the plan's
+    who drives ("Rosa said: I'm driving tomorrow, pick you up at 7:15"), from the plan's
     chats (and its people's direct chats) while it was discussed, citing that message."""
     folded = fold_text(compiled.question)
     if _BRING_ASKED.search(folded):
@@ -771,7 +771,7 @@ def _plan_detail(
     named = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
     found = Message.objects.filter(user=user)
     if named and pattern == _RIDE_SQL:
-        # "What time is Nadia picking me up?": what Nadia said, not what someone else did.
+        # "What time is Rosa picking me up?": what Rosa said, not what someone else did.
         found = found.filter(sender_person_id__in=named)
     rows = list(
         found.filter(

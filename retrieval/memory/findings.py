@@ -118,7 +118,7 @@ def clock_text(label: str, *, activity: str = "") -> str:
         elif not half and hour < 12 and (activity in _EVENING or (hour <= 6 and not minute)):
             hour += 12
         elif not half and hour < 12:
-            # "6:45" with nothing else: said as written, morning or evening unknown.
+            # "7:15" with nothing else: said as written, morning or evening unknown.
             return f"{hour}:{minute:02d}"
         return f"{hour}:{minute:02d} ({_twelve_hour(hour, minute)})"
     return ""

@@ -10,12 +10,12 @@ read when the question is asked:
    the question's rare topic words (a group's title counts as its messages' words: "Mena's
    move" is discussed in "Moving Mena"); a word used by many messages names no one plan, and
    a kind of event ("party", "trip") only narrows when nothing rarer is asked. A person the
-   question names adds their own messages about a day still ahead ("Pickle's party": what
-   Pickle announced). ``window_plans`` seeds from every message that names a day inside the
+   question names adds their own messages about a day still ahead ("Biscuit's party": what
+   Biscuit announced). ``window_plans`` seeds from every message that names a day inside the
    question's window ("this weekend").
 2. **Linking** (``_plan_read``): the conversation around each seed (same chat, shortly before
    and ``THREAD_WINDOW`` after); then, in time order, messages in direct chats with the
-   plan's participants (or in its chats) that name the plan's current day ("Alvarez can come
+   plan's participants (or in its chats) that name the plan's current day ("Okafor can come
    Wed instead of Tuesday", texted by the person who booked it on Tuesday) with their own
    conversation after them. Participants are the people who wrote in the plan's messages.
 3. **Steps**: every message that names a time or says something about the plan. The first
@@ -359,7 +359,7 @@ def _plan_read(
     return reader.plan()
 
 
-# A capitalised word inside a sentence: a name ("Alvarez", "Harbor"), not a sentence start.
+# A capitalised word inside a sentence: a name ("Okafor", "Linden"), not a sentence start.
 _INNER_NAME = re.compile(r"(?<=[\w,;:)\u2014-] )([A-Z\u00c0-\u00dd][a-z\u00e0-\u00ff]{3,})\b")
 _NOT_NAMES = frozenset(
     {
@@ -373,7 +373,7 @@ ANCHORS = 8
 
 
 def _anchor_names(seeds: Sequence[_Row], *, user: User) -> list[str]:
-    """Names said inside the seed messages' sentences ("Gloria mentioned Alvarez Plumbing"):
+    """Names said inside the seed messages' sentences ("Ines mentioned Okafor Plumbing"):
     a later message naming one of them and the plan's day is about the plan, in any chat."""
     own = {fold_text(part) for part in (user.first_name, user.last_name) if part}
     found: list[str] = []
@@ -557,8 +557,8 @@ def _score(row: _Row, terms: Sequence[str]) -> int:
 
 def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
     """The seeds grouped by occurrence: a seed naming a time that fits no group's time and
-    says nothing of a change starts another occurrence ("Thanksgiving dinner Thursday 2pm" and
-    "our Thanksgiving flight lands Wednesday 9:40pm"); a change joins the latest group."""
+    says nothing of a change starts another occurrence ("Diwali dinner Thursday 2pm" and
+    "our Diwali flight lands Wednesday 8:05pm"); a change joins the latest group."""
     groups: list[tuple[list[_Row], PlanWhen | None]] = []
     for row in seeds:
         said = _when(row, plan_signal(row.text).event_label, "", user)

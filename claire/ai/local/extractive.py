@@ -510,7 +510,7 @@ def _reported_lead(
     timezone: str,
 ) -> str:
     """The answer's first sentences: what the best matching messages say, reported with who
-    said it ("Gloria said (…): it's probably the wax ring [S1]"). A source's window may hold
+    said it ("Ines said (…): it's probably the fuse box [S1]"). A source's window may hold
     several people's messages, so each message (turn) is scored on its own: the question's
     words it shares (and its sender's name), rarer words weighing more, plus
     ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
