@@ -435,8 +435,8 @@ q("v3-022", "half_marathon", "plan_recall", "what time is Sam Whitlock leaving f
   "5:15am sharp on Sunday 11 October from his place; he's driving the Brunswick lot and you asked for a seat.",
   ["hm5"], [["5:15", "5.15"]])
 q("v3-023", "half_marathon", "catch_up", "What did I miss in the running group this week?", "2026-09-30 12:00",
-  "Tash proposed a 24km long run on Sat 3 Oct at 7am from CERES (Sam Whitlock is in), and Ben is out of the half with a calf injury, so his seat in Sam's car is free.",
-  ["hm8", "hm13"], [["CERES"], ["calf"]], ["tash", "ben"], scope="wa:run")
+  "Ben is out of the half with a calf injury, so his seat in Sam's car is free (Tash's CERES long run was posted on Sunday, before this week).",
+  ["hm13"], [["calf"]], ["ben"], scope="wa:run")
 q("v3-024", "half_marathon", "conversation_qa", "What was my half marathon time?", "2026-10-12 09:00",
   "1:52, a PB (Tash posted it on 11 Oct).", ["hm17"], [["1:52"]])
 q("v3-025", "half_marathon", "conversation_qa", "How many seats does Sam Whitlock have for race morning?", "2026-09-05 09:00",
