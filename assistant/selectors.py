@@ -69,11 +69,13 @@ def turn_get_for_user(*, user: User, turn_id: int | str, role: str | None = None
 
 def turn_for_request(*, user: User, request_id: str) -> Turn | None:
     """The user turn of ``request_id`` with its assistant turn, if the request was seen."""
-    return (
-        Turn.objects.select_related("thread", "assistant_turn")
-        .filter(user=user, role=TurnRole.USER, request_id=request_id)
-        .first()
+    # At most one row (a unique constraint): no ordering to compile or sort.
+    found = list(
+        Turn.objects.select_related("thread", "assistant_turn").filter(
+            user=user, role=TurnRole.USER, request_id=request_id
+        )[:1]
     )
+    return found[0] if found else None
 
 
 @dataclass(frozen=True)
