@@ -10,8 +10,11 @@ waited out (``claire.db.steps``).
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from functools import lru_cache
 from typing import ParamSpec, TypeVar
 
@@ -40,8 +43,49 @@ def _admission_executor() -> ThreadPoolExecutor:
     )
 
 
+class _Admissions:
+    """The admissions in flight on one event loop (queued or running)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.none_left = asyncio.Event()
+        self.none_left.set()
+
+    def enter(self) -> None:
+        self.count += 1
+        self.none_left.clear()
+
+    def leave(self) -> None:
+        self.count -= 1
+        if not self.count:
+            self.none_left.set()
+
+
+_admissions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Admissions] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _admissions_here() -> _Admissions:
+    loop = asyncio.get_running_loop()
+    admissions = _admissions.get(loop)
+    if admissions is None:
+        admissions = _admissions[loop] = _Admissions()
+    return admissions
+
+
 async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run one short database step on the assistant's worker threads."""
+    """Run one short database step on the assistant's worker threads, once the questions
+    waiting to be admitted are (or after ``ASSISTANT_ADMISSION_PRIORITY_MS``).
+
+    Admission goes first because every step of the process shares one interpreter lock:
+    retrieval's CPU work would slow each admission's dozen database round trips, and a burst of
+    new questions would see its first byte only after the answers ahead of it had retrieved."""
+    admissions = _admissions_here()
+    patience_s = settings.ASSISTANT_ADMISSION_PRIORITY_MS / 1000
+    if admissions.count and patience_s > 0:
+        with suppress(TimeoutError):
+            await asyncio.wait_for(admissions.none_left.wait(), patience_s)
     return await sync_to_async(checked(function), thread_sensitive=False, executor=_executor())(
         *args, **kwargs
     )
@@ -49,8 +93,14 @@ async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) ->
 
 async def run_admission(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Run the step that decides a request's HTTP status (authentication, checks, the turn
-    insert) on threads of its own: a burst of new questions is admitted, and sees its first
-    byte, without queueing behind the retrieval steps of the answers already running."""
-    return await sync_to_async(
-        checked(function), thread_sensitive=False, executor=_admission_executor()
-    )(*args, **kwargs)
+    insert) on threads of its own, ahead of the engine's steps (``run_db``): a burst of new
+    questions is admitted, and sees its first byte, without queueing behind the retrieval
+    steps of the answers already running."""
+    admissions = _admissions_here()
+    admissions.enter()
+    try:
+        return await sync_to_async(
+            checked(function), thread_sensitive=False, executor=_admission_executor()
+        )(*args, **kwargs)
+    finally:
+        admissions.leave()
