@@ -14,7 +14,6 @@ import asyncio
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
 from functools import lru_cache
 from typing import ParamSpec, TypeVar
 
@@ -44,21 +43,48 @@ def _admission_executor() -> ThreadPoolExecutor:
 
 
 class _Admissions:
-    """The admissions in flight on one event loop (queued or running)."""
+    """The admissions in flight on one event loop (queued or running), in the order they came,
+    and the engine steps waiting for the ones that came before them."""
 
     def __init__(self) -> None:
-        self.count = 0
-        self.none_left = asyncio.Event()
-        self.none_left.set()
+        self._issued = 0
+        # Tickets in flight; a dict keeps them in the order they were issued.
+        self._in_flight: dict[int, None] = {}
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
 
-    def enter(self) -> None:
-        self.count += 1
-        self.none_left.clear()
+    def enter(self) -> int:
+        self._issued += 1
+        self._in_flight[self._issued] = None
+        return self._issued
 
-    def leave(self) -> None:
-        self.count -= 1
-        if not self.count:
-            self.none_left.set()
+    def leave(self, ticket: int) -> None:
+        del self._in_flight[ticket]
+        oldest = next(iter(self._in_flight), None)
+        waiting = []
+        for last_before, done in self._waiters:
+            if oldest is None or oldest > last_before:
+                if not done.done():
+                    done.set_result(None)
+            else:
+                waiting.append((last_before, done))
+        self._waiters = waiting
+
+    async def earlier_ones_done(self, *, patience_s: float) -> None:
+        """Return once every admission in flight now has ended, or after ``patience_s``.
+        Admissions that come later are not waited for: a steady stream of questions never
+        holds an answer's steps back by more than the admissions ahead of them."""
+        if not self._in_flight or patience_s <= 0:
+            return
+        done = asyncio.get_running_loop().create_future()
+        waiter = (self._issued, done)
+        self._waiters.append(waiter)
+        try:
+            await asyncio.wait_for(done, patience_s)
+        except TimeoutError:
+            pass
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
 
 
 _admissions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Admissions] = (
@@ -75,17 +101,16 @@ def _admissions_here() -> _Admissions:
 
 
 async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run one short database step on the assistant's worker threads, once the questions
-    waiting to be admitted are (or after ``ASSISTANT_ADMISSION_PRIORITY_MS``).
+    """Run one short database step on the assistant's worker threads, once the questions that
+    were waiting to be admitted when it was asked for are (or after
+    ``ASSISTANT_ADMISSION_PRIORITY_MS``).
 
     Admission goes first because every step of the process shares one interpreter lock:
-    retrieval's CPU work would slow each admission's dozen database round trips, and a burst of
+    retrieval's CPU work would slow each admission's database round trips, and a burst of
     new questions would see its first byte only after the answers ahead of it had retrieved."""
-    admissions = _admissions_here()
-    patience_s = settings.ASSISTANT_ADMISSION_PRIORITY_MS / 1000
-    if admissions.count and patience_s > 0:
-        with suppress(TimeoutError):
-            await asyncio.wait_for(admissions.none_left.wait(), patience_s)
+    await _admissions_here().earlier_ones_done(
+        patience_s=settings.ASSISTANT_ADMISSION_PRIORITY_MS / 1000
+    )
     return await sync_to_async(checked(function), thread_sensitive=False, executor=_executor())(
         *args, **kwargs
     )
@@ -97,10 +122,10 @@ async def run_admission(function: Callable[P, R], *args: P.args, **kwargs: P.kwa
     questions is admitted, and sees its first byte, without queueing behind the retrieval
     steps of the answers already running."""
     admissions = _admissions_here()
-    admissions.enter()
+    ticket = admissions.enter()
     try:
         return await sync_to_async(
             checked(function), thread_sensitive=False, executor=_admission_executor()
         )(*args, **kwargs)
     finally:
-        admissions.leave()
+        admissions.leave(ticket)

@@ -102,3 +102,31 @@ def test_an_engine_step_waits_no_longer_than_the_admission_priority(settings):
 def test_without_admission_priority_an_engine_step_does_not_wait(settings):
     settings.ASSISTANT_ADMISSION_PRIORITY_MS = 0
     assert _admission_then_step(release_after_step=True) == ["engine step", "admitted"]
+
+
+def test_an_engine_step_does_not_wait_for_admissions_that_came_after_it(settings):
+    settings.ASSISTANT_ADMISSION_PRIORITY_MS = 60_000
+    order: list[str] = []
+    release_first, release_later = threading.Event(), threading.Event()
+
+    def admit(name: str, release: threading.Event) -> None:
+        release.wait(30)
+        order.append(name)
+
+    async def scenario() -> None:
+        first = asyncio.ensure_future(run_admission(admit, "first admitted", release_first))
+        await asyncio.sleep(0)
+        step = asyncio.ensure_future(run_db(order.append, "engine step"))
+        await asyncio.sleep(0)
+        later = asyncio.ensure_future(run_admission(admit, "later admitted", release_later))
+        release_first.set()
+        await step
+        release_later.set()
+        await asyncio.gather(first, later)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        release_first.set()
+        release_later.set()
+    assert order == ["first admitted", "engine step", "later admitted"]
