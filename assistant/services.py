@@ -178,7 +178,7 @@ def _begin_locked(keys: list[object]) -> None:
     retry with the same requestId simply inserts it again (nothing was answered yet). The
     answer itself commits durably in ``turn_finalize``."""
     locks = ", ".join("pg_advisory_xact_lock(%s, hashtext(%s))" for _ in keys)
-    parameters: list[object] = []
+    parameters: list[int | str] = []
     for key in keys:
         parameters += [_REQUEST_LOCK_NAMESPACE, str(key)]
     with connection.cursor() as cursor:

@@ -53,9 +53,7 @@ def stop_broadcast(*, turn_id: int) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(
-            STOP_GROUP, {"type": STOP_MESSAGE_TYPE, "turn_id": turn_id}
-        )
+        async_to_sync(layer.group_send)(STOP_GROUP, {"type": STOP_MESSAGE_TYPE, "turn_id": turn_id})
     except Exception as error:
         logger.warning(
             "assistant.stop_broadcast_failed",
