@@ -224,6 +224,8 @@ def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None
 
     Raises ``RequestIdReused`` when the payload differs and ``RequestInProgress`` while the
     answer is still streaming."""
+    if not selectors.request_is_seen(user=user, request_id=request.request_id):
+        return None
     user_turn = selectors.turn_for_request(user=user, request_id=request.request_id)
     if user_turn is None:
         return None
