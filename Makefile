@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Connections the kernel queues before daphne accepts them; past it a burst's connections wait
+# for the client's SYN retry (1 s). Twisted's own default is 50.
+BACKLOG ?= 1024
 
 .PHONY: demo test install lint typecheck format manage pytest serve worker lock clean-data
 
@@ -30,7 +33,7 @@ demo: install
 serve: install
 	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/celery -A claire --quiet worker --beat --schedule .data/celery/beat-schedule --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
+	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) claire.asgi:application
 
 worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
