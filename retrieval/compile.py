@@ -321,6 +321,20 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|caught\s+up\s+with|seen)\s*(?:to\b|with\b)?\s*(?:in\s+)?(?:a\s+while|ages|a\s+long\s+time"
         r"|forever|months|weeks|lately|recently)\b",
     ),
+    # Any wording that asks which people ("who", "which two people", "whom") are the most
+    # something in conversation ("talk", "message", "active", "hear from"): "which two people
+    # did I message most on Slack?", "who's most active in the group?", "who writes to me more
+    # than anyone?". Three conditions anywhere in the question, in any order.
+    _pattern(
+        Intent.PEOPLE_RANKING,
+        "most_by_count",
+        r"^(?=.*(?:\bwho(?!\s+(?:said|told|asked|sent|wrote|mentioned|posted|shared)\b)|\bwhom\b"
+        r"|\bwhich\s+(?:[\w']+\s+){0,2}?(?:people|person|friends?|contacts?|ones?|members?)\b))"
+        r"(?=.*\b(?:talk|text|messag|chat|speak|spoke|writ|wrote|call|dm|hear|heard|repl|active"
+        r"|post|sen[dt]|email)\w*)"
+        r"(?=.*\b(?:the\s+)?most\b(?!\s+(?:recent|recently|lately|last|important)\b)"
+        r"|.*\bmore\s+than\s+anyone\b)",
+    ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "who_was_the",
@@ -1199,10 +1213,12 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     if time_range is None and intent == Intent.CATCH_UP:
         time_range, _default_span = resolve_time_expression(CATCH_UP_DEFAULT_WINDOW, now=now, tz=tz)
     if time_range is not None and (
-        intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST) or time_range.start_utc > now
+        intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST)
+        or (time_range.start_utc > now and not _BEHIND.search(masked))
     ):
-        # A window that has not begun can only be when something happens: nothing was sent
-        # in it yet, so it reads the messages sent before it that speak of it.
+        # A window that has not begun, asked about in other than the past tense, is when
+        # something happens: nothing was sent in it yet, so it reads the messages sent before
+        # it that speak of it.
         time_range = replace(time_range, applies_to=TimeTarget.EVENT)
 
     excluded = [*quoted, *([time_span] if time_span else [])]

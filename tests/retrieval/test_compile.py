@@ -338,6 +338,7 @@ def test_every_pattern_decides_at_least_one_question():
         "talk_to_most": "who do I talk to the most",
         "closest_friends": "who are my best friends",
         "neglecting": "who am I neglecting",
+        "most_by_count": "which two friends did I chat with most over the summer",
         "who_was_the": "who was the woman at the bar",
         "whats_the_name": "what was the name of that cafe",
         "remind_me_who": "do you remember who organised it",
@@ -405,3 +406,21 @@ def test_a_window_that_has_not_begun_is_when_something_happens_not_when_it_was_s
     current = _compile(user, "What did Leo say this week?")
     assert current.time_range is not None
     assert current.time_range.applies_to == TimeTarget.MESSAGES
+
+
+@pytest.mark.parametrize(
+    ("question", "is_ranking"),
+    [
+        ("Which three people did I text most in May?", True),
+        ("who's the most active in the climbing chat?", True),
+        ("Who messages me more than anyone?", True),
+        ("whom do I email most at work?", True),
+        ("Which contacts do I hear from most on Signal?", True),
+        ("Who messaged me most recently?", False),
+        ("Who sent the most photos of the dog?", False),
+        ("What did the person I talk to most say about the lease?", False),
+    ],
+)
+def test_a_question_asking_who_talks_most_is_a_ranking_in_any_wording(question, is_ranking):
+    intent, _pattern = classify_intent(fold_text(question))
+    assert (intent == Intent.PEOPLE_RANKING) is is_ranking
