@@ -369,3 +369,21 @@ def test_let_someone_know_is_a_message_to_them_but_let_me_know_is_not():
         assert intent == Intent.ACTION_REQUEST, request
     for question in ("let me know what Priscilla said", "let us know when the boiler is fixed"):
         assert classify_intent(fold_text(question))[0] != Intent.ACTION_REQUEST, question
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "keywords"),
+    [
+        ("What did we end up ordering for the party?", ("ordering", "party")),
+        ("how many chairs did they wind up renting?", ("chairs", "renting")),
+        ("How did the exam turn out?", ("exam",)),
+        ("what was wrong with the dishwasher?", ("dishwasher",)),
+        ("What's wrong with the van", ("van",)),
+        ("what went wrong at the bakery?", ("bakery",)),
+        ("what did we finally pick for the venue?", ("pick", "venue")),
+    ],
+)
+def test_the_frame_of_an_outcome_question_is_not_a_keyword(user, question, keywords):
+    # The answering message names the outcome ("it was the pump"), never "ended up" or "wrong".
+    assert _compile(user, question).keywords == keywords

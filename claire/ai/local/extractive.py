@@ -356,10 +356,9 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     total = len(sentences)
 
     def score(sentence: _Sentence) -> float:
-        overlap = question_terms & sentence.terms
-        weight = sum(math.log(1 + total / document_frequency[term]) for term in overlap)
+        weight = _term_weight(question_terms, sentence.terms, document_frequency, total)
         # Retrieval already ranked the sources; among equals, prefer its order.
-        return weight + 0.01 / (1 + sentence.source_rank) if overlap else 0.0
+        return weight + 0.01 / (1 + sentence.source_rank) if weight > 0 else 0.0
 
     # A message is as relevant as its best sentence; its excerpt is built from its best ones.
     by_source: dict[str, list[tuple[float, _Sentence]]] = {}
@@ -427,14 +426,34 @@ _PLACE = re.compile(
     r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
     r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
 )
-_AMOUNT = re.compile(
+# A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
+_MONEY = re.compile(
     r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
-    r"total|k)\b|\b\d+(?:[.,]\d+)?\b",
+    r"total|k|reais|pesos)\b",
+    re.IGNORECASE,
+)
+# A count: a number (or "a dozen") that is not a clock time, a date or a phone number.
+_COUNT = re.compile(
+    r"(?<![\d:/.,$€£-])"
+    r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
+    r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
+    r"|\ba\s+dozen\b|\bdozens\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(
-    r"\b(?:because|cause|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
-    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|was\s+the|means)\b",
+    r"\b(?:because|cause|caused|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
+    r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
+    re.IGNORECASE,
+)
+# What someone is or does: a job, a relation to someone, where they are from or live.
+_ROLE = re.compile(
+    r"\b(?:works?|working|worked)\s+(?:at|for|as|in)\b|\b(?:job|boss|teach\w*|nurse|doctor|"
+    r"engineer|lawyer|manager|student|designer|developer|chef|(?:my|his|her|their|your)\s+"
+    r"(?:\w+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|"
+    r"partner|girlfriend|boyfriend|fianc\w*|cousin|aunt|uncle|friend|colleague|roommate|"
+    r"neighbou?r|boss)|engaged|married|said\s+yes|lives?\s+in|moved\s+to|(?:is|'m|am|are|"
+    r"originally)\s+from)\b",
     re.IGNORECASE,
 )
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
@@ -446,11 +465,44 @@ _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
         _PLACE,
     ),
-    (re.compile(r"\bhow\s+(?:much|many)\b|\b(?:price|cost|costs|total)\b", re.I), _AMOUNT),
-    (re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwhat\s+(?:went|was)\s+wrong\b", re.I), _REASON),
+    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
+    (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
+    (
+        re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
+        _REASON,
+    ),
+    (
+        re.compile(
+            r"^\W*(?:who\s+(?:is|was)|who's)\b|\bwhat\s+does\s+\S+\s+do\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+\S+\s+(?:job|work|profession|occupation)\b|"
+            r"\bwhere\s+does\s+\S+\s+work\b|\bhow\s+(?:is|are)\s+\S+\s+related\b",
+            re.I,
+        ),
+        _ROLE,
+    ),
+)
+# Questions about how something came out ("what did we end up ...", "how did it turn out",
+# "what was wrong in the end"): a later message that resolves an earlier one answers them.
+_OUTCOME_QUESTION = re.compile(
+    r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
+    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
+    re.IGNORECASE,
 )
 # What a turn that gives the kind of answer asked for is worth, next to its shared words.
 ANSWER_TYPE_WEIGHT = 1.0
+# A turn that gives the kind of answer asked for a few turns after one that shares the
+# question's words answers it (the reply to "what was it?" says "the wax seal", not the
+# topic): it is worth that turn's shared words plus this share of the answer type's weight, so
+# it outranks the turn it answers unless that one gives the answer itself (for a question
+# about how things came out, the whole answer type's weight and a little more: the later word
+# wins).
+FOLLOW_UP_SHARE = 0.5
+FOLLOW_UP_TURNS = 3
+# A question word that only begins a message's word ("gas" / "gasoline", "allergy" /
+# "allergic") counts for this share of its weight.
+PREFIX_SHARE = 0.5
+PREFIX_MIN_CHARS = 3
+SHARED_PREFIX_MIN_CHARS = 5
 
 
 def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
@@ -459,11 +511,63 @@ def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
     return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
 
 
-def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]:
+def is_outcome_question(question: str) -> bool:
+    """Whether ``question`` asks how something came out, so the latest word on it answers."""
+    return _OUTCOME_QUESTION.search(question) is not None
+
+
+def _begins(short: str, long: str) -> bool:
+    """Whether two different words are one word's forms or a word and its longer kin: the
+    shorter starts the longer ("gas" / "gasolina") or they share a long start ("allergy" /
+    "allergic")."""
+    if short == long:
+        return False
+    if len(short) > len(long):
+        short, long = long, short
+    if len(short) >= PREFIX_MIN_CHARS and long.startswith(short):
+        return True
+    shared = len(_common_start(short, long))
+    return shared >= SHARED_PREFIX_MIN_CHARS and shared >= len(short) - 2
+
+
+def _common_start(first: str, second: str) -> str:
+    index = 0
+    while index < min(len(first), len(second)) and first[index] == second[index]:
+        index += 1
+    return first[:index]
+
+
+def _term_weight(
+    question_terms: set[str], terms: frozenset[str], frequency: Counter[str], total: int
+) -> float:
+    """The question's words found in ``terms``, the rarer the heavier; a word found only as
+    the start of one of them (``_begins``) counts ``PREFIX_SHARE`` of the rarest such one."""
+    weight = 0.0
+    for term in question_terms:
+        if term in terms:
+            weight += math.log(1 + total / frequency[term])
+            continue
+        kin = [word for word in terms if _begins(term, word)]
+        if kin:
+            weight += PREFIX_SHARE * max(math.log(1 + total / frequency[word]) for word in kin)
+    return weight
+
+
+def turn_weights(
+    question: str,
+    turns: Sequence[tuple[str, str]],
+    *,
+    windows: Sequence[object] | None = None,
+) -> list[float]:
     """How well each (sender, text) turn answers ``question``: the question's words it shares
-    (its sender's name included), each weighing more the rarer it is among ``turns``, plus
-    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for; 0.0 for a turn that
-    shares no word."""
+    (its sender's name included; a word only begun counts ``PREFIX_SHARE``), each weighing
+    more the rarer it is among ``turns``, plus ``ANSWER_TYPE_WEIGHT`` when it gives the kind
+    of answer asked for. A turn that gives that kind of answer within ``FOLLOW_UP_TURNS``
+    after a matching turn of the same window (``windows``: one key per turn; all one window
+    when None) is worth at least that turn's shared words plus ``FOLLOW_UP_SHARE`` of the
+    answer type (for a question about how things came out, a little more than the whole
+    answer type: the later message is the outcome). 0.0 for a turn that neither shares a word
+    nor follows one."""
     question_terms = set(content_terms(question))
     shapes = answer_types(question)
     terms_of = [
@@ -471,16 +575,22 @@ def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]
     ]
     frequency = Counter(term for terms in terms_of for term in terms)
     total = len(turns)
-    weights = []
-    for (_sender, text), terms in zip(turns, terms_of, strict=True):
-        overlap = question_terms & terms
-        if not overlap:
-            weights.append(0.0)
-            continue
-        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
-        if any(shape.search(text) for shape in shapes):
-            weight += ANSWER_TYPE_WEIGHT
-        weights.append(weight)
+    keys = list(windows) if windows is not None else [None] * total
+    shaped = [any(shape.search(text) for shape in shapes) for _sender, text in turns]
+    shared = [_term_weight(question_terms, terms, frequency, total) for terms in terms_of]
+    weights = [
+        weight + ANSWER_TYPE_WEIGHT if weight > 0 and has_shape else weight
+        for weight, has_shape in zip(shared, shaped, strict=True)
+    ]
+    bonus = ANSWER_TYPE_WEIGHT * (1.01 if is_outcome_question(question) else FOLLOW_UP_SHARE)
+    for index, has_shape in enumerate(shaped):
+        earlier = [
+            shared[before]
+            for before in range(max(0, index - FOLLOW_UP_TURNS), index)
+            if keys[before] == keys[index] and shared[before] > 0
+        ]
+        if has_shape and earlier:
+            weights[index] = max(weights[index], max(earlier) + bonus)
     return weights
 
 
@@ -523,7 +633,11 @@ def _reported_lead(
             if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
             turns.append((position, turn_index, sender, source, text))
-    weights = turn_weights(question, [(sender, text) for _p, _i, sender, _s, text in turns])
+    weights = turn_weights(
+        question,
+        [(sender, text) for _p, _i, sender, _s, text in turns],
+        windows=[position for position, *_rest in turns],
+    )
     found: list[tuple[float, int, str, EvidenceSource, str]] = []
     for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
         if weight <= 0:
