@@ -22,6 +22,7 @@ from django.conf import settings
 
 from claire.accounts.models import User
 from claire.ai.local.extractive import answer_types, best_turn, turn_weights
+from claire.ai.suspicious import suspicious_text
 from claire.ai.types import DataPolicy
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
@@ -178,7 +179,9 @@ def _answering_message(
     found by meaning alone. A hit that shares the question's words keeps its place unless it
     lacks the kind of answer asked (an amount for "how much", a cause for "why") and a
     message of its window gives it and answers better (the reply that names the cause, the
-    later message with the final figure). Sources memory leads keep their message."""
+    later message with the final figure). A suspicious hit (spam, instructions aimed at an
+    assistant) gives way to its window's best trusted message: a citation names what can be
+    believed. Sources memory leads keep their message."""
     kept = set(memory_ids)
     shapes = answer_types(question)
 
@@ -191,7 +194,8 @@ def _answering_message(
         index = best_turn(question, turns)
         if index is None or index == primary:
             return None
-        if weights[primary] > 0 and not (
+        is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
+        if weights[primary] > 0 and not is_suspicious and not (
             shapes
             and weights[index] > weights[primary]
             and any(shape.search(turns[index][1]) for shape in shapes)

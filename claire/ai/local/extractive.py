@@ -386,6 +386,8 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 
     best_source, best_text = excerpt_of(ranked[0])
     reported = _reported_lead(question, ranked, timezone)
+    if reported and _YES_NO_QUESTION.search(question):
+        reported = _yes_no_opening(question, ranked) + reported
     lead = (
         reported
         if reported
@@ -679,6 +681,50 @@ def _reported_lead(
         where = f" ({', '.join(context)})" if context else ""
         lines.append(f"{who} {verb}{where}: {cleaned} [{source.label}]")
     return "\n\n".join(lines)
+
+
+# "Did anyone mention …?", "has somebody talked about …?": a message that says it is the yes.
+_ANYONE_SAID = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|"
+    r"people|they|we|you|i)\b.*\b(?:mention|say|said|talk|bring\s+up|brought\s+up|ask|tell|"
+    r"told|write|wrote|text|discuss)\w*\b",
+    re.IGNORECASE,
+)
+# The opening of a yes/no answer when the only message that says "yes" is suspicious.
+UNTRUSTED_NO = (
+    "No. Nothing you can trust says so: the only message that does is suspicious (spam or "
+    "instructions aimed at an assistant), and I did not follow it. What the people involved "
+    "wrote:\n\n"
+)
+
+
+def _yes_no_opening(question: str, ranked: Sequence[list[tuple[float, _Sentence]]]) -> str:
+    """The first words of a yes/no answer the messages settle by themselves: "No." when the
+    message that best matches the question is suspicious (a claim only spam or an injection
+    makes is not a fact), "Yes." when the question asks whether anyone said something and a
+    trusted message shares its topic words (not just a name); "" otherwise."""
+    turns = [
+        (sender, text)
+        for scored in ranked
+        for sender, text in _turns_of(scored[0][1].source)
+        if text.strip()
+    ]
+    weights = turn_weights(question, turns)
+    best = max(range(len(turns)), key=lambda index: weights[index], default=None)
+    if best is None or weights[best] <= 0:
+        return ""
+    sender, text = turns[best]
+    if suspicious_text(text) or suspicious_text(sender):
+        return UNTRUSTED_NO
+    if _ANYONE_SAID.search(question):
+        # Topic words, not names: a capitalised word of the question names someone.
+        lowercase = " ".join(word for word in question.split() if not word[:1].isupper())
+        topic = set(content_terms(lowercase)) - set(content_terms(" ".join(s for s, _ in turns)))
+        if topic & set(content_terms(text)) or any(
+            _begins(term, word) for term in topic for word in content_terms(text)
+        ):
+            return "Yes. "
+    return ""
 
 
 def _ranking(evidence: Sequence[EvidenceSource], timezone: str) -> str:
