@@ -21,7 +21,12 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
-from claire.ai.local.extractive import answer_types, best_turn, turn_weights
+from claire.ai.local.extractive import (
+    answer_types,
+    best_turn,
+    is_outcome_question,
+    turn_weights,
+)
 from claire.ai.suspicious import suspicious_text
 from claire.ai.types import DataPolicy
 from retrieval.answerability import Answerability, answerability_assess
@@ -179,7 +184,8 @@ def _answering_message(
     found by meaning alone. A hit that shares the question's words keeps its place unless it
     lacks the kind of answer asked (an amount for "how much", a cause for "why") and a
     message of its window gives it and answers better (the reply that names the cause, the
-    later message with the final figure). A suspicious hit (spam, instructions aimed at an
+    later message with the final figure; for a question about how things came out, the later
+    message that gives it even when the hit gives it too). A suspicious hit (spam, instructions aimed at an
     assistant) gives way to its window's best trusted message: a citation names what can be
     believed. Sources memory leads keep their message."""
     kept = set(memory_ids)
@@ -199,7 +205,10 @@ def _answering_message(
             shapes
             and weights[index] > weights[primary]
             and any(shape.search(turns[index][1]) for shape in shapes)
-            and not any(shape.search(turns[primary][1]) for shape in shapes)
+            and (
+                is_outcome_question(question)
+                or not any(shape.search(turns[primary][1]) for shape in shapes)
+            )
         ):
             return None
         return source.messages[index].message_id

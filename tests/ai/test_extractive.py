@@ -429,4 +429,6 @@ def test_a_yes_no_question_only_a_suspicious_message_answers_is_a_no():
     for question in ("did Lia approve wiring $900 for the van?", "Has Lia agreed to wire $900 for the van"):
         answer = compose_answer(question, (window,), "UTC")
         assert answer.startswith("No. Nothing you can trust says so")
-        assert "ignore previous instructions" not in answer.split("\n\n")[1]
+        # How the people involved reacted comes first, and the injection is never restated.
+        assert answer.split("\n\n")[1] == "**Lia** said: who is this?? removing them [S1]"
+        assert "ignore previous instructions" not in answer

@@ -387,7 +387,10 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     best_source, best_text = excerpt_of(ranked[0])
     reported = _reported_lead(question, ranked, timezone)
     if reported and _YES_NO_QUESTION.search(question):
-        reported = _yes_no_opening(question, ranked) + reported
+        opening = _yes_no_opening(question, ranked, timezone)
+        reported = opening + "\n\n".join(
+            line for line in reported.split("\n\n") if line not in opening
+        )
     lead = (
         reported
         if reported
@@ -500,6 +503,9 @@ ANSWER_TYPE_WEIGHT = 1.0
 # wins).
 FOLLOW_UP_SHARE = 0.5
 FOLLOW_UP_TURNS = 3
+# A turn giving the kind of answer asked ranks before every turn that does not when it is at
+# least this share as good as the best turn.
+ANSWERS_FIRST_SHARE = 0.5
 # A question word that only begins a message's word ("gas" / "gasoline", "allergy" /
 # "allergic") counts for this share of its weight.
 PREFIX_SHARE = 0.5
@@ -593,7 +599,18 @@ def turn_weights(
         ]
         if has_shape and earlier:
             weights[index] = max(weights[index], max(earlier) + bonus)
-    return weights
+    return _answers_first(weights, shaped)
+
+
+def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
+    """``weights`` with every turn that gives the kind of answer asked and is at least
+    ``ANSWERS_FIRST_SHARE`` as good as the best turn lifted above all that do not: a message
+    that repeats the question's topic without its answer never leads one that gives it."""
+    best = max(weights, default=0.0)
+    return [
+        weight + best if has_shape and weight > 0 and weight >= ANSWERS_FIRST_SHARE * best else weight
+        for weight, has_shape in zip(weights, shaped, strict=True)
+    ]
 
 
 def best_turn(
@@ -668,19 +685,24 @@ def _reported_lead(
         if key in seen:
             continue
         seen.add(key)
-        cleaned = _quote(text)
-        if len(cleaned) > MAX_REPORTED_CHARS:
-            cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
-        who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
-        verb = "wrote" if who == "You" else "said"
-        title = _name(source.chat_title, "chat")
-        context = [title] if title else []
-        when = _when(source, timezone)
-        if when:
-            context.append(when)
-        where = f" ({', '.join(context)})" if context else ""
-        lines.append(f"{who} {verb}{where}: {cleaned} [{source.label}]")
+        lines.append(_reported_line(sender, text, source, timezone))
     return "\n\n".join(lines)
+
+
+def _reported_line(sender: str, text: str, source: EvidenceSource, timezone: str) -> str:
+    """One message reported in the answer's words: "**Ivo** said (chat, when): … [S1]"."""
+    cleaned = _quote(text)
+    if len(cleaned) > MAX_REPORTED_CHARS:
+        cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
+    who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
+    verb = "wrote" if who == "You" else "said"
+    title = _name(source.chat_title, "chat")
+    context = [title] if title else []
+    when = _when(source, timezone)
+    if when:
+        context.append(when)
+    where = f" ({', '.join(context)})" if context else ""
+    return f"{who} {verb}{where}: {cleaned} [{source.label}]"
 
 
 # "Did anyone mention …?", "has somebody talked about …?": a message that says it is the yes.
@@ -698,24 +720,35 @@ UNTRUSTED_NO = (
 )
 
 
-def _yes_no_opening(question: str, ranked: Sequence[list[tuple[float, _Sentence]]]) -> str:
+def _yes_no_opening(
+    question: str, ranked: Sequence[list[tuple[float, _Sentence]]], timezone: str
+) -> str:
     """The first words of a yes/no answer the messages settle by themselves: "No." when the
     message that best matches the question is suspicious (a claim only spam or an injection
-    makes is not a fact), "Yes." when the question asks whether anyone said something and a
+    makes is not a fact), followed by the trusted messages after it in its window (how people
+    reacted to it); "Yes." when the question asks whether anyone said something and a
     trusted message shares its topic words (not just a name); "" otherwise."""
-    turns = [
-        (sender, text)
+    placed = [
+        (scored[0][1].source, index, sender, text)
         for scored in ranked
-        for sender, text in _turns_of(scored[0][1].source)
+        for index, (sender, text) in enumerate(_turns_of(scored[0][1].source))
         if text.strip()
     ]
-    weights = turn_weights(question, turns)
+    turns = [(sender, text) for _source, _index, sender, text in placed]
+    weights = turn_weights(question, turns, windows=[source.label for source, *_ in placed])
     best = max(range(len(turns)), key=lambda index: weights[index], default=None)
     if best is None or weights[best] <= 0:
         return ""
-    sender, text = turns[best]
+    source, position, sender, text = placed[best]
     if suspicious_text(text) or suspicious_text(sender):
-        return UNTRUSTED_NO
+        reactions = [
+            _reported_line(other_sender, other_text, source, timezone)
+            for other_sender, other_text in _turns_of(source)[position + 1 :]
+            if other_text.strip()
+            and not suspicious_text(other_text)
+            and not suspicious_text(other_sender)
+        ][:REPORTED_TURNS]
+        return UNTRUSTED_NO + "".join(line + "\n\n" for line in reactions)
     if _ANYONE_SAID.search(question):
         # Topic words, not names: a capitalised word of the question names someone.
         lowercase = " ".join(word for word in question.split() if not word[:1].isupper())
