@@ -185,9 +185,9 @@ def _answering_message(
     lacks the kind of answer asked (an amount for "how much", a cause for "why") and a
     message of its window gives it and answers better (the reply that names the cause, the
     later message with the final figure; for a question about how things came out, the later
-    message that gives it even when the hit gives it too). A suspicious hit (spam, instructions aimed at an
-    assistant) gives way to its window's best trusted message: a citation names what can be
-    believed. Sources memory leads keep their message."""
+    message that gives it even when the hit gives it too). A suspicious hit (spam,
+    instructions aimed at an assistant) gives way to its window's best trusted message: a
+    citation names what can be believed. Sources memory leads keep their message."""
     kept = set(memory_ids)
     shapes = answer_types(question)
 
@@ -201,13 +201,17 @@ def _answering_message(
         if index is None or index == primary:
             return None
         is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
-        if weights[primary] > 0 and not is_suspicious and not (
-            shapes
-            and weights[index] > weights[primary]
-            and any(shape.search(turns[index][1]) for shape in shapes)
-            and (
-                is_outcome_question(question)
-                or not any(shape.search(turns[primary][1]) for shape in shapes)
+        if (
+            weights[primary] > 0
+            and not is_suspicious
+            and not (
+                shapes
+                and weights[index] > weights[primary]
+                and any(shape.search(turns[index][1]) for shape in shapes)
+                and (
+                    is_outcome_question(question)
+                    or not any(shape.search(turns[primary][1]) for shape in shapes)
+                )
             )
         ):
             return None

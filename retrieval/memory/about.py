@@ -197,7 +197,9 @@ _ENGAGED = re.compile(
 )
 
 
-def who_statements(*, text: str, name: str, sender: str, is_from_self: bool) -> list[tuple[str, str]]:
+def who_statements(
+    *, text: str, name: str, sender: str, is_from_self: bool
+) -> list[tuple[str, str]]:
     """What one message says of who ``name`` is, as (kind, plain statement) pairs: whose
     relative or partner they are ("my cousin Ana" by Rui: "Ana is Rui's cousin"), an
     engagement ("Ana said yes 💍" by Rui: "Ana got engaged to Rui"), where they work ("Ana got a

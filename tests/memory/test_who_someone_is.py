@@ -18,25 +18,47 @@ T0 = datetime(2026, 3, 4, 18, 0, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("text", "sender", "is_from_self", "expected"),
     [
-        ("my cousin Mira is visiting next week", "Rui", False, [("relation", "Mira is Rui's cousin")]),
+        (
+            "my cousin Mira is visiting next week",
+            "Rui",
+            False,
+            [("relation", "Mira is Rui's cousin")],
+        ),
         ("Mira, my flatmate, says hi", "", True, [("relation", "Mira is your flatmate")]),
-        ("have you met my best friend Mira?", "Lou", False, [("relation", "Mira is Lou's best friend")]),
+        (
+            "have you met my best friend Mira?",
+            "Lou",
+            False,
+            [("relation", "Mira is Lou's best friend")],
+        ),
         ("MIRA SAID YES 💍", "Rui", False, [("engaged", "Mira got engaged to Rui")]),
-        ("so Mira and I got engaged last night!!", "Rui", False, [("engaged", "Mira got engaged to Rui")]),
+        (
+            "so Mira and I got engaged last night!!",
+            "Rui",
+            False,
+            [("engaged", "Mira got engaged to Rui")],
+        ),
         (
             "big news: Mira got a job at the Harbour Maritime Museum",
             "Rui",
             False,
             [("work", "Mira got a job at the Harbour Maritime Museum")],
         ),
-        ("Mira works for Northwind Logistics now", "Lou", False, [("work", "Mira works at Northwind Logistics")]),
+        (
+            "Mira works for Northwind Logistics now",
+            "Lou",
+            False,
+            [("work", "Mira works at Northwind Logistics")],
+        ),
         ("Mira moved to Valencia in May", "Lou", False, [("home", "Mira moved to Valencia")]),
         ("thanks Mira, see you Sunday", "Rui", False, []),
         ("my cousin is visiting", "Rui", False, []),
     ],
 )
 def test_what_a_message_says_of_who_someone_is(text, sender, is_from_self, expected):
-    assert who_statements(text=text, name="Mira", sender=sender, is_from_self=is_from_self) == expected
+    assert (
+        who_statements(text=text, name="Mira", sender=sender, is_from_self=is_from_self) == expected
+    )
 
 
 @pytest.mark.parametrize(
@@ -80,7 +102,9 @@ def test_who_someone_is_states_each_kind_once_citing_its_own_message(user):
         say("4", T0 + timedelta(days=3, minutes=2), "I did say yes 💍", sender="Mira"),
     )
     mira = Person.objects.get(user=user, display_name="Mira").pk
-    findings, ids = about_findings(user=user, person_ids=[mira], name="Mira", question="who is Mira?")
+    findings, ids = about_findings(
+        user=user, person_ids=[mira], name="Mira", question="who is Mira?"
+    )
     assert [finding.text for finding in findings] == [
         "Mira got engaged to Rui.",
         "Mira got a job at the Harbour Maritime Museum.",
@@ -93,4 +117,7 @@ def test_who_someone_is_says_nothing_when_no_message_says_it(user):
     direct = chat_of("dm-mira", "Mira")
     ingest(user, direct, say("1", T0, "see you at the climbing gym", sender="Mira"))
     mira = Person.objects.get(user=user, display_name="Mira").pk
-    assert about_findings(user=user, person_ids=[mira], name="Mira", question="who is Mira?") == ([], [])
+    assert about_findings(user=user, person_ids=[mira], name="Mira", question="who is Mira?") == (
+        [],
+        [],
+    )

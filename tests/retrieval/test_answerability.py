@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from retrieval.answerability import (
-    names_people_as_topic,
     STRONG_SIMILARITY,
     EvidenceSignals,
     answerability_assess,
     answerability_decide,
+    names_people_as_topic,
 )
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
@@ -336,7 +336,9 @@ def test_a_group_members_thing_told_by_another_member_answers(user):
         user,
         family,
         say("f1", T0, "Sunday lunch at ours, bring a dessert", sender="Mum"),
-        say("f2", T0 + timedelta(hours=1), "No walnuts in the cake, Jonas is allergic", sender="Mum"),
+        say(
+            "f2", T0 + timedelta(hours=1), "No walnuts in the cake, Jonas is allergic", sender="Mum"
+        ),
         say("f3", T0 + timedelta(hours=2), "family photo from the lake", sender="Jonas"),
     )
     for question in (

@@ -608,7 +608,9 @@ def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
     that repeats the question's topic without its answer never leads one that gives it."""
     best = max(weights, default=0.0)
     return [
-        weight + best if has_shape and weight > 0 and weight >= ANSWERS_FIRST_SHARE * best else weight
+        weight + best
+        if has_shape and weight > 0 and weight >= ANSWERS_FIRST_SHARE * best
+        else weight
         for weight, has_shape in zip(weights, shaped, strict=True)
     ]
 

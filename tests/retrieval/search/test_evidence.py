@@ -229,7 +229,7 @@ def test_a_source_can_be_led_by_another_of_its_messages_and_nothing_else_changes
     assert [s.primary_message_id for s in pack.sources] == [11, 20]
 
 
-def test_a_hit_that_shares_no_word_or_lacks_the_answer_asked_gives_way_to_the_message_that_answers():
+def test_a_hit_sharing_no_word_or_lacking_the_answer_asked_gives_way_to_the_one_that_answers():
     from retrieval.pipeline import _answering_message
 
     texts = {
