@@ -25,7 +25,10 @@ refuses few answerable questions (together 1.7% on that half):
    meaning): what matched was said by someone else ("the door code Jonas sent me",
    answered only by Mark). Not when the question asks about the people's relations or roles
    ("Where do Marco's parents live?": his messages say "mum" and "dad"), unless it asks what
-   they said, wrote or mentioned: then only their own messages answer it.
+   they said, wrote or mentioned: then only their own messages answer it. Nor when the people
+   are what is asked about rather than who said it: someone's thing ("Did anyone mention
+   Ana's allergy?", "What's Jonas's new address?") or what anyone said about them ("Has
+   anybody talked about Ana?"), which others tell as often as they do.
 3. **Unknown topic, partial match** (``unknown_topic``). The question names nobody, one of its
    topic words is in no message, the others are at most half covered by any candidate, and no
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
@@ -208,6 +211,9 @@ class EvidenceSignals:
     # The question asks about a relation or role of the people it names ("Marco's parents"):
     # those words are not topic words, and their messages about it use others ("mum").
     describes_people: bool = False
+    # The people named are the topic, not the speakers asked about ("Ana's allergy", "did
+    # anyone mention Ana"): anyone's message may answer.
+    is_people_topic: bool = False
 
     @property
     def unknown_share(self) -> float:
@@ -278,6 +284,28 @@ def _names_pattern(names: tuple[str, ...]) -> str:
     return r"\m(" + "|".join(plain) + r")\M" if plain else ""
 
 
+# A question whose speaker is anyone at all ("did anyone mention ...", "has somebody said ...",
+# "who told me about ...").
+_ANY_SPEAKER = re.compile(
+    r"\b(?:did|does|do|has|have|had|was|is)\s+(?:anyone|anybody|someone|somebody|everyone"
+    r"|everybody|people)\b|^\W*who\s+(?:said|says|mentioned|mentions|told|tells|talked|wrote"
+    r"|texted|asked|brought)\b"
+)
+
+
+def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
+    """Whether ``question`` asks about the people of ``names`` rather than about what they
+    said: it names something of theirs ("Ana's allergy") or asks what anyone said."""
+    folded = fold_text(question)
+    if _ANY_SPEAKER.search(folded):
+        return True
+    return any(
+        re.search(r"(?<!\w)" + re.escape(fold_text(name.strip())) + r"'s?(?!\w)", folded)
+        for name in names
+        if name.strip()
+    )
+
+
 def evidence_signals(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> EvidenceSignals:
@@ -325,6 +353,7 @@ def evidence_signals(
             else None
         ),
         describes_people=describes_people,
+        is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
     )
 
 
@@ -378,7 +407,11 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
     ):
         return Answerability(strength=strength, signals=signals, rule="no_topic")
     known_share = 1.0 - signals.unknown_share
-    if signals.people_best_coverage is not None and not signals.describes_people:
+    if (
+        signals.people_best_coverage is not None
+        and not signals.describes_people
+        and not signals.is_people_topic
+    ):
         theirs = signals.people_best_coverage * known_share
         gap = (signals.best_coverage - signals.people_best_coverage) * known_share
         far = (signals.people_best_similarity or 0.0) < PEOPLE_FAR_SIMILARITY

@@ -1146,6 +1146,22 @@ def _keywords(
     return tuple(keywords)
 
 
+# The frame of a question about how something came out or what was the matter with it ("what
+# did we end up ordering?", "how did it turn out?", "what was wrong with the car?"): the
+# message that answers names the outcome or the cause itself ("it was the battery"), never
+# the frame, so its words are not keywords (and cannot count as topics the history lacks).
+_OUTCOME_FRAME = re.compile(
+    r"\b(?:end|ends|ended|ending|wind|winds|winding|wound)\s+up\b"
+    r"|\b(?:turn|turns|turned|turning)\s+out\b"
+    r"|\b(?:went|go|goes|gone|going|is|was|were|are|s|anything|something)\s+wrong\b"
+    r"|\bwrong\s+with\b"
+)
+
+
+def _outcome_frames(masked: str) -> list[tuple[int, int]]:
+    return [match.span() for match in _OUTCOME_FRAME.finditer(masked)]
+
+
 # Asking what was decided searches for the outcome's own word too: a decision is announced
 # as "Decision: ..." far more often than with the verb the question uses.
 _OUTCOME_VERBS = re.compile(r"\b(?:decide|decided|deciding|decides)\b")
@@ -1273,6 +1289,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
                 *([time_span] if time_span else []),
                 *person_spans,
                 *((item.start, item.end) for item in mentions),
+                *_outcome_frames(masked),
             ],
             city_span=city_span,
             extra=[

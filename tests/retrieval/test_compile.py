@@ -424,3 +424,21 @@ def test_a_window_that_has_not_begun_is_when_something_happens_not_when_it_was_s
 def test_a_question_asking_who_talks_most_is_a_ranking_in_any_wording(question, is_ranking):
     intent, _pattern = classify_intent(fold_text(question))
     assert (intent == Intent.PEOPLE_RANKING) is is_ranking
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "keywords"),
+    [
+        ("What did we end up ordering for the party?", ("ordering", "party")),
+        ("how many chairs did they wind up renting?", ("chairs", "renting")),
+        ("How did the exam turn out?", ("exam",)),
+        ("what was wrong with the dishwasher?", ("dishwasher",)),
+        ("What's wrong with the van", ("van",)),
+        ("what went wrong at the bakery?", ("bakery",)),
+        ("what did we finally pick for the venue?", ("pick", "venue")),
+    ],
+)
+def test_the_frame_of_an_outcome_question_is_not_a_keyword(user, question, keywords):
+    # The answering message names the outcome ("it was the pump"), never "ended up" or "wrong".
+    assert _compile(user, question).keywords == keywords
