@@ -62,6 +62,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
+from retrieval.memory.followup import action_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
@@ -1563,7 +1564,9 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.ACTION_REQUEST and _person_ids(compiled):
         # Writing to or about someone: what is still open with them grounds the draft.
         source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
-        found = _person_loop_hits(user=user, compiled=compiled)
+        found = _person_loop_hits(user=user, compiled=compiled) + action_follow_up(
+            user=user, compiled=compiled, now=now
+        ).hits()
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)
