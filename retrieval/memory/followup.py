@@ -57,7 +57,7 @@ THREAD_WORDS = 5
 _GREETING_BEFORE = re.compile(
     r"\b(?:hi|hey|hello|dear|thanks|thank\s+you|ola|oi|hola)\s*,?\s*$", re.I
 )
-_CALENDAR_WORDS = word_set(
+CALENDAR_WORDS = word_set(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs"
     " fri sat sun january february march april may june july august september october november"
     " december jan feb mar apr jun jul aug sep sept oct nov dec today tomorrow tonight yesterday"
@@ -111,7 +111,7 @@ def _terms(text: str) -> set[str]:
     return {
         word
         for word in (fold_text(match) for match in _WORD.findall(text or ""))
-        if word not in STOP_WORDS and word not in _CALENDAR_WORDS
+        if word not in STOP_WORDS and word not in CALENDAR_WORDS
     }
 
 
@@ -128,7 +128,7 @@ def _names_in(text: str) -> set[str]:
         if _SENTENCE_START.search(before) or _GREETING_BEFORE.search(before):
             continue
         word = fold_text(match.group(1))
-        if word not in STOP_WORDS and word not in _CALENDAR_WORDS:
+        if word not in STOP_WORDS and word not in CALENDAR_WORDS:
             names.add(word)
     return names
 

@@ -137,7 +137,9 @@ def _tips_history(user) -> None:
     ingest(
         user,
         chat_of("dm-lena", "Lena Frost"),
-        say("l0", T0, "I'm off to Kyoto in April, could you send me your tips?", sender="Lena Frost"),
+        say(
+            "l0", T0, "I'm off to Kyoto in April, could you send me your tips?", sender="Lena Frost"
+        ),
     )
     _refresh(user)
 
