@@ -1339,7 +1339,13 @@ def _recent_hits(
     telling = [pk for pk, _name, _text in news] + [
         item[2] for items in ranked_chats for item in items[:1] if item[0] >= BACKGROUND_MIN_WORDS
     ]
-    return found + _backgrounds(user=user, message_ids=telling, before=start), findings
+    backgrounds = _backgrounds(user=user, message_ids=telling, before=start)
+    with_backgrounds: list[_Hit] = []
+    for hit in found:
+        with_backgrounds.append(hit)
+        if hit[0] in backgrounds:
+            with_backgrounds.append((backgrounds[hit[0]], BACKGROUND_NOTE))
+    return with_backgrounds[:RECENT_ITEMS], findings
 
 
 # The news a catch-up leads with may continue a thread from before the window ("movers come
@@ -1362,11 +1368,12 @@ def _background_terms(text: str) -> set[str]:
     }
 
 
-def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) -> list[_Hit]:
+def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) -> dict[int, int]:
     """For the catch-up's most telling news, the same sender's earlier message in that chat
     (within ``BACKGROUND_DAYS`` before the window) that shares at least two of its words and
-    is not a repeat of it: what the news continues."""
-    hits: list[_Hit] = []
+    is not a repeat of it: what the news continues, by the news message's id. It is cited
+    right after the news, so the answer's item count does not push it out."""
+    hits: dict[int, int] = {}
     news_rows = Message.objects.filter(user=user, pk__in=list(message_ids)).exclude(
         sender_person__isnull=True
     )
@@ -1396,8 +1403,8 @@ def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) ->
                 continue
             if best is None or len(shared) > best[0]:
                 best = (len(shared), candidate.pk)
-        if best is not None and best[1] not in {mid for mid, _ in hits}:
-            hits.append((best[1], BACKGROUND_NOTE))
+        if best is not None and best[1] not in hits.values():
+            hits[pk] = best[1]
     return hits
 
 

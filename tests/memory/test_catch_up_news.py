@@ -60,7 +60,8 @@ def test_news_that_continues_an_earlier_thread_brings_that_message(user, earlier
 
     assert retrieval.memory is not None
     background = message_row(user, "grp-family", "e0").pk
-    assert background in retrieval.memory.message_ids
+    ids = list(retrieval.memory.message_ids)
+    assert ids.index(background) == ids.index(message_row(user, "grp-family", "u0").pk) + 1
     assert retrieval.memory.notes[background] == BACKGROUND_NOTE
 
 
