@@ -158,7 +158,10 @@ def test_people_ranking_counts_who_writes_most_in_the_evidence():
 def test_requests_to_write_or_send_are_answered_honestly():
     answer = compose_answer("Send Marco a note about dinner at Taberna", EVIDENCE, "UTC")
 
-    assert answer.startswith("I can only quote your messages here, not write or send one.")
+    assert answer.startswith(
+        "I never send messages myself: a draft, when I can prepare one, waits below for "
+        "your approval."
+    )
     assert "[S1]" in answer
 
 

@@ -337,11 +337,12 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     """The answer made of the evidence's own sentences that best match ``question``."""
 
     if _ACTION_PATTERN.search(question):
-        # Honest about what it is: this answerer reads, it never writes or sends.
+        # Honest about what happens: the answer quotes, a draft (when the engine makes one)
+        # follows and waits for approval; nothing is sent from here.
         found = _quoted_answer(_ACTION_PATTERN.sub("", question), evidence, timezone)
         return (
-            "I can only quote your messages here, not write or send one. "
-            "What your messages say about it:\n\n" + found
+            "I never send messages myself: a draft, when I can prepare one, waits below for "
+            "your approval. What your messages say about it:\n\n" + found
         )
     if _RANKING_PATTERN.search(question):
         return _ranking(evidence, timezone)
