@@ -18,6 +18,7 @@ from retrieval.memory.plan_words import (
     CANCELLATION,
     CHANGE,
     DEFERRAL,
+    PROMISE,
     phrases_regex,
 )
 
@@ -92,7 +93,8 @@ _WEEKDAY = (
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
-    rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b)?(?:\s+{_MONTHS}(?!\w))?"
+    rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
+    rf"(?:\s+{_MONTHS}(?!\w))?"
     # "dinner thu?", "drinks on sat!": a short day closing the sentence ("sat" and "sun" only
     # after "on", "this" or "next", where they cannot be a verb or the weather).
     r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|(?<=on\s)(?:sat|sun)|(?<=this\s)(?:sat|sun)"
@@ -349,6 +351,7 @@ _FULFILMENT = re.compile(
     _FLAGS,
 )
 _DEFERRAL = phrases_regex(DEFERRAL)
+_PROMISE_OTHER = phrases_regex(PROMISE)
 _PRONOUNS = {
     "you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in", "back", "him",
     "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon",
@@ -385,7 +388,7 @@ def promise_object(text: str) -> str | None:
     promise names no object, or None when ``text`` promises nothing deliverable."""
     match = _PROMISE_VERB.search(text)
     if match is None:
-        return "" if is_deferral(text) else None
+        return "" if is_deferral(text) or _PROMISE_OTHER.search(text) else None
     noun = (match.group(2) or "").lower()
     return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
 

@@ -204,6 +204,22 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
     "de": (r"ich (?:sag|melde) (?:dir|mich)",),
 }
 
+# The user's promise in other words or languages ("remind me to send you the playlist", "te
+# mando o pix amanhã", "je te l'envoie ce soir").
+PROMISE: Mapping[str, tuple[str, ...]] = {
+    "en": (r"remind me to (?:send|share|pay|return|bring|give|forward|email|call|text|book)",),
+    "pt": (
+        r"te (?:mando|envio|pago|passo|devolvo|trago)",
+        r"vou (?:te )?(?:mandar|enviar|pagar|passar|devolver|trazer)",
+    ),
+    "es": (
+        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo)",
+        r"(?:voy a|te voy a) (?:mandar|enviar|pasar|pagar|devolver|traer)",
+    ),
+    "fr": (r"je (?:te|vous) (?:l['\u2019]|les )?(?:envoie|enverrai|paie|rembourse|rends|passe)",),
+    "de": (r"ich (?:schicke?|[üu]berweise|zahle|bringe?) dir",),
+}
+
 # Kinds of event said in several languages: a question in one finds the plan said in another
 # ("when is lunch with Joana?" reads "bora almoçar sábado").
 ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (

@@ -16,7 +16,7 @@ from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
 from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.closure import loops_close_across_chats, topic_words
+from retrieval.memory.closure import loops_close_across_chats, says_arrived, topic_words
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
@@ -378,12 +378,22 @@ def _loops_in_chat(
                 (
                     m
                     for m in later
-                    if m.is_from_self
-                    and (
-                        fulfils_promise(
-                            m.text, is_media=m.kind == MessageKind.MEDIA, promised_object=promised
+                    if (
+                        m.is_from_self
+                        and (
+                            fulfils_promise(
+                                m.text,
+                                is_media=m.kind == MessageKind.MEDIA,
+                                promised_object=promised,
+                            )
+                            or (asked is not None and _answers_deferred(m, asked))
                         )
-                        or (asked is not None and _answers_deferred(m, asked))
+                    )
+                    # "recebi o pix, valeu!": the person it was owed to says it arrived.
+                    or (
+                        not m.is_from_self
+                        and (is_direct or m.sender_person_id == person_id)
+                        and says_arrived(m.text)
                     )
                 ),
                 None,

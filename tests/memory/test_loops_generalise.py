@@ -172,6 +172,83 @@ STORIES = (
         expect=("No",),
         refuse=("Yes",),
     ),
+    # --- More wordings -----------------------------------------------------------------------
+    Story(
+        name="paid back with 'done' the next day",
+        chats={"lena": dm("Lena")},
+        lines=(
+            Line("lena", MON + 12, "Lena", "dinner came to 46, so 23 each 🙂"),
+            Line("lena", MON + 12.2, None, "I'll transfer you tomorrow"),
+            Line("lena", TUE + 3, None, "done ✅"),
+        ),
+        question="did I ever pay Lena back?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="Portuguese receipt closes the payment",
+        chats={"joana": dm("Joana")},
+        lines=(
+            Line("joana", MON + 5, "Joana", "paguei os ingressos, 30 pra cada"),
+            Line("joana", MON + 5.2, None, "te mando o pix amanhã!"),
+            Line("joana", TUE + 6, "Joana", "recebi o pix, valeu!"),
+        ),
+        question="did I pay Joana back?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="remind me to send it",
+        chats={"kai": dm("Kai")},
+        lines=(
+            Line("kai", MON + 6, "Kai", "that playlist from the party was so good"),
+            Line("kai", MON + 6.2, None, "remind me to send you the playlist!"),
+        ),
+        question="did I send Kai the playlist?",
+        asked_hours=WED + 2,
+        expect=("No",),
+        refuse=("Yes",),
+    ),
+    Story(
+        name="someone got back about the user's ask",
+        chats={"ravi": dm("Ravi")},
+        lines=(
+            Line("ravi", MON + 2, None, "could you ask your landlord if the flat is still free?"),
+            Line("ravi", TUE + 1, "Ravi", "asked him, the flat is free from April"),
+        ),
+        question="did Ravi ever get back to me about the flat?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="who is waiting on me",
+        chats={"kai": dm("Kai"), "lena": dm("Lena", platform="telegram")},
+        lines=(
+            Line("kai", MON + 1, None, "morning!"),
+            Line("kai", TUE + 2, "Kai", "can you lend me your camping stove this weekend?"),
+            Line("lena", MON + 1, None, "hallo!"),
+            Line("lena", TUE + 5, "Lena", "do you still have the keys to the storage room?"),
+        ),
+        question="who's waiting on a reply from me?",
+        asked_hours=WED + 2,
+        expect=("Kai", "Lena"),
+    ),
+    Story(
+        name="nothing left with someone",
+        chats={"kai": dm("Kai")},
+        lines=(
+            Line("kai", MON + 6, "Kai", "can you send me the playlist from the party?"),
+            Line("kai", MON + 6.2, None, "sure, here you go"),
+            Line("kai", MON + 6.21, None, MEDIA),
+            Line("kai", MON + 7, "Kai", "legend, thanks"),
+        ),
+        question="anything still open with Kai?",
+        asked_hours=WED + 2,
+        expect=("Nothing",),
+    ),
 )
 
 

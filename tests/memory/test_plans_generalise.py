@@ -280,6 +280,120 @@ STORIES = (
         asked_hours=SAT + 3,
         expect=("Sunday 8 March", "10:00"),
     ),
+    # --- More wordings -----------------------------------------------------------------------
+    Story(
+        name="a food name in a group and 'in'",
+        chats={"tacos": group("Kai", "Bea")},
+        lines=(
+            Line("tacos", TUE + 4, None, "anyone up for tacos friday 8pm?"),
+            Line("tacos", TUE + 4.2, "Kai", "in"),
+            Line("tacos", TUE + 4.3, "Bea", "me too!!"),
+        ),
+        question="what time is tacos on friday?",
+        asked_hours=THU + 2,
+        expect=("confirmed", "Friday 6 March", "20:00"),
+    ),
+    Story(
+        name="the user moves it",
+        chats={"kai": dm("Kai", platform="signal")},
+        lines=(
+            Line("kai", MON + 9, "Kai", "dinner thursday 8pm?"),
+            Line("kai", MON + 9.2, None, "yes!"),
+            Line("kai", THU + 8, None, "train's late, can we do 8:30 instead?"),
+            Line("kai", THU + 8.1, "Kai", "np"),
+        ),
+        question="what time is dinner with Kai tonight?",
+        asked_hours=THU + 9,
+        expect=("moved", "Thursday 5 March", "20:30"),
+    ),
+    Story(
+        name="something came up, next week same time",
+        chats={"ravi": dm("Ravi")},
+        lines=(
+            Line("ravi", MON + 3, "Ravi", "coffee thursday 10am?"),
+            Line("ravi", MON + 3.2, None, "sure!"),
+            Line(
+                "ravi",
+                WED + 2,
+                "Ravi",
+                "something came up, can we move it to next tuesday at 10am?",
+            ),
+        ),
+        question="when is coffee with Ravi?",
+        asked_hours=WED + 6,
+        expect=("moved", "Tuesday 10 March"),
+    ),
+    Story(
+        name="German dinner and 'passt'",
+        chats={"lena": dm("Lena")},
+        lines=(
+            Line("lena", MON + 8, "Lena", "Abendessen Freitag um 19 Uhr?"),
+            Line("lena", MON + 8.5, None, "passt!"),
+        ),
+        question="when is dinner with Lena?",
+        asked_hours=WED + 2,
+        expect=("confirmed", "Friday 6 March", "19:00"),
+    ),
+    Story(
+        name="German call-off",
+        chats={"lena": dm("Lena")},
+        lines=(
+            Line("lena", MON + 8, "Lena", "Abendessen Freitag um 19 Uhr?"),
+            Line("lena", MON + 8.5, None, "passt!"),
+            Line("lena", THU + 2, "Lena", "sorry, ich muss leider absagen für Freitag"),
+        ),
+        question="is dinner with Lena still on?",
+        asked_hours=THU + 5,
+        expect=("No", "cancelled"),
+    ),
+    Story(
+        name="a note with a club name",
+        chats={"padel": group("Tomas", "Ravi")},
+        lines=(
+            Line("padel", TUE + 2, "Tomas", "Padel Sat 10:30 @ Club Norte, who's in?"),
+            Line("padel", TUE + 2.5, None, "me"),
+        ),
+        question="what time is padel on saturday?",
+        asked_hours=THU + 2,
+        expect=("Saturday 7 March", "10:30"),
+    ),
+    Story(
+        name="the organiser calls it off in the group",
+        chats={"hikers": group("Bea", "Omar")},
+        lines=(
+            Line("hikers", MON + 5, "Bea", "hike sunday 9am from the north trailhead?"),
+            Line("hikers", MON + 5.5, None, "yes!"),
+            Line("hikers", FRI + 3, "Bea", "guys I have to call off sunday, storm warning ⛈"),
+        ),
+        question="is the hike still on?",
+        asked_hours=FRI + 6,
+        expect=("No", "cancelled"),
+    ),
+    Story(
+        name="one person drops out of a group plan",
+        chats={"wall": group("Omar", "Bea")},
+        lines=(
+            Line("wall", WED + 1, "Omar", "Climbing sunday 10am, who's coming?"),
+            Line("wall", WED + 1.2, None, "count me in"),
+            Line("wall", THU + 3, "Bea", "can't make it sunday, go without me"),
+        ),
+        question="is climbing still on sunday?",
+        asked_hours=FRI + 2,
+        expect=("Yes", "Sunday 8 March", "10:00"),
+        refuse=("cancelled",),
+    ),
+    Story(
+        name="called off by the organiser on another platform",
+        chats={"brunchers": group("Priya", "Tomas"), "priya": dm("Priya", platform="signal")},
+        lines=(
+            Line("brunchers", MON + 2, "Priya", "brunch Saturday at 11?"),
+            Line("brunchers", MON + 3, None, "yes"),
+            Line("priya", THU + 4, "Priya", "hey, I need to cancel brunch, my mum is visiting"),
+        ),
+        question="is brunch still happening?",
+        asked_hours=THU + 8,
+        expect=("No", "cancelled"),
+    ),
 )
 
 
