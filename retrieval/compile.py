@@ -458,6 +458,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What time does Ana land tonight?", "when is the plumber coming?", "when are they
         # getting in?", "what time am I getting picked up?": when something is to happen.
         r"\bwhat\s+time\s+(?:is|are|am|does|do|will|should|'s)\b(?!\s+it\b)"
+        # "When am I getting sushi with Mia?", "when are we seeing Kai?"
+        r"|\bwhen\s+(?:am\s+i|are\s+we)\s+(?:still\s+)?(?:getting|having|seeing|meeting|going"
+        r"|grabbing|doing)\b"
         r"|\bwhen\s+(?:is|are|am|does|do|will|should|'s)\s+(?:[\w']+\s+){0,4}?"
         r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
         r"|starting|start|due|picking|picked|dropping|happening|showing\s+up)\b"

@@ -303,7 +303,7 @@ def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[s
 
 # A question that expects yes or no ("did I …?", "has Rui …?").
 _YES_NO = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does|are|were|will|can)\b"
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|am|do|does|are|were|will|can)\b"
 )
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")

@@ -347,6 +347,8 @@ def _loops_in_chat(
                         m
                         for m in later
                         if m.is_from_self
+                        # "let me check and get back to you" puts the answer off.
+                        and not is_deferral(m.text)
                         and (
                             is_direct
                             or m.reply_to_id == message.pk

@@ -81,6 +81,14 @@ _TIME_WORD = re.compile(
     r"|evening|afternoon|night|week|month|time|when|still|where"
 )
 _SUFFIXES = r"(?:e|es|ed|er|ers|ing|s|d)?"
+# How a question says the user takes part ("am I still seeing Sam?", "when am I getting sushi
+# with Mia?"): no topic of the plan.
+_MEETING_VERBS = frozenset(
+    {
+        "seeing", "meeting", "having", "getting", "going", "doing", "hanging", "grabbing",
+        "catching", "joining", "see", "meet", "hang", "grab", "catch", "join",
+    }
+)  # fmt: skip
 
 
 def _root(term: str) -> str:
@@ -458,7 +466,9 @@ def topic_plan(
         dict.fromkeys(
             fold_text(term.strip('"'))
             for term in terms
-            if len(term.strip('"')) >= 3 and not _TIME_WORD.fullmatch(fold_text(term.strip('"')))
+            if len(term.strip('"')) >= 3
+            and not _TIME_WORD.fullmatch(fold_text(term.strip('"')))
+            and fold_text(term.strip('"')) not in _MEETING_VERBS
         )
     )
     base = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)

@@ -249,6 +249,57 @@ STORIES = (
         asked_hours=WED + 2,
         expect=("Nothing",),
     ),
+    # --- Written after the rules, run once before any change (docs/MEMORY.md) ----------------
+    Story(
+        name="zelle'd on another platform",
+        chats={"mia": dm("Mia", platform="instagram"), "mia-sms": dm("Mia", platform="sms")},
+        lines=(
+            Line("mia", MON + 4, "Mia", "I grabbed your museum ticket, 15 bucks"),
+            Line("mia", MON + 4.1, None, "ty!! will pay you back tonight"),
+            Line("mia-sms", MON + 13, None, "zelled you the 15 for the museum \U0001f64f"),
+        ),
+        question="did I pay Mia back for the museum?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="an open ask from a colleague",
+        chats={"nia": dm("Nia", platform="slack")},
+        lines=(
+            Line("nia", MON + 1, None, "morning Nia"),
+            Line("nia", TUE + 1, "Nia", "could you look over the Q2 budget sheet before Friday?"),
+        ),
+        question="what's still open with Nia?",
+        asked_hours=WED + 2,
+        expect=("Nia",),
+        refuse=("Nothing is waiting",),
+    ),
+    Story(
+        name="a promise kept with a file in another chat",
+        chats={"crew": group("Nia", "Tomas"), "nia": dm("Nia", platform="slack")},
+        lines=(
+            Line("crew", MON + 2, "Nia", "who has the slides from the offsite?"),
+            Line("crew", MON + 2.1, None, "me, I'll send you the slides later Nia"),
+            Line("nia", MON + 7, None, "offsite slides attached"),
+        ),
+        question="did I send Nia the slides?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="let me get back to you, never did",
+        chats={"sam": dm("Sam")},
+        lines=(
+            Line("sam", MON + 2, "Sam", "can you come to my gig on the 20th?"),
+            Line("sam", MON + 2.3, None, "I'll let you know by tomorrow!"),
+        ),
+        question="did I get back to Sam about the gig?",
+        asked_hours=WED + 2,
+        expect=("No",),
+        refuse=("Yes",),
+    ),
 )
 
 

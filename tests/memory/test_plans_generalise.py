@@ -394,6 +394,56 @@ STORIES = (
         asked_hours=THU + 8,
         expect=("No", "cancelled"),
     ),
+    # --- Written after the rules, run once before any change (docs/MEMORY.md) ----------------
+    Story(
+        name="sushi friday, thumbs and 'yesss'",
+        chats={"mia": dm("Mia", platform="instagram")},
+        lines=(
+            Line("mia", TUE + 10, "Mia", "sushi fri at 8? my treat"),
+            Line("mia", TUE + 10.1, None, "yesss \U0001f363"),
+        ),
+        question="when am I getting sushi with Mia?",
+        asked_hours=THU + 1,
+        # A bare "at 8" for an activity that is not an evening one stays as written (8:00).
+        expect=("Friday 6 March", "at 8:00"),
+    ),
+    Story(
+        name="are we still on for tomorrow",
+        chats={"ravi": dm("Ravi")},
+        lines=(
+            Line("ravi", MON + 3, "Ravi", "lunch wednesday 1pm at Tasca Lopes?"),
+            Line("ravi", MON + 3.2, None, "perfect"),
+            Line("ravi", TUE + 8, "Ravi", "are we still on for tomorrow?"),
+            Line("ravi", TUE + 8.2, None, "yep! see you at 1"),
+        ),
+        question="where is lunch tomorrow?",
+        asked_hours=TUE + 10,
+        expect=("confirmed", "Tasca Lopes", "Wednesday 4 March"),
+    ),
+    Story(
+        name="pushed back an hour in French",
+        chats={"claire": dm("Claire")},
+        lines=(
+            Line("claire", MON + 6, "Claire", "d\u00eener jeudi \u00e0 20h ?"),
+            Line("claire", MON + 6.2, None, "parfait"),
+            Line("claire", THU + 5, "Claire", "on d\u00e9cale \u00e0 21h ? je finis tard"),
+        ),
+        question="what time is dinner with Claire?",
+        asked_hours=THU + 7,
+        expect=("moved", "21:00"),
+    ),
+    Story(
+        name="bailing with 'gotta cancel tmrw'",
+        chats={"sam": dm("Sam")},
+        lines=(
+            Line("sam", MON + 2, "Sam", "movie night tomorrow at 9?"),
+            Line("sam", MON + 2.1, None, "down!"),
+            Line("sam", MON + 20, "Sam", "ugh gotta cancel tmrw, fever \U0001f912"),
+        ),
+        question="am I still seeing Sam tomorrow?",
+        asked_hours=MON + 22,
+        expect=("No", "cancelled"),
+    ),
 )
 
 
