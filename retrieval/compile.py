@@ -83,10 +83,14 @@ _EVENT_NOUNS = (
     r"dinner|lunch|breakfast|brunch|meeting|party|trip|flight|call|date|wedding|birthday|"
     r"drinks|coffee|appointment|event|game|concert|match|show|reservation|booking|visit|"
     r"meetup|hike|bbq|barbecue|picnic|housewarming|gig|interview|class|session|viewing|"
-    r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?"
+    r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?|"
+    r"climbing|bouldering|cinema|workout|practice|rehearsal|tasting|run|ride"
 )
 _PLAN_DAYS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
+)
+_PLAN_DAYS_AHEAD = (
+    r"tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
 _PERSON_ATTRIBUTES = (
     r"job|work|address|number|phone|phone\s+number|email|surname|last\s+name|birthday|age"
@@ -162,6 +166,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.CATCH_UP,
         "whats_new",
         r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
+        # "What's happening on Sunday?" asks about a plan ahead, not about recent messages.
+        rf"(?!\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b)"
         r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",
     ),
     _pattern(
@@ -242,6 +248,23 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\b(?:unkept|broken|open)\s+promises?\b",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
+    _pattern(
+        Intent.UNRESOLVED,
+        "still_open",
+        # "What's still open with Priya?", "anything open with Sam?", "what's left to do?"
+        r"\b(?:what(?:'s|\s+is|\s+are)|anything|is\s+(?:there\s+)?anything)\s+(?:still\s+)?"
+        r"(?:open|left\s+open|unfinished|left\s+to\s+do|hanging)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_they_deliver",
+        # "Did Luis send the invoice?", "has Sam paid me back?": the other side of the user's
+        # request, answered yes or no from what they sent.
+        r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:send|sent|pay|paid|return|returned"
+        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd)\b"
+        r"(?=.*\b(?:me|my|back|the|it|them)\b)",
+    ),
     _pattern(
         Intent.UNRESOLVED,
         "did_i_do",
@@ -410,7 +433,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "still_on",
         r"\bare\s+we\s+(?:still\s+)?(?:on|meeting|going|doing|having|seeing)\b"
-        r"|\bis\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b",
+        r"|\b(?:is|are)\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b"
+        # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
+        r"|\bam\s+i\s+(?:still\s+)?(?:having|seeing|meeting|going|doing|getting)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -446,6 +472,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What time does Ana land tonight?", "when is the plumber coming?", "when are they
         # getting in?", "what time am I getting picked up?": when something is to happen.
         r"\bwhat\s+time\s+(?:is|are|am|does|do|will|should|'s)\b(?!\s+it\b)"
+        # "When am I getting sushi with Mia?", "when are we seeing Kai?"
+        r"|\bwhen\s+(?:am\s+i|are\s+we)\s+(?:still\s+)?(?:getting|having|seeing|meeting|going"
+        r"|grabbing|doing)\b"
         r"|\bwhen\s+(?:is|are|am|does|do|will|should|'s)\s+(?:[\w']+\s+){0,4}?"
         r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
         r"|starting|start|due|picking|picked|dropping|happening|showing\s+up)\b"
@@ -458,6 +487,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What have I got on this weekend?", "what am I doing tomorrow?", "any plans tonight?"
         r"\bwhat\s+(?:have|'ve|do)\s+(?:i|we)\s+(?:got|have)\s+on\b"
         rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
+        rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
         r"|\bany\s+plans\b",
     ),

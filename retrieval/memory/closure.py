@@ -118,6 +118,21 @@ def says_done(text: str) -> bool:
     )
 
 
+# That it arrived, not only thanks: "thanks for offering!" right after a promise keeps it open.
+_ARRIVED = re.compile(
+    r"\b(?:got\s+it|got\s+them|got\s+the|got\s+your|received|recebi|recib[ií]|peguei"
+    r"|lo\s+tengo|bien\s+re[çc]u|erhalten|angekommen)\b",
+    re.IGNORECASE,
+)
+
+
+def says_arrived(text: str) -> bool:
+    """A sentence of ``text`` (not a question) saying that what was owed arrived."""
+    return any(
+        "?" not in sentence and _ARRIVED.search(sentence) for sentence in _SENTENCE.findall(text)
+    )
+
+
 def says_received(text: str) -> bool:
     return any(
         "?" not in sentence and _RECEIVED.search(sentence) for sentence in _SENTENCE.findall(text)

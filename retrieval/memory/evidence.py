@@ -56,6 +56,7 @@ from retrieval.memory.findings import (
     change_statement,
     deed_finding,
     loop_answer_finding,
+    loop_sentence,
     moment_text,
     open_loops_finding,
     plan_current_when,
@@ -254,7 +255,36 @@ def _loop_hits(
         for amount, message_id in amounts.values()
         if message_id not in {hit[0] for hit in hits}
     ]
+    if not states and _person_ids(compiled):
+        return _nothing_open_with(user=user, compiled=compiled)
     return hits, [open_loops_finding(states, zone)] if states else []
+
+
+def _nothing_open_with(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+    """ "Anything still open with Kai?" with nothing open: says so, citing how the latest
+    loop with them was closed ("Nothing is waiting with Kai: you replied to Kai on …")."""
+    rows = loops_for_user(
+        user=user, person_ids=_person_ids(compiled), chat_ids=_strict_chat_ids(compiled), limit=1
+    )
+    if not rows:
+        return [], []
+    row, name = rows[0]
+    if row.status == LoopStatus.OPEN:
+        return [], []
+    loop = LoopState(
+        kind=LoopKind(row.kind),
+        status=LoopStatus(row.status),
+        person_name=name,
+        opened_by_message_id=row.opened_by_id,
+        opened_at=row.opened_at,
+        resolved_by_message_id=row.resolved_by_id,
+        closed_at=row.closed_at,
+        resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
+    )
+    ids = tuple(mid for mid in (row.resolved_by_id, row.opened_by_id) if mid)
+    said = loop_sentence(loop, user.zoneinfo)
+    text = f"Nothing is waiting with {name}: the last open thing is done, {said}."
+    return [(mid, "done") for mid in ids], [Finding(text=text, message_ids=ids)]
 
 
 def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[str, int]]:
@@ -274,7 +304,7 @@ def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[s
 
 # A question that expects yes or no ("did I …?", "has Rui …?").
 _YES_NO = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does|are|were|will|can)\b"
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|am|do|does|are|were|will|can)\b"
 )
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
@@ -297,10 +327,12 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     the user's promise first). ``None`` when no loop fits."""
     folded = fold_text(compiled.question)
     person_ids = _person_ids(compiled)
+    # The deed's own verbs ("pay", "send", "back") say what was done, not what about: "did I
+    # pay Lena back?" is answered by "I'll transfer you tomorrow" … "done".
     terms = [
-        fold_text(term.strip('"'))
-        for term in topic_terms(compiled)
-        if len(term.strip('"')) >= 3 and not _REPLY_WORDS.search(fold_text(term))
+        term
+        for term in deed_topic_terms(topic_terms(compiled))
+        if len(term) >= 3 and not _REPLY_WORDS.search(term)
     ]
     if not person_ids and not terms:
         return None

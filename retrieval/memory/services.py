@@ -16,12 +16,13 @@ from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
 from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.closure import loops_close_across_chats
+from retrieval.memory.closure import loops_close_across_chats, says_arrived, topic_words
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
     fact_claims,
     fulfils_promise,
+    is_deferral,
     is_question_to_user,
     is_request_by_user,
     mentions_word,
@@ -346,6 +347,8 @@ def _loops_in_chat(
                         m
                         for m in later
                         if m.is_from_self
+                        # "let me check and get back to you" puts the answer off.
+                        and not is_deferral(m.text)
                         and (
                             is_direct
                             or m.reply_to_id == message.pk
@@ -370,19 +373,55 @@ def _loops_in_chat(
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
         promised = promise_object(message.text)
         if promised is not None:
+            asked = (
+                _deferred_question(message, messages[:index]) if is_deferral(message.text) else None
+            )
             kept = next(
                 (
                     m
                     for m in later
-                    if m.is_from_self
-                    and fulfils_promise(
-                        m.text, is_media=m.kind == MessageKind.MEDIA, promised_object=promised
+                    if (
+                        m.is_from_self
+                        and (
+                            fulfils_promise(
+                                m.text,
+                                is_media=m.kind == MessageKind.MEDIA,
+                                promised_object=promised,
+                            )
+                            or (asked is not None and _answers_deferred(m, asked))
+                        )
+                    )
+                    # "recebi o pix, valeu!": the person it was owed to says it arrived.
+                    or (
+                        not m.is_from_self
+                        and (is_direct or m.sender_person_id == person_id)
+                        and says_arrived(m.text)
                     )
                 ),
                 None,
             )
             found.append(_loop(LoopKind.PROMISE_BY_USER, message, person_id, kept))
     return found
+
+
+def _deferred_question(
+    deferral: _ChatMessage, earlier: Sequence[_ChatMessage]
+) -> _ChatMessage | None:
+    """What "let me check and get back to you" puts off: the message it replies to, else
+    the last message someone else wrote before it."""
+    if deferral.reply_to_id is not None:
+        replied = next((m for m in earlier if m.pk == deferral.reply_to_id), None)
+        if replied is not None:
+            return replied
+    return next((m for m in reversed(earlier) if not m.is_from_self), None)
+
+
+def _answers_deferred(message: _ChatMessage, asked: _ChatMessage) -> bool:
+    """The user's later answer to what they put off: not another deferral, and about the
+    same thing (a topic word of the question)."""
+    if is_deferral(message.text):
+        return False
+    return bool(topic_words(message.text) & topic_words(asked.text))
 
 
 # How soon after the user's message a second-person question in a group is asked of them.

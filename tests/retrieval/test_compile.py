@@ -329,6 +329,8 @@ def test_every_pattern_decides_at_least_one_question():
         "not_got_back_to_me": "who never got back to me",
         "promises": "what did I promise but never did",
         "pending": "anything pending?",
+        "still_open": "what's still open with Bruno?",
+        "did_they_deliver": "did Bruno send the invoice?",
         "did_i_do": "did I ever pay Bruno back?",
         "remind_me": "remind me to water the plants",
         "invite": "invite Ana to the party",
