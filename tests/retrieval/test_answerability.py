@@ -10,6 +10,7 @@ import pytest
 
 from retrieval.answerability import (
     STRONG_SIMILARITY,
+    WEAK_STRENGTH,
     EvidenceSignals,
     answerability_assess,
     answerability_decide,
@@ -192,10 +193,13 @@ def test_the_named_people_with_only_someone_elses_match_is_refused():
     assert answerability_decide(theirs_empty).rule == "nothing_of_people"
     theirs_partial = _signals(people_best_similarity=0.4, people_best_coverage=0.5)
     assert answerability_decide(theirs_partial).rule is None
-    # Unknown words count against both sides: a gap of half the words is enough only when
-    # nothing of theirs is even loosely close in meaning.
+    # Unknown words count against both sides: with evidence that is not weak, a gap of half
+    # the words is enough only when nothing of theirs is even loosely close in meaning.
     half_unknown = _signals(
-        unknown_terms=("repair",), people_best_similarity=0.4, people_best_coverage=0.0
+        unknown_terms=("repair",),
+        best_similarity=0.7,
+        people_best_similarity=0.5,
+        people_best_coverage=0.0,
     )
     assert answerability_decide(half_unknown).rule is None
     half_unknown_far = _signals(
@@ -205,6 +209,30 @@ def test_the_named_people_with_only_someone_elses_match_is_refused():
     # A question about their relations ("Marco's parents") is not judged by their words.
     relation = _signals(people_best_similarity=0.2, people_best_coverage=0.0, describes_people=True)
     assert answerability_decide(relation).rule is None
+
+
+def test_weak_evidence_with_the_topic_in_someone_elses_messages_is_refused():
+    # Their messages carry half the topic, someone else's all of it, nothing close in meaning.
+    weak = _signals(best_similarity=0.35, people_best_similarity=0.3, people_best_coverage=0.5)
+    assert answerability_decide(weak).strength < WEAK_STRENGTH
+    assert answerability_decide(weak).rule == "someone_elses_topic"
+    # The same words with a candidate close in meaning: not weak, answered.
+    close = _signals(best_similarity=0.7, people_best_similarity=0.6, people_best_coverage=0.5)
+    assert answerability_decide(close).rule is None
+    # Weak, but their own messages carry most of the topic: answered with the note.
+    theirs_most = _signals(
+        best_similarity=0.35, people_best_similarity=0.3, people_best_coverage=0.6
+    )
+    assert answerability_decide(theirs_most).strength < WEAK_STRENGTH
+    assert answerability_decide(theirs_most).rule is None
+    # Weak, and the gap is small: answered with the note.
+    small_gap = _signals(
+        best_similarity=0.35,
+        best_coverage=0.7,
+        people_best_similarity=0.3,
+        people_best_coverage=0.4,
+    )
+    assert answerability_decide(small_gap).rule is None
 
 
 def test_evidence_strength_grows_with_coverage_similarity_and_the_named_peoples_own_match():
