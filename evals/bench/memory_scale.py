@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db import connection, transaction
 
@@ -20,7 +20,8 @@ from conversations.models import Message
 from conversations.services import IncomingChat, IncomingMessage
 from fixtures.demo_corpus import DemoCorpus, build_demo_corpus
 from fixtures.services import demo_corpus_load
-from retrieval.memory import services
+from retrieval.memory import jobs, services
+from retrieval.memory.models import MemoryJob, MemoryJobState
 
 # The demo corpus spans about 26 weeks; each copy sits this much earlier than the last.
 COPY_PERIOD = timedelta(weeks=27)
@@ -46,6 +47,18 @@ def scale_user_ensure(*, messages: int, now: datetime) -> User:
             _messages_copy(user=user, copy=copy)
     services.memory_rebuild(user=user)
     return user
+
+
+def steady_job_ensure(*, user: User, today: date) -> None:
+    """The user's memory job as it stands between ingests: idle, with facts derived from the
+    current people and chats."""
+    MemoryJob.objects.update_or_create(
+        user=user,
+        defaults={
+            "state": MemoryJobState.IDLE,
+            "facts_inputs_signature": services.facts_inputs_signature(user=user, today=today),
+        },
+    )
 
 
 def _messages_copy(*, user: User, copy: int) -> None:
@@ -123,4 +136,14 @@ def _refresh_touched(user: User, batch: list[tuple[str, IncomingMessage]]) -> No
     services.memory_refresh(user=user, chat_ids=chat_ids)
 
 
-UPDATES = {"memory_refresh (touched chats, plans, facts)": _refresh_touched}
+def _job_run(user: User, batch: list[tuple[str, IncomingMessage]]) -> None:
+    """The memory job the ingest marked: loops and plans from the changed messages and their
+    neighbourhood, then facts."""
+    jobs.memory_job_request(user_id=user.pk)
+    jobs.memory_job_run(user_id=user.pk, worker_id="bench")
+
+
+UPDATES = {
+    "memory_refresh (touched chats, plans, facts)": _refresh_touched,
+    "memory job": _job_run,
+}

@@ -38,23 +38,27 @@ def _lease() -> timedelta:
     return timedelta(seconds=settings.MEMORY_JOB_LEASE_SECONDS)
 
 
-def memory_job_mark_dirty(*, user_id: int, chat_ids: set[int], since: datetime | None) -> None:
-    """Record changed messages: their chats and the earliest send time. Inside the ingest
-    transaction, so the mark commits or rolls back with the data; concurrent ingests of the
-    same user queue on the row and each adds its own."""
+def memory_job_mark_dirty(
+    *, user_id: int, chat_ids: set[int], since: datetime | None, facts: bool
+) -> None:
+    """Record changed messages: their chats, the earliest send time and whether they can
+    change facts. Inside the ingest transaction, so the mark commits or rolls back with the
+    data; concurrent ingests of the same user queue on the row and each adds its own."""
     if not chat_ids:
         return
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO memory_memoryjob (user_id, state, pending_since, pending_chat_ids, "
-            "running_chat_ids, attempts, last_error, lease_owner, runs_count, last_run_chats, "
-            "last_run_ms, updated_at) "
-            "VALUES (%s, %s, %s, %s::bigint[], '{}', 0, '', '', 0, 0, 0, now()) "
+            "pending_facts, running_chat_ids, running_facts, facts_inputs_signature, attempts, "
+            "last_error, lease_owner, runs_count, last_run_chats, last_run_ms, updated_at) "
+            "VALUES (%s, %s, %s, %s::bigint[], %s, '{}', false, '', 0, '', '', 0, 0, 0, now()) "
             "ON CONFLICT (user_id) DO UPDATE SET "
             "pending_since = LEAST(memory_memoryjob.pending_since, EXCLUDED.pending_since), "
             "pending_chat_ids = ARRAY(SELECT DISTINCT unnest(memory_memoryjob.pending_chat_ids "
-            "|| EXCLUDED.pending_chat_ids) ORDER BY 1), updated_at = now()",
-            [user_id, MemoryJobState.IDLE, since, sorted(chat_ids)],
+            "|| EXCLUDED.pending_chat_ids) ORDER BY 1), "
+            "pending_facts = memory_memoryjob.pending_facts OR EXCLUDED.pending_facts, "
+            "updated_at = now()",
+            [user_id, MemoryJobState.IDLE, since, sorted(chat_ids), facts],
         )
 
 
@@ -129,8 +133,10 @@ def _take_pending(job: MemoryJob) -> None:
     sinces = [moment for moment in (job.running_since, job.pending_since) if moment is not None]
     job.running_since = min(sinces) if sinces else None
     job.running_chat_ids = sorted({*job.running_chat_ids, *job.pending_chat_ids})
+    job.running_facts = job.running_facts or job.pending_facts
     job.pending_since = None
     job.pending_chat_ids = []
+    job.pending_facts = False
 
 
 def _finish_or_take_more(*, job: MemoryJob, worker_id: str, elapsed_ms: int) -> bool:
@@ -145,6 +151,8 @@ def _finish_or_take_more(*, job: MemoryJob, worker_id: str, elapsed_ms: int) -> 
         locked.last_run_ms = elapsed_ms
         locked.running_since = None
         locked.running_chat_ids = []
+        locked.running_facts = False
+        locked.facts_inputs_signature = job.facts_inputs_signature
         is_done = not locked.pending_chat_ids
         if is_done:
             locked.state = MemoryJobState.IDLE
@@ -159,6 +167,7 @@ def _finish_or_take_more(*, job: MemoryJob, worker_id: str, elapsed_ms: int) -> 
         locked.save()
     job.running_since = locked.running_since
     job.running_chat_ids = locked.running_chat_ids
+    job.running_facts = locked.running_facts
     return is_done
 
 
@@ -182,9 +191,14 @@ def memory_job_run(*, user_id: int, worker_id: str) -> MemoryJobRun | None:
         try:
             with transaction.atomic():
                 _lease_renew(job=job, worker_id=worker_id)
+                signature = services.facts_inputs_signature(user=user, today=timezone.now().date())
                 services.memory_update(
-                    user=user, chat_ids=job.running_chat_ids, since=job.running_since
+                    user=user,
+                    chat_ids=job.running_chat_ids,
+                    since=job.running_since,
+                    facts=job.running_facts or signature != job.facts_inputs_signature,
                 )
+                job.facts_inputs_signature = signature
         except LeaseLost:
             raise
         except Exception as error:

@@ -351,7 +351,8 @@ class MemoryJob(models.Model):
     pending or running for them, however many ingests arrive.
 
     The ingest transaction marks the row dirty (``pending_*``: the chats it touched and the
-    earliest send time of the messages it created, edited or deleted). A worker claims the row
+    earliest send time of the messages it created, edited or deleted, and whether they can
+    change facts). A worker claims the row
     through a lease, takes the pending work into ``running_*`` and updates memory from there;
     work that arrives meanwhile stays pending and is taken before the job goes idle. A worker
     that dies leaves ``running_*`` in place, so the next claim still covers it.
@@ -365,8 +366,15 @@ class MemoryJob(models.Model):
     )
     pending_since = models.DateTimeField(null=True, blank=True)
     pending_chat_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    pending_facts = models.BooleanField(default=False)
     running_since = models.DateTimeField(null=True, blank=True)
     running_chat_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    running_facts = models.BooleanField(default=False)
+    facts_inputs_signature = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="What facts read besides messages, when they were last derived.",
+    )
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=255, blank=True)
     lease_owner = models.CharField(max_length=64, blank=True)

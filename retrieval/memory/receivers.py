@@ -26,12 +26,19 @@ class MemoryHook:
         services.relationship_counters_apply(
             user=user, created_ids=change.created_ids, deleted_ids=change.deleted_ids
         )
+        facts = services.facts_touched(
+            user=user,
+            changed_ids=[*change.created_ids, *change.changed_ids],
+            deleted_ids=change.deleted_ids,
+        )
         services.memory_forget_messages(user=user, message_ids=change.deleted_ids)
         touched = Message.objects.filter(
             user=user, pk__in=[*change.created_ids, *change.changed_ids, *change.deleted_ids]
         ).aggregate(chat_ids=ArrayAgg("chat_id", distinct=True, default=[]), since=Min("sent_at"))
         chat_ids = set(touched["chat_ids"])
-        jobs.memory_job_mark_dirty(user_id=user.pk, chat_ids=chat_ids, since=touched["since"])
+        jobs.memory_job_mark_dirty(
+            user_id=user.pk, chat_ids=chat_ids, since=touched["since"], facts=facts
+        )
         return chat_ids
 
     def chat_exclusion_changed(self, change: ChatExclusionChange) -> Iterable[int]:

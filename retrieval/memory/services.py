@@ -6,7 +6,7 @@ import logging
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -16,7 +16,16 @@ from rest_framework import status
 
 from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
-from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
+from conversations.models import (
+    Chat,
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Message,
+    MessageKind,
+    Person,
+    PersonIdentity,
+)
 from retrieval.lexicon import fold_text
 from retrieval.memory.closure import (
     CLOSE_WINDOW,
@@ -35,7 +44,13 @@ from retrieval.memory.extract import (
     plan_signal,
     promise_object,
 )
-from retrieval.memory.kinship import kinship_claims
+from retrieval.memory.kinship import (
+    KINSHIP_VOCABULARY,
+    addressed_relation,
+    kinship_claims,
+    relation_of_contact_name,
+    signed_relation,
+)
 from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
     SINGLE_VALUED_FACT_KINDS,
@@ -840,10 +855,13 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
     facts_rebuild(user=user)
 
 
-def memory_update(*, user: User, chat_ids: Iterable[int], since: datetime | None) -> None:
+def memory_update(
+    *, user: User, chat_ids: Iterable[int], since: datetime | None, facts: bool = True
+) -> None:
     """Bring memory up to date after messages sent from ``since`` on changed in ``chat_ids``:
     loops and plans from those messages and their neighbourhood only (``loops_update``,
-    ``plans_update``), facts re-derived. The memory job's work; what it stores equals
+    ``plans_update``), facts re-derived when ``facts`` (``facts_touched`` or a change of
+    ``facts_inputs_signature``). The memory job's work; what it stores equals
     ``memory_rebuild``'s."""
     if since is None:
         loops_refresh(user=user, chat_ids=chat_ids)
@@ -851,7 +869,90 @@ def memory_update(*, user: User, chat_ids: Iterable[int], since: datetime | None
     else:
         loops_update(user=user, chat_ids=chat_ids, since=since)
         plans_update(user=user, since=since)
-    facts_rebuild(user=user)
+    if facts:
+        facts_rebuild(user=user)
+
+
+def facts_touched(*, user: User, changed_ids: Sequence[int], deleted_ids: Sequence[int]) -> bool:
+    """Whether these messages (created or edited, and deleted; called before what the deleted
+    ones supported is forgotten) can change the user's facts: one states a fact or shows
+    kinship (the rules find a claim in it), one was a fact's source or was read by the
+    ``extract`` model, or one is from (or, the user's, to) someone saved under a relation
+    word, whose first message is a kinship fact's source."""
+    if not changed_ids and not deleted_ids:
+        return False
+    touched = [*changed_ids, *deleted_ids]
+    # A reply that arrived before the message it answers is linked to it now.
+    readers = (
+        Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
+        .filter(Q(pk__in=list(changed_ids)) | Q(reply_to_id__in=touched))
+        .filter(Q(text__iregex=_FACT_VOCABULARY) | Q(text__iregex=KINSHIP_VOCABULARY))
+        .values_list("text", "is_from_self", "chat__kind")
+    )
+    for text, is_from_self, chat_kind in readers:
+        is_direct = chat_kind == ChatKind.DIRECT
+        if (
+            fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
+            or nationality_claims(text)
+            or addressed_relation(text) is not None
+            or signed_relation(text) is not None
+        ):
+            return True
+    if PersonFactSource.objects.filter(fact__user=user, message_id__in=touched).exists():
+        return True
+    if RefinedFactClaim.objects.filter(
+        refinement__user=user, refinement__message_id__in=touched
+    ).exists():
+        return True
+    senders = Message.objects.filter(user=user, pk__in=touched).values("sender_person_id")
+    self_chats = Message.objects.filter(user=user, pk__in=touched, is_from_self=True).values(
+        "chat_id"
+    )
+    people = set(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, chat_id__in=self_chats
+        ).values_list("person_id", flat=True)
+    ) | set(Person.objects.filter(user=user, pk__in=senders).values_list("pk", flat=True))
+    names = [
+        *Person.objects.filter(user=user, pk__in=people).values_list("display_name", flat=True),
+        *PersonIdentity.objects.filter(
+            user=user, person_id__in=people, kind=IdentityKind.NAME
+        ).values_list("value", flat=True),
+    ]
+    return any(relation_of_contact_name(name or "") is not None for name in names)
+
+
+_FACT_INPUTS_SQL = """
+    SELECT md5(concat_ws('|',
+        (SELECT string_agg(id || ':' || display_name, ',' ORDER BY id)
+         FROM conversations_person WHERE user_id = %(user)s),
+        (SELECT string_agg(person_id || ':' || value, ',' ORDER BY id)
+         FROM conversations_personidentity WHERE user_id = %(user)s AND kind = %(name_kind)s),
+        (SELECT string_agg(id || ':' || kind || ':' || is_excluded_from_ai || ':' || title, ','
+                           ORDER BY id)
+         FROM conversations_chat WHERE user_id = %(user)s),
+        (SELECT string_agg(cp.chat_id || ':' || cp.person_id, ',' ORDER BY cp.id)
+         FROM conversations_chatparticipant cp JOIN conversations_chat c ON c.id = cp.chat_id
+         WHERE c.user_id = %(user)s),
+        (SELECT string_agg(id::text, ',' ORDER BY id)
+         FROM memory_personfactrejection WHERE user_id = %(user)s),
+        (SELECT persist_sensitive_facts || ':' || coalesce(sensitive_retention_days, 0)
+         FROM memory_memorypolicy WHERE user_id = %(user)s)
+    ))
+"""
+
+
+def facts_inputs_signature(*, user: User, today: date) -> str:
+    """A digest of what facts read besides the messages: the user's people and their saved
+    names, chats (kind, title, AI switch) and members, rejections and memory policy (and the
+    day, when sensitive facts expire). Facts need deriving again when it changes."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FACT_INPUTS_SQL, {"user": user.pk, "name_kind": IdentityKind.NAME})
+        (digest,) = cursor.fetchone()
+    policy = MemoryPolicy.objects.filter(user=user).first()
+    if policy and policy.persist_sensitive_facts and policy.sensitive_retention_days:
+        digest = f"{digest}:{today.isoformat()}"
+    return str(digest)
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ def jobs_inline(monkeypatch):
 
 def _memory(user) -> dict[str, object]:
     # Sorted by their text: rows hold None next to numbers.
-    plans = list(
+    plans = [
         (
             plan.activity,
             plan.place,
@@ -97,22 +97,18 @@ def _memory(user) -> dict[str, object]:
             ),
         )
         for plan in Plan.objects.filter(user=user)
+    ]
+    loops = Loop.objects.filter(user=user).values_list(
+        "opened_by_id",
+        "kind",
+        "chat_id",
+        "person_id",
+        "status",
+        "resolved_by_id",
+        "opened_at",
+        "closed_at",
     )
-    plans.sort(key=str)
-    loops = sorted(
-        Loop.objects.filter(user=user).values_list(
-            "opened_by_id",
-            "kind",
-            "chat_id",
-            "person_id",
-            "status",
-            "resolved_by_id",
-            "opened_at",
-            "closed_at",
-        ),
-        key=str,
-    )
-    facts = list(
+    facts = [
         (
             fact.person_id,
             fact.kind,
@@ -123,15 +119,19 @@ def _memory(user) -> dict[str, object]:
             tuple(sorted(fact.source_links.values_list("message_id", "basis"))),
         )
         for fact in PersonFact.objects.filter(user=user).select_related("superseded_by")
-    )
-    facts.sort(key=str)
+    ]
     # A day whose messages were all deleted keeps a row of zeros: nothing counted.
     counters = sorted(
         PersonChatDay.objects.filter(user=user)
         .exclude(received_count=0, sent_count=0)
         .values_list("person_id", "chat_id", "day", "received_count", "sent_count")
     )
-    return {"plans": plans, "loops": loops, "facts": facts, "counters": counters}
+    return {
+        "plans": sorted(plans, key=str),
+        "loops": sorted(loops, key=str),
+        "facts": sorted(facts, key=str),
+        "counters": counters,
+    }
 
 
 def _random_history(user, rng: random.Random, django_capture_on_commit_callbacks) -> None:

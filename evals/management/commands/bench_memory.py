@@ -26,6 +26,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
+from django.utils import timezone
 
 from claire.accounts.models import User
 from claire.stats import percentile
@@ -115,6 +116,7 @@ class Command(BaseCommand):
         total = Message.objects.filter(user=user).count()
         self.stdout.write(f"user with {total} messages")
         corpus = build_demo_corpus(now=_NOW, seed=7)
+        memory_scale.steady_job_ensure(user=user, today=timezone.now().date())
         for label, update in memory_scale.UPDATES.items():
             samples = []
             for run in range(runs):
@@ -126,7 +128,7 @@ class Command(BaseCommand):
                     samples.append((time.perf_counter() - started) * 1000)
                     transaction.set_rollback(True)
             self._line(f"update after 500 messages: {label}", samples)
-        now = memory_scale.COPY_PERIOD + _NOW
+        now = _NOW
         first_day = (now - timedelta(days=90)).date()
         cases: list[tuple[str, Callable[[], object]]] = [
             ("people_ranking(limit=5)", lambda: selectors.people_ranking(user=user, now=now)),
