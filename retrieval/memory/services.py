@@ -751,7 +751,7 @@ def _chat_loops_update(
     *, user: User, chat: Chat, context: _LoopContext, since: datetime
 ) -> tuple[list[int], int]:
     """Loops of one chat from ``since`` on (see ``loops_update``). Returns the ids of the
-    loops read again and the number of messages read."""
+    loops the cross-chat pass must read again and the number of messages read."""
     user_wrote_before = Message.objects.filter(
         user=user, chat=chat, deleted_at__isnull=True, is_from_self=True, sent_at__lt=since
     ).exists()
@@ -781,14 +781,9 @@ def _chat_loops_update(
     )
     read_ids = {messages[index].pk for index in read}
     _loops_store(user=user, chat=chat, found=found, read_opener_ids=read_ids)
-    return (
-        list(
-            Loop.objects.filter(user=user, chat=chat, opened_by_id__in=read_ids).values_list(
-                "pk", flat=True
-            )
-        ),
-        len(messages),
-    )
+    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
+    # window (``loops_update`` reads those by their time); the others are matched again.
+    return [loop.pk for loop in again if loop.status != LoopStatus.OPEN], len(messages)
 
 
 @transaction.atomic
