@@ -192,11 +192,13 @@ def memory_job_run(*, user_id: int, worker_id: str) -> MemoryJobRun | None:
             with transaction.atomic():
                 _lease_renew(job=job, worker_id=worker_id)
                 signature = services.facts_inputs_signature(user=user, today=timezone.now().date())
+                people_changed = signature != job.facts_inputs_signature
                 services.memory_update(
                     user=user,
                     chat_ids=job.running_chat_ids,
                     since=job.running_since,
-                    facts=job.running_facts or signature != job.facts_inputs_signature,
+                    facts=job.running_facts or people_changed,
+                    people_changed=people_changed,
                 )
                 job.facts_inputs_signature = signature
         except LeaseLost:

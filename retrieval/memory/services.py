@@ -718,16 +718,6 @@ def _chat_messages_around(
         cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *opener_ids], user.pk])
         previous_ids = [row[0] for row in cursor.fetchall()]
     earlier_ids = set(opener_ids) | set(previous_ids)
-    if not recent:
-        # Nothing new here: the openers' previous message, when none is given, is the latest.
-        latest = (
-            Message.objects.filter(user=user, chat=chat, deleted_at__isnull=True)
-            .order_by("-sent_at", "-pk")
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if latest is not None:
-            earlier_ids.add(latest)
     earlier = {
         row[0]: _ChatMessage(*row)
         for row in Message.objects.filter(
@@ -851,16 +841,25 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
 
 
 def memory_update(
-    *, user: User, chat_ids: Iterable[int], since: datetime | None, facts: bool = True
+    *,
+    user: User,
+    chat_ids: Iterable[int],
+    since: datetime | None,
+    facts: bool = True,
+    people_changed: bool = True,
 ) -> None:
     """Bring memory up to date after messages sent from ``since`` on changed in ``chat_ids``:
     loops and plans from those messages and their neighbourhood only (``loops_update``,
     ``plans_update``), facts re-derived when ``facts`` (``facts_touched`` or a change of
-    ``facts_inputs_signature``). The memory job's work; what it stores equals
-    ``memory_rebuild``'s."""
+    ``facts_inputs_signature``). When people or chat members changed (``people_changed``),
+    the touched chats' loops are read whole: who a group message names depends on its
+    members. The memory job's work; what it stores equals ``memory_rebuild``'s."""
     if since is None:
         loops_refresh(user=user, chat_ids=chat_ids)
         plans_rebuild(user=user)
+    elif people_changed:
+        loops_refresh(user=user, chat_ids=chat_ids)
+        plans_update(user=user, since=since)
     else:
         loops_update(user=user, chat_ids=chat_ids, since=since)
         plans_update(user=user, since=since)

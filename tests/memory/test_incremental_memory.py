@@ -59,6 +59,9 @@ SENTENCES = (
     "haha",
     "on my way",
     "what's up?",
+    "Leo, I'll send you the photos tomorrow",
+    "Dee, could you share the slides?",
+    "thanks Dee, got the photos",
 )
 
 CHATS = {
@@ -142,6 +145,9 @@ def _random_history(user, rng: random.Random, django_capture_on_commit_callbacks
     sent: dict[str, list[tuple[str, datetime, str | None]]] = {key: [] for key in CHATS}
     clock = T0
     for step in range(70):
+        if step == 35:
+            # Someone joins the group halfway: who its messages name changes.
+            chats["crew"] = chat_of("crew", "Ana", "Bo", "Leo", "Dee", kind=ChatKind.GROUP)
         key = rng.choice(list(CHATS))
         action = rng.random()
         batch = []
@@ -152,7 +158,8 @@ def _random_history(user, rng: random.Random, django_capture_on_commit_callbacks
                 sent_at = (
                     clock - timedelta(hours=rng.randint(1, 360)) if rng.random() < 0.2 else clock
                 )
-                sender = rng.choice([None, *CHATS[key]])
+                members = CHATS[key] + (("Dee",) if key == "crew" and step >= 35 else ())
+                sender = rng.choice([None, *members])
                 message_id = f"m{step}-{part}"
                 reply_to = rng.choice(sent[key])[0] if sent[key] and rng.random() < 0.25 else ""
                 sent[key].append((message_id, sent_at, sender))
