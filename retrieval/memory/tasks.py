@@ -23,8 +23,9 @@ logger = logging.getLogger(__name__)
     ignore_result=True,
 )
 def memory_refresh(user_id: int, chat_ids: list[int]) -> None:
-    """Re-derive plans and the loops of ``chat_ids`` after an ingest. Safe to run twice; returns
-    quietly when the user is gone."""
+    """Re-derive plans and the loops of ``chat_ids`` (tasks sent before ingests marked the
+    memory job instead; ``memory.run_job`` is what ingests send now). Safe to run twice;
+    returns quietly when the user is gone."""
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         return
