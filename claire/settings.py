@@ -421,6 +421,9 @@ ASSISTANT_MAX_CONCURRENT_STREAMS = env.int("ASSISTANT_MAX_CONCURRENT_STREAMS", d
 # Worker threads (each with its own connection) that admit new questions, apart from the
 # engine's pool so that a burst is admitted without waiting behind running retrievals.
 ASSISTANT_ADMISSION_THREADS = env.int("ASSISTANT_ADMISSION_THREADS", default=4)
+# While questions wait to be admitted, the engine's steps of running answers wait for them, at
+# most this long (0: they never wait): admission goes first (assistant.db).
+ASSISTANT_ADMISSION_PRIORITY_MS = env.int("ASSISTANT_ADMISSION_PRIORITY_MS", default=2000)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 # A database outage (a restart, a failover) met by an answer's database step is waited out this

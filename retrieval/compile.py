@@ -1143,11 +1143,37 @@ def _outcome_nouns(masked: str) -> list[tuple[int, str]]:
     return [(match.start(), _OUTCOME_NOUN)] if match else []
 
 
-def _direction_for(intent: Intent) -> Direction:
-    if intent == Intent.PLAN_RECALL:
-        return "nearest"
+# A question about what is still to come: future forms ("will", "going to", "'ll") and
+# words of the schedule ("upcoming", "coming up").
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|\w+'ll|upcoming|coming\s+up|scheduled)\b"
+)
+# The present continuous of an arrangement with a person as its subject ("are we reading",
+# "is she coming"; not "what are people saying", which asks what was said): what is on now or
+# next, so the nearest occurrence.
+_ARRANGED = re.compile(
+    r"\b(?:am\s+i|are\s+(?:we|you|they)|is\s+(?:he|she|\w+))\s+(?:still\s+|also\s+)?\w+ing\b"
+)
+# A question about what already happened: past auxiliaries and forms.
+_BEHIND = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't|happened|went|said|ago|used\s+to)\b"
+)
+
+
+def _direction_for(intent: Intent, masked: str) -> Direction:
+    """Which occurrence a bare date means: requested actions and questions in a future form
+    take the next one ("what will Leo bring in October?" asked in March), plan questions and
+    arrangements in the present continuous the nearest ("what are we reading in December?"
+    asked in November), every other question the past one."""
     if intent == Intent.ACTION_REQUEST:
         return "future"
+    worded_behind = bool(_BEHIND.search(masked))
+    if _FUTURE.search(masked) and not worded_behind:
+        return "future"
+    if intent == Intent.PLAN_RECALL:
+        return "nearest"
+    if _ARRANGED.search(masked) and not worded_behind:
+        return "nearest"
     return "past"
 
 
@@ -1168,11 +1194,15 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     intent, decided_by = classify_intent(masked)
 
     time_range, time_span = resolve_time_expression(
-        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent)
+        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent, masked)
     )
     if time_range is None and intent == Intent.CATCH_UP:
         time_range, _default_span = resolve_time_expression(CATCH_UP_DEFAULT_WINDOW, now=now, tz=tz)
-    if time_range is not None and intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST):
+    if time_range is not None and (
+        intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST) or time_range.start_utc > now
+    ):
+        # A window that has not begun can only be when something happens: nothing was sent
+        # in it yet, so it reads the messages sent before it that speak of it.
         time_range = replace(time_range, applies_to=TimeTarget.EVENT)
 
     excluded = [*quoted, *([time_span] if time_span else [])]

@@ -12,7 +12,7 @@ import pytest
 from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
 from retrieval.dates import message_relative_date
 from retrieval.lexicon import fold_text
-from retrieval.types import ActionType, Intent, RequestedAction, Scope
+from retrieval.types import ActionType, Intent, RequestedAction, Scope, TimeTarget
 from tests.factories import (
     ChatFactory,
     ChatParticipantFactory,
@@ -369,3 +369,39 @@ def test_let_someone_know_is_a_message_to_them_but_let_me_know_is_not():
         assert intent == Intent.ACTION_REQUEST, request
     for question in ("let me know what Priscilla said", "let us know when the boiler is fixed"):
         assert classify_intent(fold_text(question))[0] != Intent.ACTION_REQUEST, question
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "year"),
+    [
+        # Asked on 14 March 2026: a bare month reads the past unless the question looks ahead.
+        ("What did we cook at the party in June?", 2025),
+        ("What were people saying about the flat in June?", 2025),
+        ("What are people saying about the flat in June?", 2025),
+        ("What are we cooking for the party in June?", 2026),
+        ("Is Leo still coming over in June?", 2026),
+        ("What will Leo bring in October?", 2026),
+        ("Who's going to host in October?", 2026),
+        ("What's coming up in October?", 2026),
+        ("Did Leo say he will host in October?", 2025),
+    ],
+)
+def test_the_tense_of_a_question_decides_which_year_a_bare_month_means(user, question, year):
+    compiled = _compile(user, question)
+    assert compiled.time_range is not None
+    assert compiled.time_range.start.year == year
+
+
+@pytest.mark.django_db
+def test_a_window_that_has_not_begun_is_when_something_happens_not_when_it_was_said(user):
+    ahead = _compile(user, "What are we cooking for the party in June?")
+    assert ahead.time_range is not None
+    assert ahead.time_range.applies_to == TimeTarget.EVENT
+    behind = _compile(user, "What did we cook at the party in June?")
+    assert behind.time_range is not None
+    assert behind.time_range.applies_to == TimeTarget.MESSAGES
+    # The week under way has begun: its messages are what it means.
+    current = _compile(user, "What did Leo say this week?")
+    assert current.time_range is not None
+    assert current.time_range.applies_to == TimeTarget.MESSAGES
