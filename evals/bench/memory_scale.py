@@ -71,14 +71,14 @@ def _messages_copy(*, user: User, copy: int) -> None:
                  sender_name, kind, text, content_hash, sent_at, reply_to_platform_message_id,
                  edited_at, deleted_at, created_at, updated_at)
             SELECT user_id, chat_id, platform_message_id || %s, sender_person_id, is_from_self,
-                   sender_name, kind, text, content_hash, sent_at - %s,
+                   sender_name, kind, text, content_hash, sent_at - %s::interval,
                    CASE WHEN reply_to_platform_message_id = '' THEN ''
                         ELSE reply_to_platform_message_id || %s END,
                    edited_at, deleted_at, now(), now()
             FROM conversations_message
             WHERE user_id = %s AND platform_message_id NOT LIKE '%%:c%%'
             """,
-            [suffix, COPY_PERIOD * copy, suffix, user.pk],
+            [suffix, f"{(COPY_PERIOD * copy).days} days", suffix, user.pk],
         )
         cursor.execute(
             """
