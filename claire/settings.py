@@ -346,6 +346,18 @@ CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
     },
 }
 
+# --- Personal memory ------------------------------------------------------------------------
+# The per-user memory job (retrieval/memory/jobs.py, docs/MEMORY.md).
+MEMORY_JOB_LEASE_SECONDS = env.int("MEMORY_JOB_LEASE_SECONDS", default=300)
+MEMORY_JOB_QUEUED_GRACE_SECONDS = env.int("MEMORY_JOB_QUEUED_GRACE_SECONDS", default=600)
+MEMORY_JOB_RETRY_SECONDS = env.int("MEMORY_JOB_RETRY_SECONDS", default=30)
+MEMORY_JOB_MAX_ATTEMPTS = env.int("MEMORY_JOB_MAX_ATTEMPTS", default=5)
+CELERY_BEAT_SCHEDULE["memory-recover-jobs"] = {
+    "task": "memory.recover_jobs",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
+}
+
 # --- Retrieval ------------------------------------------------------------------------------
 # Hybrid search (docs/RETRIEVAL_SEARCH.md explains each constant and how it was chosen).
 RETRIEVAL_LEXICAL_TERM_CAP = env.int("RETRIEVAL_LEXICAL_TERM_CAP", default=500)
