@@ -502,6 +502,7 @@ def generation_request_for(
             must_cite=source.source_id in retrieval.memory_notes,
             note=retrieval.memory_notes.get(source.source_id, ""),
             turns=tuple((message.sender_name, message.text) for message in source.messages),
+            turn_sent_at=tuple(message.sent_at for message in source.messages),
         )
         for source in retrieval.sources
     )

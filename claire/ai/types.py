@@ -106,6 +106,8 @@ class EvidenceSource:
     note: str = ""
     # The window's messages as (sender, text), in order; empty: ``text`` is one message.
     turns: tuple[tuple[str, str], ...] = ()
+    # When each of ``turns`` was sent (same order); empty when not known.
+    turn_sent_at: tuple[dt.datetime, ...] = ()
 
 
 @dataclass(frozen=True)

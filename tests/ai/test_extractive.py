@@ -287,6 +287,38 @@ def test_the_reported_lead_names_who_said_it_inside_a_window():
     assert answer.startswith("**Ivo** said: the bakery reopens Monday with a new oven [S1]")
 
 
+def test_a_reported_message_of_a_window_carries_its_own_time_not_the_cited_ones():
+    asked = dt.datetime(2026, 4, 2, 9, 0, tzinfo=dt.UTC)
+    answered = dt.datetime(2026, 4, 6, 18, 30, tzinfo=dt.UTC)
+    window = EvidenceSource(
+        label="S1",
+        text="Nora: when does the bakery reopen? / Ivo: the bakery reopens Monday",
+        sender="Nora",
+        sent_at=asked,
+        chat_title="Street",
+        primary_text="when does the bakery reopen?",
+        turns=(("Nora", "when does the bakery reopen?"), ("Ivo", "the bakery reopens Monday")),
+        turn_sent_at=(asked, answered),
+    )
+    answer = compose_answer("When does the bakery reopen?", (window,), "UTC")
+    assert "**Ivo** said (Street, Mon 6 Apr 2026, 18:30): the bakery reopens Monday [S1]" in answer
+    assert "**Ivo** said (Street, Thu 2 Apr 2026" not in answer
+
+
+def test_a_window_message_whose_time_is_unknown_is_reported_without_one():
+    window = EvidenceSource(
+        label="S1",
+        text="Nora: when does the bakery reopen? / Ivo: the bakery reopens Monday",
+        sender="Nora",
+        sent_at=dt.datetime(2026, 4, 2, 9, 0, tzinfo=dt.UTC),
+        chat_title="Street",
+        primary_text="when does the bakery reopen?",
+        turns=(("Nora", "when does the bakery reopen?"), ("Ivo", "the bakery reopens Monday")),
+    )
+    answer = compose_answer("When does the bakery reopen?", (window,), "UTC")
+    assert "**Ivo** said (Street): the bakery reopens Monday [S1]" in answer
+
+
 def _window(*turns: tuple[str, str]) -> EvidenceSource:
     return EvidenceSource(
         label="S1",

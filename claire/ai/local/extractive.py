@@ -136,14 +136,20 @@ def _quote(text: str) -> str:
     return cleaned
 
 
-def _when(source: EvidenceSource, timezone: str) -> str:
-    if source.sent_at is None:
+def _when(source: EvidenceSource, timezone: str, *, turn: int | None = None) -> str:
+    """When the source's message was sent, or, with ``turn``, that message of its window (""
+    when its time is not known: never another message's time)."""
+    if turn is None:
+        sent_at = source.sent_at
+    else:
+        sent_at = source.turn_sent_at[turn] if turn < len(source.turn_sent_at) else None
+    if sent_at is None:
         return ""
     try:
         zone = ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError):
         zone = ZoneInfo("UTC")
-    local = source.sent_at.astimezone(zone)
+    local = sent_at.astimezone(zone)
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
 
 
@@ -681,19 +687,22 @@ def _reported_lead(
     best_score = found[0][0]
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
-    for score, _turn, sender, source, text in found:
+    for score, turn_index, sender, source, text in found:
         if len(lines) >= REPORTED_TURNS or score < best_score / 2:
             break
         key = (source.label, text)
         if key in seen:
             continue
         seen.add(key)
-        lines.append(_reported_line(sender, text, source, timezone))
+        lines.append(_reported_line(sender, text, source, timezone, turn=turn_index))
     return "\n\n".join(lines)
 
 
-def _reported_line(sender: str, text: str, source: EvidenceSource, timezone: str) -> str:
-    """One message reported in the answer's words: "**Ivo** said (chat, when): … [S1]"."""
+def _reported_line(
+    sender: str, text: str, source: EvidenceSource, timezone: str, *, turn: int | None = None
+) -> str:
+    """One message reported in the answer's words: "**Ivo** said (chat, when): … [S1]"; with
+    ``turn`` (its place in the source's window), the time is that message's own."""
     cleaned = _quote(text)
     if len(cleaned) > MAX_REPORTED_CHARS:
         cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
@@ -701,7 +710,7 @@ def _reported_line(sender: str, text: str, source: EvidenceSource, timezone: str
     verb = "wrote" if who == "You" else "said"
     title = _name(source.chat_title, "chat")
     context = [title] if title else []
-    when = _when(source, timezone)
+    when = _when(source, timezone, turn=turn if source.turns else None)
     if when:
         context.append(when)
     where = f" ({', '.join(context)})" if context else ""
@@ -745,9 +754,10 @@ def _yes_no_opening(
     source, position, sender, text = placed[best]
     if suspicious_text(text) or suspicious_text(sender):
         reactions = [
-            _reported_line(other_sender, other_text, source, timezone)
-            for other_sender, other_text in _turns_of(source)[position + 1 :]
-            if other_text.strip()
+            _reported_line(other_sender, other_text, source, timezone, turn=other)
+            for other, (other_sender, other_text) in enumerate(_turns_of(source))
+            if other > position
+            and other_text.strip()
             and not suspicious_text(other_text)
             and not suspicious_text(other_sender)
         ][:REPORTED_TURNS]
