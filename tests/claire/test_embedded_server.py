@@ -31,6 +31,25 @@ if sys.argv[2] == "wait":
 """
 
 
+ATTACH_THEN_RESTART_AND_EXIT = """
+import sys
+from pathlib import Path
+import pgserver
+from pgserver import _commands
+from claire.db.embedded import embedded_server_ensure
+data_dir = Path(sys.argv[1])
+embedded_server_ensure(data_dir=data_dir, database="postgres")
+print("attached", flush=True)
+sys.stdin.readline()
+server = pgserver.get_server(data_dir, cleanup_mode="stop")
+_commands.pg_ctl(
+    ["-w", "-t", "60", "-m", "fast", "-l", str(data_dir / "log"), "restart"],
+    pgdata=data_dir, user=server.system_user, timeout=90,
+)
+print(open(data_dir / "postmaster.pid").read().splitlines()[0], flush=True)
+"""
+
+
 def _dead_pid() -> int:
     finished = subprocess.Popen(["true"])
     finished.wait()
@@ -116,3 +135,46 @@ def test_an_empty_or_torn_handle_list_reads_as_no_handles_and_is_rewritten_whole
     disk_list.get_and_remove(41)
     assert handle_list.read_text() == "[42]"
     assert list(tmp_path.iterdir()) == [handle_list]
+
+
+@pytest.mark.slow
+def test_the_server_stops_when_its_last_user_exits_after_restarting_it():
+    # The first user starts the server and is killed; the second restarts the server (its
+    # new postmaster is no child of anyone who attached) and exits as the last user.
+    data_dir = Path(settings.DATA_DIR) / f"test-embedded-{uuid.uuid4().hex[:8]}" / "postgres"
+    first = _attach(data_dir, wait=True)
+    second: subprocess.Popen[str] | None = None
+    restarted: int | None = None
+    try:
+        assert first.stdout is not None
+        assert first.stdout.readline().strip() == "attached"
+        second = subprocess.Popen(
+            [sys.executable, "-c", ATTACH_THEN_RESTART_AND_EXIT, str(data_dir)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert second.stdout is not None and second.stdin is not None
+        assert second.stdout.readline().strip() == "attached"
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        output, _ = second.communicate("go\n", timeout=180)
+        assert second.returncode == 0
+        restarted = int(output.strip().splitlines()[-1])
+
+        deadline = time.monotonic() + 10
+        while psutil.pid_exists(restarted) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not psutil.pid_exists(restarted)
+        assert _postmaster_pid(data_dir) is None
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+        leftover = _postmaster_pid(data_dir)
+        for pid in {leftover, restarted} - {None}:
+            if pid is not None and psutil.pid_exists(pid):
+                psutil.Process(pid).kill()
+        shutil.rmtree(data_dir.parent, ignore_errors=True)
