@@ -337,7 +337,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.IDENTITY_LOOKUP,
         "remind_me_who",
         r"\bremind\s+me\s+who\b|\bwho\s+was\s+it\s+that\b|\bdo\s+you\s+(?:know|remember)\s+who\b"
-        r"|\bwho\s+(?:did|have)\s+(?:i|we)\s+(?:meet|met)\b",
+        r"|\bwho\s+(?:did|have)\s+(?:i|we)\s+(?:meet|met)\b"
+        # "How do I know Leo?", "how did we meet Ana?", "who is Ana to me?"
+        r"|^\W*how\s+(?:do|did)\s+(?:i|we)\s+(?:know|meet)\s+(?!(?:if|when|what|whether|that)\b)"
+        r"|^\W*who(?:'s|\s+is|\s+was)\s+[^\s?]+(?:\s+[^\s?]+)?\s+to\s+me\b",
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
@@ -363,7 +366,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "who_is_name",
-        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?\s*\?*\s*$",
+        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?"
+        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?"
+        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?\s*\?*\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,

@@ -45,7 +45,12 @@ from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
 from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import fold_text
-from retrieval.memory.about import about_findings, alias_person_ids, people_called
+from retrieval.memory.about import (
+    about_findings,
+    alias_person_ids,
+    asked_attribute,
+    people_called,
+)
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
@@ -78,6 +83,7 @@ from retrieval.memory.selectors import (
     plans_for_user,
 )
 from retrieval.memory.timeline import topic_plan, window_plans
+from retrieval.memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
@@ -954,7 +960,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             # A name no contact has may be a contact's real name under a nickname.
             name, person_ids = people_called(user=user, question=compiled.question)
         if person_ids:
-            findings, ids = about_findings(
+            findings, ids = _about_person(
                 user=user, person_ids=person_ids, name=name, question=compiled.question
             )
             about = [(mid, f"about {name}") for mid in ids]
@@ -989,6 +995,20 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             )
         )
     return hits, []
+
+
+def _about_person(
+    *, user: User, person_ids: Sequence[int], name: str, question: str
+) -> tuple[list[Finding], list[int]]:
+    """What an identity question asks about one named person: their number or email
+    ("what's Dana's number?"), who they are to the user ("who is Leo?", "how do I know
+    Leo?"), else the attribute the messages about them tell ("where is Rui from?")."""
+    kinds = asked_contact_kinds(question)
+    if kinds:
+        return contact_findings(user=user, person_ids=person_ids, name=name, kinds=kinds)
+    if asked_who(question) and not asked_attribute(question):
+        return who_findings(user=user, person_ids=person_ids, name=name)
+    return about_findings(user=user, person_ids=person_ids, name=name, question=question)
 
 
 _FACT_NOTES = {

@@ -29,6 +29,14 @@ from retrieval.memory.extract import (
     plan_signal,
     promise_object,
 )
+from retrieval.memory.introductions import (
+    FIRST_MESSAGES,
+    INTRODUCTION_VOCABULARY,
+    SelfIntroduction,
+    name_words,
+    names_match,
+    self_introduction,
+)
 from retrieval.memory.kinship import kinship_claims
 from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
@@ -521,9 +529,91 @@ def memory_forget_messages(*, user: User, message_ids: Sequence[int]) -> None:
 
 def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
     """Re-derive plans, facts and the loops of ``chat_ids`` (run after an ingest commits)."""
+    introductions_merge(user=user)
     loops_refresh(user=user, chat_ids=chat_ids)
     plans_rebuild(user=user)
     facts_rebuild(user=user)
+
+
+# --- Contacts that say who they are ---------------------------------------------------------
+
+INTRODUCTION_REASON = "said who they are: message {message_id}"
+
+
+def introductions_merge(*, user: User) -> int:
+    """Merge each contact that says who it is ("it's Dana btw, new phone!") into the one human
+    the user already has under that name (``retrieval.memory.introductions``). A pair the
+    user split is never merged again; a merge already there is kept. Idempotent; returns the
+    number of merges made."""
+    names = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    canonical = dict(
+        PersonMerge.objects.filter(user=user, split_at__isnull=True).values_list(
+            "merged_person_id", "kept_person_id"
+        )
+    )
+    split = {
+        frozenset(pair)
+        for pair in PersonMerge.objects.filter(user=user, split_at__isnull=False).values_list(
+            "kept_person_id", "merged_person_id"
+        )
+    }
+    rows = (
+        Message.objects.filter(
+            user=user,
+            is_from_self=False,
+            sender_person__isnull=False,
+            deleted_at__isnull=True,
+            kind=MessageKind.TEXT,
+            chat__is_excluded_from_ai=False,
+            text__iregex=INTRODUCTION_VOCABULARY,
+        )
+        .order_by("sent_at", "pk")
+        .values_list("pk", "sender_person_id", "text")
+    )
+    made = 0
+    for message_id, sender_id, text in rows.iterator(chunk_size=2000):
+        said = self_introduction(text)
+        if said is None or not _introduces(
+            said, message_id=message_id, sender_id=sender_id, names=names, user=user
+        ):
+            continue
+        humans = {
+            canonical.get(pk, pk)
+            for pk, display in names.items()
+            if pk != sender_id and names_match(said.name, display)
+        }
+        humans.discard(canonical.get(sender_id, sender_id))
+        if len(humans) != 1:
+            continue
+        (kept,) = humans
+        if canonical.get(sender_id) == kept or frozenset((kept, sender_id)) in split:
+            continue
+        if sender_id in canonical.values():
+            # The sender already holds others; merging it away is the user's call.
+            continue
+        person_merge(
+            user=user,
+            kept_person_id=kept,
+            merged_person_id=sender_id,
+            reason=INTRODUCTION_REASON.format(message_id=message_id),
+        )
+        canonical[sender_id] = kept
+        made += 1
+    return made
+
+
+def _introduces(
+    said: SelfIntroduction, *, message_id: int, sender_id: int, names: Mapping[int, str], user: User
+) -> bool:
+    """Whether an introduction is about a new way to reach the sender: it says so, or the
+    sender has no name of its own (its label is the number) and this is one of its first
+    messages."""
+    if said.says_new_contact:
+        return True
+    if name_words(names.get(sender_id, "")):
+        return False
+    first = Message.objects.filter(user=user, sender_person_id=sender_id).order_by("sent_at", "pk")
+    return message_id in set(first.values_list("pk", flat=True)[:FIRST_MESSAGES])
 
 
 # --- Facts about people -------------------------------------------------------------------
