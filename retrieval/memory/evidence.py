@@ -48,7 +48,6 @@ from retrieval.lexicon import fold_text
 from retrieval.memory.about import (
     about_findings,
     alias_person_ids,
-    asked_attribute,
     people_called,
 )
 from retrieval.memory.calendar import PLANNING_HORIZON
@@ -984,6 +983,18 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
     hits: list[_Hit] = [
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
+    findings: list[Finding] = []
+    if len(result.matches) == 1 and asked_contact_kinds(compiled.question):
+        # "What's our landlord's number?": the one person the words describe, asked about
+        # like a named person.
+        (match,) = result.matches
+        findings, ids = _about_person(
+            user=user,
+            person_ids=person_ids_expand(user=user, person_ids=[match.person_id]),
+            name=match.display_name,
+            question=compiled.question,
+        )
+        hits = [*((mid, f"about {match.display_name}") for mid in ids), *hits]
     if is_relation:
         # A relative found by the relation is then asked about like a named person ("where
         # does my sister live" reads what memory knows about her).
@@ -994,7 +1005,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
                 names={match.person_id: match.display_name for match in result.matches},
             )
         )
-    return hits, []
+    return hits, findings
 
 
 def _about_person(
@@ -1006,7 +1017,7 @@ def _about_person(
     kinds = asked_contact_kinds(question)
     if kinds:
         return contact_findings(user=user, person_ids=person_ids, name=name, kinds=kinds)
-    if asked_who(question) and not asked_attribute(question):
+    if asked_who(question):
         return who_findings(user=user, person_ids=person_ids, name=name)
     return about_findings(user=user, person_ids=person_ids, name=name, question=question)
 

@@ -20,6 +20,8 @@ from retrieval.memory.closure import loops_close_across_chats
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
+    WORK_RELATIONS,
+    FactClaim,
     fact_claims,
     fulfils_promise,
     is_question_to_user,
@@ -58,6 +60,7 @@ from retrieval.memory.models import (
     PlanStep,
     RefinedFactClaim,
 )
+from retrieval.people_context import WORK_PLATFORMS
 
 logger = logging.getLogger(__name__)
 
@@ -623,7 +626,7 @@ def _introduces(
 _FACT_VOCABULARY = (
     r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am |made it to|arrived in"
     r"|settled in"
-    r"|(my|your) (" + "|".join(RELATIONS) + ") "
+    r"|(my|our|your) (" + "|".join(RELATIONS) + ") "
 )
 
 
@@ -724,6 +727,14 @@ class _FactBook:
         return draft
 
 
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof"})
+
+
+def _untitled_words(name: str) -> list[str]:
+    words = [word.strip(".") for word in name_words(name)]
+    return words[1:] if len(words) > 1 and words[0] in _TITLES else words
+
+
 def _first_name_key(name: str) -> str:
     words = fold_text(name).split()
     return words[0] if words else ""
@@ -739,16 +750,49 @@ class PeopleDirectory:
         self._by_first: dict[str, list[int]] = {}
         for person_id, name in self.names.items():
             self._by_first.setdefault(_first_name_key(name), []).append(person_id)
+        # Name words without a leading title ("Mr Park": ["park"]).
+        self._words: dict[int, list[str]] = {
+            pk: _untitled_words(name) for pk, name in self.names.items()
+        }
         self.members: dict[int, set[int]] = {}
-        for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
-            "chat_id", "person_id"
-        ):
+        self.at_work: set[int] = set()
+        for chat_id, person_id, platform in ChatParticipant.objects.filter(
+            chat__user=user
+        ).values_list("chat_id", "person_id", "chat__platform"):
             self.members.setdefault(chat_id, set()).add(person_id)
+            if platform in WORK_PLATFORMS:
+                self.at_work.add(person_id)
 
     def by_first_name(self, name: str, *, chat_id: int) -> int | None:
         """Someone named by first name: a member of the chat, else the only person of the user
         with that first name; ``None`` when that is not one person."""
         candidates = self._by_first.get(_first_name_key(name), [])
+        here = [pk for pk in candidates if pk in self.members.get(chat_id, set())]
+        chosen = here or candidates
+        return chosen[0] if len(chosen) == 1 else None
+
+    def by_claim(self, claim: FactClaim, *, chat_id: int) -> int | None:
+        """The person a fact's "named:Clara" / "titled:Park" subject names. A work relation
+        ("my boss Sam") between people sharing the name means the one the user talks to on a
+        work platform."""
+        kind, _, name = claim.subject.partition(":")
+        if kind == "titled":
+            return self.by_surname(name, chat_id=chat_id)
+        found = self.by_first_name(name, chat_id=chat_id)
+        if found is None and claim.kind == FactKind.RELATIONSHIP and claim.value in WORK_RELATIONS:
+            at_work = [
+                pk for pk in self._by_first.get(_first_name_key(name), []) if pk in self.at_work
+            ]
+            found = at_work[0] if len(at_work) == 1 else None
+        return found
+
+    def by_surname(self, name: str, *, chat_id: int) -> int | None:
+        """Someone named by a title and a surname ("Mr. Park"): a member of the chat whose
+        name ends with it or is titled with it, else the only such person of the user."""
+        key = fold_text(name).strip()
+        candidates = [
+            pk for pk, words in self._words.items() if words and key in (words[-1], words[0])
+        ]
         here = [pk for pk in candidates if pk in self.members.get(chat_id, set())]
         chosen = here or candidates
         return chosen[0] if len(chosen) == 1 else None
@@ -818,7 +862,7 @@ def facts_rebuild(*, user: User) -> int:
             elif claim.subject == "counterpart":
                 subject = counterparts.get(chat_id)
             else:
-                subject = people.by_first_name(claim.subject[6:], chat_id=chat_id)
+                subject = people.by_claim(claim, chat_id=chat_id)
             if subject is None:
                 continue
             # A relationship to the user has no related person (the user is not a Person).
