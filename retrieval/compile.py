@@ -47,6 +47,7 @@ from retrieval.lexicon import (
     fold_text,
     word_set,
 )
+from retrieval.memory.callnames import people_called_by
 from retrieval.memory.kinship import (
     KIN_FORMS,
     KIN_RELATIONS,
@@ -78,6 +79,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_RANKING_LIMIT = 12
 CATCH_UP_DEFAULT_WINDOW = "the last few days"
 MAX_NAME_CANDIDATES = 16
+# A question this short is read for names whatever its casing.
+SHORT_QUESTION_TOKENS = 6
 
 _EVENT_NOUNS = (
     r"dinner|lunch|breakfast|brunch|meeting|party|trip|flight|call|date|wedding|birthday|"
@@ -853,6 +856,56 @@ def _resolve_names(
     return resolved
 
 
+def _called_names(
+    *,
+    user: User,
+    tokens: Sequence[_Token],
+    candidates: Sequence[int],
+    resolved: Sequence[_Resolved],
+) -> list[_Resolved]:
+    """Name tokens no contact's name holds that the user calls one contact by ("Maya" for the
+    sister saved as "Bubbles"; ``retrieval.memory.callnames``)."""
+    # A capitalised word, or any word of a short question ("who is maya?").
+    is_short = len(tokens) <= SHORT_QUESTION_TOKENS
+    loose = [
+        tokens[index]
+        for index in candidates
+        if (is_short or tokens[index].original[:1].isupper())
+        and not any(item.start <= tokens[index].start < item.end for item in resolved)
+        and tokens[index].key not in KIN_FORMS
+        and tokens[index].key not in DESCRIPTOR_FORMS
+    ]
+    if not loose:
+        return []
+    called = people_called_by(user=user, names=[token.key for token in loose])
+    found = []
+    for token in loose:
+        person_ids = called.get(token.key)
+        if not person_ids:
+            continue
+        direct = (
+            Chat.objects.filter(
+                user=user,
+                kind=ChatKind.DIRECT,
+                is_excluded_from_ai=False,
+                participants__in=list(person_ids),
+            )
+            .order_by("-last_message_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        found.append(
+            _Resolved(
+                start=token.start,
+                end=token.end,
+                name=token.surface,
+                person_ids=person_ids,
+                direct_chat_id=direct,
+            )
+        )
+    return found
+
+
 def _narrowed(*, user: User, item: _Resolved, rows: Sequence[_PersonRow], masked: str) -> _Resolved:
     """A name two humans share, narrowed to one by the word said with it ("climbing Rosa",
     "Rosa from work"; ``retrieval.people_context``); the word joins the mention's span, so
@@ -950,6 +1003,7 @@ def _people(
         identities={item.value for item in mentions},
     )
     resolved = _resolve_names(tokens, candidates, rows, text)
+    resolved += _called_names(user=user, tokens=tokens, candidates=candidates, resolved=resolved)
     for mention in mentions:
         matched = {row.person_id for row in rows if mention.value in row.exact_values}
         if matched:

@@ -16,6 +16,7 @@ from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
 from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import fold_text
+from retrieval.memory.callnames import people_called_by
 from retrieval.memory.closure import loops_close_across_chats
 from retrieval.memory.extract import (
     ACTIVITIES,
@@ -744,6 +745,8 @@ class PeopleDirectory:
     """The user's people by name and chat membership, for finding who a message names."""
 
     def __init__(self, *, user: User) -> None:
+        self.user = user
+        self._called: dict[str, int | None] = {}
         self.names: dict[int, str] = dict(
             Person.objects.filter(user=user).values_list("pk", "display_name")
         )
@@ -779,12 +782,22 @@ class PeopleDirectory:
         if kind == "titled":
             return self.by_surname(name, chat_id=chat_id)
         found = self.by_first_name(name, chat_id=chat_id)
+        namesakes = self._by_first.get(_first_name_key(name), [])
         if found is None and claim.kind == FactKind.RELATIONSHIP and claim.value in WORK_RELATIONS:
-            at_work = [
-                pk for pk in self._by_first.get(_first_name_key(name), []) if pk in self.at_work
-            ]
+            at_work = [pk for pk in namesakes if pk in self.at_work]
             found = at_work[0] if len(at_work) == 1 else None
+        if found is None and not namesakes:
+            found = self.called(name)
         return found
+
+    def called(self, name: str) -> int | None:
+        """The one contact the user calls ``name`` though no contact is saved under it
+        ("Maya" for the sister saved as "Bubbles"; ``retrieval.memory.callnames``)."""
+        key = fold_text(name)
+        if key not in self._called:
+            ids = people_called_by(user=self.user, names=[key]).get(key, ())
+            self._called[key] = min(ids) if ids else None
+        return self._called[key]
 
     def by_surname(self, name: str, *, chat_id: int) -> int | None:
         """Someone named by a title and a surname ("Mr. Park"): a member of the chat whose
