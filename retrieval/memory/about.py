@@ -83,7 +83,7 @@ def asked_attribute(question: str) -> str:
 
 
 @dataclass(frozen=True)
-class _About:
+class AboutMessage:
     pk: int
     text: str
     sender_name: str
@@ -104,7 +104,7 @@ def about_findings(
     if attribute == "name":
         return _name_findings(user=user, person_ids=person_ids, name=name)
     cue = _CUES[attribute]
-    rows = _about_rows(user=user, person_ids=person_ids, name=name)
+    rows = about_rows(user=user, person_ids=person_ids, name=name)
     scored = []
     for row in rows:
         folded = fold_text(row.text)
@@ -144,7 +144,7 @@ def about_findings(
     return [finding], [row.pk for row in best]
 
 
-def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_About]:
+def about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[AboutMessage]:
     """Messages by the person, in a direct chat with them, or naming them."""
     direct_chats = list(
         ChatParticipant.objects.filter(
@@ -165,7 +165,7 @@ def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_Ab
         if not row.text:
             continue
         found.append(
-            _About(
+            AboutMessage(
                 pk=row.pk,
                 text=row.text,
                 sender_name=row.sender_person.display_name if row.sender_person else "",

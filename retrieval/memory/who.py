@@ -29,7 +29,8 @@ from claire.accounts.models import User
 from claire.ai.suspicious import suspicious_text
 from conversations.identities import phone_same_number
 from conversations.models import ChatKind, ChatParticipant, IdentityKind, Message, Person, Platform
-from retrieval.lexicon import fold_text
+from retrieval.lexicon import ROLES, fold_text
+from retrieval.memory.about import AboutMessage, about_rows
 from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.models import FactKind
 from retrieval.memory.selectors import person_facts_for_user
@@ -65,6 +66,16 @@ _INTRODUCES_CONTACT = re.compile(
     r"|\b(?:new\s+phone|changed\s+(?:my\s+)?number|save\s+(?:this|my)\s+number)\b"
 )
 _RELATION_TEXT = {"ex": "ex", "in-laws": "in-law"}
+# Words of relations and roles in a message about someone.
+KIN_AND_ROLE_FORMS = frozenset(form for forms in ROLES.values() for form in forms)
+_RELATION_CUES = re.compile(
+    r"\b(?:"
+    + "|".join(sorted({re.escape(form) for form in KIN_AND_ROLE_FORMS}, key=len, reverse=True))
+    + r"|engaged|fiance\w*|married|wedding|dating|proposed|introduc\w*|works?\s+(?:with|at|for)"
+    r"|met\s+(?:at|in|through)|from\s+(?:work|the\s+office|school|uni|college)"
+    r")\b|\U0001F48D"
+)
+RELATED_CITED = 2
 GROUPS_NAMED = 3
 QUOTE_CHARS = 140
 
@@ -126,14 +137,38 @@ def who_findings(
         message_id = fact.source_message_ids[0]
         sentences.append(f"{lead} is {phrase} ({_said(user=user, message_id=message_id)})")
         cited.append(message_id)
-    where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
+    if not cited:
+        # No relation stated the way facts read it: the messages about them that use the
+        # words of relations ("Ruth and Felix got engaged", "Sam from the office").
+        for row in _related_rows(user=user, person_ids=person_ids, name=lead):
+            who = "you" if row.is_from_self else (row.sender_name or "someone")
+            when = moment_text(row.sent_at, zone)  # type: ignore[arg-type]
+            text = " ".join(row.text.split())
+            sentences.append(f"About {lead}, {who} wrote on {when} in {row.chat_title}: {text}")
+            cited.append(row.pk)
+    where, _first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
-        if not cited and first_id is not None:
-            cited.append(first_id)
     if not sentences:
         return [], []
-    return [Finding(text=". ".join(sentences) + ".", message_ids=tuple(cited))], cited
+    text = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
+    return [Finding(text=text, message_ids=tuple(cited))], cited
+
+
+def _related_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[AboutMessage]:
+    """Up to ``RELATED_CITED`` messages about the person that use the words of relations,
+    most such words first, then the ones naming them, then the newest."""
+    scored = []
+    first = _first(name).casefold()
+    for row in about_rows(user=user, person_ids=person_ids, name=name):
+        folded = fold_text(row.text)
+        cues = {match.group(0) for match in _RELATION_CUES.finditer(folded)}
+        if not cues or suspicious_text(row.text):
+            continue
+        names_them = bool(first) and re.search(rf"\b{re.escape(first)}\b", folded) is not None
+        scored.append((len(cues) + int(names_them and not row.is_by_person), row.sent_at, row))
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    return [row for _, _, row in scored[:RELATED_CITED]]
 
 
 def contact_findings(
