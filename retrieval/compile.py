@@ -96,7 +96,8 @@ _PERSON_ATTRIBUTES = (
     r"|company|role|title|partner|wife|husband|boyfriend|girlfriend|brother|sister|mother"
     r"|father|mum|mom|dad|son|daughter|kids|children|dog|cat|handle|instagram|nationality"
     r"|profession|employer|school|university|flat|apartment|house|name|full\s+name|allergy"
-    r"|allergies|hometown|pet"
+    r"|allergies|hometown|pet|cell|cell\s+number|mobile|mobile\s+number|e-mail|email\s+address"
+    r"|contact\s+details|contact\s+info|username|user\s+name|whatsapp|telegram|signal"
 )
 _IMPERATIVE = (
     r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
@@ -350,7 +351,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "person_facts",
         r"\bwhere\s+(?:does|did|do|is|was|are)\s+(?:[\w']+\s+){1,3}?(?:live|living|lived|work"
         r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
-        rf"|\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
+        rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
         # "Where's Ana from (originally)?", "what is Rui allergic to?"

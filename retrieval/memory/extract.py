@@ -318,6 +318,8 @@ RELATIONS = (
     "aunt",
     "friend",
     "colleague",
+    "coworker",
+    "co-worker",
     "flatmate",
     "roommate",
     "boss",

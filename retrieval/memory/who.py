@@ -144,7 +144,8 @@ def who_findings(
             who = "you" if row.is_from_self else (row.sender_name or "someone")
             when = moment_text(row.sent_at, zone)  # type: ignore[arg-type]
             text = " ".join(row.text.split())
-            sentences.append(f"About {lead}, {who} wrote on {when} in {row.chat_title}: {text}")
+            where = f" in {row.chat_title}" if row.chat_title else ""
+            sentences.append(f"About {lead}, {who} wrote on {when}{where}: {text}")
             cited.append(row.pk)
     where, _first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:

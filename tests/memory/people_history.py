@@ -124,7 +124,8 @@ CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
             _said(
                 "e1",
                 10,
-                "Hi! Mum says you might come to Lisbon in June. The spare room is yours.\n\nCheers,\nLeo",
+                "Hi! Mum says you might come to Lisbon in June. The spare room is yours."
+                "\n\nCheers,\nLeo",
                 LEO_EMAIL,
             ),
             _said("e2", 12, "Amazing, thank you Leo! I'll book flights this week."),
@@ -170,7 +171,8 @@ CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
             _said(
                 "k1",
                 6,
-                "Hello, this is Daniel Park about the flat at 12 Elm Road. The boiler engineer will come on Tuesday morning.",
+                "Hello, this is Daniel Park about the flat at 12 Elm Road. The boiler engineer"
+                " will come on Tuesday morning.",
                 PARK_SMS,
             ),
             _said("k2", 6.5, "Thanks Mr Park, someone will be in."),
@@ -224,3 +226,99 @@ def message_pk(user: User, platform_chat_id: str, platform_message_id: str) -> i
     return Message.objects.get(
         user=user, chat__platform_chat_id=platform_chat_id, platform_message_id=platform_message_id
     ).pk
+
+
+# A second history, written after the rules above, to check they hold for another owner and
+# cast: a US owner, numbers written the North American way, a landlady, a neighbour, a cousin
+# saved under a nickname who signs her name, two Alexes.
+JORDAN_IM = IncomingIdentity(platform="imessage", phone="(415) 555-0134", display_name="Jordan")
+JORDAN_WA = IncomingIdentity(
+    platform="whatsapp", phone="+1 415 555 0134", display_name="Jordan Ellis"
+)
+JORDAN_NEW = IncomingIdentity(platform="imessage", phone="+1 628 555 0199")
+NINA_EMAIL = IncomingIdentity(
+    platform="email", email="nina.alvarez@brightloop.test", display_name="Nina Alvarez"
+)
+BEN_WA = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0177", display_name="Ben")
+GRACE_SMS = IncomingIdentity(platform="sms", phone="+1 510 555 0142", display_name="Grace Okafor")
+RAVI_IM = IncomingIdentity(platform="imessage", phone="+1 415 555 0111", display_name="Ravi 🌶️")
+LUCY_WA = IncomingIdentity(platform="whatsapp", phone="+1 917 555 0123", display_name="Peanut 🥜")
+ALEX_SLACK = IncomingIdentity(
+    platform="slack", platform_user_id="U02ALEX", handle="alexk", display_name="Alex Kim"
+)
+ALEX_BOOKS = IncomingIdentity(
+    platform="whatsapp", phone="+1 415 555 0188", display_name="Alex Moreno"
+)
+MEI_BOOKS = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0189", display_name="Mei")
+
+SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
+    (
+        _chat("im-jordan", "imessage", JORDAN_IM),
+        (
+            _said("j1", 2, "are you coming to the game saturday?", JORDAN_IM),
+            _said("j2", 2.5, "wouldn't miss it"),
+        ),
+    ),
+    (
+        _chat("wa-jordan", "whatsapp", JORDAN_WA),
+        (_said("j3", 30, "sending the tickets here, check your email too", JORDAN_WA),),
+    ),
+    (
+        _chat("im-jordan-new", "imessage", JORDAN_NEW),
+        (_said("j4", 300, "yo it's Jordan, switched carriers so this is my new #", JORDAN_NEW),),
+    ),
+    (
+        _chat("email-nina", "email", NINA_EMAIL, title="Q3 roadmap"),
+        (
+            _said("n1", 8, "Here are my notes on the roadmap.\n\n\u2013 Nina", NINA_EMAIL),
+            _said("n2", 9, "Thanks Nina, reading now."),
+        ),
+    ),
+    (
+        _chat("wa-ben", "whatsapp", BEN_WA),
+        (
+            _said("b1", 12, "my coworker Nina sent the best roadmap notes, she's brilliant"),
+            _said("b2", 40, "our landlady Mrs Okafor texted about the leak under the sink"),
+            _said("b3", 41, "ugh again? ok", BEN_WA),
+            _said("b4", 60, "my neighbor Ravi is lending us his ladder"),
+            _said("b5", 61, "my cousin Lucy lands at 7, can you grab her?"),
+        ),
+    ),
+    (
+        _chat("sms-grace", "sms", GRACE_SMS),
+        (_said("g1", 39, "The plumber can come Thursday between 9 and 11.", GRACE_SMS),),
+    ),
+    (
+        _chat("im-ravi", "imessage", RAVI_IM),
+        (_said("v1", 59, "ladder's by your door!", RAVI_IM),),
+    ),
+    (
+        _chat("wa-lucy", "whatsapp", LUCY_WA),
+        (
+            _said("l1", 62, "thanks Lucy!! safe flight"),
+            _said("l2", 62.5, "see you soon!!\nlove, Lucy", LUCY_WA),
+        ),
+    ),
+    (
+        _chat("slack-alex", "slack", ALEX_SLACK, title="Alex Kim"),
+        (_said("a1", 5, "Can you review my PR before standup?", ALEX_SLACK),),
+    ),
+    (
+        _chat("wa-books", "whatsapp", ALEX_BOOKS, MEI_BOOKS, title="Book club 📚", group=True),
+        (
+            _said("k1", 70, "next book club pick: Piranesi! who's read it?", ALEX_BOOKS),
+            _said("k2", 70.5, "ooh not yet", MEI_BOOKS),
+        ),
+    ),
+)
+
+
+def second_history_load(user: User) -> None:
+    """The second history, ingested the same way."""
+    for chat, messages in SECOND_CHATS:
+        messages_ingest(
+            user=user, chats=[chat], messages=[(chat.platform_chat_id, m) for m in messages]
+        )
+    services.memory_refresh(
+        user=user, chat_ids=list(Chat.objects.filter(user=user).values_list("pk", flat=True))
+    )

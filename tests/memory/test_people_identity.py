@@ -15,7 +15,12 @@ from conversations.models import Person
 from retrieval.evidence import EvidenceLimits
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
-from tests.memory.people_history import NOW, message_pk, people_history_load
+from tests.memory.people_history import (
+    NOW,
+    message_pk,
+    people_history_load,
+    second_history_load,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +39,9 @@ class Case:
 
 
 CASES = (
-    Case("who is Dana?", ("flatmate",), ("wa-partner", "p3"), ("Dana Whitfield", "+44 7911 555018")),
+    Case(
+        "who is Dana?", ("flatmate",), ("wa-partner", "p3"), ("Dana Whitfield", "+44 7911 555018")
+    ),
     Case("how do I know Dana?", ("flatmate",), ("wa-partner", "p3")),
     Case("what's Dana's number?", ("7911",), ("wa-dana-new", "dn1")),
     Case("what's Dana's new number?", ("7911",), ("wa-dana-new", "dn1")),
@@ -51,6 +58,23 @@ CASES = (
     Case("what's Priya's number?", ("7400",), ("wa-priya-new", "r2")),
     Case("what's Tom's new number?", ("936",), ("sig-tom-new", "t2")),
     Case("what's Sam Lee's number?", ("900555",), None, ("Sam Lee",)),
+)
+
+
+# Written for the second history before the rules ran on it.
+SECOND_CASES = (
+    Case("whats jordan's phone number", ("6285550199",), ("im-jordan-new", "j4")),
+    Case("what's Jordan's cell?", ("6285550199",), ("im-jordan-new", "j4")),
+    Case("who's Nina?", ("colleague",), ("wa-ben", "b1")),
+    Case("how do I know Nina?", ("colleague",), ("wa-ben", "b1")),
+    Case("what's Nina's email address?", ("nina.alvarez@brightloop.test",), ("email-nina", "n1")),
+    Case("who is Grace Okafor?", ("landlord",), ("wa-ben", "b2")),
+    Case("what's the landlady's number?", ("5105550142",), ("sms-grace", "g1")),
+    Case("who's Ravi?", ("neighbour",), ("wa-ben", "b4")),
+    Case("who is Lucy?", ("cousin",), ("wa-ben", "b5")),
+    Case("what's Lucy's number?", ("9175550123",), ("wa-lucy", "l2")),
+    Case("what's book club Alex's last name?", ("Moreno",), None, ("Alex Moreno",)),
+    Case("who is Alex from book club?", ("Book club",), None, ("Alex Moreno",)),
 )
 
 
@@ -109,3 +133,79 @@ def case_outcome(user, case: Case) -> list[str]:
 def test_people_questions_resolve_and_answer(user, case):
     people_history_load(user)
     assert case_outcome(user, case) == []
+
+
+@pytest.mark.parametrize("case", SECOND_CASES, ids=[case.question for case in SECOND_CASES])
+def test_people_questions_hold_on_a_second_history(user, case):
+    second_history_load(user)
+    assert case_outcome(user, case) == []
+
+
+def test_one_number_written_nationally_and_internationally_is_one_person(user):
+    people_history_load(user)
+    dana = Person.objects.get(user=user, display_name="Dana Whitfield")
+    assert not Person.objects.filter(user=user, display_name="Dana").exists()
+    assert set(dana.identities.filter(kind="phone").values_list("value", flat=True)) == {
+        "+447700900123",
+        "07700900123",
+    }
+
+
+def test_a_new_number_that_says_who_it_is_is_merged_and_a_split_holds(user):
+    from retrieval.memory.models import PersonMerge
+    from retrieval.memory.services import introductions_merge, person_split
+
+    people_history_load(user)
+    merges = {
+        (merge.kept_person.display_name, merge.merged_person.display_name)
+        for merge in PersonMerge.objects.filter(user=user, split_at__isnull=True)
+    }
+    assert merges == {
+        ("Dana Whitfield", "+44 7911 555018"),
+        ("Priya Shah", "+44 7400 123999"),
+        ("Tom Becker", "+351 936 111 222"),
+    }
+    tom = PersonMerge.objects.get(user=user, kept_person__display_name="Tom Becker")
+    person_split(user=user, merge_id=tom.pk, now=NOW)
+    assert introductions_merge(user=user) == 0
+    assert not PersonMerge.objects.filter(
+        user=user, kept_person__display_name="Tom Becker", split_at__isnull=True
+    ).exists()
+
+
+def test_a_name_shared_by_two_contacts_merges_nobody(user):
+    from conversations.identities import IncomingIdentity
+    from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+    from retrieval.memory.models import PersonMerge
+    from retrieval.memory.services import introductions_merge
+    from tests.memory.people_history import T0
+
+    def chat(chat_id: str, who: IncomingIdentity, text: str) -> None:
+        messages_ingest(
+            user=user,
+            chats=[
+                IncomingChat(platform="whatsapp", platform_chat_id=chat_id, participants=(who,))
+            ],
+            messages=[
+                (
+                    chat_id,
+                    IncomingMessage(platform_message_id=chat_id, sent_at=T0, text=text, sender=who),
+                )
+            ],
+        )
+
+    chat(
+        "a",
+        IncomingIdentity(platform="whatsapp", phone="+44 7700 900001", display_name="Kim Ash"),
+        "hi",
+    )
+    chat(
+        "b",
+        IncomingIdentity(platform="whatsapp", phone="+44 7700 900002", display_name="Kim Lowe"),
+        "yo",
+    )
+    chat(
+        "c", IncomingIdentity(platform="whatsapp", phone="+44 7700 900003"), "it's Kim, new number!"
+    )
+    assert introductions_merge(user=user) == 0
+    assert not PersonMerge.objects.filter(user=user).exists()
