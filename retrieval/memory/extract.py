@@ -508,6 +508,7 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
                     )
                 )
     claims.extend(_relation_claims(text, is_from_self=is_from_self))
+    claims.extend(_engagement_claims(text, is_from_self=is_from_self))
     if is_direct:
         for match in _MET.finditer(text):
             where = match.group(1).strip()
@@ -541,6 +542,36 @@ def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
                     related_to_user=True,
                 )
             )
+    return claims
+
+
+# An engagement announced by one of the two: "Ruth and I got engaged!", "I proposed to Ruth",
+# "she said yes 💍" with the name ("Ruth said yes!! 💍").
+_ENGAGED = re.compile(
+    r"\b([A-ZÀ-Ý][\w'\u2019-]+) and I (?:just |finally |are |have )*(?:got |gotten )?engaged\b"
+    r"|\bI (?:just |finally )*proposed to ([A-ZÀ-Ý][\w'\u2019-]+)"
+    r"|\b([A-ZÀ-Ý][\w'\u2019-]+) said yes\b(?=.*(?:\U0001F48D|\bring\b|\bengaged\b|\bproposed\b))",
+    re.DOTALL,
+)
+
+
+def _engagement_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
+    """The person the author says they got engaged to: their fiancé(e), related to the
+    author (the user, when the user says it)."""
+    claims = []
+    for match in _ENGAGED.finditer(text):
+        name = next(group for group in match.groups() if group)
+        if name in ("I", "We", "She", "He", "They"):
+            continue
+        claims.append(
+            FactClaim(
+                f"named:{name}",
+                "relationship",
+                "fiance",
+                related_to_sender=not is_from_self,
+                related_to_user=is_from_self,
+            )
+        )
     return claims
 
 

@@ -626,7 +626,7 @@ def _introduces(
 # (``retrieval.memory.extract.fact_claims`` reads the rest).
 _FACT_VOCABULARY = (
     r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am |made it to|arrived in"
-    r"|settled in"
+    r"|settled in|engaged|proposed to|said yes"
     r"|(my|our|your) (" + "|".join(RELATIONS) + ") "
 )
 

@@ -131,7 +131,12 @@ def who_findings(
             else f"{_first(related_names.get(fact.related_person_id, ''))}'s"
         )
         phrase = f"{owner} {relation}"
-        if phrase in seen or owner == "'s":
+        if owner == "'s":
+            continue
+        if fact.value == "fiance":
+            # Said the way people say it: "Ruth is engaged to Felix".
+            phrase = "engaged to " + ("you" if owner == "your" else owner.removesuffix("'s"))
+        if phrase in seen:
             continue
         seen.add(phrase)
         message_id = fact.source_message_ids[0]

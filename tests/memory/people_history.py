@@ -282,6 +282,7 @@ SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
             _said("b3", 41, "ugh again? ok", BEN_WA),
             _said("b4", 60, "my neighbor Ravi is lending us his ladder"),
             _said("b5", 61, "my cousin Lucy lands at 7, can you grab her?"),
+            _said("b6", 90, "ok big news... Mei and I got engaged!!! 💍", BEN_WA),
         ),
     ),
     (

@@ -75,6 +75,7 @@ SECOND_CASES = (
     Case("what's Lucy's number?", ("9175550123",), ("wa-lucy", "l2")),
     Case("what's book club Alex's last name?", ("Moreno",), None, ("Alex Moreno",)),
     Case("who is Alex from book club?", ("Book club",), None, ("Alex Moreno",)),
+    Case("who's Mei?", ("engaged to Ben",), ("wa-ben", "b6")),
 )
 
 
@@ -209,3 +210,26 @@ def test_a_name_shared_by_two_contacts_merges_nobody(user):
     )
     assert introductions_merge(user=user) == 0
     assert not PersonMerge.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "is_from_self", "name"),
+    [
+        ("Chris and I got engaged!!", True, "Chris"),
+        ("so... Ruby said yes 💍", False, "Ruby"),
+        ("I proposed to Ana last night, she said yes", False, "Ana"),
+    ],
+)
+def test_an_engagement_announced_relates_the_two(text, is_from_self, name):
+    from retrieval.memory.extract import fact_claims
+
+    (claim,) = fact_claims(text, is_from_self=is_from_self, is_direct=False)
+    assert (claim.subject, claim.value) == (f"named:{name}", "fiance")
+    assert claim.related_to_user is is_from_self
+
+
+@pytest.mark.parametrize("text", ["Ana said yes to the job!", "we said yes to the venue 💍"])
+def test_a_yes_that_is_no_engagement(text):
+    from retrieval.memory.extract import fact_claims
+
+    assert fact_claims(text, is_from_self=False, is_direct=False) == []
