@@ -17,12 +17,22 @@ not the name of another contact. One bounded query per lookup; user-scoped.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
+from functools import reduce
+
+from django.contrib.postgres.search import SearchQuery
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message, Person
-from retrieval.lexicon import fold_text
+from conversations.models import (
+    TEXT_SEARCH_CONFIG,
+    ChatKind,
+    ChatParticipant,
+    Message,
+    Person,
+)
+from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
 
 # Messages read per lookup, newest first.
 MESSAGES_READ = 400
@@ -77,11 +87,14 @@ def people_called_by(*, user: User, names: Iterable[str]) -> dict[str, tuple[int
     ).values_list("chat_id", "person_id"):
         counterpart[chat_id] = person_id if chat_id not in counterpart else -1
     alternation = "|".join(re.escape(name) for name in wanted)
+    # The text-search index narrows first (a name is a word of the stored search vector).
+    said = reduce(operator.or_, (SearchQuery(name, config=TEXT_SEARCH_CONFIG) for name in wanted))
     rows = (
         Message.objects.filter(
             user=user,
             deleted_at__isnull=True,
             chat_id__in=[chat for chat, person in counterpart.items() if person > 0],
+            search_vector=said,
             text__iregex=rf"(^|[^[:alnum:]])({alternation})([^[:alnum:]]|$)",
         )
         .order_by("-sent_at", "-pk")
@@ -106,3 +119,66 @@ def people_called_by(*, user: User, names: Iterable[str]) -> dict[str, tuple[int
         if len(humans) == 1:
             called[name] = tuple(sorted(people | humans))
     return called
+
+
+# A capitalised word in the places ``_patterns`` reads a name from.
+_ANY_NAME = r"([A-ZÀ-Ý][a-zà-ÿ'\u2019-]+)"
+_ADDRESSED_ANY = re.compile(
+    rf"^\W*(?i:{_OPENERS})\W+{_ANY_NAME}\b(?!['\u2019]s)"
+    rf"|^\W*{_ANY_NAME}\s*[,!]"
+    rf"|,\s*{_ANY_NAME}\s*[!?.\u2764\ufe0f\U0001F300-\U0001FAFF\s]*$"
+)
+_SIGNED_ANY = re.compile(
+    rf"(?:(?:^|\n)\s*(?:(?i:{_SIGN_OFFS})[,\s]+)?|\b[Xx]{{2,}}\s+){_ANY_NAME}"
+    rf"\s*[!.\u2764\ufe0f\U0001F300-\U0001FAFF\s]*$"
+)
+
+
+def call_names_of(*, user: User, person_ids: Iterable[int]) -> list[tuple[str, int]]:
+    """The names the user calls the person by in their direct chats, or the person signs
+    with, that the contact name does not hold ("Lucy" for "Peanut 🥜"), most used first, each
+    with the latest message that says it. Relation words ("Mom") and common words are no
+    names."""
+    ids = list(person_ids)
+    own = {
+        word
+        for display in Person.objects.filter(user=user, pk__in=ids).values_list(
+            "display_name", flat=True
+        )
+        for word in fold_text(display).split()
+    }
+    direct = list(
+        ChatParticipant.objects.filter(
+            chat__user=user,
+            chat__kind=ChatKind.DIRECT,
+            chat__is_excluded_from_ai=False,
+            person_id__in=ids,
+        ).values_list("chat_id", flat=True)
+    )
+    counts: dict[str, list[int]] = {}
+    for pk, sender_id, is_from_self, text in (
+        Message.objects.filter(user=user, deleted_at__isnull=True, chat_id__in=direct)
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "sender_person_id", "is_from_self", "text")[:MESSAGES_READ]
+    ):
+        pattern = _ADDRESSED_ANY if is_from_self else _SIGNED_ANY if sender_id in ids else None
+        match = pattern.search(text or "") if pattern is not None else None
+        if match is None:
+            continue
+        name = next(group for group in match.groups() if group)
+        key = fold_text(name)
+        if key in own or key in STOP_WORDS or key in DESCRIPTOR_FORMS or key in _NOT_NAMES:
+            continue
+        counts.setdefault(name, []).append(pk)
+    ranked = sorted(counts.items(), key=lambda item: (-len(item[1]), -item[1][0]))
+    return [(name, pks[0]) for name, pks in ranked]
+
+
+# Capitalised words that open or close a message without naming anyone.
+_NOT_NAMES = frozenset(
+    {"ok", "okay", "yes", "yeah", "yep", "nope", "no", "sure", "thanks", "thank", "lol", "omg",
+     "haha", "sorry", "wow", "cool", "great", "perfect", "nice", "good", "morning", "night",
+     "hey", "hi", "hello", "love", "also", "well", "so", "oh", "ah", "hmm", "anyway", "btw",
+     "today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday",
+     "friday", "saturday", "sunday", "done", "deal", "agreed", "true", "same", "welcome"}
+)  # fmt: skip

@@ -928,6 +928,15 @@ def _own_relation(person: PersonRef) -> str | None:
     return relation if person.descriptors in ((), (relation,)) else None
 
 
+def _named_by_role(person: PersonRef) -> PersonRef:
+    """A contact saved with a role ("Rui plumber") and asked about by it ("the plumber's
+    number") is a named person: the role is their name, not a description to match."""
+    words = set(fold_text(person.name or "").removesuffix("'s").split())
+    if person.person_ids and person.descriptors and set(person.descriptors) <= words:
+        return replace(person, descriptors=())
+    return person
+
+
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
     # "my brother" is asked about as the user's relative: who they are, then what memory
     # knows about them.
@@ -936,7 +945,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         people=tuple(
             PersonRef(name=None, descriptors=(relation,))
             if (relation := _own_relation(person))
-            else person
+            else _named_by_role(person)
             for person in compiled.people
         ),
     )

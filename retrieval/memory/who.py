@@ -22,16 +22,26 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import Max, Min
 
 from claire.accounts.models import User
 from claire.ai.suspicious import suspicious_text
 from conversations.identities import phone_same_number
-from conversations.models import ChatKind, ChatParticipant, IdentityKind, Message, Person, Platform
+from conversations.models import (
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Message,
+    Person,
+    PersonIdentity,
+    Platform,
+)
 from retrieval.lexicon import ROLES, fold_text
 from retrieval.memory.about import AboutMessage, about_rows
 from retrieval.memory.findings import Finding, moment_text
+from retrieval.memory.introductions import name_words
 from retrieval.memory.models import FactKind
 from retrieval.memory.selectors import person_facts_for_user
 
@@ -76,6 +86,13 @@ _RELATION_CUES = re.compile(
     r")\b|\U0001F48D"
 )
 RELATED_CITED = 2
+# The words news of someone's life is told with.
+_NEWS = re.compile(
+    r"\b(?:got\s+(?:a|the|her|his|their)\s+(?:new\s+)?(?:job|offer|place|flat|apartment|dog|cat)"
+    r"|new\s+job|started\s+(?:at|a|her|his|their)|hired|promoted|promotion|graduated"
+    r"|moved\s+(?:to|in)|moving\s+to|engaged|married|pregnant|expecting|had\s+(?:a|the)\s+baby"
+    r"|retired|quit|laid\s+off|accepted)\b"
+)
 GROUPS_NAMED = 3
 QUOTE_CHARS = 140
 
@@ -96,9 +113,11 @@ def asked_contact_kinds(question: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class _Contact:
+    """One contact of the human, with its first and last message (``None``: it never wrote)."""
+
     person_id: int
-    first_at: datetime
-    last_at: datetime
+    first_at: datetime | None
+    last_at: datetime | None
 
 
 def who_findings(
@@ -152,13 +171,37 @@ def who_findings(
             where = f" in {row.chat_title}" if row.chat_title else ""
             sentences.append(f"About {lead}, {who} wrote on {when}{where}: {text}")
             cited.append(row.pk)
-    where, _first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
+    news = _latest_news(user=user, person_ids=person_ids, name=lead, cited=cited)
+    if news is not None:
+        who = "you" if news.is_from_self else (news.sender_name or "someone")
+        when = moment_text(news.sent_at, zone)  # type: ignore[arg-type]
+        sentences.append(f"Latest news of {lead}: {who} wrote on {when}: “{_quote(news.text)}”")
+        cited.append(news.pk)
+    also = _other_names(user=user, person_ids=person_ids, lead=lead)
+    if also:
+        sentences.insert(0, f"{lead} is also saved as {_and(also)}")
+    where = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
     if not sentences:
         return [], []
     text = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
     return [Finding(text=text, message_ids=tuple(cited))], cited
+
+
+def _latest_news(
+    *, user: User, person_ids: Sequence[int], name: str, cited: Sequence[int]
+) -> AboutMessage | None:
+    """The newest message about the person, by someone else, that tells news of a life
+    ("Ruth got a job at the library!!", "Leo just moved to Lisbon"), not cited yet."""
+    first = _first(name).casefold()
+    for row in about_rows(user=user, person_ids=person_ids, name=name):
+        if row.pk in cited or row.is_by_person or suspicious_text(row.text):
+            continue
+        folded = fold_text(row.text)
+        if first and re.search(rf"\b{re.escape(first)}\b", folded) and _NEWS.search(folded):
+            return row
+    return None
 
 
 def _related_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[AboutMessage]:
@@ -187,10 +230,11 @@ def contact_findings(
     contacts = _contacts(user=user, person_ids=person_ids)
     values: dict[int, list[tuple[str, str]]] = {}
     for person_id, kind, value in (
-        Person.objects.filter(user=user, pk__in=[c.person_id for c in contacts])
-        .filter(identities__kind__in=list(kinds))
-        .values_list("pk", "identities__kind", "identities__value")
-        .order_by("pk", "identities__pk")
+        PersonIdentity.objects.filter(
+            user=user, person_id__in=[c.person_id for c in contacts], kind__in=list(kinds)
+        )
+        .order_by("person_id", "pk")
+        .values_list("person_id", "kind", "value")
     ):
         values.setdefault(person_id, []).append((kind, value))
     lead = name or _display_name(user=user, person_ids=person_ids) or "They"
@@ -207,11 +251,11 @@ def contact_findings(
             continue
         shown.extend(fresh)
         message_id, text = _introducing_message(user=user, person_id=contact.person_id)
-        said = f"first used {moment_text(contact.first_at, zone)}"
-        if text:
-            said += f": “{_quote(text)}”"
-        newest = " (the newest" if index == 0 and len(contacts) > 1 else " ("
-        parts.append(" / ".join(fresh) + newest + ("; " if newest != " (" else "") + said + ")")
+        notes = ["the newest"] if index == 0 and len(contacts) > 1 else []
+        if contact.first_at is not None:
+            said = f"first used {moment_text(contact.first_at, zone)}"
+            notes.append(said + (f": “{_quote(text)}”" if text else ""))
+        parts.append(" / ".join(fresh) + (f" ({'; '.join(notes)})" if notes else ""))
         if message_id is not None:
             cited.append(message_id)
     if not parts:
@@ -254,18 +298,12 @@ def _contacts(*, user: User, person_ids: Sequence[int]) -> list[_Contact]:
         .values("sender_person_id")
         .annotate(first=Min("sent_at"), last=Max("sent_at"))
     }
+    written = sorted(spans.items(), key=lambda item: item[1]["last"], reverse=True)
     contacts = [
-        _Contact(person_id=pk, first_at=row["first"], last_at=row["last"])
-        for pk, row in spans.items()
+        _Contact(person_id=pk, first_at=row["first"], last_at=row["last"]) for pk, row in written
     ]
-    contacts.sort(key=lambda contact: contact.last_at, reverse=True)
     silent = sorted(set(person_ids) - set(spans))
-    floor = datetime.min.replace(tzinfo=contacts[-1].last_at.tzinfo) if contacts else None
-    return contacts + [
-        _Contact(person_id=pk, first_at=floor, last_at=floor)  # type: ignore[arg-type]
-        for pk in silent
-        if floor is not None
-    ]
+    return contacts + [_Contact(person_id=pk, first_at=None, last_at=None) for pk in silent]
 
 
 def _introducing_message(*, user: User, person_id: int) -> tuple[int | None, str]:
@@ -289,11 +327,10 @@ def _introducing_message(*, user: User, person_id: int) -> tuple[int | None, str
     return None, ""
 
 
-def _where_you_talk(
-    *, user: User, person_ids: Sequence[int], lead: str, zone: object
-) -> tuple[str, int | None]:
-    """ "You talk with Leo on Email and WhatsApp, and in Marsh family, since Mon 2 March, 19:00"
-    and the first message exchanged (theirs or the user's in a chat with them)."""
+def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: ZoneInfo) -> str:
+    """ "You talk with Leo on Email and WhatsApp, and in “Marsh family”, since Mon 2 March,
+    19:00": the platforms of their direct chats, the groups you share, and the first message
+    exchanged (theirs, or the user's in a direct chat with them)."""
     memberships = list(
         ChatParticipant.objects.filter(
             chat__user=user, chat__is_excluded_from_ai=False, person_id__in=list(person_ids)
@@ -302,7 +339,7 @@ def _where_you_talk(
         .order_by("chat_id")
     )
     if not memberships:
-        return "", None
+        return ""
     platforms = sorted(
         {
             Platform(platform).label
@@ -339,8 +376,8 @@ def _where_you_talk(
     text = f"You talk with {lead} " + ", and ".join(places)
     first_row = min(earliest, key=lambda row: row[1]) if earliest else None
     if first_row is None:
-        return text, None
-    return text + f", since {moment_text(first_row[1], zone)}", first_row[0]  # type: ignore[arg-type]
+        return text
+    return text + f", since {moment_text(first_row[1], zone)}"
 
 
 def _said(*, user: User, message_id: int) -> str:
@@ -372,6 +409,22 @@ def _and(items: Sequence[str]) -> str:
 def _first(name: str) -> str:
     words = name.split()
     return words[0] if words else ""
+
+
+def _other_names(*, user: User, person_ids: Sequence[int], lead: str) -> list[str]:
+    """The human's other contact names ("Big Ben" is also saved as "Ben Kowalski"): names
+    with a letter, other than the one asked about."""
+    asked = set(name_words(lead))
+    others = []
+    for display in (
+        Person.objects.filter(user=user, pk__in=list(person_ids))
+        .order_by("pk")
+        .values_list("display_name", flat=True)
+    ):
+        words = name_words(display)
+        if words and set(words) != asked and not set(words) <= asked and display not in others:
+            others.append(display)
+    return others
 
 
 def _display_name(*, user: User, person_ids: Sequence[int]) -> str:

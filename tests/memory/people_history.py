@@ -249,6 +249,8 @@ ALEX_SLACK = IncomingIdentity(
 ALEX_BOOKS = IncomingIdentity(
     platform="whatsapp", phone="+1 415 555 0188", display_name="Alex Moreno"
 )
+RUI_SMS = IncomingIdentity(platform="sms", phone="(415) 555-0150", display_name="Rui plumber")
+RUI_WA = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0150", display_name="Rui Costa")
 MEI_BOOKS = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0189", display_name="Mei")
 
 SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
@@ -299,6 +301,14 @@ SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
             _said("l1", 62, "thanks Lucy!! safe flight"),
             _said("l2", 62.5, "see you soon!!\nlove, Lucy", LUCY_WA),
         ),
+    ),
+    (
+        _chat("sms-rui", "sms", RUI_SMS),
+        (_said("u1", 44, "I can come Tuesday at 10 to fix the leak", RUI_SMS),),
+    ),
+    (
+        _chat("wa-rui", "whatsapp", RUI_WA),
+        (_said("u2", 100, "sent you the invoice for the sink, thanks!", RUI_WA),),
     ),
     (
         _chat("slack-alex", "slack", ALEX_SLACK, title="Alex Kim"),

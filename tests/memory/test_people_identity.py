@@ -76,6 +76,12 @@ SECOND_CASES = (
     Case("what's book club Alex's last name?", ("Moreno",), None, ("Alex Moreno",)),
     Case("who is Alex from book club?", ("Book club",), None, ("Alex Moreno",)),
     Case("who's Mei?", ("engaged to Ben",), ("wa-ben", "b6")),
+    # Written after the rest: the nickname asked about the other way round.
+    Case("what's Peanut's real name?", ("Lucy",), ("wa-lucy", "l2")),
+    Case("who is Peanut?", ("cousin",), ("wa-ben", "b5")),
+    # A contact saved with a role, the same number saved again under a full name.
+    Case("what's the plumber's number?", ("4155550150",), ("sms-rui", "u1")),
+    Case("who is Rui Costa?", ("plumber", "also saved as Rui plumber"), ("sms-rui", "u1")),
 )
 
 
