@@ -56,11 +56,24 @@ _QUOTED = re.compile(
 )
 # The end of a sentence: punctuation and the space after it, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?\u2026])[ \t]+|\n")
+# What opens a quote; in masked text only the ones still open are visible (closed ones are
+# blanked), so nothing after one of them can be judged until it closes or the line ends.
+_QUOTE_OPENING = re.compile(r"\b(?:wrote|said)\s*\(|\u201c|\"", _FLAGS)
 
 
 def _masked(line: str) -> str:
     """``line`` with the messages it quotes blanked out (same length, so offsets hold)."""
     return _QUOTED.sub(lambda match: " " * len(match.group()), line)
+
+
+def _judgeable(line: str) -> int:
+    """How much of an unfinished line can be judged now: up to the end of its last complete
+    sentence that no open quote precedes (0 when there is none)."""
+    masked = _masked(line)
+    opening = _QUOTE_OPENING.search(masked)
+    limit = opening.start() if opening else len(masked)
+    ends = [match.end() for match in _SENTENCE_END.finditer(masked, 0, limit)]
+    return ends[-1] if ends else 0
 
 
 def _is_claim(own: str) -> bool:
@@ -89,9 +102,10 @@ def rewrite_action_claims(text: str) -> tuple[str, int]:
 
 @dataclass
 class ActionClaimGuard:
-    """Streams text through a line at a time, rewriting sentences that claim an action was
-    done. Inactive (``is_active=False``) it passes text through unchanged and holds nothing
-    back."""
+    """Streams text through a sentence at a time, rewriting sentences that claim an action
+    was done. A sentence is let through once it ends, unless a quote opened before it is still
+    open (then the rest of the line waits for the quote to close or the line to end).
+    Inactive (``is_active=False``) it passes text through unchanged and holds nothing back."""
 
     is_active: bool
     rewritten_count: int = 0
@@ -102,6 +116,7 @@ class ActionClaimGuard:
             return text
         self._pending += text
         cut = self._pending.rfind("\n") + 1
+        cut += _judgeable(self._pending[cut:])
         if not cut:
             return ""
         ready, self._pending = self._pending[:cut], self._pending[cut:]

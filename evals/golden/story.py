@@ -39,7 +39,10 @@ from retrieval.lexicon import fold_text
 Report = Callable[[str], None]
 
 STORY_SETS_DIR = Path(__file__).resolve().parent
-STORY_SETS: dict[str, Path] = {"demo-v2": STORY_SETS_DIR / "demo_v2"}
+STORY_SETS: dict[str, Path] = {
+    "demo-v2": STORY_SETS_DIR / "demo_v2",
+    "demo-v3": STORY_SETS_DIR / "demo_v3",
+}
 
 SPLITS = ("dev", "heldout")
 

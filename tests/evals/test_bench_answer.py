@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from django.core.management import call_command
@@ -58,14 +59,10 @@ def test_bench_answer_builds_a_tiny_corpus_and_reports_every_figure(hashed_embed
         assert 0 < loaded[name]["p50"] <= loaded[name]["p95"]
     assert loaded["first_byte_ms"]["p50"] <= loaded["data_sources_ms"]["p50"]
     assert loaded["data_sources_ms"]["p50"] <= loaded["first_text_ms"]["p50"]
-    # The background streams' figures are reported but not asserted here: on a tiny corpus
-    # their window can see no words at all (a known timing dependence of the bench).
-    assert set(figures["background"]) >= {
-        "words",
-        "lateness_p99_ms",
-        "server_cpu_per_word_us",
-        "dropped",
-    }
+    background = figures["background"]
+    assert background["words"] > 0
+    assert not math.isnan(background["lateness_p99_ms"])
+    assert background["server_cpu_per_word_us"] > 0
 
 
 def test_bench_answer_refuses_a_database_that_is_not_for_benches(settings, monkeypatch):

@@ -66,6 +66,40 @@ def test_the_guard_holds_text_to_line_ends_and_sees_claims_split_across_deltas()
     assert guard.rewritten_count == 1
 
 
+def test_the_guard_lets_each_finished_sentence_through_before_the_line_ends():
+    guard = ActionClaimGuard(is_active=True)
+    shown = [
+        guard.feed(delta)
+        for delta in ("Priya asked about the keys [S1]. She", " needs them by Friday. ", "Sent it")
+    ]
+    shown.append(guard.flush())
+    assert shown == [
+        "Priya asked about the keys [S1]. ",
+        "She needs them by Friday. ",
+        "",
+        REWRITTEN_CLAIM,
+    ]
+
+
+def test_the_guard_waits_for_an_open_quote_before_judging_what_follows():
+    guard = ActionClaimGuard(is_active=True)
+    # The chat title holds a sentence end; the quoted message is the user's, not a claim.
+    first = guard.feed("You wrote (St. Kilda crew, Mon 2 Mar): I sent the")
+    second = guard.feed(" deck. [S1] Nothing else. ")
+    assert first == ""
+    assert second == "You wrote (St. Kilda crew, Mon 2 Mar): I sent the deck. [S1] Nothing else. "
+    assert guard.flush() == ""
+    assert guard.rewritten_count == 0
+
+
+def test_the_guard_holds_an_unclosed_quotation_mark_to_its_end():
+    guard = ActionClaimGuard(is_active=True)
+    assert guard.feed("Tom said \u201cI emailed her. She") == ""
+    shown = guard.feed(" knows.\u201d Fine. ")
+    assert shown == "Tom said \u201cI emailed her. She knows.\u201d Fine. "
+    assert guard.rewritten_count == 0
+
+
 def test_an_inactive_guard_passes_everything_through_at_once():
     guard = ActionClaimGuard(is_active=False)
     assert guard.feed("I sent it") == "I sent it"

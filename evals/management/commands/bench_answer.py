@@ -61,7 +61,8 @@ from evals.bench.build import CORPUS_END, corpus_ensure
 from evals.bench.questions import bench_questions
 
 WORDS_PER_SECOND = 30
-_WORD_INDEX = re.compile(rb"\bw(\d+) ")
+# A mock word in a text delta: the stream may carry its space in the next delta ("w0", " w1").
+_WORD_INDEX = re.compile(rb'(?<![\w/])w(\d+)(?=[ "])')
 # Questions that mean something else on another day than the corpus's last one.
 _DATE_RELATIVE = ("last week", "last month", "this week", "catch me up", "what did i miss")
 
@@ -71,6 +72,9 @@ class Timed:
     first_byte_ms: float = 0.0
     sources_ms: float = 0.0
     first_text_ms: float = 0.0
+    # Whether the first text came from the model (a deterministic answer, such as the
+    # no-evidence one, streams no model words).
+    from_model: bool = False
 
 
 @dataclass
@@ -300,6 +304,7 @@ class Command(BaseCommand):
                     result.sources_ms = (now - started) * 1000
                 if b'"type":"text-delta"' in window:
                     result.first_text_ms = (now - started) * 1000
+                    result.from_model = bool(_WORD_INDEX.search(window))
         finally:
             writer.close()
         return result
@@ -352,6 +357,13 @@ class Command(BaseCommand):
         for question in served[:5]:  # warm-up: imports, connections, the embedder
             await self._timed(port, token, question)
         idle = [await self._timed(port, token, question) for question in served[:20]]
+        # The background streams must stream: only questions the model answered qualify.
+        streaming = [q for q, timed in zip(served[:20], idle, strict=True) if timed.from_model]
+        if not streaming:
+            raise CommandError(
+                "No question was answered by the model (each got a deterministic answer), "
+                "so no background stream would stream; try more --questions or a larger corpus."
+            )
         stop = asyncio.Event()
         stats = Background()
         streams = options["streams"]
@@ -359,7 +371,7 @@ class Command(BaseCommand):
 
         async def delayed(index: int) -> None:
             await asyncio.sleep(ramp * index / max(streams, 1))
-            await self._background(port, token, served[index % len(served)], stats, stop)
+            await self._background(port, token, streaming[index % len(streaming)], stats, stop)
 
         background = [asyncio.ensure_future(delayed(index)) for index in range(streams)]
         # Every stream is open and past its retrieval before anything is timed.
