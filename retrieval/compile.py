@@ -91,6 +91,10 @@ _EVENT_NOUNS = (
 _PLAN_DAYS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
+# Platforms a person question may name ("who is Bo on Telegram?").
+_PLATFORM_NAMES = (
+    r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
+)
 _PERSON_ATTRIBUTES = (
     r"job|work|address|number|phone|phone\s+number|email|surname|last\s+name|birthday|age"
     r"|company|role|title|partner|wife|husband|boyfriend|girlfriend|brother|sister|mother"
@@ -370,9 +374,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "who_is_name",
-        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?"
-        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?"
-        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?\s*\?*\s*$",
+        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Giu 🍋 on
+        # Telegram?", "who's Bo in my contacts?"
+        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+){0,2}?"
+        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?"
+        r"(?:\s+(?:on|in)\s+(?:my\s+)?(?:contacts|phone|" + _PLATFORM_NAMES + r"))?\s*\?*\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -1156,6 +1162,20 @@ def question_platforms(masked: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+_WHERE_SAVED = re.compile(
+    r"\b(?:on|in)\s+(?:my\s+)?(?:contacts|phone|" + _PLATFORM_NAMES + r")\s*\?*\s*$"
+)
+
+
+def _where_asked(masked: str, intent: Intent) -> list[tuple[int, int]]:
+    """ "Who is Bo on Telegram?", "who's Bo in my contacts?": where the person is saved
+    places the question, it is no topic to search for."""
+    if intent != Intent.IDENTITY_LOOKUP:
+        return []
+    match = _WHERE_SAVED.search(masked)
+    return [match.span()] if match else []
+
+
 def _keywords(
     *,
     text: str,
@@ -1287,6 +1307,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
                 *([time_span] if time_span else []),
                 *person_spans,
                 *((item.start, item.end) for item in mentions),
+                *_where_asked(masked, intent),
             ],
             city_span=city_span,
             extra=[

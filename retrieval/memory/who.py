@@ -62,7 +62,7 @@ _CONTACT_KINDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
         (IdentityKind.PHONE,),
     ),
     (
-        re.compile(r"\b(?:handle|username|user\s+name|insta\w*|ig|telegram|twitter|@)"),
+        re.compile(r"\b(?:handle|username|user\s+name|insta\w*|ig|twitter)\b|@"),
         (IdentityKind.HANDLE,),
     ),
     (
@@ -180,9 +180,12 @@ def who_findings(
     also = _other_names(user=user, person_ids=person_ids, lead=lead)
     if also:
         sentences.insert(0, f"{lead} is also saved as {_and(also)}")
-    where = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
+    where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
+        if not cited and first_id is not None:
+            # Nothing says more of them than the first message exchanged.
+            cited.append(first_id)
     if not sentences:
         return [], []
     text = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
@@ -212,10 +215,11 @@ def _related_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[A
     for row in about_rows(user=user, person_ids=person_ids, name=name):
         folded = fold_text(row.text)
         cues = {match.group(0) for match in _RELATION_CUES.finditer(folded)}
-        if not cues or suspicious_text(row.text):
+        # Their own "my flatmate Jo" is about someone else.
+        if not cues or row.is_by_person or suspicious_text(row.text):
             continue
         names_them = bool(first) and re.search(rf"\b{re.escape(first)}\b", folded) is not None
-        scored.append((len(cues) + int(names_them and not row.is_by_person), row.sent_at, row))
+        scored.append((len(cues) + int(names_them), row.sent_at, row))
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
     return [row for _, _, row in scored[:RELATED_CITED]]
 
@@ -330,7 +334,7 @@ def _introducing_message(*, user: User, person_id: int) -> tuple[int | None, str
 def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: ZoneInfo) -> str:
     """ "You talk with Leo on Email and WhatsApp, and in “Marsh family”, since Mon 2 March,
     19:00": the platforms of their direct chats, the groups you share, and the first message
-    exchanged (theirs, or the user's in a direct chat with them)."""
+    exchanged (theirs, or the user's in a direct chat with them), with that message's id."""
     memberships = list(
         ChatParticipant.objects.filter(
             chat__user=user, chat__is_excluded_from_ai=False, person_id__in=list(person_ids)
@@ -339,7 +343,7 @@ def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: Z
         .order_by("chat_id")
     )
     if not memberships:
-        return ""
+        return "", None
     platforms = sorted(
         {
             Platform(platform).label
@@ -376,8 +380,8 @@ def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: Z
     text = f"You talk with {lead} " + ", and ".join(places)
     first_row = min(earliest, key=lambda row: row[1]) if earliest else None
     if first_row is None:
-        return text
-    return text + f", since {moment_text(first_row[1], zone)}"
+        return text, None
+    return text + f", since {moment_text(first_row[1], zone)}", first_row[0]
 
 
 def _said(*, user: User, message_id: int) -> str:

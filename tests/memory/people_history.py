@@ -251,6 +251,7 @@ ALEX_BOOKS = IncomingIdentity(
 )
 RUI_SMS = IncomingIdentity(platform="sms", phone="(415) 555-0150", display_name="Rui plumber")
 RUI_WA = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0150", display_name="Rui Costa")
+BO_TG = IncomingIdentity(platform="telegram", phone="+1 415 555 0190", display_name="Bo 🐝")
 MEI_BOOKS = IncomingIdentity(platform="whatsapp", phone="+1 415 555 0189", display_name="Mei")
 
 SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
@@ -301,6 +302,10 @@ SECOND_CHATS: tuple[tuple[IncomingChat, tuple[IncomingMessage, ...]], ...] = (
             _said("l1", 62, "thanks Lucy!! safe flight"),
             _said("l2", 62.5, "see you soon!!\nlove, Lucy", LUCY_WA),
         ),
+    ),
+    (
+        _chat("tg-bo", "telegram", BO_TG),
+        (_said("o1", 80, "my flatmate Jo says hi!! see you at the gig", BO_TG),),
     ),
     (
         _chat("sms-rui", "sms", RUI_SMS),

@@ -82,6 +82,7 @@ SECOND_CASES = (
     # A contact saved with a role, the same number saved again under a full name.
     Case("what's the plumber's number?", ("4155550150",), ("sms-rui", "u1")),
     Case("who is Rui Costa?", ("plumber", "also saved as Rui plumber"), ("sms-rui", "u1")),
+    Case("who is Bo 🐝 on Telegram?", ("talk with Bo", "Telegram"), None, ("Bo 🐝",)),
 )
 
 
