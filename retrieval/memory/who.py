@@ -183,7 +183,7 @@ def who_findings(
     where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
-        if not cited and first_id is not None:
+        if not cited and first_id is not None and not _is_suspicious(user=user, pk=first_id):
             # Nothing says more of them than the first message exchanged.
             cited.append(first_id)
     if not sentences:
@@ -382,6 +382,13 @@ def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: Z
     if first_row is None:
         return text, None
     return text + f", since {moment_text(first_row[1], zone)}", first_row[0]
+
+
+def _is_suspicious(*, user: User, pk: int) -> bool:
+    """A message that reads as instructions to an assistant or spam is never what a who-is
+    answer rests on."""
+    text = Message.objects.filter(user=user, pk=pk).values_list("text", flat=True).first()
+    return suspicious_text(text or "")
 
 
 def _said(*, user: User, message_id: int) -> str:
