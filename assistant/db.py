@@ -10,6 +10,8 @@ waited out (``claire.db.steps``).
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -40,8 +42,75 @@ def _admission_executor() -> ThreadPoolExecutor:
     )
 
 
+class _Admissions:
+    """The admissions in flight on one event loop (queued or running), in the order they came,
+    and the engine steps waiting for the ones that came before them."""
+
+    def __init__(self) -> None:
+        self._issued = 0
+        # Tickets in flight; a dict keeps them in the order they were issued.
+        self._in_flight: dict[int, None] = {}
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    def enter(self) -> int:
+        self._issued += 1
+        self._in_flight[self._issued] = None
+        return self._issued
+
+    def leave(self, ticket: int) -> None:
+        del self._in_flight[ticket]
+        oldest = next(iter(self._in_flight), None)
+        waiting = []
+        for last_before, done in self._waiters:
+            if oldest is None or oldest > last_before:
+                if not done.done():
+                    done.set_result(None)
+            else:
+                waiting.append((last_before, done))
+        self._waiters = waiting
+
+    async def earlier_ones_done(self, *, patience_s: float) -> None:
+        """Return once every admission in flight now has ended, or after ``patience_s``.
+        Admissions that come later are not waited for: a steady stream of questions never
+        holds an answer's steps back by more than the admissions ahead of them."""
+        if not self._in_flight or patience_s <= 0:
+            return
+        done = asyncio.get_running_loop().create_future()
+        waiter = (self._issued, done)
+        self._waiters.append(waiter)
+        try:
+            await asyncio.wait_for(done, patience_s)
+        except TimeoutError:
+            pass
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+
+_admissions: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Admissions] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _admissions_here() -> _Admissions:
+    loop = asyncio.get_running_loop()
+    admissions = _admissions.get(loop)
+    if admissions is None:
+        admissions = _admissions[loop] = _Admissions()
+    return admissions
+
+
 async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run one short database step on the assistant's worker threads."""
+    """Run one short database step on the assistant's worker threads, once the questions that
+    were waiting to be admitted when it was asked for are (or after
+    ``ASSISTANT_ADMISSION_PRIORITY_MS``).
+
+    Admission goes first because every step of the process shares one interpreter lock:
+    retrieval's CPU work would slow each admission's database round trips, and a burst of
+    new questions would see its first byte only after the answers ahead of it had retrieved."""
+    await _admissions_here().earlier_ones_done(
+        patience_s=settings.ASSISTANT_ADMISSION_PRIORITY_MS / 1000
+    )
     return await sync_to_async(checked(function), thread_sensitive=False, executor=_executor())(
         *args, **kwargs
     )
@@ -49,8 +118,14 @@ async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) ->
 
 async def run_admission(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """Run the step that decides a request's HTTP status (authentication, checks, the turn
-    insert) on threads of its own: a burst of new questions is admitted, and sees its first
-    byte, without queueing behind the retrieval steps of the answers already running."""
-    return await sync_to_async(
-        checked(function), thread_sensitive=False, executor=_admission_executor()
-    )(*args, **kwargs)
+    insert) on threads of its own, ahead of the engine's steps (``run_db``): a burst of new
+    questions is admitted, and sees its first byte, without queueing behind the retrieval
+    steps of the answers already running."""
+    admissions = _admissions_here()
+    ticket = admissions.enter()
+    try:
+        return await sync_to_async(
+            checked(function), thread_sensitive=False, executor=_admission_executor()
+        )(*args, **kwargs)
+    finally:
+        admissions.leave(ticket)

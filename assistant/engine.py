@@ -57,7 +57,7 @@ from assistant.types import (
 from claire.accounts.models import User
 from claire.tracing import Trace
 from proposals.claims import ActionClaimGuard
-from proposals.flow import proposal_for_answer, proposal_paragraph
+from proposals.flow import draft_grounds, proposal_for_answer, proposal_paragraph
 from proposals.selectors import proposal_view_for_request
 from proposals.types import ProposalView
 
@@ -468,6 +468,7 @@ class AnswerSession:
         assert retrieval is not None
         if not self._progress.is_proposal_checked:
             self._progress.is_proposal_checked = True
+            grounds = draft_grounds(sources=retrieval.sources, memory_notes=retrieval.memory_notes)
             self._progress.proposal = await proposal_for_answer(
                 user=self.user,
                 request_id=self.request.request_id,
@@ -477,9 +478,10 @@ class AnswerSession:
                 if self.request.scope.mode == "strict_chat"
                 else (),
                 run_sync=run_db,
+                grounds=grounds,
             )
             if self._progress.proposal is not None:
-                return proposal_paragraph(self._progress.proposal)
+                return proposal_paragraph(self._progress.proposal, grounds=grounds)
         return ""
 
     async def _complete(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import Q
 
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
@@ -67,13 +68,29 @@ def turn_get_for_user(*, user: User, turn_id: int | str, role: str | None = None
         raise NotFound(message="Turn not found.") from None
 
 
+def request_is_seen(*, user: User, request_id: str) -> bool:
+    """Whether the user sent ``request_id`` before: one probe of the unique (user, request id)
+    index. Plain SQL, because every new question asks it twice and the ORM would spend ten times
+    the probe's own cost building the query."""
+    with connection.cursor() as cursor:
+        # role = 'user' as a literal: the unique index is partial on it.
+        cursor.execute(
+            "SELECT 1 FROM assistant_turn"
+            " WHERE user_id = %s AND role = 'user' AND request_id = %s LIMIT 1",
+            [user.pk, request_id],
+        )
+        return cursor.fetchone() is not None
+
+
 def turn_for_request(*, user: User, request_id: str) -> Turn | None:
     """The user turn of ``request_id`` with its assistant turn, if the request was seen."""
-    return (
-        Turn.objects.select_related("thread", "assistant_turn")
-        .filter(user=user, role=TurnRole.USER, request_id=request_id)
-        .first()
+    # At most one row (a unique constraint): no ordering to compile or sort.
+    found = list(
+        Turn.objects.select_related("thread", "assistant_turn").filter(
+            user=user, role=TurnRole.USER, request_id=request_id
+        )[:1]
     )
+    return found[0] if found else None
 
 
 @dataclass(frozen=True)

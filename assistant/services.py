@@ -73,7 +73,7 @@ class TurnPair:
     is_new: bool
 
 
-def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
+def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = False) -> TurnPair:
     """Idempotent on (user, ``request_id``).
 
     A new request inserts the thread (when ``thread_id`` is omitted), the user turn and the
@@ -82,11 +82,16 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
     ``RequestInProgress`` while it is streaming; a different payload raises
     ``RequestIdReused``. Foreign or missing chats, threads and retried turns raise
     ``NotFound`` and write nothing.
+
+    ``is_request_unseen``: the caller has just looked the request up (``turn_pair_for_request``)
+    and found nothing, so that read is not made again; the read under the request's lock still
+    makes the insert idempotent.
     """
     request_hash = request_hash_of(request)
-    existing = turn_pair_for_request(user=user, request=request)
-    if existing is not None:
-        return existing
+    if not is_request_unseen:
+        existing = turn_pair_for_request(user=user, request=request)
+        if existing is not None:
+            return existing
 
     # Ownership (NotFound for a foreign chat) and exclusion from AI, as retrieval defines them.
     scope_resolve(user=user, raw_scope=request.scope.as_wire())
@@ -107,18 +112,14 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
         thread = selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
 
     with transaction.atomic():
-        # The placeholder pair need not wait for the WAL flush: after a crash that loses
-        # it, the client's retry with the same requestId simply inserts it again (nothing
-        # was answered yet). The answer itself commits durably in turn_finalize.
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit = off")
         # With a stream cap, one user's new answers begin one at a time so that the cap is
         # exact; concurrent requests with one requestId always queue, and the later ones find
         # the pair the first committed (no INSERT fails on the unique constraint, which would
         # put the question into the PostgreSQL log).
+        lock_keys: list[object] = [f"{user.pk}:{request.request_id}"]
         if settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
-            _lock(user.pk)
-        _lock(f"{user.pk}:{request.request_id}")
+            lock_keys.insert(0, user.pk)
+        _begin_locked(lock_keys)
         existing = turn_pair_for_request(user=user, request=request)
         if existing is not None:
             return existing
@@ -168,12 +169,21 @@ def turn_begin(*, user: User, request: AskRequest) -> TurnPair:
 _REQUEST_LOCK_NAMESPACE = 0x436C_6169  # "Clai"
 
 
-def _lock(key: object) -> None:
-    """A transaction-level advisory lock on ``key`` (a user, or a user's request id)."""
+def _begin_locked(keys: list[object]) -> None:
+    """Take transaction-level advisory locks on ``keys`` (a user, a user's request id), in
+    order, and let the transaction commit without waiting for the WAL flush -- in one round
+    trip, as every admission makes it.
+
+    The placeholder pair need not wait for the flush: after a crash that loses it, the client's
+    retry with the same requestId simply inserts it again (nothing was answered yet). The
+    answer itself commits durably in ``turn_finalize``."""
+    locks = ", ".join("pg_advisory_xact_lock(%s, hashtext(%s))" for _ in keys)
+    parameters: list[int | str] = []
+    for key in keys:
+        parameters += [_REQUEST_LOCK_NAMESPACE, str(key)]
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [_REQUEST_LOCK_NAMESPACE, str(key)]
-        )
+        # A select list is evaluated left to right: the locks are taken in the order given.
+        cursor.execute(f"SELECT set_config('synchronous_commit', 'off', true), {locks}", parameters)
 
 
 def _stream_cap_check(*, user: User) -> None:
@@ -214,6 +224,8 @@ def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None
 
     Raises ``RequestIdReused`` when the payload differs and ``RequestInProgress`` while the
     answer is still streaming."""
+    if not selectors.request_is_seen(user=user, request_id=request.request_id):
+        return None
     user_turn = selectors.turn_for_request(user=user, request_id=request.request_id)
     if user_turn is None:
         return None

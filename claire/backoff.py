@@ -1,5 +1,5 @@
 """One exponential backoff for everything that retries (embedding batches, indexing jobs, the
-Stop watcher's channel-layer subscription)."""
+Stop listener's channel-layer subscription)."""
 
 from __future__ import annotations
 

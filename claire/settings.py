@@ -346,6 +346,18 @@ CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
     },
 }
 
+# --- Personal memory ------------------------------------------------------------------------
+# The per-user memory job (retrieval/memory/jobs.py, docs/MEMORY.md).
+MEMORY_JOB_LEASE_SECONDS = env.int("MEMORY_JOB_LEASE_SECONDS", default=300)
+MEMORY_JOB_QUEUED_GRACE_SECONDS = env.int("MEMORY_JOB_QUEUED_GRACE_SECONDS", default=600)
+MEMORY_JOB_RETRY_SECONDS = env.int("MEMORY_JOB_RETRY_SECONDS", default=30)
+MEMORY_JOB_MAX_ATTEMPTS = env.int("MEMORY_JOB_MAX_ATTEMPTS", default=5)
+CELERY_BEAT_SCHEDULE["memory-recover-jobs"] = {
+    "task": "memory.recover_jobs",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
+}
+
 # --- Retrieval ------------------------------------------------------------------------------
 # Hybrid search (docs/RETRIEVAL_SEARCH.md explains each constant and how it was chosen).
 RETRIEVAL_LEXICAL_TERM_CAP = env.int("RETRIEVAL_LEXICAL_TERM_CAP", default=500)
@@ -409,6 +421,9 @@ ASSISTANT_MAX_CONCURRENT_STREAMS = env.int("ASSISTANT_MAX_CONCURRENT_STREAMS", d
 # Worker threads (each with its own connection) that admit new questions, apart from the
 # engine's pool so that a burst is admitted without waiting behind running retrievals.
 ASSISTANT_ADMISSION_THREADS = env.int("ASSISTANT_ADMISSION_THREADS", default=4)
+# While questions wait to be admitted, the engine's steps of running answers wait for them, at
+# most this long (0: they never wait): admission goes first (assistant.db).
+ASSISTANT_ADMISSION_PRIORITY_MS = env.int("ASSISTANT_ADMISSION_PRIORITY_MS", default=2000)
 # Worker threads (each with its own database connection) for the answer engine's short steps.
 ASSISTANT_DB_THREADS = env.int("ASSISTANT_DB_THREADS", default=8)
 # A database outage (a restart, a failover) met by an answer's database step is waited out this

@@ -20,6 +20,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from conversations.models import Chat, Message
+from retrieval.memory.extract import is_suspicious
+from retrieval.memory.followup import FollowUpRole
 from retrieval.memory.models import LoopKind
 
 MAX_DRAFT_CHARS = 1000
@@ -27,6 +29,17 @@ GREETINGS = ("hi", "hey", "hello", "hiya", "olá", "ola", "oi", "hola", "salut",
 DEFAULT_GREETING = "Hi"
 # The user's own messages read for their greeting, newest first.
 VOICE_SAMPLE = 200
+
+
+@dataclass(frozen=True)
+class DraftGround:
+    """A message the request follows up, as the answer cites it (``retrieval.memory.followup``):
+    why it matters (a ``FollowUpRole``), who wrote it, its text and its source label."""
+
+    role: str
+    text: str
+    sender: str = ""
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,8 @@ class DraftContext:
     loop_opened_at: datetime | None
     greeting: str
     timezone: str
+    # The messages it follows up; the local drafter relays facts from the news and answers.
+    grounds: tuple[DraftGround, ...] = ()
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -191,6 +206,106 @@ def greeting_for(*, chat: Chat) -> str:
     return spelled[counts.most_common(1)[0][0]]
 
 
+# --- facts relayed from the messages it follows up -------------------------------------------
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[.!?])(?=[A-Z])")
+_EMOJI = re.compile(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200D]+")
+_FILLER_START = re.compile(
+    r"^\s*(?:(?:fyi|btw|so|ok|okay|update|news|also|anyway|oh|ah+)\b[\s,:!.-]*)+", re.IGNORECASE
+)
+# "ok write this down: ..." — a short lead-in before a colon introduces what follows.
+_LEAD_IN = re.compile(r"^[^:]{0,30}:\s+(?=\S)")
+_GREETING_START = re.compile(
+    rf"^\s*(?:{'|'.join(GREETINGS)}|dear|good\s+(?:morning|afternoon|evening))\b", re.IGNORECASE
+)
+# "Sam here", "it's Sam": who is writing, nothing to pass on.
+_SELF_INTRODUCTION = re.compile(r"\bhere\s*[.!]?$|^it'?s\s+\w+(?:\s+\w+)?\s*[.!]?$", re.I)
+# Words a relayed sentence never carries: credentials and chain requests stay where they are.
+_NEVER_RELAYED = re.compile(r"\b(?:forward|password|passcode|pin|otp|code)\b", re.IGNORECASE)
+_TIME_RANGE = re.compile(r"\b(\d{1,2})\s?-\s?(\d{1,2})\s?(am|pm)\b", re.IGNORECASE)
+_HAS_TIME_FACT = re.compile(
+    r"\d|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?\b|\b(?:tomorrow|tonight|next\s+week)\b",
+    re.IGNORECASE,
+)
+RELAYED_SENTENCES = 2
+MIN_RELAYED_WORDS = 4
+
+
+def _recipient_as_you(text: str, first_name: str) -> str:
+    """ "your friend Ana's CV" → "your CV", "Ana" → "you": the fact, told to Ana."""
+    if not first_name:
+        return text
+    name = re.escape(first_name)
+    text = re.sub(
+        rf"\b(?:your\s+(?:friend|buddy|mate|pal)\s+)?{name}(?:'s|\u2019s)",
+        "your",
+        text,
+        flags=re.IGNORECASE,
+    )
+    return re.sub(rf"\b{name}\b", "you", text, flags=re.IGNORECASE)
+
+
+def relayed_sentences(
+    text: str, *, first_name: str, question: str, must_be_factual: bool
+) -> list[str]:
+    """The sentences of a message worth passing on: not a question, greeting or signature,
+    at least a few words, safe (``draft_is_safe``), and, when ``must_be_factual``, carrying a
+    day, time or number, or naming the recipient."""
+    if is_suspicious(text):
+        return []
+    kept: list[str] = []
+    for raw in _SENTENCE_SPLIT.split(_EMOJI.sub("", text)):
+        sentence = " ".join(raw.split())
+        sentence = _FILLER_START.sub("", sentence)
+        sentence = _LEAD_IN.sub("", sentence).strip(" -\u2014\u2013")
+        if (
+            not sentence
+            or sentence.endswith("?")
+            or _GREETING_START.match(sentence)
+            or _SELF_INTRODUCTION.search(sentence)
+            or _NEVER_RELAYED.search(sentence)
+            or len(sentence.split()) < MIN_RELAYED_WORDS
+        ):
+            continue
+        names_them = bool(first_name) and re.search(
+            rf"\b{re.escape(first_name)}\b", sentence, re.IGNORECASE
+        )
+        if must_be_factual and not (_HAS_TIME_FACT.search(sentence) or names_them):
+            continue
+        sentence = _TIME_RANGE.sub(lambda m: f"{m[1]}\u2013{m[2]} {m[3].lower()}", sentence)
+        sentence = _sentence(_recipient_as_you(sentence, first_name))
+        if draft_is_safe(sentence, question=question):
+            kept.append(sentence)
+        if len(kept) == RELAYED_SENTENCES:
+            break
+    return kept
+
+
+def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
+    """The news since the user last wrote to them, and, for "send X the tips", what the user
+    was told when they asked, ready to go in the draft."""
+    lines: list[str] = []
+    for ground in context.grounds:
+        if ground.role == FollowUpRole.NEWS:
+            found = relayed_sentences(
+                ground.text, first_name=first_name, question=context.question, must_be_factual=True
+            )
+            if found:
+                lines.append("Update: " + " ".join(found))
+        elif ground.role == FollowUpRole.TOLD and ask.topic and not ask.message:
+            found = relayed_sentences(
+                ground.text,
+                first_name=first_name,
+                question=context.question,
+                must_be_factual=False,
+            )
+            if found:
+                lines.append(
+                    f"Here's what I have on {_second_person(ask.topic)}: " + " ".join(found)
+                )
+    return lines
+
+
 # --- the local drafter -----------------------------------------------------------------------
 
 
@@ -208,6 +323,7 @@ def local_draft(context: DraftContext) -> str:
     )
     topic = _second_person(ask.topic)
     kind = context.loop_kind
+    relayed = _relayed(context, first_name=first_name, ask=ask)
     lines: list[str] = []
     closing = "Talk soon!"
     if ask.message:
@@ -228,17 +344,19 @@ def local_draft(context: DraftContext) -> str:
     elif kind == LoopKind.QUESTION_TO_USER:
         about = f" about {topic}" if topic else ""
         when = f" — you asked on {since}" if since else ""
-        lines.append(f"Sorry for the slow reply{about}{when}. I'll get back to you properly soon.")
+        later = "" if relayed else " I'll get back to you properly soon."
+        lines.append(f"Sorry for the slow reply{about}{when}.{later}")
     elif kind == LoopKind.PROMISE_BY_USER:
         about = topic or "what I promised"
         when = f" (since {since})" if since else ""
         lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
-    elif topic:
+    elif topic and not relayed:
         lines.append(f"I wanted to get in touch about {topic}.")
-    else:
+    elif not relayed:
         lines.append("I wanted to get in touch.")
     greeting = f"{context.greeting} {first_name},".replace(" ,", ",")
-    return "\n\n".join([greeting, " ".join(lines), closing])[:MAX_DRAFT_CHARS]
+    body = [part for part in (" ".join(lines), *relayed) if part]
+    return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
 
 
 # --- model drafts ----------------------------------------------------------------------------

@@ -25,10 +25,18 @@ from claire.ai.profiles import eligible_candidates, profile_get
 from claire.ai.tokens import count_request_tokens
 from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
 from claire.api.errors import ApiError
-from proposals.drafting import DRAFT_SYSTEM_PROMPT, DraftContext, draft_is_safe, draft_prompt
+from proposals.drafting import (
+    DRAFT_SYSTEM_PROMPT,
+    DraftContext,
+    DraftGround,
+    draft_is_safe,
+    draft_prompt,
+)
 from proposals.services import DraftNeeded, NoProposal, proposal_prepare, proposal_record
 from proposals.tools import ToolDraft, tool_draft
 from proposals.types import ProposalView
+from retrieval.evidence import EvidenceSource
+from retrieval.memory.followup import follow_up_role
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +62,7 @@ async def proposal_for_answer(
     compiled_query: Mapping[str, Any],
     scope_chat_ids: Sequence[int],
     run_sync: RunSync,
+    grounds: Sequence[DraftGround] = (),
 ) -> ProposalView | None:
     prepared = await run_sync(
         proposal_prepare,
@@ -62,6 +71,7 @@ async def proposal_for_answer(
         question=question,
         compiled_query=compiled_query,
         scope_chat_ids=scope_chat_ids,
+        grounds=grounds,
     )
     if isinstance(prepared, NoProposal):
         logger.info("proposals.none", extra={"user_id": user.pk, "reason": prepared.reason})
@@ -96,6 +106,27 @@ async def proposal_for_answer(
         draft_source=source,
     )
     return view
+
+
+def draft_grounds(
+    *, sources: Sequence[EvidenceSource], memory_notes: Mapping[str, str]
+) -> tuple[DraftGround, ...]:
+    """The cited messages an action request follows up (``retrieval.memory.followup``), with
+    their roles, in the order memory ranked them."""
+    grounds: list[DraftGround] = []
+    for source in sources:
+        role = follow_up_role(memory_notes.get(source.source_id, ""))
+        if role is None:
+            continue
+        grounds.append(
+            DraftGround(
+                role=str(role),
+                text=source.primary.text,
+                sender=source.sender_name,
+                label=source.source_id,
+            )
+        )
+    return tuple(grounds)
 
 
 def _draft_plan(user: User, request_id: str, request: GenerationRequest) -> Any:
@@ -178,14 +209,18 @@ _PLATFORM_LABELS = {
 _SOURCE_MARK = re.compile(r"\s*\[S\d+(?:\s*,\s*S\d+)*\]")
 
 
-def proposal_paragraph(view: ProposalView) -> str:
+def proposal_paragraph(view: ProposalView, *, grounds: Sequence[DraftGround] = ()) -> str:
     """How the answer text shows its proposal: to whom, where, and the draft itself, waiting
-    for the user's decision (the card carries the same draft with Approve / Edit / Reject).
-    Never a word that would say it went out."""
+    for the user's decision (the card carries the same draft with Approve / Edit / Reject),
+    with the messages it follows up cited. Never a word that would say it went out."""
     platform = _PLATFORM_LABELS.get(view.platform, view.platform)
     where = f"{view.chat_title}, {platform}" if view.chat_title else platform
     draft = _SOURCE_MARK.sub("", view.draft_text).strip()
+    labels = list(dict.fromkeys(ground.label for ground in grounds if ground.label))
+    written_from = (
+        " It follows up " + "".join(f"[{label}]" for label in labels) + "." if labels else ""
+    )
     return (
         f"\n\n**Draft for {view.recipient_name}** ({where}), waiting for your approval; "
-        f"nothing goes out unless you approve it:\n\n{draft}"
+        f"nothing goes out unless you approve it.{written_from}\n\n{draft}"
     )

@@ -25,7 +25,7 @@ from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
-from proposals.drafting import DraftContext, greeting_for, local_draft
+from proposals.drafting import DraftContext, DraftGround, greeting_for, local_draft
 from proposals.errors import (
     CapabilityNotGranted,
     DestinationInvalid,
@@ -154,6 +154,7 @@ def proposal_prepare(
     compiled_query: Mapping[str, Any],
     scope_chat_ids: Sequence[int] = (),
     now: datetime | None = None,
+    grounds: Sequence[DraftGround] = (),
 ) -> PrepareResult:
     """Decide whether this answer carries a proposal: the one this request already made, the
     one this intent already has (one per intent; a rejection is final), or a new draft."""
@@ -192,6 +193,7 @@ def proposal_prepare(
         loop_opened_at=destination.loop.opened_at if destination.loop is not None else None,
         greeting=greeting_for(chat=destination.chat),
         timezone=user.timezone,
+        grounds=tuple(grounds),
     )
     return DraftNeeded(
         capability_key=capability_key,

@@ -86,7 +86,8 @@ _EVENT_NOUNS = (
     r"dinner|lunch|breakfast|brunch|meeting|party|trip|flight|call|date|wedding|birthday|"
     r"drinks|coffee|appointment|event|game|concert|match|show|reservation|booking|visit|"
     r"meetup|hike|bbq|barbecue|picnic|housewarming|gig|interview|class|session|viewing|"
-    r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?"
+    r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?|"
+    r"climbing|bouldering|cinema|workout|practice|rehearsal|tasting|run|ride"
 )
 _PLAN_DAYS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
@@ -94,6 +95,9 @@ _PLAN_DAYS = (
 # Platforms a person question may name ("who is Bo on Telegram?").
 _PLATFORM_NAMES = (
     r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
+)
+_PLAN_DAYS_AHEAD = (
+    r"tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
 _PERSON_ATTRIBUTES = (
     r"job|work|address|number|phone|phone\s+number|email|surname|last\s+name|birthday|age"
@@ -170,6 +174,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.CATCH_UP,
         "whats_new",
         r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
+        # "What's happening on Sunday?" asks about a plan ahead, not about recent messages.
+        rf"(?!\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b)"
         r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",
     ),
     _pattern(
@@ -252,6 +258,23 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
         Intent.UNRESOLVED,
+        "still_open",
+        # "What's still open with Priya?", "anything open with Sam?", "what's left to do?"
+        r"\b(?:what(?:'s|\s+is|\s+are)|anything|is\s+(?:there\s+)?anything)\s+(?:still\s+)?"
+        r"(?:open|left\s+open|unfinished|left\s+to\s+do|hanging)\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_they_deliver",
+        # "Did Luis send the invoice?", "has Sam paid me back?": the other side of the user's
+        # request, answered yes or no from what they sent.
+        r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:send|sent|pay|paid|return|returned"
+        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd)\b"
+        r"(?=.*\b(?:me|my|back|the|it|them)\b)",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
         "did_i_do",
         # "Did I ever send Ana the photos?", "Have I paid Rui back?", "Did I reply to Tom?":
         # whether one of the user's loops is closed, answered yes or no.
@@ -328,6 +351,20 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\bwho\s+(?:haven't|have)\s+i\s+(?:not\s+)?(?:talked|spoken|texted|messaged|heard\s+from"
         r"|caught\s+up\s+with|seen)\s*(?:to\b|with\b)?\s*(?:in\s+)?(?:a\s+while|ages|a\s+long\s+time"
         r"|forever|months|weeks|lately|recently)\b",
+    ),
+    # Any wording that asks which people ("who", "which two people", "whom") are the most
+    # something in conversation ("talk", "message", "active", "hear from"): "which two people
+    # did I message most on Slack?", "who's most active in the group?", "who writes to me more
+    # than anyone?". Three conditions anywhere in the question, in any order.
+    _pattern(
+        Intent.PEOPLE_RANKING,
+        "most_by_count",
+        r"^(?=.*(?:\bwho(?!\s+(?:said|told|asked|sent|wrote|mentioned|posted|shared)\b)|\bwhom\b"
+        r"|\bwhich\s+(?:[\w']+\s+){0,2}?(?:people|person|friends?|contacts?|ones?|members?)\b))"
+        r"(?=.*\b(?:talk|text|messag|chat|speak|spoke|writ|wrote|call|dm|hear|heard|repl|active"
+        r"|post|sen[dt]|email)\w*)"
+        r"(?=.*\b(?:the\s+)?most\b(?!\s+(?:recent|recently|lately|last|important)\b)"
+        r"|.*\bmore\s+than\s+anyone\b)",
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
@@ -411,7 +448,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "still_on",
         r"\bare\s+we\s+(?:still\s+)?(?:on|meeting|going|doing|having|seeing)\b"
-        r"|\bis\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b",
+        r"|\b(?:is|are)\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b"
+        # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
+        r"|\bam\s+i\s+(?:still\s+)?(?:having|seeing|meeting|going|doing|getting)\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -447,6 +487,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What time does Ana land tonight?", "when is the plumber coming?", "when are they
         # getting in?", "what time am I getting picked up?": when something is to happen.
         r"\bwhat\s+time\s+(?:is|are|am|does|do|will|should|'s)\b(?!\s+it\b)"
+        # "When am I getting sushi with Mia?", "when are we seeing Kai?"
+        r"|\bwhen\s+(?:am\s+i|are\s+we)\s+(?:still\s+)?(?:getting|having|seeing|meeting|going"
+        r"|grabbing|doing)\b"
         r"|\bwhen\s+(?:is|are|am|does|do|will|should|'s)\s+(?:[\w']+\s+){0,4}?"
         r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
         r"|starting|start|due|picking|picked|dropping|happening|showing\s+up)\b"
@@ -459,6 +502,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What have I got on this weekend?", "what am I doing tomorrow?", "any plans tonight?"
         r"\bwhat\s+(?:have|'ve|do)\s+(?:i|we)\s+(?:got|have)\s+on\b"
         rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
+        rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
         r"|\bany\s+plans\b",
     ),
@@ -1212,6 +1256,22 @@ def _keywords(
     return tuple(keywords)
 
 
+# The frame of a question about how something came out or what was the matter with it ("what
+# did we end up ordering?", "how did it turn out?", "what was wrong with the car?"): the
+# message that answers names the outcome or the cause itself ("it was the battery"), never
+# the frame, so its words are not keywords (and cannot count as topics the history lacks).
+_OUTCOME_FRAME = re.compile(
+    r"\b(?:end|ends|ended|ending|wind|winds|winding|wound)\s+up\b"
+    r"|\b(?:turn|turns|turned|turning)\s+out\b"
+    r"|\b(?:went|go|goes|gone|going|is|was|were|are|s|anything|something)\s+wrong\b"
+    r"|\bwrong\s+with\b"
+)
+
+
+def _outcome_frames(masked: str) -> list[tuple[int, int]]:
+    return [match.span() for match in _OUTCOME_FRAME.finditer(masked)]
+
+
 # Asking what was decided searches for the outcome's own word too: a decision is announced
 # as "Decision: ..." far more often than with the verb the question uses.
 _OUTCOME_VERBS = re.compile(r"\b(?:decide|decided|deciding|decides)\b")
@@ -1223,11 +1283,37 @@ def _outcome_nouns(masked: str) -> list[tuple[int, str]]:
     return [(match.start(), _OUTCOME_NOUN)] if match else []
 
 
-def _direction_for(intent: Intent) -> Direction:
-    if intent == Intent.PLAN_RECALL:
-        return "nearest"
+# A question about what is still to come: future forms ("will", "going to", "'ll") and
+# words of the schedule ("upcoming", "coming up").
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|gonna|going\s+to|\w+'ll|upcoming|coming\s+up|scheduled)\b"
+)
+# The present continuous of an arrangement with a person as its subject ("are we reading",
+# "is she coming"; not "what are people saying", which asks what was said): what is on now or
+# next, so the nearest occurrence.
+_ARRANGED = re.compile(
+    r"\b(?:am\s+i|are\s+(?:we|you|they)|is\s+(?:he|she|\w+))\s+(?:still\s+|also\s+)?\w+ing\b"
+)
+# A question about what already happened: past auxiliaries and forms.
+_BEHIND = re.compile(
+    r"\b(?:did|didn't|was|wasn't|were|weren't|had|hadn't|happened|went|said|ago|used\s+to)\b"
+)
+
+
+def _direction_for(intent: Intent, masked: str) -> Direction:
+    """Which occurrence a bare date means: requested actions and questions in a future form
+    take the next one ("what will Leo bring in October?" asked in March), plan questions and
+    arrangements in the present continuous the nearest ("what are we reading in December?"
+    asked in November), every other question the past one."""
     if intent == Intent.ACTION_REQUEST:
         return "future"
+    worded_behind = bool(_BEHIND.search(masked))
+    if _FUTURE.search(masked) and not worded_behind:
+        return "future"
+    if intent == Intent.PLAN_RECALL:
+        return "nearest"
+    if _ARRANGED.search(masked) and not worded_behind:
+        return "nearest"
     return "past"
 
 
@@ -1248,11 +1334,17 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     intent, decided_by = classify_intent(masked)
 
     time_range, time_span = resolve_time_expression(
-        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent)
+        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent, masked)
     )
     if time_range is None and intent == Intent.CATCH_UP:
         time_range, _default_span = resolve_time_expression(CATCH_UP_DEFAULT_WINDOW, now=now, tz=tz)
-    if time_range is not None and intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST):
+    if time_range is not None and (
+        intent in (Intent.PLAN_RECALL, Intent.ACTION_REQUEST)
+        or (time_range.start_utc > now and not _BEHIND.search(masked))
+    ):
+        # A window that has not begun, asked about in other than the past tense, is when
+        # something happens: nothing was sent in it yet, so it reads the messages sent before
+        # it that speak of it.
         time_range = replace(time_range, applies_to=TimeTarget.EVENT)
 
     excluded = [*quoted, *([time_span] if time_span else [])]
@@ -1308,6 +1400,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
                 *person_spans,
                 *((item.start, item.end) for item in mentions),
                 *_where_asked(masked, intent),
+                *_outcome_frames(masked),
             ],
             city_span=city_span,
             extra=[

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -913,6 +913,31 @@ def describe_window(start: datetime, end: datetime, *, until_now: bool = False) 
     return f"{_describe_moment(start)}{_DASH}{_describe_moment(end)}"
 
 
+def _anchored(folded: str, best: _Hit, candidates: list[_Hit], ctx: _Context) -> _Window | None:
+    """``best`` read against a dated expression of the same text instead of ``now``, when
+    ``best`` names no year and a later expression does: "last Friday, on 23 January 2022" is
+    the Friday before that date, "the Sunday before 25 October 2022" the Sunday before it, and
+    "recently, in May 2022" is May 2022 (a window running up to now means up to that date).
+    None when there is no such anchor."""
+    if _EXPLICIT_YEAR.search(folded[best.start : best.end]):
+        return None
+    anchors = [
+        hit
+        for hit in candidates
+        if hit.start >= best.end and _EXPLICIT_YEAR.search(folded[hit.start : hit.end])
+    ]
+    if not anchors:
+        return None
+    anchor = min(anchors, key=lambda hit: (hit.start, -(hit.end - hit.start)))
+    if best.window.until_now:
+        return anchor.window
+    anchor_ctx = replace(ctx, now=anchor.window.end, today=anchor.window.end.date())
+    for hit in _scan(folded[best.start : best.end], anchor_ctx):
+        if hit.start == 0 and hit.end == best.end - best.start:
+            return hit.window
+    return None
+
+
 def resolve_time_expression(
     text: str, *, now: datetime, tz: ZoneInfo, direction: Direction = "past"
 ) -> tuple[TimeRange | None, tuple[int, int] | None]:
@@ -929,8 +954,8 @@ def resolve_time_expression(
     if not candidates:
         return None, None
     best = min(candidates, key=lambda hit: (hit.start, -(hit.end - hit.start)))
+    window = _anchored(folded, best, candidates, ctx) or best.window
     phrase = " ".join(text[best.start : best.end].split()).lower()
-    window = best.window
     described = describe_window(window.start, window.end, until_now=window.until_now)
     time_range = TimeRange(
         start=window.start,

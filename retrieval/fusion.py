@@ -3,6 +3,8 @@
 For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
 
     legs(d)  = sum over legs of  w_leg / (k + r_leg(d))
+               (with a question's time range as a preference, the lexical and vector legs
+               searched again inside it count as two more legs of weight range_leg_weight)
     fused(d) = legs(d)
              + reply_share  * legs(previous(d))      # d answers a message that matched
              + prompt_share * legs(next(d))          # d is answered by a message that matched
@@ -93,6 +95,10 @@ class FusionWeights:
     recency_half_life_days: float = 30.0
     # Message sent inside the question's time range (a preference, not a filter; see search).
     time_range_boost: float = 1.0
+    # Weight of each in-range leg: the lexical and vector legs searched again inside the
+    # question's time range, widened by the days in which people tell of an event
+    # (``retrieval.search``); 0 leaves them out.
+    range_leg_weight: float = 0.5
     vector_min_similarity: float = 0.25
 
 
@@ -129,6 +135,8 @@ def fuse(
     person_ids: Collection[int] = (),
     preferred_chat_ids: Collection[int] = (),
     preferred_range: tuple[datetime | None, datetime | None] | None = None,
+    ranged_lexical: Sequence[LexicalHit] = (),
+    ranged_vector: Sequence[VectorHit] = (),
     limit: int,
 ) -> list[SearchCandidate]:
     """Fused candidates (hits that pass the relevance floor and their neighbours), best first,
@@ -136,11 +144,24 @@ def fuse(
 
     Hits missing from ``facts`` (filtered out when their metadata was loaded: deleted since,
     out of scope) are dropped. Messages sent inside ``preferred_range`` (``[start, end)``,
-    either end open) get ``time_range_boost``.
+    either end open) get ``time_range_boost``. ``ranged_lexical`` and ``ranged_vector`` are the
+    legs searched again inside that range: each adds ``range_leg_weight / (k + rank)`` for its
+    hits, under the same relevance floor, so a message the whole-history legs ranked too low
+    to keep can still be found among the few sent at the time asked about.
     """
     lexical_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(lexical, start=1)}
     vector_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(vector, start=1)}
     leg_scores: dict[int, float] = {}
+    for rank, hit in enumerate(ranged_lexical, start=1):
+        if hit.message_id in facts:
+            leg_scores[hit.message_id] = weights.range_leg_weight / (weights.rrf_k + rank)
+    for rank, vector_hit in enumerate(ranged_vector, start=1):
+        if vector_hit.message_id in facts and (
+            vector_hit.similarity >= weights.vector_min_similarity
+        ):
+            leg_scores[vector_hit.message_id] = leg_scores.get(vector_hit.message_id, 0.0) + (
+                weights.range_leg_weight / (weights.rrf_k + rank)
+            )
     for message_id in lexical_ranks.keys() | vector_ranks.keys():
         if message_id not in facts:
             continue
@@ -151,7 +172,7 @@ def fuse(
         )
         if not passes:
             continue
-        score = 0.0
+        score = leg_scores.get(message_id, 0.0)
         if lexical_entry is not None:
             score += weights.lexical_weight / (weights.rrf_k + lexical_entry[0])
         if vector_entry is not None:

@@ -62,7 +62,7 @@ STOP_WORDS: frozenset[str] = word_set(
     whatever when when's where where's whether which while who who's whom whose why will with
     within without won't would wouldn't yes yet you you'd you'll you're you've your yours
     yourself yourselves
-    again also actually anyway basically maybe perhaps probably
+    again also actually anyway basically maybe perhaps probably finally eventually ultimately
     ask asked asking talk talked talking talks speak spoke spoken chat chatted chatting
     mention mentioned mentions discuss discussed message messages messaged text texted texts
     write wrote written send sent conversation conversations chats thread email emails e-mail

@@ -21,7 +21,13 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
-from claire.ai.local.extractive import best_turn, turn_weights
+from claire.ai.local.extractive import (
+    answer_types,
+    best_turn,
+    is_outcome_question,
+    turn_weights,
+)
+from claire.ai.suspicious import suspicious_text
 from claire.ai.types import DataPolicy
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
@@ -175,19 +181,41 @@ def _answering_message(
     """For a source whose primary message (its best search hit) shares no word with
     ``question``, the message of its window that does and answers it best (the local answer's
     own scoring), so that a citation names the message that proves the claim, not a hit
-    found by meaning alone; a hit that shares the question's words keeps its place, and
-    sources memory leads keep their message."""
+    found by meaning alone. A hit that shares the question's words keeps its place unless it
+    lacks the kind of answer asked (an amount for "how much", a cause for "why") and a
+    message of its window gives it and answers better (the reply that names the cause, the
+    later message with the final figure; for a question about how things came out, the later
+    message that gives it even when the hit gives it too). A suspicious hit (spam,
+    instructions aimed at an assistant) gives way to its window's best trusted message: a
+    citation names what can be believed. Sources memory leads keep their message."""
     kept = set(memory_ids)
+    shapes = answer_types(question)
 
     def primary_of(source: EvidenceSource) -> int | None:
         if source.primary_message_id in kept:
             return None
         turns = [(m.sender_name, m.text) for m in source.messages]
         primary = source.message_ids.index(source.primary_message_id)
-        if turn_weights(question, turns)[primary] > 0:
-            return None
+        weights = turn_weights(question, turns)
         index = best_turn(question, turns)
-        return source.messages[index].message_id if index is not None else None
+        if index is None or index == primary:
+            return None
+        is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
+        if (
+            weights[primary] > 0
+            and not is_suspicious
+            and not (
+                shapes
+                and weights[index] > weights[primary]
+                and any(shape.search(turns[index][1]) for shape in shapes)
+                and (
+                    is_outcome_question(question)
+                    or not any(shape.search(turns[primary][1]) for shape in shapes)
+                )
+            )
+        ):
+            return None
+        return source.messages[index].message_id
 
     return primary_of
 

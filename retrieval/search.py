@@ -34,7 +34,7 @@ import re
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -467,6 +467,62 @@ def _best_hits(
     return sorted(scores, key=lambda message_id: (-scores[message_id], -message_id))[:count]
 
 
+# People tell of an event after it happens ("last week we went ..."): the in-range legs read
+# messages sent up to this many days after the question's range ends (docs/EVALS.md).
+TOLD_AFTER_DAYS = 14
+# Hits each in-range leg returns: the range holds few messages, so the leg's best few are
+# the ones whose rank can lift them into the fused list.
+RANGED_CANDIDATES = 10
+
+
+def told_range(
+    preferred_range: tuple[datetime | None, datetime | None],
+) -> tuple[datetime | None, datetime | None]:
+    """Where messages telling of an event inside ``preferred_range`` are sent: from its start
+    to ``TOLD_AFTER_DAYS`` after its end."""
+    start, end = preferred_range
+    return start, (end + timedelta(days=TOLD_AFTER_DAYS) if end is not None else None)
+
+
+def _ranged_legs(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    filters: SearchFilters,
+    told_range: tuple[datetime | None, datetime | None],
+    query_vector: list[float] | None,
+    version: Any,
+    plan: SearchPlan | None,
+    limits: SearchLimits,
+) -> tuple[list[LexicalHit], list[VectorHit]]:
+    """The lexical and vector legs again, inside ``told_range`` only (the question's vector is
+    reused: no second embedding)."""
+    start, end = told_range
+    ranged_filters = SearchFilters(chat_ids=filters.chat_ids, start=start, end=end)
+    lexical = lexical_search(
+        user=user,
+        keywords=compiled.keywords,
+        filters=ranged_filters,
+        term_cap=limits.lexical_term_cap,
+        limit=RANGED_CANDIDATES,
+    )
+    vector: list[VectorHit] = []
+    if query_vector is not None and version is not None:
+        vector = [
+            VectorHit(message_id=hit.message_id, similarity=hit.similarity)
+            for hit in vector_search(
+                user=user,
+                query_vector=query_vector,
+                limit=RANGED_CANDIDATES,
+                chat_ids=filters.chat_ids,
+                time_range=told_range,
+                index_version=version,
+                plan=plan,
+            )
+        ]
+    return lexical, vector
+
+
 def _hybrid(
     *,
     user: User,
@@ -521,6 +577,7 @@ def _hybrid(
     tokens = 0
     embedding_model_key = ""
     embedding_ms = vector_ms = 0.0
+    query_vector: list[float] | None = None
     if embedding is not None and version is not None:
         try:
             query = embedding.result()
@@ -537,6 +594,7 @@ def _hybrid(
         if query.vector is None or len(query.vector) != version.dimensions:
             vector_status = VectorStatus.EMBEDDING_FAILED
         else:
+            query_vector = query.vector
             started = time.perf_counter()
             vector = [
                 VectorHit(message_id=hit.message_id, similarity=hit.similarity)
@@ -553,13 +611,40 @@ def _hybrid(
             vector_ms = (time.perf_counter() - started) * 1000
             vector_status = VectorStatus.OK
 
+    ranged_lexical: list[LexicalHit] = []
+    ranged_vector: list[VectorHit] = []
+    if preferred_range is not None and limits.weights.range_leg_weight:
+        started = time.perf_counter()
+        ranged_lexical, ranged_vector = _ranged_legs(
+            user=user,
+            compiled=compiled,
+            filters=filters,
+            told_range=told_range(preferred_range),
+            query_vector=query_vector,
+            version=version,
+            plan=limits.vector_plan or (searched.plan if searched else None),
+            limits=limits,
+        )
+        lexical_ms += (time.perf_counter() - started) * 1000
+
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
-    union = list(dict.fromkeys([*(h.message_id for h in lexical), *(h.message_id for h in vector)]))
+    union = list(
+        dict.fromkeys(
+            message_id
+            for leg in (lexical, vector, ranged_lexical, ranged_vector)
+            for message_id in (hit.message_id for hit in leg)
+        )
+    )
     facts = _candidate_facts(
         user=user,
         message_ids=union,
-        context_ids=_best_hits(lexical, vector, weights=limits.weights, count=limits.context_hits),
+        context_ids=_best_hits(
+            [*lexical, *ranged_lexical],
+            [*vector, *ranged_vector],
+            weights=limits.weights,
+            count=limits.context_hits,
+        ),
         filters=filters,
         person_ids=person_ids,
     )
@@ -573,6 +658,8 @@ def _hybrid(
         person_ids=person_ids,
         preferred_chat_ids=preferred,
         preferred_range=preferred_range,
+        ranged_lexical=ranged_lexical,
+        ranged_vector=ranged_vector,
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000

@@ -15,7 +15,11 @@ attribute asked, best first:
 - pet ("cat", "dog", "pet"): pet words and emoji;
 - name ("real/full/last name", "surname"): the contact name when it has a surname, else another
   contact's full name said in a group chat named after the person (a nickname's owner is
-  often saved again under their real name: an email address, another platform).
+  often saved again under their real name: an email address, another platform);
+- who ("who is X?", "how do I know X?"): plain statements from the messages that name them --
+  whose relative or partner they are ("my cousin X" said by someone), an engagement
+  announced ("X said yes 💍"), where they work and where they live or moved -- each citing
+  its message (``who_statements``).
 
 Each result is a ``Finding`` whose first sentence states what was found, citing the message.
 Pure rules, bounded reads, user-scoped; deterministic.
@@ -41,10 +45,17 @@ ABOUT_CITED = 2
 
 _ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("name", re.compile(r"\b(?:real|full|last|sur)\s*name\b|\bsurname\b")),
+    ("who", re.compile(r"^\W*(?:who\s+(?:is|was)|who's|whos)\b|\bhow\s+do\s+i\s+know\b")),
     ("allergy", re.compile(r"\ballerg")),
     ("pet", re.compile(r"\b(?:cat|dog|pet|kitten|puppy)s?\b")),
     ("origin", re.compile(r"\bwhere\b.*\bfrom\b|\boriginally\b|\bhometown\b|\bgr[eo]w\s+up\b")),
-    ("job", re.compile(r"\bjob\b|\bwork\b|\bfor\s+a\s+living\b|\bprofession\b|\boccupation\b")),
+    (
+        "job",
+        re.compile(
+            r"\bjob\b|\bwork\b|\bfor\s+a\s+living\b|\bprofession\b|\boccupation\b"
+            r"|\bwhat\s+does\s+\S+\s+do(?:\s+for\s+(?:a\s+living|work))?\W*$"
+        ),
+    ),
 )
 _CUES: dict[str, re.Pattern[str]] = {
     "origin": re.compile(
@@ -76,6 +87,27 @@ _ALLERGEN_GROUPS = (
 )
 
 
+# Occupation words as the person who does the work is called ("teaching" -> "a teacher").
+_ROLES = (
+    (re.compile(r"\bteach(?:es|ing|er|ers)?\b|\btaught\b"), "a teacher"),
+    (re.compile(r"\bnurs(?:e|es|ing)\b"), "a nurse"),
+    (re.compile(r"\bengineer(?:s|ing)?\b"), "an engineer"),
+    (re.compile(r"\bprofessor\b|\blectur(?:er|ing)\b"), "a professor or lecturer"),
+    (re.compile(r"\bdoctor\b|\bphysician\b"), "a doctor"),
+    (re.compile(r"\blawyer\b|\battorney\b"), "a lawyer"),
+    (re.compile(r"\bdesigner\b"), "a designer"),
+    (re.compile(r"\bdeveloper\b|\bprogrammer\b"), "a developer"),
+    (re.compile(r"\bvet\s+tech\b|\bvet(?:erinarian)?\b"), "in veterinary care"),
+    (re.compile(r"\bchef\b|\bcook(?:ing)?\s+at\b"), "a cook"),
+)
+
+
+def job_role(text: str) -> str:
+    """The occupation a message's words name ("first week back teaching": "a teacher"), or ""."""
+    folded = fold_text(text)
+    return next((role for pattern, role in _ROLES if pattern.search(folded)), "")
+
+
 def asked_attribute(question: str) -> str:
     """The attribute an identity question about a named person asks for, or ""."""
     folded = fold_text(question)
@@ -83,7 +115,7 @@ def asked_attribute(question: str) -> str:
 
 
 @dataclass(frozen=True)
-class AboutMessage:
+class _About:
     pk: int
     text: str
     sender_name: str
@@ -103,8 +135,10 @@ def about_findings(
         return [], []
     if attribute == "name":
         return _name_findings(user=user, person_ids=person_ids, name=name)
+    if attribute == "who":
+        return _who_findings(user=user, person_ids=person_ids, name=name)
     cue = _CUES[attribute]
-    rows = about_rows(user=user, person_ids=person_ids, name=name)
+    rows = _about_rows(user=user, person_ids=person_ids, name=name)
     scored = []
     for row in rows:
         folded = fold_text(row.text)
@@ -134,6 +168,8 @@ def about_findings(
             if groups
             else f"What your messages say about {lead} and allergies"
         )
+    elif attribute == "job" and (role := job_role(text)):
+        head = f"{lead} is most likely {role}, as your messages tell it"
     else:
         head = {
             "origin": f"Where {lead} is from, as your messages tell it",
@@ -144,7 +180,87 @@ def about_findings(
     return [finding], [row.pk for row in best]
 
 
-def about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[AboutMessage]:
+# Statements of who someone is, one per kind, each read from one message that names them.
+WHO_STATEMENTS = 3
+_WHO_RELATIONS = (
+    "brother|sister|cousin|partner|wife|husband|girlfriend|boyfriend|fiancée|fiancee|fiancé"
+    "|fiance|mum|mom|mother|dad|father|son|daughter|uncle|aunt|niece|nephew|grandma|grandpa"
+    "|friend|best friend|colleague|coworker|co-worker|flatmate|roommate|boss|neighbour|neighbor"
+    "|manager|teammate"
+)
+# A capitalised place or organisation of up to four words ("the Riverside Dental Clinic").
+_PROPER = r"((?:[A-ZÀ-Ý][\w'\u2019&.-]*)(?:\s+(?:of\s+|de\s+)?[A-ZÀ-Ý][\w'\u2019&.-]*){0,3})"
+_ENGAGED = re.compile(
+    r"\b(?:said\s+yes|got\s+engaged|are\s+engaged|is\s+engaged|just\s+engaged|proposed)\b"
+    r"|\U0001F48D",
+    re.IGNORECASE,
+)
+
+
+def who_statements(
+    *, text: str, name: str, sender: str, is_from_self: bool
+) -> list[tuple[str, str]]:
+    """What one message says of who ``name`` is, as (kind, plain statement) pairs: whose
+    relative or partner they are ("my cousin Ana" by Rui: "Ana is Rui's cousin"), an
+    engagement ("Ana said yes 💍" by Rui: "Ana got engaged to Rui"), where they work ("Ana got a
+    job at the City Library") and where they live or moved. ``sender`` wrote ``text`` (the
+    user when ``is_from_self``); empty when the message names them without saying any of it."""
+    first = (name or "").split()[0] if (name or "").split() else ""
+    if len(first) < 2:
+        return []
+    who = "(?i:" + re.escape(first) + ")"
+    found: list[tuple[str, str]] = []
+    owner = "your" if is_from_self else (f"{sender}'s" if sender else "")
+    relation = re.search(
+        rf"\b(?i:my)\s+(?i:({_WHO_RELATIONS}))[,:]?\s+{who}\b"
+        rf"|\b{who},?\s+(?i:(?:is\s+)?my)\s+(?i:({_WHO_RELATIONS}))\b",
+        text,
+    )
+    if relation and owner:
+        word = (relation.group(1) or relation.group(2)).lower()
+        found.append(("relation", f"{first} is {owner} {word}"))
+    if re.search(rf"\b{who}\b", text) and _ENGAGED.search(text):
+        partner = "you" if is_from_self else sender
+        is_other = partner and fold_text(partner).split()[0] != fold_text(first)
+        found.append(
+            ("engaged", f"{first} got engaged to {partner}" if is_other else f"{first} got engaged")
+        )
+    work = re.search(
+        rf"\b{who}\b[^.!?\n]*?\b(got\s+a\s+(?:new\s+)?job|started(?:\s+a\s+new\s+job)?|works|"
+        rf"is\s+working|started\s+working)\s+(?:at|for|with)\s+((?:the\s+)?{_PROPER})",
+        text,
+    )
+    if work:
+        found.append(("work", f"{first} {work.group(1)} at {work.group(2)}"))
+    home = re.search(
+        rf"\b{who}\b[^.!?\n]*?\b(lives\s+in|moved\s+to|is\s+moving\s+to|living\s+in)\s+"
+        rf"{_PROPER}",
+        text,
+    )
+    if home:
+        found.append(("home", f"{first} {home.group(1)} {home.group(2)}"))
+    return found
+
+
+def _who_findings(
+    *, user: User, person_ids: Sequence[int], name: str
+) -> tuple[list[Finding], list[int]]:
+    """Who the person is, one plain statement per kind (the newest message saying it), each
+    citing its message; nothing when no message about them says any (``who_statements``)."""
+    statements: dict[str, Finding] = {}
+    for row in _about_rows(user=user, person_ids=person_ids, name=name):
+        if row.is_by_person or suspicious_text(row.text):
+            continue
+        for kind, statement in who_statements(
+            text=row.text, name=name, sender=row.sender_name, is_from_self=row.is_from_self
+        ):
+            if kind not in statements and len(statements) < WHO_STATEMENTS:
+                statements[kind] = Finding(text=f"{statement}.", message_ids=(row.pk,))
+    findings = list(statements.values())
+    return findings, [pk for finding in findings for pk in finding.message_ids]
+
+
+def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_About]:
     """Messages by the person, in a direct chat with them, or naming them."""
     direct_chats = list(
         ChatParticipant.objects.filter(
@@ -165,7 +281,7 @@ def about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[Abou
         if not row.text:
             continue
         found.append(
-            AboutMessage(
+            _About(
                 pk=row.pk,
                 text=row.text,
                 sender_name=row.sender_person.display_name if row.sender_person else "",
@@ -355,3 +471,9 @@ def people_called(*, user: User, question: str) -> tuple[str, list[int]]:
         if len(found) == 1:
             return token, found
     return "", []
+
+
+# Read by ``retrieval.memory.who`` ("who is X?", "how do I know X?").
+AboutMessage = _About
+about_rows = _about_rows
+who_statement_findings = _who_findings

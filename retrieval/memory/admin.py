@@ -6,6 +6,7 @@ from django.utils import timezone
 from retrieval.memory import services
 from retrieval.memory.models import (
     Loop,
+    MemoryJob,
     MemoryPolicy,
     PersonFact,
     PersonFactRejection,
@@ -96,3 +97,37 @@ class PersonFactRejectionAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     search_fields = ("user__email", "person__display_name", "folded_value")
     raw_id_fields = ("user", "person")
+
+
+@admin.register(MemoryJob)
+class MemoryJobAdmin(admin.ModelAdmin):
+    list_display = (
+        "user",
+        "state",
+        "pending_since",
+        "runs_count",
+        "last_run_chats",
+        "last_run_ms",
+        "attempts",
+        "last_error",
+        "updated_at",
+    )
+    list_filter = ("state",)
+    search_fields = ("user__email",)
+    raw_id_fields = ("user",)
+    readonly_fields = (
+        "pending_since",
+        "pending_chat_ids",
+        "pending_facts",
+        "running_since",
+        "running_chat_ids",
+        "running_facts",
+        "facts_inputs_signature",
+        "lease_owner",
+        "lease_expires_at",
+        "runs_count",
+        "last_run_chats",
+        "last_run_ms",
+        "started_at",
+        "finished_at",
+    )

@@ -27,9 +27,11 @@ Pure rules and bounded reads; deterministic; no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+
+from django.db.models import Q
 
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message
@@ -115,6 +117,21 @@ def says_done(text: str) -> bool:
     ("CV attached 🙏" in a message that also asks "are they hiring?")."""
     return any(
         "?" not in sentence and _DONE.search(sentence) for sentence in _SENTENCE.findall(text)
+    )
+
+
+# That it arrived, not only thanks: "thanks for offering!" right after a promise keeps it open.
+_ARRIVED = re.compile(
+    r"\b(?:got\s+it|got\s+them|got\s+the|got\s+your|received|recebi|recib[ií]|peguei"
+    r"|lo\s+tengo|bien\s+re[çc]u|erhalten|angekommen)\b",
+    re.IGNORECASE,
+)
+
+
+def says_arrived(text: str) -> bool:
+    """A sentence of ``text`` (not a question) saying that what was owed arrived."""
+    return any(
+        "?" not in sentence and _ARRIVED.search(sentence) for sentence in _SENTENCE.findall(text)
     )
 
 
@@ -215,19 +232,21 @@ def _prefilter(topic: frozenset[str]) -> str:
     return "|".join(re.escape(word) for word in sorted(topic))
 
 
-def loops_close_across_chats(*, user: User) -> int:
+def loops_close_across_chats(
+    *, user: User, opened_since: datetime | None = None, loop_ids: Collection[int] = ()
+) -> int:
     """Resolve the user's open loops that a message in another chat closes; returns how many
     were closed. Reads each open loop's topic and the messages after it that name a topic
-    word or come from its person."""
+    word or come from its person. With ``opened_since``, only the loops opened since then and
+    ``loop_ids`` are read (no message can close an older loop: its window is over)."""
     from retrieval.memory.selectors import person_ids_expand
 
     user_name = (user.first_name or "").strip()
     closed = 0
-    loops = (
-        Loop.objects.filter(user=user, status=LoopStatus.OPEN)
-        .select_related("opened_by")
-        .order_by("opened_at", "pk")
-    )
+    loops = Loop.objects.filter(user=user, status=LoopStatus.OPEN)
+    if opened_since is not None:
+        loops = loops.filter(Q(opened_at__gte=opened_since) | Q(pk__in=list(loop_ids)))
+    loops = loops.select_related("opened_by").order_by("opened_at", "pk")
     for loop in loops:
         topic = loop_topic(loop=loop, user_name=user_name)
         if not topic:

@@ -44,12 +44,8 @@ from conversations.models import Chat, Message, MessageKind, Person, Platform
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
 from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
-from retrieval.lexicon import fold_text
-from retrieval.memory.about import (
-    about_findings,
-    alias_person_ids,
-    people_called,
-)
+from retrieval.lexicon import STOP_WORDS, fold_text
+from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
@@ -60,12 +56,14 @@ from retrieval.memory.findings import (
     change_statement,
     deed_finding,
     loop_answer_finding,
+    loop_sentence,
     moment_text,
     open_loops_finding,
     plan_current_when,
     plan_finding,
     ranking_findings,
 )
+from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import (
@@ -258,7 +256,36 @@ def _loop_hits(
         for amount, message_id in amounts.values()
         if message_id not in {hit[0] for hit in hits}
     ]
+    if not states and _person_ids(compiled):
+        return _nothing_open_with(user=user, compiled=compiled)
     return hits, [open_loops_finding(states, zone)] if states else []
+
+
+def _nothing_open_with(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+    """ "Anything still open with Kai?" with nothing open: says so, citing how the latest
+    loop with them was closed ("Nothing is waiting with Kai: you replied to Kai on …")."""
+    rows = loops_for_user(
+        user=user, person_ids=_person_ids(compiled), chat_ids=_strict_chat_ids(compiled), limit=1
+    )
+    if not rows:
+        return [], []
+    row, name = rows[0]
+    if row.status == LoopStatus.OPEN:
+        return [], []
+    loop = LoopState(
+        kind=LoopKind(row.kind),
+        status=LoopStatus(row.status),
+        person_name=name,
+        opened_by_message_id=row.opened_by_id,
+        opened_at=row.opened_at,
+        resolved_by_message_id=row.resolved_by_id,
+        closed_at=row.closed_at,
+        resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
+    )
+    ids = tuple(mid for mid in (row.resolved_by_id, row.opened_by_id) if mid)
+    said = loop_sentence(loop, user.zoneinfo)
+    text = f"Nothing is waiting with {name}: the last open thing is done, {said}."
+    return [(mid, "done") for mid in ids], [Finding(text=text, message_ids=ids)]
 
 
 def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[str, int]]:
@@ -278,7 +305,7 @@ def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[s
 
 # A question that expects yes or no ("did I …?", "has Rui …?").
 _YES_NO = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does|are|were|will|can)\b"
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|am|do|does|are|were|will|can)\b"
 )
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
@@ -301,10 +328,12 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     the user's promise first). ``None`` when no loop fits."""
     folded = fold_text(compiled.question)
     person_ids = _person_ids(compiled)
+    # The deed's own verbs ("pay", "send", "back") say what was done, not what about: "did I
+    # pay Lena back?" is answered by "I'll transfer you tomorrow" … "done".
     terms = [
-        fold_text(term.strip('"'))
-        for term in topic_terms(compiled)
-        if len(term.strip('"')) >= 3 and not _REPLY_WORDS.search(fold_text(term))
+        term
+        for term in deed_topic_terms(topic_terms(compiled))
+        if len(term) >= 3 and not _REPLY_WORDS.search(term)
     ]
     if not person_ids and not terms:
         return None
@@ -1076,6 +1105,27 @@ def salience(text: str) -> int:
     return len(set(_WORD.findall(fold_text(text))))
 
 
+# Words of life news and decisions (a job, a move, an engagement, a birth, a launch), in the
+# languages the history is written in: such a message leads a catch-up before small talk.
+_LIFE_NEWS = re.compile(
+    r"\b(?:job|jobs|hired|offer|promot\w*|laid\s+off|layoffs?|resign\w*|quit|start\s+date"
+    r"|new\s+role|moving|movers|move\s+to|moved\s+to|relocat\w*|new\s+(?:apartment|place|house)"
+    r"|engaged|fianc\w*|married|wedding|pregnan\w*|baby|born|divorc\w*|broke\s+up|hospital"
+    r"|surgery|diagnos\w*|passed\s+away|funeral|graduat\w*|accepted|admitted|retir\w*"
+    r"|launch\w*|bought|sold|visa|emprego|mudan[cç]a|casamento|noiv\w*|gr[aá]vida|beb[eêé]"
+    r"|trabajo|mudanza|boda|embarazada|comprometid\w*|emploi|d[ée]m[ée]nag\w*|mariage"
+    r"|enceinte|umzug|hochzeit|schwanger|verlobt)\b",
+    re.IGNORECASE,
+)
+# How many words of salience a piece of life news is worth over small talk.
+LIFE_NEWS_BONUS = 10
+
+
+def news_weight(text: str) -> int:
+    """``salience``, raised for life news and decisions: what a catch-up leads with."""
+    return salience(text) + (LIFE_NEWS_BONUS if _LIFE_NEWS.search(fold_text(text)) else 0)
+
+
 def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) -> tuple:
     """Sort key of (salience, sent_at, message id, ...): most telling, then newest, first."""
     return (-item[0], -item[1].timestamp(), -item[2])
@@ -1309,10 +1359,11 @@ def _recent_hits(
         ):
             suspicious.append((pk, chat_id, sender))
             continue
-        by_chat.setdefault(chat_id, []).append((salience(text or ""), sent_at, pk))
+        weight = news_weight(text or "")
+        by_chat.setdefault(chat_id, []).append((weight, sent_at, pk))
         if sender is not None:
             by_sender.setdefault(sender, []).append(
-                (salience(text or ""), sent_at, pk, sender_name or "", text or "")
+                (weight, sent_at, pk, sender_name or "", text or "")
             )
         change = change_statement(
             text or "", sender=_shown(sender_name or "", "sender"), sent_at=sent_at, zone=zone
@@ -1352,7 +1403,77 @@ def _recent_hits(
         suspicious=suspicious,
         zone=zone,
     )
-    return found[:RECENT_ITEMS], findings
+    found = found[:RECENT_ITEMS]
+    telling = [pk for pk, _name, _text in news] + [
+        item[2] for items in ranked_chats for item in items[:1] if item[0] >= BACKGROUND_MIN_WORDS
+    ]
+    backgrounds = _backgrounds(user=user, message_ids=telling, before=start)
+    with_backgrounds: list[_Hit] = []
+    for hit in found:
+        with_backgrounds.append(hit)
+        if hit[0] in backgrounds:
+            with_backgrounds.append((backgrounds[hit[0]], BACKGROUND_NOTE))
+    return with_backgrounds[:RECENT_ITEMS], findings
+
+
+# The news a catch-up leads with may continue a thread from before the window ("movers come
+# Friday" after "we're moving to Lyon in May"): the earlier message says what it is about.
+BACKGROUND_ITEMS = 3
+BACKGROUND_MIN_WORDS = 8
+BACKGROUND_DAYS = 60
+BACKGROUND_SHARED_TERMS = 2
+# Above this overlap the earlier message is the same routine line again, not background.
+BACKGROUND_MAX_OVERLAP = 0.6
+BACKGROUND_NOTE = "earlier in this thread"
+_BACKGROUND_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _background_terms(text: str) -> set[str]:
+    return {
+        word
+        for word in _BACKGROUND_WORD.findall(fold_text(text))
+        if word not in STOP_WORDS and word not in CALENDAR_WORDS
+    }
+
+
+def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) -> dict[int, int]:
+    """For the catch-up's most telling news, the same sender's earlier message in that chat
+    (within ``BACKGROUND_DAYS`` before the window) that shares at least two of its words and
+    is not a repeat of it: what the news continues, by the news message's id. It is cited
+    right after the news, so the answer's item count does not push it out."""
+    hits: dict[int, int] = {}
+    news_rows = Message.objects.filter(user=user, pk__in=list(message_ids)).exclude(
+        sender_person__isnull=True
+    )
+    rows = {row.pk: row for row in news_rows}
+    for pk in dict.fromkeys(message_ids):
+        row = rows.get(pk)
+        if row is None or len(hits) >= BACKGROUND_ITEMS:
+            continue
+        terms = _background_terms(row.text or "")
+        earlier = Message.objects.filter(
+            user=user,
+            chat_id=row.chat_id,
+            sender_person_id=row.sender_person_id,
+            deleted_at__isnull=True,
+            sent_at__lt=before,
+            sent_at__gte=before - timedelta(days=BACKGROUND_DAYS),
+        ).order_by("-sent_at", "-pk")[:RECENT_SCAN]
+        best: tuple[int, int] | None = None
+        for candidate in earlier:
+            if is_suspicious(candidate.text or ""):
+                continue
+            shared = terms & _background_terms(candidate.text or "")
+            union = terms | _background_terms(candidate.text or "")
+            if len(shared) < BACKGROUND_SHARED_TERMS or (
+                union and len(shared) / len(union) > BACKGROUND_MAX_OVERLAP
+            ):
+                continue
+            if best is None or len(shared) > best[0]:
+                best = (len(shared), candidate.pk)
+        if best is not None and best[1] not in hits.values():
+            hits[pk] = best[1]
+    return hits
 
 
 # A catch-up states at most this many moved plans (the latest ones).
@@ -1399,8 +1520,9 @@ def _close_people_news(
     return news
 
 
-# A message of fewer distinct words ("🎉", "ok") is no news.
-CLOSE_NEWS_MIN_WORDS = 3
+# A message of fewer distinct words ("🎉", "ok", "running late, sorry") is no news, unless
+# it is life news ("I got the job!!", ``news_weight``).
+CLOSE_NEWS_MIN_WORDS = 6
 
 
 _LINK = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|net|org|io|ly|xyz|top|info)/", re.I)
@@ -1603,7 +1725,10 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.ACTION_REQUEST and _person_ids(compiled):
         # Writing to or about someone: what is still open with them grounds the draft.
         source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
-        found = _person_loop_hits(user=user, compiled=compiled)
+        found = (
+            _person_loop_hits(user=user, compiled=compiled)
+            + action_follow_up(user=user, compiled=compiled, now=now).hits()
+        )
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)

@@ -13,6 +13,14 @@ from dataclasses import dataclass
 
 from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
+from retrieval.memory.plan_words import (
+    AGREEMENT,
+    CANCELLATION,
+    CHANGE,
+    DEFERRAL,
+    PROMISE,
+    phrases_regex,
+)
 
 _FLAGS = re.IGNORECASE
 
@@ -59,6 +67,18 @@ ACTIVITIES = (
     "abendessen",
     "mittagessen",
     "ausflug",
+    # Verbs and short forms people propose with ("bora almoçar?", "¿cenamos?", "un ciné ?").
+    "almoçar",
+    "almocar",
+    "jantamos",
+    "cenar",
+    "cenamos",
+    "almorzar",
+    "ciné",
+    "cine",
+    "cinéma",
+    "apéro",
+    "movies",
 )
 _ACTIVITY = re.compile(r"\b(" + "|".join(ACTIVITIES) + r")s?\b", _FLAGS)
 
@@ -73,7 +93,12 @@ _WEEKDAY = (
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
-    rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b)?(?:\s+{_MONTHS}(?!\w))?"
+    rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
+    rf"(?:\s+{_MONTHS}(?!\w))?"
+    # "dinner thu?", "drinks on sat!": a short day closing the sentence ("sat" and "sun" only
+    # after "on", "this" or "next", where they cannot be a verb or the weather).
+    r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|(?<=on\s)(?:sat|sun)|(?<=this\s)(?:sat|sun)"
+    r"|(?<=next\s)(?:sat|sun))\.?(?=\s*(?:[?!.,]|$))"
 )
 # "Thursday the 26th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
 _DAY_DATE = (
@@ -97,10 +122,12 @@ _TIME = re.compile(
     rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     r"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week"
     r"|hoje|amanh[aã]|mañana|hoy|ce soir|demain|heute|morgen"
-    rf"|{_CLOCK})",
+    rf"|{_CLOCK})"
+    # "Dinner @ 7": the at sign starts no word, so it needs no word boundary.
+    r"|(?<!\w)@\s?\d{1,2}(?::\d{2})?\s?(?:am|pm|h)?\b",
     _FLAGS,
 )
-_CLOCK_ONLY = re.compile(rf"\b{_CLOCK}", _FLAGS)
+_CLOCK_ONLY = re.compile(rf"\b{_CLOCK}|(?<!\w)@\s?\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h)?\b", _FLAGS)
 # "at Taberna", "in Porto": a capitalised name after at/in, not a weekday or a clock time.
 _PLACE = re.compile(r"\b(?:at|in)\s+((?:[A-Z][\w'\u2019&-]+)(?:\s+[A-Z][\w'\u2019&-]+){0,2})")
 _NOT_PLACES = re.compile(
@@ -109,33 +136,19 @@ _NOT_PLACES = re.compile(
     _FLAGS,
 )
 
-_CANCEL = re.compile(
-    r"\b(?:cancel(?:led|ed|ling)?|call(?:ed|ing)? (?:it )?off|can['\u2019]?t make it|"
-    r"cannot make it|won['\u2019]t make it|not happening anymore|"
-    r"cancelad[oa]|cancelar|desmarcad[oa]|annul[ée]e?|abgesagt|absagen|"
-    r"n[aã]o vou poder|no puedo ir|ya no va)\b",
-    _FLAGS,
-)
-_CHANGE = re.compile(
-    r"\b(?:move[sd]?|moving|reschedul\w*|postpon\w*|push(?:ed)? (?:it )?back|instead|"
-    r"change of plans?|switch(?:ed)? (?:it )?to|delay(?:ed)?|pushing|"
-    r"cambio de planes?|mudan[cç]a de planos?|changement de plans?|"
-    r"mudar|mudamos|adiar|adiad[oa]|passar para|cambiar|cambiamos|movemos|"
-    r"d[ée]plac\w*|report[ée]e?|verschieb\w*|verlegt)\b",
-    _FLAGS,
-)
-_INSTEAD_OF = re.compile(r"instead\s+of\b", _FLAGS)
+_CANCEL = phrases_regex(CANCELLATION)
+_CHANGE = phrases_regex(CHANGE)
+_INSTEAD_OF = re.compile(r"instead\s+of\b|\ben (?:vez|lugar) de\b|\bem vez de\b", _FLAGS)
 # A time named as the one given up ("my Saturday booking", "reserva del sábado", "not 2").
 _OLD_TIME_BEFORE = re.compile(
-    r"\b(?:of|from|not|del|do|da|du|vom|von|my|our|mi|minha|meu|ma|mon)\s+(?:the\s+)?$", _FLAGS
-)
-_CONFIRM = re.compile(
-    r"\b(?:count me in|i['\u2019]m in|we['\u2019]re in|works for me|sounds good|booked|confirmed|"
-    r"see you (?:then|there)|we['\u2019]ll be there|i['\u2019]ll be there|yes|"
-    r"combinado|fechado|bora|ok pra mim|pode ser|claro que sim|dale|de acuerdo|"
-    r"d['\u2019]accord|ça marche|ca marche|passt|abgemacht|einverstanden)\b",
+    # "do" is the Portuguese "of the", not the English "let's do Saturday".
+    r"\b(?:of|from|not|del|(?<!['\u2019]s )(?<!we )(?<!to )do|da|du|vom|von|my|our|mi|minha|meu"
+    r"|ma|mon)\s+(?:the\s+)?$",
     _FLAGS,
 )
+_CONFIRM = phrases_regex(AGREEMENT)
+# An agreement said with an emoji only: thumbs up, OK hand, raised hands, check mark, handshake.
+_CONFIRM_EMOJI = re.compile("[\U0001f44d\U0001f44c\U0001f64c\u2705\U0001f91d]")
 _PROPOSAL_CUE = re.compile(
     r"\?|\b(?:let['\u2019]s|who['\u2019]s up|shall we|how about|want to|fancy|i['\u2019]d like|"
     r"up for|vamos|bora|on se fait|lass uns|we(?:['\u2019]re| are) (?:doing|having|going)|"
@@ -155,6 +168,51 @@ class PlanSignal:
     is_proposal: bool
 
 
+# "can we push to 8?", "make it 7:30", "move it to 9": the bare hour a change names.
+_BARE_CHANGE_CLOCK = re.compile(
+    r"(?:\s+it)?(?:\s+back)?\s+(?:to\s+|for\s+|at\s+)?(\d{1,2}(?::\d{2})?)(?![\d:])"
+    r"(?!\s*(?:%|min|mins|minutes|hours?|days?|weeks?|people|pm|am|h\b|st|nd|rd|th))",
+    _FLAGS,
+)
+# A calendar-like note: the activity first, then its time ("Dinner @ 7, Luigi's").
+_NOTE_LEAD = re.compile(r"^\W*$")
+# "…@ 7, Luigi's" / "…at 8, Casa Azul": a name closing the note after the time.
+_NOTE_PLACE = re.compile(
+    r"\s*,\s*((?:[A-Z][\w&-]*['\u2019]s?|[A-Z][\w&-]+(?:\s+[A-Z][\w'\u2019&-]+){1,2}))"
+    r"\s*[.!?]*\s*$"
+)
+
+
+# "Saturday, 11 at Pao Quente", "sunday, 10ish": a bare hour after the day and a comma.
+_HOUR_AFTER_DAY = re.compile(
+    r"\s*,\s*(1[0-2]|[1-9])(?:ish)?(?=\s+(?:at|@|in|em|en)\b|\s*[,.!?]|\s*$)", _FLAGS
+)
+
+
+def _bare_clock_after(text: str, change_match: re.Match[str]) -> str:
+    match = _BARE_CHANGE_CLOCK.match(text, change_match.end())
+    if match is None or int(match.group(1).split(":")[0]) > 23:
+        return ""
+    return f"at {match.group(1)}"
+
+
+def _is_note(
+    text: str, activity_match: re.Match[str] | None, time_match: re.Match[str] | None
+) -> bool:
+    """A note that starts with the activity and gives its time close after it."""
+    return (
+        activity_match is not None
+        and time_match is not None
+        and bool(_NOTE_LEAD.match(text[: activity_match.start()]))
+        and 0 <= time_match.start() - activity_match.end() <= 12
+    )
+
+
+def _place_after_time(text: str, time_match: re.Match[str]) -> str:
+    match = _NOTE_PLACE.match(text, time_match.end())
+    return match.group(1) if match else ""
+
+
 def plan_signal(text: str) -> PlanSignal:
     activity_match = _ACTIVITY.search(text)
     time_match = _TIME.search(text)
@@ -172,9 +230,23 @@ def plan_signal(text: str) -> PlanSignal:
         if not _NOT_PLACES.match(candidate):
             place = candidate
             break
-    if _CANCEL.search(text):
+    change_match = _CHANGE.search(text)
+    bare_clock = _bare_clock_after(text, change_match) if change_match else ""
+    cancel_match = _CANCEL.search(text)
+    moved_to = change_match is not None and (
+        _TIME.search(text, change_match.end()) is not None
+        or bool(bare_clock)
+        # "can't do Friday, Saturday at 8 instead?": the new time between the two.
+        or (
+            cancel_match is not None
+            and _TIME.search(text, cancel_match.end(), change_match.start()) is not None
+        )
+    )
+    if cancel_match and not moved_to:
+        # "can't do Friday, let's do Saturday instead" moves the plan; without a new time it
+        # is off.
         status: PlanStatus | None = PlanStatus.CANCELLED
-    elif (change_match := _CHANGE.search(text)) and time_match:
+    elif change_match and (time_match or bare_clock):
         status = PlanStatus.CHANGED
         # The new time is the one said with the change ("move it to Saturday at 8"), or the
         # one before "instead of" ("at 4 instead of 2", "Wed instead of Tuesday").
@@ -188,18 +260,39 @@ def plan_signal(text: str) -> PlanSignal:
             for match in _TIME.finditer(text, change_match.start())
             if not _OLD_TIME_BEFORE.search(text, 0, match.start())
         ]
-        later = (following[0] if following else None) or _TIME.search(text, 0)
-        time_match = preceding[-1] if preceding else later
-    elif _CONFIRM.search(text):
+        if bare_clock and not following:
+            # "can we push to 8?": a bare hour is the new time only right after the change.
+            following_label = bare_clock
+            time_match = None
+        # "can't do Friday, Saturday at 8 instead?": else the last time said before the change.
+        before = [
+            match
+            for match in _TIME.finditer(text, 0, change_match.start())
+            if not _OLD_TIME_BEFORE.search(text, 0, match.start())
+        ]
+        later = (following[0] if following else None) or (before[-1] if before else None)
+        later = later or _TIME.search(text, 0)
+        time_match = preceding[-1] if preceding else (time_match and later)
+    elif (_CONFIRM.search(text) or _CONFIRM_EMOJI.search(text)) and not (
+        # "bora almoçar sábado às 13h?": a question naming an activity and a time proposes.
+        "?" in text and activity_match and time_match
+    ):
         status = PlanStatus.CONFIRMED
     else:
         status = None
     activity = activity_match.group(1).lower() if activity_match else ""
     is_proposal = bool(
-        activity and (time_match or place) and status is None and _PROPOSAL_CUE.search(text)
+        activity
+        and (time_match or place)
+        and status is None
+        and (_PROPOSAL_CUE.search(text) or _is_note(text, activity_match, time_match))
     )
+    if not place and is_proposal and time_match:
+        place = _place_after_time(text, time_match)
     label = time_match.group(0).strip() if time_match else ""
-    if time_match and _CLOCK_ONLY.fullmatch(label):
+    if status == PlanStatus.CHANGED and not time_match:
+        label = following_label
+    elif time_match and _CLOCK_ONLY.fullmatch(label):
         # "Sunday instead? meet 9am": the day said before the clock belongs to it.
         day = next(
             (
@@ -214,7 +307,11 @@ def plan_signal(text: str) -> PlanSignal:
     elif time_match and not _CLOCK_ONLY.search(label):
         # "Shall we go Thu 4th instead? leaving 8am": the clock said after the day belongs to it.
         clock = _CLOCK_ONLY.search(text, time_match.end())
-        if clock:
+        hour = _HOUR_AFTER_DAY.match(text, time_match.end())
+        if hour:
+            # "Saturday, 11 at the park": an hour said right after the day.
+            label = f"{label} at {hour.group(1)}"
+        elif clock:
             label = f"{label} {clock.group(0).strip()}"
     return PlanSignal(
         status=status,
@@ -253,6 +350,8 @@ _FULFILMENT = re.compile(
     r"(?:is|are) (?:now )?in the|done)\b",
     _FLAGS,
 )
+_DEFERRAL = phrases_regex(DEFERRAL)
+_PROMISE_OTHER = phrases_regex(PROMISE)
 _PRONOUNS = {
     "you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in", "back", "him",
     "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon",
@@ -278,12 +377,18 @@ def is_request_by_user(text: str) -> bool:
     return bool(_REQUEST.search(text)) and ("?" in text or "please" in text.lower())
 
 
+def is_deferral(text: str) -> bool:
+    """The user putting off an answer ("let me check and get back to you"): a promise to come
+    back with it (``plan_words.DEFERRAL``)."""
+    return bool(_DEFERRAL.search(text))
+
+
 def promise_object(text: str) -> str | None:
     """The thing a promise is about ("deck" in "I'll send the deck tomorrow"), "" when the
     promise names no object, or None when ``text`` promises nothing deliverable."""
     match = _PROMISE_VERB.search(text)
     if match is None:
-        return None
+        return "" if is_deferral(text) or _PROMISE_OTHER.search(text) else None
     noun = (match.group(2) or "").lower()
     return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
 

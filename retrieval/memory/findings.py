@@ -49,7 +49,7 @@ def moment_text(moment: datetime, zone: ZoneInfo) -> str:
 # A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "at 8".
 _CLOCK = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b)?"
-    r"|\b(?:at|@|um|a las|às|as|à)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
+    r"|(?:\b(?:at|um|a las|às|as|à)|@)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
     re.IGNORECASE,
 )
 # Activities that happen in the evening: "dinner at 8" is 20:00.

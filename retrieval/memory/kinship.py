@@ -118,6 +118,9 @@ _SIGNED = re.compile(
 _FAMILY_TITLE = re.compile(r"\b(?:fam|family|familia|famille|familie|famiglia)\b", _FLAGS)
 # A cheap database-side filter for the messages the text rules read.
 _VOCABULARY = r"\m(" + "|".join(sorted(KIN_FORMS)) + r")\M"
+# The database-side filter of the messages that may show kinship (a message matching none of
+# these shows none).
+KINSHIP_VOCABULARY = _VOCABULARY
 
 
 # Roles people save a contact with ("Marco landlord", "Dr Lee (dentist)", "Plumber Rui"):

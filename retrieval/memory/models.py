@@ -14,6 +14,7 @@ Every row carries its owner (``user``); every read goes through ``retrieval.memo
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
@@ -336,3 +337,63 @@ class RefinedFactClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.person_id} {self.kind} {self.value} (model)"
+
+
+class MemoryJobState(models.TextChoices):
+    IDLE = "idle", "Idle"
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FAILED = "failed", "Failed"
+
+
+class MemoryJob(models.Model):
+    """The durable state of one user's memory updates: one row per user, so at most one job is
+    pending or running for them, however many ingests arrive.
+
+    The ingest transaction marks the row dirty (``pending_*``: the chats it touched and the
+    earliest send time of the messages it created, edited or deleted, and whether they can
+    change facts). A worker claims the row
+    through a lease, takes the pending work into ``running_*`` and updates memory from there;
+    work that arrives meanwhile stays pending and is taken before the job goes idle. A worker
+    that dies leaves ``running_*`` in place, so the next claim still covers it.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_job"
+    )
+    state = models.CharField(
+        max_length=16, choices=MemoryJobState.choices, default=MemoryJobState.IDLE
+    )
+    pending_since = models.DateTimeField(null=True, blank=True)
+    pending_chat_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    pending_facts = models.BooleanField(default=False)
+    running_since = models.DateTimeField(null=True, blank=True)
+    running_chat_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    running_facts = models.BooleanField(default=False)
+    facts_inputs_signature = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="What facts read besides messages, when they were last derived.",
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=255, blank=True)
+    lease_owner = models.CharField(max_length=64, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    runs_count = models.PositiveIntegerField(default=0)
+    last_run_chats = models.PositiveIntegerField(default=0)
+    last_run_ms = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["state", "lease_expires_at"],
+                name="memory_job_open_lease",
+                condition=Q(state__in=["queued", "running"]),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"memory job of user {self.user_id} ({self.state})"

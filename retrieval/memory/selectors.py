@@ -241,45 +241,60 @@ def _representative_message_ids(
     before: datetime | None = None,
     after: datetime | None = None,
     platforms: Sequence[str] = (),
+    direct_chat_ids: Sequence[int] | None = None,
 ) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
     user's in direct chats with them), newest first: sent in ``[after, before)`` and on
     ``platforms`` when given, so that the message a ranking cites is one the ranking counted
-    (and, for a drifted contact, the last exchange)."""
-    direct_chat_ids = list(
+    (and, for a drifted contact, the last exchange). ``direct_chat_ids``: their direct chats,
+    when the caller has read them."""
+    if direct_chat_ids is None:
+        direct_chat_ids = _direct_chat_ids(user=user, person_ids=person_ids)
+    visible = Message.objects.filter(
+        user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False
+    ).exclude(text="")
+    if before is not None:
+        visible = visible.filter(sent_at__lt=before)
+    if after is not None:
+        visible = visible.filter(sent_at__gte=after)
+    if platforms:
+        visible = visible.filter(chat__platform__in=list(platforms))
+    # Theirs and the user's read apart, each through its own (sender or chat, time) index,
+    # then merged: the newest of both.
+    newest: set[tuple[datetime, int]] = set()
+    for side in (
+        visible.filter(sender_person_id__in=list(person_ids)),
+        visible.filter(is_from_self=True, chat_id__in=list(direct_chat_ids)),
+    ):
+        newest |= set(
+            side.order_by("-sent_at", "-pk").values_list("sent_at", "pk")[:REPRESENTATIVE_MESSAGES]
+        )
+    return tuple(pk for _, pk in sorted(newest, reverse=True)[:REPRESENTATIVE_MESSAGES])
+
+
+def _direct_chat_ids(*, user: User, person_ids: Sequence[int]) -> list[int]:
+    return list(
         ChatParticipant.objects.filter(
             chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
         ).values_list("chat_id", flat=True)
-    )
-    ids = (
-        Message.objects.filter(user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False)
-        .filter(
-            Q(sender_person_id__in=list(person_ids))
-            | Q(is_from_self=True, chat_id__in=direct_chat_ids)
-        )
-        .exclude(text="")
-    )
-    if before is not None:
-        ids = ids.filter(sent_at__lt=before)
-    if after is not None:
-        ids = ids.filter(sent_at__gte=after)
-    if platforms:
-        ids = ids.filter(chat__platform__in=list(platforms))
-    return tuple(
-        ids.order_by("-sent_at", "-pk").values_list("pk", flat=True)[:REPRESENTATIVE_MESSAGES]
     )
 
 
 def _reply_latency_median_seconds(
-    *, user: User, person_ids: Sequence[int], since: datetime
+    *,
+    user: User,
+    person_ids: Sequence[int],
+    since: datetime,
+    direct_chat_ids: Sequence[int] | None = None,
 ) -> float | None:
     """Median time the user took to answer the person in their direct chats since ``since``:
     for each of the user's messages that directly follows one of the person's, the gap. Reads
-    only that person's direct chats in the window."""
+    only that person's direct chats in the window (``direct_chat_ids``, when the caller has
+    read them)."""
     chat_ids = list(
-        ChatParticipant.objects.filter(
-            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
-        ).values_list("chat_id", flat=True)
+        direct_chat_ids
+        if direct_chat_ids is not None
+        else _direct_chat_ids(user=user, person_ids=person_ids)
     )
     if not chat_ids:
         return None
@@ -344,19 +359,35 @@ def people_ranking(
             and item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
         ]
     since = now - timedelta(days=90)
+    shown = metrics[: max(limit, 0)]
+    # One read of merges and of direct chats for everyone shown, not one per person.
+    canonical = person_canonical_ids(user=user)
+    groups = {
+        item.person_id: _ids_expand(canonical=canonical, person_ids=[item.person_id])
+        for item in shown
+    }
+    direct_chats: dict[int, list[int]] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(
+        chat__user=user,
+        chat__kind=ChatKind.DIRECT,
+        person_id__in=[pk for group in groups.values() for pk in group],
+    ).values_list("chat_id", "person_id"):
+        direct_chats.setdefault(person_id, []).append(chat_id)
     ranked = []
-    for item in metrics[: max(limit, 0)]:
-        group = person_ids_expand(user=user, person_ids=[item.person_id])
+    for item in shown:
+        group = groups[item.person_id]
+        group_chats = [chat_id for pk in group for chat_id in direct_chats.get(pk, [])]
         ranked.append(
             RelationshipMetrics(
                 **{
                     **item.__dict__,
                     "reply_latency_median_seconds": _reply_latency_median_seconds(
-                        user=user, person_ids=group, since=since
+                        user=user, person_ids=group, since=since, direct_chat_ids=group_chats
                     ),
                     "representative_message_ids": _representative_message_ids(
                         user=user,
                         person_ids=group,
+                        direct_chat_ids=group_chats,
                         before=min(counted_until, now) if counted_until is not None else now,
                         after=counted_since,
                         platforms=platforms,
@@ -908,7 +939,10 @@ def person_canonical_ids(*, user: User) -> dict[int, int]:
 def person_ids_expand(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """``person_ids`` plus everyone merged with them (either way), for filters such as "messages
     from Emma" that must read all of one human's identities. One query."""
-    canonical = person_canonical_ids(user=user)
+    return _ids_expand(canonical=person_canonical_ids(user=user), person_ids=person_ids)
+
+
+def _ids_expand(*, canonical: Mapping[int, int], person_ids: Sequence[int]) -> tuple[int, ...]:
     roots = {canonical.get(pk, pk) for pk in person_ids}
     expanded = set(person_ids) | roots
     expanded |= {merged for merged, kept in canonical.items() if kept in roots}

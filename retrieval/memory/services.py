@@ -4,20 +4,37 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from rest_framework import status
 
 from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
-from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
+from conversations.models import (
+    Chat,
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Message,
+    MessageKind,
+    Person,
+    PersonIdentity,
+)
 from retrieval.lexicon import fold_text
 from retrieval.memory.callnames import people_called_by
-from retrieval.memory.closure import loops_close_across_chats
+from retrieval.memory.closure import (
+    CLOSE_WINDOW,
+    QUESTION_CLOSE_WINDOW,
+    loops_close_across_chats,
+    says_arrived,
+    topic_words,
+)
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
@@ -25,6 +42,7 @@ from retrieval.memory.extract import (
     FactClaim,
     fact_claims,
     fulfils_promise,
+    is_deferral,
     is_question_to_user,
     is_request_by_user,
     mentions_word,
@@ -40,7 +58,13 @@ from retrieval.memory.introductions import (
     names_match,
     self_introduction,
 )
-from retrieval.memory.kinship import kinship_claims
+from retrieval.memory.kinship import (
+    KINSHIP_VOCABULARY,
+    addressed_relation,
+    kinship_claims,
+    relation_of_contact_name,
+    signed_relation,
+)
 from retrieval.memory.metrics import counter_deltas, counters_add
 from retrieval.memory.models import (
     SINGLE_VALUED_FACT_KINDS,
@@ -155,6 +179,9 @@ class _PlanDraft:
     last_sent_at: datetime
     steps: list[tuple[int, PlanStatus, str, datetime]] = field(default_factory=list)
     last_step_at_by_chat: dict[int, datetime] = field(default_factory=dict)
+    # Read back from a stored plan: its row, and how many of ``steps`` are stored already.
+    plan_id: int | None = None
+    stored_steps: int = 0
 
     def add_step(
         self,
@@ -209,24 +236,23 @@ def _plan_for_message(
     return None
 
 
-@transaction.atomic
-def plans_rebuild(*, user: User) -> int:
-    """Derive the user's plans again from their live messages, oldest first, so later messages
-    override earlier ones. Reads only messages that use the plan vocabulary. Idempotent;
-    returns the number of plans."""
-    vocabulary = "|".join(re.escape(term) for term in _PLAN_VOCABULARY)
-    rows = (
-        Message.objects.filter(user=user, deleted_at__isnull=True, text__iregex=vocabulary)
-        .order_by("sent_at", "pk")
-        .values_list("pk", "chat_id", "reply_to_id", "text", "sent_at")
-    )
-    drafts: list[_PlanDraft] = []
-    plan_by_message: dict[int, _PlanDraft] = {}
-    for message_id, chat_id, reply_to_id, text, sent_at in rows.iterator(chunk_size=2000):
+class _PlanReplay:
+    """Plans in the making: the user's plan-vocabulary messages read in send-time order, each
+    joining the open plan it speaks about or starting one."""
+
+    def __init__(self, drafts: list[_PlanDraft] | None = None) -> None:
+        self.drafts: list[_PlanDraft] = drafts or []
+        self.plan_by_message: dict[int, _PlanDraft] = {
+            message_id: draft for draft in self.drafts for message_id, *_ in draft.steps
+        }
+
+    def read(
+        self, message_id: int, chat_id: int, reply_to_id: int | None, text: str, sent_at: datetime
+    ) -> None:
         signal = plan_signal(text)
         draft = _plan_for_message(
-            drafts=drafts,
-            plan_by_message=plan_by_message,
+            drafts=self.drafts,
+            plan_by_message=self.plan_by_message,
             text=text,
             activity=signal.activity,
             chat_id=chat_id,
@@ -241,7 +267,7 @@ def plans_rebuild(*, user: User) -> int:
                 event_label=signal.event_label,
                 sent_at=sent_at,
             )
-            plan_by_message[message_id] = draft
+            self.plan_by_message[message_id] = draft
         elif draft is None and signal.is_proposal:
             draft = _PlanDraft(
                 activity=signal.activity,
@@ -258,20 +284,40 @@ def plans_rebuild(*, user: User) -> int:
                 event_label=signal.event_label,
                 sent_at=sent_at,
             )
-            drafts.append(draft)
-            plan_by_message[message_id] = draft
+            self.drafts.append(draft)
+            self.plan_by_message[message_id] = draft
 
-    Plan.objects.filter(user=user).delete()
+
+def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tuple]:
+    """The user's live messages that use the plan vocabulary, oldest first (from ``since``)."""
+    vocabulary = "|".join(re.escape(term) for term in _PLAN_VOCABULARY)
+    rows = Message.objects.filter(user=user, deleted_at__isnull=True, text__iregex=vocabulary)
+    if since is not None:
+        rows = rows.filter(sent_at__gte=since)
+    return (
+        rows.order_by("sent_at", "pk")
+        .values_list("pk", "chat_id", "reply_to_id", "text", "sent_at")
+        .iterator(chunk_size=2000)
+    )
+
+
+def _plans_write(*, user: User, drafts: Sequence[_PlanDraft]) -> None:
+    """Store the drafts: a draft read back from a stored plan updates that plan and adds the
+    steps it gained; any other draft is a new plan."""
     for draft in drafts:
-        plan = Plan.objects.create(
-            user=user,
-            activity=draft.activity,
-            place=draft.place[:128],
-            event_label=draft.event_label[:128],
-            status=draft.status,
-            first_sent_at=draft.first_sent_at,
-            last_sent_at=draft.last_sent_at,
-        )
+        fields = {
+            "activity": draft.activity,
+            "place": draft.place[:128],
+            "event_label": draft.event_label[:128],
+            "status": draft.status,
+            "first_sent_at": draft.first_sent_at,
+            "last_sent_at": draft.last_sent_at,
+        }
+        if draft.plan_id is None:
+            plan = Plan.objects.create(user=user, **fields)
+        else:
+            Plan.objects.filter(user=user, pk=draft.plan_id).update(**fields)
+            plan = Plan(pk=draft.plan_id, user=user)
         PlanStep.objects.bulk_create(
             PlanStep(
                 user=user,
@@ -281,10 +327,85 @@ def plans_rebuild(*, user: User) -> int:
                 event_label=event_label[:128],
                 sent_at=sent_at,
             )
-            for message_id, status, event_label, sent_at in draft.steps
+            for message_id, status, event_label, sent_at in draft.steps[draft.stored_steps :]
         )
-    logger.info("memory.plans_rebuilt", extra={"user_id": user.pk, "plans": len(drafts)})
-    return len(drafts)
+
+
+@transaction.atomic
+def plans_rebuild(*, user: User) -> int:
+    """Derive the user's plans again from their live messages, oldest first, so later messages
+    override earlier ones. Reads only messages that use the plan vocabulary. Idempotent;
+    returns the number of plans."""
+    replay = _PlanReplay()
+    for row in _plan_messages(user=user):
+        replay.read(*row)
+    Plan.objects.filter(user=user).delete()
+    _plans_write(user=user, drafts=replay.drafts)
+    logger.info("memory.plans_rebuilt", extra={"user_id": user.pk, "plans": len(replay.drafts)})
+    return len(replay.drafts)
+
+
+def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
+    """The plans as they stood just before ``since``, read back from the stored steps: only
+    those a message from ``since`` on could still join (discussed within ``PLAN_LINK_WINDOW``
+    of it). Their steps from ``since`` on are deleted, and so are the plans that start there;
+    the replay writes them again."""
+    plans = {
+        plan.pk: plan
+        for plan in Plan.objects.filter(user=user, last_sent_at__gte=since - PLAN_LINK_WINDOW)
+    }
+    steps_by_plan: dict[int, list[tuple[int, int, str, str, datetime]]] = {pk: [] for pk in plans}
+    for plan_id, message_id, chat_id, step_status, label, sent_at in (
+        PlanStep.objects.filter(user=user, plan_id__in=list(plans), sent_at__lt=since)
+        .order_by("sent_at", "message_id")
+        .values_list(
+            "plan_id", "message_id", "message__chat_id", "status", "event_label", "sent_at"
+        )
+    ):
+        steps_by_plan[plan_id].append((message_id, chat_id, step_status, label, sent_at))
+    drafts = []
+    for plan_id, steps in steps_by_plan.items():
+        if not steps:
+            continue
+        plan = plans[plan_id]
+        draft = _PlanDraft(
+            activity=plan.activity,
+            place=plan.place,
+            event_label="",
+            status=PlanStatus.PROPOSED,
+            first_sent_at=steps[0][4],
+            last_sent_at=steps[0][4],
+            plan_id=plan_id,
+            stored_steps=len(steps),
+        )
+        for message_id, chat_id, step_status, label, sent_at in steps:
+            draft.add_step(
+                message_id=message_id,
+                chat_id=chat_id,
+                status=PlanStatus(step_status),
+                event_label=label,
+                sent_at=sent_at,
+            )
+        drafts.append(draft)
+    PlanStep.objects.filter(user=user, plan_id__in=list(plans), sent_at__gte=since).delete()
+    Plan.objects.filter(user=user, pk__in=list(plans), steps__isnull=True).delete()
+    # Plans were created in the order of their first message.
+    drafts.sort(key=lambda draft: (draft.first_sent_at, draft.steps[0][0]))
+    return drafts
+
+
+@transaction.atomic
+def plans_update(*, user: User, since: datetime) -> int:
+    """What ``plans_rebuild`` would store, computed from the messages sent from ``since`` on:
+    the plans they can join are read back as they stood before ``since`` and the messages are
+    replayed from there. Returns the number of plan-vocabulary messages read."""
+    replay = _PlanReplay(_plan_drafts_before(user=user, since=since))
+    read = 0
+    for row in _plan_messages(user=user, since=since):
+        replay.read(*row)
+        read += 1
+    _plans_write(user=user, drafts=replay.drafts)
+    return read
 
 
 # --- Loops --------------------------------------------------------------------------------
@@ -318,6 +439,8 @@ def _loops_in_chat(
     user_name: str,
     counterpart_id: int | None,
     members: Mapping[str, int] | None = None,
+    opener_indexes: Collection[int] | None = None,
+    user_writes_here: bool | None = None,
 ) -> list[_LoopFound]:
     """Every loop the chat's messages open, each with the later message that resolves it.
 
@@ -327,15 +450,22 @@ def _loops_in_chat(
     replying to someone else; it is answered by the user's
     message that replies to it, names the asker, or comes within ``GROUP_REPLY_WINDOW``; a
     later message about something else days after is no answer. A promise in a group is to
-    the person it replies to, else the member it names."""
+    the person it replies to, else the member it names.
+
+    ``opener_indexes`` limits which messages are read as openers (the others are context and
+    candidates only); ``user_writes_here`` says whether the whole chat has a message of the
+    user, for a caller that passes only part of it."""
     found: list[_LoopFound] = []
     is_direct = chat.kind == ChatKind.DIRECT
     members = members or {}
     names = {person_id: name for name, person_id in members.items()}
     # A chat the user never wrote in (a spammer, a newsletter) owes nobody a reply.
-    user_writes_here = any(message.is_from_self for message in messages)
+    if user_writes_here is None:
+        user_writes_here = any(message.is_from_self for message in messages)
     by_pk = {message.pk: message for message in messages}
     for index, message in enumerate(messages):
+        if opener_indexes is not None and index not in opener_indexes:
+            continue
         later = messages[index + 1 :]
         if not message.is_from_self:
             replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
@@ -358,6 +488,8 @@ def _loops_in_chat(
                         m
                         for m in later
                         if m.is_from_self
+                        # "let me check and get back to you" puts the answer off.
+                        and not is_deferral(m.text)
                         and (
                             is_direct
                             or m.reply_to_id == message.pk
@@ -382,13 +514,29 @@ def _loops_in_chat(
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
         promised = promise_object(message.text)
         if promised is not None:
+            asked = (
+                _deferred_question(message, messages[:index]) if is_deferral(message.text) else None
+            )
             kept = next(
                 (
                     m
                     for m in later
-                    if m.is_from_self
-                    and fulfils_promise(
-                        m.text, is_media=m.kind == MessageKind.MEDIA, promised_object=promised
+                    if (
+                        m.is_from_self
+                        and (
+                            fulfils_promise(
+                                m.text,
+                                is_media=m.kind == MessageKind.MEDIA,
+                                promised_object=promised,
+                            )
+                            or (asked is not None and _answers_deferred(m, asked))
+                        )
+                    )
+                    # "recebi o pix, valeu!": the person it was owed to says it arrived.
+                    or (
+                        not m.is_from_self
+                        and (is_direct or m.sender_person_id == person_id)
+                        and says_arrived(m.text)
                     )
                 ),
                 None,
@@ -397,6 +545,28 @@ def _loops_in_chat(
     return found
 
 
+def _deferred_question(
+    deferral: _ChatMessage, earlier: Sequence[_ChatMessage]
+) -> _ChatMessage | None:
+    """What "let me check and get back to you" puts off: the message it replies to, else
+    the last message someone else wrote before it."""
+    if deferral.reply_to_id is not None:
+        replied = next((m for m in earlier if m.pk == deferral.reply_to_id), None)
+        if replied is not None:
+            return replied
+    return next((m for m in reversed(earlier) if not m.is_from_self), None)
+
+
+def _answers_deferred(message: _ChatMessage, asked: _ChatMessage) -> bool:
+    """The user's later answer to what they put off: not another deferral, and about the
+    same thing (a topic word of the question)."""
+    if is_deferral(message.text):
+        return False
+    return bool(topic_words(message.text) & topic_words(asked.text))
+
+
+# No message later than this after a loop opened closes it from another chat.
+LOOP_CLOSE_WINDOW = max(CLOSE_WINDOW, QUESTION_CLOSE_WINDOW)
 # How soon after the user's message a second-person question in a group is asked of them.
 FOLLOW_UP_WINDOW = timedelta(minutes=30)
 # How soon a user's message in a group counts as the answer to a question asked there.
@@ -423,14 +593,17 @@ def _loop(
     )
 
 
-@transaction.atomic
-def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
-    """Derive the loops of the user's chats ``chat_ids`` again from their live messages.
+@dataclass(frozen=True)
+class _LoopContext:
+    """What loop rules read besides the messages: the user's first name, each direct chat's
+    counterpart and each group's members by first name."""
 
-    A loop the user closed stays closed; a loop whose opening message is gone (deleted, or
-    edited so it no longer opens one) is removed. Returns the number of loops now open in
-    those chats."""
-    chats = list(Chat.objects.filter(user=user, pk__in=set(chat_ids)).order_by("pk"))
+    user_name: str
+    counterparts: dict[int, int]
+    members_by_chat: dict[int, dict[str, int]]
+
+
+def _loop_context(*, user: User, chats: Sequence[Chat]) -> _LoopContext:
     counterparts: dict[int, int] = {}
     for chat_id, person_id in ChatParticipant.objects.filter(
         chat__in=chats, chat__kind=ChatKind.DIRECT
@@ -447,57 +620,239 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
         chat_members = members_by_chat.setdefault(chat_id, {})
         # A first name two members share names neither.
         chat_members[first] = None if first in chat_members else person_id
-    open_count = 0
-    for chat in chats:
-        messages = [
-            _ChatMessage(*row)
-            for row in Message.objects.filter(user=user, chat=chat, deleted_at__isnull=True)
-            .order_by("sent_at", "pk")
-            .values_list(
-                "pk", "is_from_self", "sender_person_id", "reply_to_id", "kind", "text", "sent_at"
-            )
+    return _LoopContext(
+        user_name=user_name,
+        counterparts=counterparts,
+        members_by_chat={
+            chat_id: {name: pid for name, pid in members.items() if pid is not None}
+            for chat_id, members in members_by_chat.items()
+        },
+    )
+
+
+_CHAT_MESSAGE_FIELDS = (
+    "pk",
+    "is_from_self",
+    "sender_person_id",
+    "reply_to_id",
+    "kind",
+    "text",
+    "sent_at",
+)
+
+
+def _loops_store(
+    *, user: User, chat: Chat, found: Sequence[_LoopFound], read_opener_ids: set[int] | None
+) -> list[int]:
+    """Store what ``_loops_in_chat`` found: loops of the openers it read (every message when
+    ``read_opener_ids`` is None) that it no longer finds go; a loop the user closed stays
+    closed. Returns the ids of the loops now open."""
+    existing = {
+        (loop.opened_by_id, loop.kind): loop for loop in Loop.objects.filter(user=user, chat=chat)
+    }
+    wanted = {(item.opened_by_id, item.kind) for item in found}
+    Loop.objects.filter(
+        pk__in=[
+            loop.pk
+            for key, loop in existing.items()
+            if key not in wanted and (read_opener_ids is None or key[0] in read_opener_ids)
         ]
-        found = _loops_in_chat(
-            chat=chat,
-            messages=messages,
-            user_name=user_name,
-            counterpart_id=counterparts.get(chat.pk),
-            members={
-                name: pid
-                for name, pid in members_by_chat.get(chat.pk, {}).items()
-                if pid is not None
+    ).delete()
+    open_ids = []
+    for item in found:
+        loop = existing.get((item.opened_by_id, item.kind))
+        if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
+            continue
+        status = LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN
+        loop, _ = Loop.objects.update_or_create(
+            user=user,
+            opened_by_id=item.opened_by_id,
+            kind=item.kind,
+            defaults={
+                "chat": chat,
+                "person_id": item.person_id,
+                "status": status,
+                "resolved_by_id": item.resolved_by_id,
+                "opened_at": item.opened_at,
+                "closed_at": item.resolved_at,
             },
         )
-        existing = {
-            (loop.opened_by_id, loop.kind): loop
-            for loop in Loop.objects.filter(user=user, chat=chat)
-        }
-        wanted = {(item.opened_by_id, item.kind) for item in found}
-        Loop.objects.filter(
-            pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
-        ).delete()
-        for item in found:
-            loop = existing.get((item.opened_by_id, item.kind))
-            if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
-                continue
-            status = LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN
-            open_count += int(status == LoopStatus.OPEN)
-            Loop.objects.update_or_create(
-                user=user,
-                opened_by_id=item.opened_by_id,
-                kind=item.kind,
-                defaults={
-                    "chat": chat,
-                    "person_id": item.person_id,
-                    "status": status,
-                    "resolved_by_id": item.resolved_by_id,
-                    "opened_at": item.opened_at,
-                    "closed_at": item.resolved_at,
-                },
-            )
+        if status == LoopStatus.OPEN:
+            open_ids.append(loop.pk)
+    return open_ids
+
+
+def _chat_loops_derive(
+    *, user: User, chat: Chat, context: _LoopContext, messages: list[_ChatMessage], **scope: Any
+) -> list[_LoopFound]:
+    return _loops_in_chat(
+        chat=chat,
+        messages=messages,
+        user_name=context.user_name,
+        counterpart_id=context.counterparts.get(chat.pk),
+        members=context.members_by_chat.get(chat.pk, {}),
+        **scope,
+    )
+
+
+def _chat_messages(*, user: User, chat: Chat) -> list[_ChatMessage]:
+    return [
+        _ChatMessage(*row)
+        for row in Message.objects.filter(user=user, chat=chat, deleted_at__isnull=True)
+        .order_by("sent_at", "pk")
+        .values_list(*_CHAT_MESSAGE_FIELDS)
+    ]
+
+
+@transaction.atomic
+def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
+    """Derive the loops of the user's chats ``chat_ids`` again from their live messages.
+
+    A loop the user closed stays closed; a loop whose opening message is gone (deleted, or
+    edited so it no longer opens one) is removed. Returns the number of loops now open in
+    those chats."""
+    chats = list(Chat.objects.filter(user=user, pk__in=set(chat_ids)).order_by("pk"))
+    context = _loop_context(user=user, chats=chats)
+    open_count = 0
+    for chat in chats:
+        messages = _chat_messages(user=user, chat=chat)
+        found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
+        open_count += len(_loops_store(user=user, chat=chat, found=found, read_opener_ids=None))
     if loops_close_across_chats(user=user):
         open_count = Loop.objects.filter(user=user, chat__in=chats, status=LoopStatus.OPEN).count()
     return open_count
+
+
+def _loops_to_read_again(*, user: User, chat: Chat, since: datetime) -> list[Loop]:
+    """The chat's loops opened before ``since`` whose state a message from ``since`` on can
+    change: still open, resolved from ``since`` on, or closed by a message of another chat (a
+    message of their own chat may now resolve them first)."""
+    return list(
+        Loop.objects.filter(user=user, chat=chat, opened_at__lt=since)
+        .exclude(status=LoopStatus.CLOSED_BY_USER)
+        .filter(
+            Q(status=LoopStatus.OPEN)
+            | Q(closed_at__gte=since)
+            | ~Q(resolved_by__chat_id=F("chat_id"))
+        )
+    )
+
+
+_PREVIOUS_MESSAGES_SQL = """
+    SELECT previous.id
+    FROM conversations_message opener
+    CROSS JOIN LATERAL (
+        SELECT m.id FROM conversations_message m
+        WHERE m.chat_id = opener.chat_id AND m.user_id = opener.user_id
+          AND m.deleted_at IS NULL AND (m.sent_at, m.id) < (opener.sent_at, opener.id)
+        ORDER BY m.sent_at DESC, m.id DESC LIMIT 1
+    ) previous
+    WHERE opener.id = ANY(%s) AND opener.user_id = %s
+"""
+
+
+def _chat_messages_around(
+    *, user: User, chat: Chat, since: datetime, opener_ids: Sequence[int]
+) -> list[_ChatMessage]:
+    """The chat's messages from ``since`` on, with what the loop rules read before them: the
+    message right before each of them and before each opener in ``opener_ids``, the openers
+    themselves and the messages any of them reply to. In send-time order, so each reader's
+    previous message is the one right before it."""
+    recent = [
+        _ChatMessage(*row)
+        for row in Message.objects.filter(
+            user=user, chat=chat, deleted_at__isnull=True, sent_at__gte=since
+        )
+        .order_by("sent_at", "pk")
+        .values_list(*_CHAT_MESSAGE_FIELDS)
+    ]
+    first_ids = [recent[0].pk] if recent else []
+    with connection.cursor() as cursor:
+        cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *opener_ids], user.pk])
+        previous_ids = [row[0] for row in cursor.fetchall()]
+    earlier_ids = set(opener_ids) | set(previous_ids)
+    earlier = {
+        row[0]: _ChatMessage(*row)
+        for row in Message.objects.filter(
+            user=user, chat=chat, deleted_at__isnull=True, pk__in=earlier_ids
+        ).values_list(*_CHAT_MESSAGE_FIELDS)
+    }
+    targets = (
+        {m.reply_to_id for m in [*recent, *earlier.values()] if m.reply_to_id}
+        - set(earlier)
+        - {m.pk for m in recent}
+    )
+    for row in Message.objects.filter(
+        user=user, chat=chat, deleted_at__isnull=True, pk__in=targets
+    ).values_list(*_CHAT_MESSAGE_FIELDS):
+        earlier[row[0]] = _ChatMessage(*row)
+    merged = {m.pk: m for m in [*earlier.values(), *recent]}
+    return sorted(merged.values(), key=lambda m: (m.sent_at, m.pk))
+
+
+def _chat_loops_update(
+    *, user: User, chat: Chat, context: _LoopContext, since: datetime
+) -> tuple[list[int], int]:
+    """Loops of one chat from ``since`` on (see ``loops_update``). Returns the ids of the
+    loops the cross-chat pass must read again and the number of messages read."""
+    user_wrote_before = Message.objects.filter(
+        user=user, chat=chat, deleted_at__isnull=True, is_from_self=True, sent_at__lt=since
+    ).exists()
+    if not user_wrote_before:
+        # Whether the user ever wrote here decides which questions open loops at all.
+        messages = _chat_messages(user=user, chat=chat)
+        found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
+        _loops_store(user=user, chat=chat, found=found, read_opener_ids=None)
+        return list(Loop.objects.filter(user=user, chat=chat).values_list("pk", flat=True)), len(
+            messages
+        )
+    again = _loops_to_read_again(user=user, chat=chat, since=since)
+    opener_ids = sorted({loop.opened_by_id for loop in again})
+    messages = _chat_messages_around(user=user, chat=chat, since=since, opener_ids=opener_ids)
+    read = {
+        index
+        for index, message in enumerate(messages)
+        if message.sent_at >= since or message.pk in set(opener_ids)
+    }
+    found = _chat_loops_derive(
+        user=user,
+        chat=chat,
+        context=context,
+        messages=messages,
+        opener_indexes=read,
+        user_writes_here=True,
+    )
+    read_ids = {messages[index].pk for index in read}
+    _loops_store(user=user, chat=chat, found=found, read_opener_ids=read_ids)
+    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
+    # window (``loops_update`` reads those by their time); the others are matched again.
+    return [loop.pk for loop in again if loop.status != LoopStatus.OPEN], len(messages)
+
+
+@transaction.atomic
+def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int:
+    """What ``loops_refresh`` of every chat would store, after messages from ``since`` on
+    changed in ``chat_ids``. Each of those chats (and each chat holding a loop that a message
+    of another chat closed from ``since`` on) is read from ``since`` on, with the loops opened
+    before that a new message can still resolve; then only the loops read again and those
+    opened within the closing window before ``since`` are matched across chats. Returns the
+    number of messages read."""
+    cross_closed = Loop.objects.filter(
+        user=user, status=LoopStatus.RESOLVED, closed_at__gte=since
+    ).exclude(resolved_by__chat_id=F("chat_id"))
+    wanted = set(chat_ids) | set(cross_closed.values_list("chat_id", flat=True))
+    chats = list(Chat.objects.filter(user=user, pk__in=wanted).order_by("pk"))
+    context = _loop_context(user=user, chats=chats)
+    read_loop_ids: list[int] = []
+    read_messages = 0
+    for chat in chats:
+        loop_ids, count = _chat_loops_update(user=user, chat=chat, context=context, since=since)
+        read_loop_ids.extend(loop_ids)
+        read_messages += count
+    loops_close_across_chats(
+        user=user, opened_since=since - LOOP_CLOSE_WINDOW, loop_ids=read_loop_ids
+    )
+    return read_messages
 
 
 def loop_close(*, user: User, loop_id: int, now: datetime) -> Loop:
@@ -618,6 +973,137 @@ def _introduces(
         return False
     first = Message.objects.filter(user=user, sender_person_id=sender_id).order_by("sent_at", "pk")
     return message_id in set(first.values_list("pk", flat=True)[:FIRST_MESSAGES])
+
+
+def memory_update(
+    *,
+    user: User,
+    chat_ids: Iterable[int],
+    since: datetime | None,
+    facts: bool = True,
+    people_changed: bool = True,
+) -> None:
+    """Bring memory up to date after messages sent from ``since`` on changed in ``chat_ids``:
+    loops and plans from those messages and their neighbourhood only (``loops_update``,
+    ``plans_update``), facts re-derived when ``facts`` (``facts_touched`` or a change of
+    ``facts_inputs_signature``). When people or chat members changed (``people_changed``),
+    the touched chats' loops are read whole: who a group message names depends on its
+    members. The memory job's work; what it stores equals ``memory_rebuild``'s."""
+    if since is None or people_changed:
+        introductions_merge(user=user)
+    if since is None:
+        loops_refresh(user=user, chat_ids=chat_ids)
+        plans_rebuild(user=user)
+    elif people_changed:
+        loops_refresh(user=user, chat_ids=chat_ids)
+        plans_update(user=user, since=since)
+    else:
+        loops_update(user=user, chat_ids=chat_ids, since=since)
+        plans_update(user=user, since=since)
+    if facts:
+        facts_rebuild(user=user)
+
+
+def facts_touched(*, user: User, changed_ids: Sequence[int], deleted_ids: Sequence[int]) -> bool:
+    """Whether these messages (created or edited, and deleted; called before what the deleted
+    ones supported is forgotten) can change the user's facts: one states a fact or shows
+    kinship (the rules find a claim in it), one was a fact's source or was read by the
+    ``extract`` model, or one is from (or, the user's, to) someone saved under a relation
+    word, whose first message is a kinship fact's source."""
+    if not changed_ids and not deleted_ids:
+        return False
+    touched = [*changed_ids, *deleted_ids]
+    # A reply that arrived before the message it answers is linked to it now.
+    readers = (
+        Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
+        .filter(Q(pk__in=list(changed_ids)) | Q(reply_to_id__in=touched))
+        .filter(Q(text__iregex=_FACT_VOCABULARY) | Q(text__iregex=KINSHIP_VOCABULARY))
+        .values_list("text", "is_from_self", "chat__kind")
+    )
+    for text, is_from_self, chat_kind in readers:
+        is_direct = chat_kind == ChatKind.DIRECT
+        if (
+            fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
+            or nationality_claims(text)
+            or addressed_relation(text) is not None
+            or signed_relation(text) is not None
+        ):
+            return True
+    if PersonFactSource.objects.filter(fact__user=user, message_id__in=touched).exists():
+        return True
+    if RefinedFactClaim.objects.filter(
+        refinement__user=user, refinement__message_id__in=touched
+    ).exists():
+        return True
+    senders = Message.objects.filter(user=user, pk__in=touched).values("sender_person_id")
+    self_chats = Message.objects.filter(user=user, pk__in=touched, is_from_self=True).values(
+        "chat_id"
+    )
+    people = set(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, chat_id__in=self_chats
+        ).values_list("person_id", flat=True)
+    ) | set(Person.objects.filter(user=user, pk__in=senders).values_list("pk", flat=True))
+    names = [
+        *Person.objects.filter(user=user, pk__in=people).values_list("display_name", flat=True),
+        *PersonIdentity.objects.filter(
+            user=user, person_id__in=people, kind=IdentityKind.NAME
+        ).values_list("value", flat=True),
+    ]
+    return any(relation_of_contact_name(name or "") is not None for name in names)
+
+
+_FACT_INPUTS_SQL = """
+    SELECT md5(concat_ws('|',
+        (SELECT string_agg(id || ':' || display_name, ',' ORDER BY id)
+         FROM conversations_person WHERE user_id = %(user)s),
+        (SELECT string_agg(person_id || ':' || value, ',' ORDER BY id)
+         FROM conversations_personidentity WHERE user_id = %(user)s AND kind = %(name_kind)s),
+        (SELECT string_agg(id || ':' || kind || ':' || is_excluded_from_ai || ':' || title, ','
+                           ORDER BY id)
+         FROM conversations_chat WHERE user_id = %(user)s),
+        (SELECT string_agg(cp.chat_id || ':' || cp.person_id, ',' ORDER BY cp.id)
+         FROM conversations_chatparticipant cp JOIN conversations_chat c ON c.id = cp.chat_id
+         WHERE c.user_id = %(user)s),
+        (SELECT string_agg(id::text, ',' ORDER BY id)
+         FROM memory_personfactrejection WHERE user_id = %(user)s),
+        (SELECT persist_sensitive_facts || ':' || coalesce(sensitive_retention_days, 0)
+         FROM memory_memorypolicy WHERE user_id = %(user)s)
+    ))
+"""
+
+
+def facts_inputs_signature(*, user: User, today: date) -> str:
+    """A digest of what facts read besides the messages: the user's people and their saved
+    names, chats (kind, title, AI switch) and members, rejections and memory policy (and the
+    day, when sensitive facts expire). Facts need deriving again when it changes."""
+    with connection.cursor() as cursor:
+        cursor.execute(_FACT_INPUTS_SQL, {"user": user.pk, "name_kind": IdentityKind.NAME})
+        (digest,) = cursor.fetchone()
+    policy = MemoryPolicy.objects.filter(user=user).first()
+    if policy and policy.persist_sensitive_facts and policy.sensitive_retention_days:
+        digest = f"{digest}:{today.isoformat()}"
+    return str(digest)
+
+
+@dataclass(frozen=True)
+class MemoryRebuilt:
+    counter_rows: int
+    open_loops: int
+    plans: int
+    facts: int
+
+
+def memory_rebuild(*, user: User) -> MemoryRebuilt:
+    """Recompute everything from the user's live messages: the offline reconciler of the
+    incremental path (``memory_rebuild`` command)."""
+    counter_rows = relationship_counters_rebuild(user=user)
+    introductions_merge(user=user)
+    chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
+    open_loops = loops_refresh(user=user, chat_ids=chat_ids)
+    plans = plans_rebuild(user=user)
+    facts = facts_rebuild(user=user)
+    return MemoryRebuilt(counter_rows=counter_rows, open_loops=open_loops, plans=plans, facts=facts)
 
 
 # --- Facts about people -------------------------------------------------------------------

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from claire.accounts.models import User
-from retrieval.memory import services
+from retrieval.memory import jobs, services
 from retrieval.memory.refine import facts_refine, refine_configured
 
 logger = logging.getLogger(__name__)
@@ -21,8 +23,9 @@ logger = logging.getLogger(__name__)
     ignore_result=True,
 )
 def memory_refresh(user_id: int, chat_ids: list[int]) -> None:
-    """Re-derive plans and the loops of ``chat_ids`` after an ingest. Safe to run twice; returns
-    quietly when the user is gone."""
+    """Re-derive plans and the loops of ``chat_ids`` (tasks sent before ingests marked the
+    memory job instead; ``memory.run_job`` is what ingests send now). Safe to run twice;
+    returns quietly when the user is gone."""
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         return
@@ -30,6 +33,30 @@ def memory_refresh(user_id: int, chat_ids: list[int]) -> None:
     logger.info("memory.refreshed", extra={"user_id": user_id, "chats": len(chat_ids)})
     if refine_configured():
         memory_refine.delay(user_id)
+
+
+@shared_task(
+    bind=True,
+    name="memory.run_job",
+    acks_late=True,
+    soft_time_limit=300,
+    time_limit=360,
+    ignore_result=True,
+)
+def memory_run_job(self: Task, user_id: int) -> None:
+    """Bring the user's memory up to date from what their ingests marked (``MemoryJob``).
+    A duplicate delivery finds the job held or idle and returns."""
+    worker_id = f"{socket.gethostname()}:{os.getpid()}:{self.request.id or 'inline'}"[:64]
+    run = jobs.memory_job_run(user_id=user_id, worker_id=worker_id)
+    if run is not None and refine_configured():
+        memory_refine.delay(user_id)
+
+
+@shared_task(name="memory.recover_jobs", ignore_result=True, soft_time_limit=120, time_limit=180)
+def memory_recover_jobs() -> None:
+    """Send again the jobs whose task was lost or whose worker died."""
+    for user_id in jobs.memory_jobs_stranded():
+        memory_run_job.delay(user_id)
 
 
 @shared_task(

@@ -43,6 +43,7 @@ from retrieval.lexicon import fold_text
 from retrieval.memory.extract import ACTIVITIES, plan_signal
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
+from retrieval.memory.plan_words import CHANGE, DECLINE, activity_family, phrases_regex
 from retrieval.memory.selectors import PlanStepView, PlanTimeline
 
 TOPIC_HORIZON = timedelta(days=120)
@@ -80,6 +81,14 @@ _TIME_WORD = re.compile(
     r"|evening|afternoon|night|week|month|time|when|still|where"
 )
 _SUFFIXES = r"(?:e|es|ed|er|ers|ing|s|d)?"
+# How a question says the user takes part ("am I still seeing Sam?", "when am I getting sushi
+# with Mia?"): no topic of the plan.
+_MEETING_VERBS = frozenset(
+    {
+        "seeing", "meeting", "having", "getting", "going", "doing", "hanging", "grabbing",
+        "catching", "joining", "see", "meet", "hang", "grab", "catch", "join",
+    }
+)  # fmt: skip
 
 
 def _root(term: str) -> str:
@@ -105,15 +114,20 @@ _CHANGE_CUE = re.compile(
     r"|not\s+\d)\b"
 )
 # One person dropping out of a group plan, not the plan being called off.
-_DECLINE = re.compile(
-    r"\b(?:can['\u2019]?t|cannot|won['\u2019]?t|couldn['\u2019]?t) (?:make it|come|go|join)"
-    r"|\bgo without me\b|\bcount me out\b|\bi['\u2019]?m out\b|\bno puedo\b|\bn[aã]o posso\b"
-)
+_DECLINE = phrases_regex(DECLINE)
+_CHANGE_WORDS = phrases_regex(CHANGE)
 # A short agreement in the conversation right after a proposal ("eu!! 11 👍", "me!", "in!").
 _SHORT_AGREE = re.compile(
-    r"^\W*(?:me|eu|yo|moi|ich|in|same|yes+|yep|yeah|sure|ok(?:ay)?|sim|s[ií]|oui|ja|bora)\b"
-    r"|\U0001f44d|\U0001f64c"
+    r"^\W*(?:me|eu|yo|moi|ich|in|same|yes+|yep|yeah|sure|ok(?:ay)?|sim|s[ií]|oui|ja|bora|down"
+    r"|deal|np|no problem|fine)\b"
+    r"|\U0001f44d|\U0001f64c|\U0001f44c|\u2705"
 )
+
+
+def _says_change(folded: str) -> bool:
+    """Whether a (folded) message says the plan changes: a change word in any language."""
+    return bool(_CHANGE_CUE.search(folded) or _CHANGE_WORDS.search(folded))
+
 
 _WEEKDAY_WORDS = (
     ("monday", "mon", "segunda", "lunes", "lundi", "montag"),
@@ -253,7 +267,7 @@ class _Steps:
             if merged is not None:
                 step_status = PlanStatus.CONFIRMED
                 self.current = merged
-            elif signal.status == PlanStatus.CHANGED or _CHANGE_CUE.search(folded):
+            elif signal.status == PlanStatus.CHANGED or _says_change(folded):
                 step_status = PlanStatus.CHANGED
                 self.current = PlanWhen(
                     day=said.day or current.day, clock=said.clock, step=said.step
@@ -350,6 +364,9 @@ def _plan_read(
                 and (
                     _names_day(row, current.day, user=user)
                     or _is_organiser_change(row, reader, user=user)
+                    or _is_participant_update(
+                        row, people=participants, own_chats=chats | direct_chats, user=user
+                    )
                 )
             )
             if keep:
@@ -394,8 +411,21 @@ def _is_organiser_change(row: _Row, reader: _Steps, *, user: User) -> bool:
     if first is None or first.sender_person_id is None or row.sender != first.sender_person_id:
         return False
     signal = plan_signal(row.text)
-    changed = signal.status == PlanStatus.CHANGED or _CHANGE_CUE.search(fold_text(row.text))
+    changed = signal.status == PlanStatus.CHANGED or _says_change(fold_text(row.text))
     return bool(changed) and _when(row, signal.event_label, "", user) is not None
+
+
+def _is_participant_update(row: _Row, *, people: set[int], own_chats: set[int], user: User) -> bool:
+    """A move with a new time ("can we push to 8?") or a call-off ("sorry, have to bail")
+    said in the plan's chats or a direct chat with its people, by one of them or the user:
+    before the plan's day, that is about the plan even when it names no day."""
+    if row.chat_id not in own_chats or not (row.is_from_self or row.sender in people):
+        return False
+    signal = plan_signal(row.text)
+    if signal.status == PlanStatus.CANCELLED:
+        return row.is_direct or not _DECLINE.search(fold_text(row.text))
+    changed = signal.status == PlanStatus.CHANGED
+    return changed and _when(row, signal.event_label, "", user) is not None
 
 
 def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
@@ -414,7 +444,8 @@ def _activity(rows: Sequence[_Row], fallback: str) -> str:
         for word in CATEGORY_WORDS:
             if len(word) > 3 and re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", folded):
                 counts[word] = counts.get(word, 0) + 1
-    return max(sorted(counts), key=lambda word: counts[word]) if counts else fallback
+    # On a tie the fuller form wins ("drinks" over "drink").
+    return max(sorted(counts), key=lambda word: (counts[word], len(word))) if counts else fallback
 
 
 def topic_plan(
@@ -435,7 +466,9 @@ def topic_plan(
         dict.fromkeys(
             fold_text(term.strip('"'))
             for term in terms
-            if len(term.strip('"')) >= 3 and not _TIME_WORD.fullmatch(fold_text(term.strip('"')))
+            if len(term.strip('"')) >= 3
+            and not _TIME_WORD.fullmatch(fold_text(term.strip('"')))
+            and fold_text(term.strip('"')) not in _MEETING_VERBS
         )
     )
     base = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
@@ -471,12 +504,12 @@ def topic_plan(
         kept = kinds
     seeds: list[_Row] = []
     if kept:
-        regex = "|".join(_term_sql(term) for term in kept)
+        regex = "|".join(_term_sql(form) for term in kept for form in _forms(term))
         candidates = _rows(base.filter(_matches(regex)))
         scored = []
         for row in candidates:
             haystack = _haystack(row)
-            hits = sum(1 for term in kept if _term_regex(term).search(haystack))
+            hits = sum(1 for term in kept if _uses(term, haystack))
             if hits:
                 scored.append((hits, row))
         today = now.astimezone(user.zoneinfo).date()
@@ -523,7 +556,7 @@ def topic_plan(
 
     def rank(plan: PlanTimeline) -> tuple[int, bool, bool, datetime]:
         folded = fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
-        used = sum(1 for term in words if _term_regex(term).search(folded))
+        used = sum(1 for term in words if _uses(term, folded))
         whens = plan_whens(plan, user.zoneinfo)
         day = whens[-1].day if whens else None
         in_window = window is not None and day is not None and window[0] <= day <= window[1]
@@ -532,7 +565,7 @@ def topic_plan(
 
     chosen = max(plans, key=rank)
     folded = fold_text(" ".join(texts.get(mid, "") for mid in chosen.message_ids))
-    used = tuple(sorted(term for term in kept if _term_regex(term).search(folded)))
+    used = tuple(sorted(term for term in kept if _uses(term, folded)))
     return chosen, used
 
 
@@ -552,7 +585,17 @@ def _is_ahead(row: _Row, today: date, *, user: User) -> bool:
 
 def _score(row: _Row, terms: Sequence[str]) -> int:
     haystack = _haystack(row)
-    return sum(1 for term in terms if _term_regex(term).search(haystack))
+    return sum(1 for term in terms if _uses(term, haystack))
+
+
+def _forms(term: str) -> tuple[str, ...]:
+    """A kind of event in every language read ("lunch", "almoço", "déjeuner"); any other
+    word as itself."""
+    return activity_family(term) if term in CATEGORY_WORDS else (term,)
+
+
+def _uses(term: str, folded_text: str) -> bool:
+    return any(_term_regex(fold_text(form)).search(folded_text) for form in _forms(term))
 
 
 def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
@@ -605,7 +648,7 @@ def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
                 ),
                 None,
             )
-            if joined is not None and _CHANGE_CUE.search(fold_text(row.text)):
+            if joined is not None and _says_change(fold_text(row.text)):
                 groups[joined][0].append(row)
                 groups[joined] = (groups[joined][0], said)
             else:
@@ -645,7 +688,7 @@ def window_plans(
             or "?" in row.text
             or signal.activity
             or said.clock
-            or _CHANGE_CUE.search(fold_text(row.text))
+            or _says_change(fold_text(row.text))
         ):
             continue
         seeds.append(row)

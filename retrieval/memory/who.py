@@ -39,7 +39,7 @@ from conversations.models import (
     Platform,
 )
 from retrieval.lexicon import ROLES, fold_text
-from retrieval.memory.about import AboutMessage, about_rows
+from retrieval.memory.about import AboutMessage, about_rows, who_statement_findings
 from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.introductions import name_words
 from retrieval.memory.models import FactKind
@@ -162,8 +162,15 @@ def who_findings(
         sentences.append(f"{lead} is {phrase} ({_said(user=user, message_id=message_id)})")
         cited.append(message_id)
     if not cited:
-        # No relation stated the way facts read it: the messages about them that use the
-        # words of relations ("Ruth and Felix got engaged", "Sam from the office").
+        # No relation stated the way facts read it: plain statements of the messages that
+        # name them (``about.who_statements``: "Ana is Rui's cousin", where they work), else
+        # the messages about them that use the words of relations.
+        statements, statement_ids = who_statement_findings(
+            user=user, person_ids=person_ids, name=lead
+        )
+        sentences.extend(finding.text for finding in statements)
+        cited.extend(statement_ids)
+    if not cited:
         for row in _related_rows(user=user, person_ids=person_ids, name=lead):
             who = "you" if row.is_from_self else (row.sender_name or "someone")
             when = moment_text(row.sent_at, zone)  # type: ignore[arg-type]

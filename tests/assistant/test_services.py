@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from assistant import services
+from assistant import selectors, services
 from assistant.errors import RequestIdReused, RequestInProgress, TurnNotRetryable
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.services import TurnOutcome
@@ -83,6 +83,18 @@ def test_request_ids_are_per_user(user, other_user):
     services.turn_begin(user=user, request=request)
     pair = services.turn_begin(user=other_user, request=request)
     assert pair.is_new is True
+
+
+def test_a_request_is_seen_only_by_its_sender_and_only_as_a_question(user, other_user):
+    request = _request()
+    assert selectors.request_is_seen(user=user, request_id=request.request_id) is False
+    pair = services.turn_begin(user=user, request=request)
+    assert selectors.request_is_seen(user=user, request_id=request.request_id) is True
+    assert selectors.request_is_seen(user=other_user, request_id=request.request_id) is False
+    assert selectors.request_is_seen(user=user, request_id=str(uuid.uuid4())) is False
+    # The assistant turn carries no request id of its own.
+    assert pair.assistant_turn.request_id == ""
+    assert selectors.request_is_seen(user=user, request_id="") is False
 
 
 def test_foreign_chat_in_scope_is_not_found_and_nothing_is_written(user, other_user):

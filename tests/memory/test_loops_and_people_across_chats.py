@@ -307,7 +307,9 @@ def test_a_name_no_contact_has_finds_the_nickname_whose_group_says_it(user):
     (job,), ids = about_findings(
         user=user, person_ids=[biscuit], name="Joao", question="what's Joao's job?"
     )
-    assert job.text.startswith("What Joao does, as your messages tell it: Biscuit wrote")
+    assert job.text.startswith(
+        "Joao is most likely a teacher, as your messages tell it: Biscuit wrote"
+    )
     assert ids[0] == message_row(user, "dm-biscuit", "3").pk
 
 

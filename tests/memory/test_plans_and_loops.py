@@ -284,20 +284,25 @@ def _refresh_requests_recorded(monkeypatch, requested):
     from retrieval.memory import receivers
 
     def task_send(name, *, args):
-        assert name == "memory.refresh"
+        assert name == "memory.run_job"
         requested.append(tuple(args))
 
     monkeypatch.setattr(receivers, "task_send", task_send)
 
 
-def test_ingest_requests_the_refresh_after_commit(
+def test_ingest_marks_the_memory_job_and_sends_it_after_commit(
     user, django_capture_on_commit_callbacks, monkeypatch
 ):
-    requested: list[tuple[int, list[int]]] = []
+    from retrieval.memory.models import MemoryJob, MemoryJobState
+
+    requested: list[tuple[int, ...]] = []
     _refresh_requests_recorded(monkeypatch, requested)
     with django_capture_on_commit_callbacks(execute=True):
         ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "Could you send me the invoice?"))
-    assert requested == [(user.pk, [Chat.objects.get(user=user).pk])]
+    assert requested == [(user.pk,)]
+    job = MemoryJob.objects.get(user=user)
+    assert job.state == MemoryJobState.QUEUED
+    assert (job.pending_chat_ids, job.pending_since) == ([Chat.objects.get(user=user).pk], T0)
 
 
 def test_one_refresh_per_transaction_however_many_ingests(
@@ -305,14 +310,17 @@ def test_one_refresh_per_transaction_however_many_ingests(
 ):
     from django.db import transaction
 
-    requested: list[tuple[int, list[int]]] = []
+    from retrieval.memory.models import MemoryJob
+
+    requested: list[tuple[int, ...]] = []
     _refresh_requests_recorded(monkeypatch, requested)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         ingest(user, chat_of("dm-leo", "Leo"), say("1", T0, "hi", sender="Leo"))
         ingest(user, chat_of("dm-rita", "Rita"), say("1", T0, "hi", sender="Rita"))
         ingest(user, chat_of("dm-leo", "Leo"), say("2", T0, "again", sender="Leo"))
     chat_ids = sorted(Chat.objects.filter(user=user).values_list("pk", flat=True))
-    assert requested == [(user.pk, chat_ids)]
+    assert requested == [(user.pk,)]
+    assert MemoryJob.objects.get(user=user).pending_chat_ids == chat_ids
 
 
 def test_plans_are_found_by_words_of_their_steps_and_by_people(user):

@@ -10,9 +10,11 @@ import pytest
 
 from retrieval.answerability import (
     STRONG_SIMILARITY,
+    WEAK_STRENGTH,
     EvidenceSignals,
     answerability_assess,
     answerability_decide,
+    names_people_as_topic,
 )
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
@@ -191,10 +193,13 @@ def test_the_named_people_with_only_someone_elses_match_is_refused():
     assert answerability_decide(theirs_empty).rule == "nothing_of_people"
     theirs_partial = _signals(people_best_similarity=0.4, people_best_coverage=0.5)
     assert answerability_decide(theirs_partial).rule is None
-    # Unknown words count against both sides: a gap of half the words is enough only when
-    # nothing of theirs is even loosely close in meaning.
+    # Unknown words count against both sides: with evidence that is not weak, a gap of half
+    # the words is enough only when nothing of theirs is even loosely close in meaning.
     half_unknown = _signals(
-        unknown_terms=("repair",), people_best_similarity=0.4, people_best_coverage=0.0
+        unknown_terms=("repair",),
+        best_similarity=0.7,
+        people_best_similarity=0.5,
+        people_best_coverage=0.0,
     )
     assert answerability_decide(half_unknown).rule is None
     half_unknown_far = _signals(
@@ -204,6 +209,30 @@ def test_the_named_people_with_only_someone_elses_match_is_refused():
     # A question about their relations ("Marco's parents") is not judged by their words.
     relation = _signals(people_best_similarity=0.2, people_best_coverage=0.0, describes_people=True)
     assert answerability_decide(relation).rule is None
+
+
+def test_weak_evidence_with_the_topic_in_someone_elses_messages_is_refused():
+    # Their messages carry half the topic, someone else's all of it, nothing close in meaning.
+    weak = _signals(best_similarity=0.35, people_best_similarity=0.3, people_best_coverage=0.5)
+    assert answerability_decide(weak).strength < WEAK_STRENGTH
+    assert answerability_decide(weak).rule == "someone_elses_topic"
+    # The same words with a candidate close in meaning: not weak, answered.
+    close = _signals(best_similarity=0.7, people_best_similarity=0.6, people_best_coverage=0.5)
+    assert answerability_decide(close).rule is None
+    # Weak, but their own messages carry most of the topic: answered with the note.
+    theirs_most = _signals(
+        best_similarity=0.35, people_best_similarity=0.3, people_best_coverage=0.6
+    )
+    assert answerability_decide(theirs_most).strength < WEAK_STRENGTH
+    assert answerability_decide(theirs_most).rule is None
+    # Weak, and the gap is small: answered with the note.
+    small_gap = _signals(
+        best_similarity=0.35,
+        best_coverage=0.7,
+        people_best_similarity=0.3,
+        people_best_coverage=0.4,
+    )
+    assert answerability_decide(small_gap).rule is None
 
 
 def test_evidence_strength_grows_with_coverage_similarity_and_the_named_peoples_own_match():
@@ -292,3 +321,59 @@ def test_a_short_word_inside_a_longer_one_is_not_a_misspelling(user):
     # "gate" is spelled inside "investigate" but is no word of it.
     assert answerability.signals.unknown_terms == ("gate",)
     assert answerability.signals.misspelled_terms == ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did anyone in the group mention Jonas's allergy?",
+        "has anybody said where Jonas is staying?",
+        "Who told me about Jonas?",
+        "what's Jonas's new address?",
+        "When is Jonas' birthday?",
+    ],
+)
+def test_people_asked_about_rather_than_quoted_are_the_topic(question):
+    assert names_people_as_topic(question, ("Jonas",))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What's the door code Jonas sent me?",
+        "What did Jonas say about the courier?",
+        "did Jonas tell anyone about the move?",
+    ],
+)
+def test_what_the_named_people_said_keeps_them_the_speakers(question):
+    assert not names_people_as_topic(question, ("Jonas",))
+
+
+def test_people_who_are_the_topic_are_not_judged_by_their_own_words():
+    theirs_empty = _signals(people_best_similarity=0.2, people_best_coverage=0.0)
+    assert answerability_decide(theirs_empty).rule == "nothing_of_people"
+    topic = _signals(people_best_similarity=0.2, people_best_coverage=0.0, is_people_topic=True)
+    assert answerability_decide(topic).rule is None
+
+
+def test_a_group_members_thing_told_by_another_member_answers(user):
+    # Jonas is in the group, so his name there would read as an address; asked what anyone
+    # said about him, Mum's message answers.
+    family = chat_of("family", "Mum", "Jonas")
+    ingest(
+        user,
+        family,
+        say("f1", T0, "Sunday lunch at ours, bring a dessert", sender="Mum"),
+        say(
+            "f2", T0 + timedelta(hours=1), "No walnuts in the cake, Jonas is allergic", sender="Mum"
+        ),
+        say("f3", T0 + timedelta(hours=2), "family photo from the lake", sender="Jonas"),
+    )
+    for question in (
+        "Did anyone mention Jonas being allergic?",
+        "has somebody said what Jonas's allergic to?",
+    ):
+        retrieval = _ask(user, question)
+        assert retrieval.unanswerable_rule is None, question
+        allergy = message_row(user, "family", "f2").pk
+        assert allergy in [pk for source in retrieval.pack.sources for pk in source.message_ids]

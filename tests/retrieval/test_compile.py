@@ -12,7 +12,7 @@ import pytest
 from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
 from retrieval.dates import message_relative_date
 from retrieval.lexicon import fold_text
-from retrieval.types import ActionType, Intent, RequestedAction, Scope
+from retrieval.types import ActionType, Intent, RequestedAction, Scope, TimeTarget
 from tests.factories import (
     ChatFactory,
     ChatParticipantFactory,
@@ -329,6 +329,8 @@ def test_every_pattern_decides_at_least_one_question():
         "not_got_back_to_me": "who never got back to me",
         "promises": "what did I promise but never did",
         "pending": "anything pending?",
+        "still_open": "what's still open with Bruno?",
+        "did_they_deliver": "did Bruno send the invoice?",
         "did_i_do": "did I ever pay Bruno back?",
         "remind_me": "remind me to water the plants",
         "invite": "invite Ana to the party",
@@ -338,6 +340,7 @@ def test_every_pattern_decides_at_least_one_question():
         "talk_to_most": "who do I talk to the most",
         "closest_friends": "who are my best friends",
         "neglecting": "who am I neglecting",
+        "most_by_count": "which two friends did I chat with most over the summer",
         "who_was_the": "who was the woman at the bar",
         "whats_the_name": "what was the name of that cafe",
         "remind_me_who": "do you remember who organised it",
@@ -369,3 +372,75 @@ def test_let_someone_know_is_a_message_to_them_but_let_me_know_is_not():
         assert intent == Intent.ACTION_REQUEST, request
     for question in ("let me know what Priscilla said", "let us know when the boiler is fixed"):
         assert classify_intent(fold_text(question))[0] != Intent.ACTION_REQUEST, question
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "year"),
+    [
+        # Asked on 14 March 2026: a bare month reads the past unless the question looks ahead.
+        ("What did we cook at the party in June?", 2025),
+        ("What were people saying about the flat in June?", 2025),
+        ("What are people saying about the flat in June?", 2025),
+        ("What are we cooking for the party in June?", 2026),
+        ("Is Leo still coming over in June?", 2026),
+        ("What will Leo bring in October?", 2026),
+        ("Who's going to host in October?", 2026),
+        ("What's coming up in October?", 2026),
+        ("Did Leo say he will host in October?", 2025),
+    ],
+)
+def test_the_tense_of_a_question_decides_which_year_a_bare_month_means(user, question, year):
+    compiled = _compile(user, question)
+    assert compiled.time_range is not None
+    assert compiled.time_range.start.year == year
+
+
+@pytest.mark.django_db
+def test_a_window_that_has_not_begun_is_when_something_happens_not_when_it_was_said(user):
+    ahead = _compile(user, "What are we cooking for the party in June?")
+    assert ahead.time_range is not None
+    assert ahead.time_range.applies_to == TimeTarget.EVENT
+    behind = _compile(user, "What did we cook at the party in June?")
+    assert behind.time_range is not None
+    assert behind.time_range.applies_to == TimeTarget.MESSAGES
+    # The week under way has begun: its messages are what it means.
+    current = _compile(user, "What did Leo say this week?")
+    assert current.time_range is not None
+    assert current.time_range.applies_to == TimeTarget.MESSAGES
+
+
+@pytest.mark.parametrize(
+    ("question", "is_ranking"),
+    [
+        ("Which three people did I text most in May?", True),
+        ("who's the most active in the climbing chat?", True),
+        ("Who messages me more than anyone?", True),
+        ("whom do I email most at work?", True),
+        ("Which contacts do I hear from most on Signal?", True),
+        ("Who messaged me most recently?", False),
+        ("Who sent the most photos of the dog?", False),
+        ("What did the person I talk to most say about the lease?", False),
+    ],
+)
+def test_a_question_asking_who_talks_most_is_a_ranking_in_any_wording(question, is_ranking):
+    intent, _pattern = classify_intent(fold_text(question))
+    assert (intent == Intent.PEOPLE_RANKING) is is_ranking
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("question", "keywords"),
+    [
+        ("What did we end up ordering for the party?", ("ordering", "party")),
+        ("how many chairs did they wind up renting?", ("chairs", "renting")),
+        ("How did the exam turn out?", ("exam",)),
+        ("what was wrong with the dishwasher?", ("dishwasher",)),
+        ("What's wrong with the van", ("van",)),
+        ("what went wrong at the bakery?", ("bakery",)),
+        ("what did we finally pick for the venue?", ("pick", "venue")),
+    ],
+)
+def test_the_frame_of_an_outcome_question_is_not_a_keyword(user, question, keywords):
+    # The answering message names the outcome ("it was the pump"), never "ended up" or "wrong".
+    assert _compile(user, question).keywords == keywords

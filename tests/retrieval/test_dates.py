@@ -570,3 +570,54 @@ def test_a_message_is_read_in_the_given_timezone():
 def test_a_message_without_dates_has_no_window():
     sent_at = datetime(2026, 5, 8, 15, 0, tzinfo=LISBON)
     assert message_relative_date("ok see you there", sent_at, LISBON) is None
+
+
+# --- a relative phrase read against a dated one -----------------------------------------------
+
+
+def test_last_weekday_followed_by_a_dated_day_is_the_weekday_before_that_date():
+    # Friday 2 January 2026 is the Friday before Monday 5 January 2026.
+    assert window("what did Ana finish last Friday, on 5 January 2026?") == (
+        "2026-01-02T00:00:00+00:00",
+        "2026-01-03T00:00:00+00:00",
+    )
+
+
+def test_bare_weekday_before_a_dated_day_is_the_one_before_it():
+    assert window("who came over on the Sunday before 10 February 2026?") == (
+        "2026-02-08T00:00:00+00:00",
+        "2026-02-09T00:00:00+00:00",
+    )
+
+
+def test_last_weekend_before_a_date_is_the_weekend_before_that_date():
+    assert window("where did Rui go last weekend before March 2, 2026?") == (
+        "2026-02-28T00:00:00+00:00",
+        "2026-03-02T00:00:00+00:00",
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what cake did Ana bake recently, in November 2025?",
+        "which film did Rui see lately in November 2025",
+    ],
+)
+def test_recently_with_a_dated_month_is_that_month(text):
+    assert window(text) == ("2025-11-01T00:00:00+00:00", "2025-12-01T00:00:00+00:00")
+
+
+def test_relative_phrase_without_a_dated_one_still_reads_against_now():
+    assert window("what did Ana say last Friday?") == (
+        "2026-03-13T00:00:00+00:00",
+        "2026-03-14T00:00:00+00:00",
+    )
+
+
+def test_a_date_before_the_relative_phrase_is_no_anchor():
+    # The first expression wins as before: the dated one.
+    assert window("in November 2025, and recently?") == (
+        "2025-11-01T00:00:00+00:00",
+        "2025-12-01T00:00:00+00:00",
+    )

@@ -20,7 +20,8 @@
 ``--burst N`` measures admission instead: N streams opened at the same moment on a warmed
 server, request -> first byte and -> ``data-sources`` for each (then it hangs up).
 ``--processes N`` serves with the production layout (``python -m claire.serve``: N daphne
-processes on one socket; needs ``REDIS_URL``). The bench user's rate limit and stream cap are
+processes on one socket; several need ``REDIS_URL``); a burst always does, with one process by
+default. The bench user's rate limit and stream cap are
 lifted for the server it starts.
 """
 
@@ -220,7 +221,9 @@ class Command(BaseCommand):
             },
             "profiles": {"answer": {"candidates": ["local/mock"]}},
         }
-        if options["processes"] > 1:
+        if options["processes"] > 1 or options["burst"]:
+            # The production layout, whose listening socket queues a whole burst (daphne's
+            # own -b/-p listens with Twisted's backlog of 50).
             command = [
                 *("-m", "claire.serve", "--processes", str(options["processes"])),
                 *("--bind", "127.0.0.1", "--port", str(port), "--", "--verbosity", "0"),

@@ -337,11 +337,12 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     """The answer made of the evidence's own sentences that best match ``question``."""
 
     if _ACTION_PATTERN.search(question):
-        # Honest about what it is: this answerer reads, it never writes or sends.
+        # Honest about what happens: the answer quotes, a draft (when the engine makes one)
+        # follows and waits for approval; nothing is sent from here.
         found = _quoted_answer(_ACTION_PATTERN.sub("", question), evidence, timezone)
         return (
-            "I can only quote your messages here, not write or send one. "
-            "What your messages say about it:\n\n" + found
+            "I never send messages myself: a draft, when I can prepare one, waits below for "
+            "your approval. What your messages say about it:\n\n" + found
         )
     if _RANKING_PATTERN.search(question):
         return _ranking(evidence, timezone)
@@ -356,10 +357,9 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     total = len(sentences)
 
     def score(sentence: _Sentence) -> float:
-        overlap = question_terms & sentence.terms
-        weight = sum(math.log(1 + total / document_frequency[term]) for term in overlap)
+        weight = _term_weight(question_terms, sentence.terms, document_frequency, total)
         # Retrieval already ranked the sources; among equals, prefer its order.
-        return weight + 0.01 / (1 + sentence.source_rank) if overlap else 0.0
+        return weight + 0.01 / (1 + sentence.source_rank) if weight > 0 else 0.0
 
     # A message is as relevant as its best sentence; its excerpt is built from its best ones.
     by_source: dict[str, list[tuple[float, _Sentence]]] = {}
@@ -387,6 +387,11 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 
     best_source, best_text = excerpt_of(ranked[0])
     reported = _reported_lead(question, ranked, timezone)
+    if reported and _YES_NO_QUESTION.search(question):
+        opening = _yes_no_opening(question, ranked, timezone)
+        reported = opening + "\n\n".join(
+            line for line in reported.split("\n\n") if line not in opening
+        )
     lead = (
         reported
         if reported
@@ -427,14 +432,34 @@ _PLACE = re.compile(
     r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
     r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
 )
-_AMOUNT = re.compile(
+# A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
+_MONEY = re.compile(
     r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
-    r"total|k)\b|\b\d+(?:[.,]\d+)?\b",
+    r"total|k|reais|pesos)\b",
+    re.IGNORECASE,
+)
+# A count: a number (or "a dozen") that is not a clock time, a date or a phone number.
+_COUNT = re.compile(
+    r"(?<![\d:/.,$€£-])"
+    r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
+    r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
+    r"|\ba\s+dozen\b|\bdozens\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(
-    r"\b(?:because|cause|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
-    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|was\s+the|means)\b",
+    r"\b(?:because|cause|caused|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
+    r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
+    re.IGNORECASE,
+)
+# What someone is or does: a job, a relation to someone, where they are from or live.
+_ROLE = re.compile(
+    r"\b(?:works?|working|worked)\s+(?:at|for|as|in)\b|\b(?:job|boss|teach\w*|nurse|doctor|"
+    r"engineer|lawyer|manager|student|designer|developer|chef|(?:my|his|her|their|your)\s+"
+    r"(?:\w+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|"
+    r"partner|girlfriend|boyfriend|fianc\w*|cousin|aunt|uncle|friend|colleague|roommate|"
+    r"neighbou?r|boss)|engaged|married|said\s+yes|lives?\s+in|moved\s+to|(?:is|'m|am|are|"
+    r"originally)\s+from)\b",
     re.IGNORECASE,
 )
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
@@ -446,11 +471,47 @@ _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
         _PLACE,
     ),
-    (re.compile(r"\bhow\s+(?:much|many)\b|\b(?:price|cost|costs|total)\b", re.I), _AMOUNT),
-    (re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwhat\s+(?:went|was)\s+wrong\b", re.I), _REASON),
+    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
+    (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
+    (
+        re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
+        _REASON,
+    ),
+    (
+        re.compile(
+            r"^\W*(?:who\s+(?:is|was)|who's)\b|\bwhat\s+does\s+\S+\s+do\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+\S+\s+(?:job|work|profession|occupation)\b|"
+            r"\bwhere\s+does\s+\S+\s+work\b|\bhow\s+(?:is|are)\s+\S+\s+related\b",
+            re.I,
+        ),
+        _ROLE,
+    ),
+)
+# Questions about how something came out ("what did we end up ...", "how did it turn out",
+# "what was wrong in the end"): a later message that resolves an earlier one answers them.
+_OUTCOME_QUESTION = re.compile(
+    r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
+    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
+    re.IGNORECASE,
 )
 # What a turn that gives the kind of answer asked for is worth, next to its shared words.
 ANSWER_TYPE_WEIGHT = 1.0
+# A turn that gives the kind of answer asked for a few turns after one that shares the
+# question's words answers it (the reply to "what was it?" says "the wax seal", not the
+# topic): it is worth that turn's shared words plus this share of the answer type's weight, so
+# it outranks the turn it answers unless that one gives the answer itself (for a question
+# about how things came out, the whole answer type's weight and a little more: the later word
+# wins).
+FOLLOW_UP_SHARE = 0.5
+FOLLOW_UP_TURNS = 3
+# A turn giving the kind of answer asked ranks before every turn that does not when it is at
+# least this share as good as the best turn.
+ANSWERS_FIRST_SHARE = 0.5
+# A question word that only begins a message's word ("gas" / "gasoline", "allergy" /
+# "allergic") counts for this share of its weight.
+PREFIX_SHARE = 0.5
+PREFIX_MIN_CHARS = 3
+SHARED_PREFIX_MIN_CHARS = 5
 
 
 def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
@@ -459,11 +520,63 @@ def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
     return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
 
 
-def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]:
+def is_outcome_question(question: str) -> bool:
+    """Whether ``question`` asks how something came out, so the latest word on it answers."""
+    return _OUTCOME_QUESTION.search(question) is not None
+
+
+def _begins(short: str, long: str) -> bool:
+    """Whether two different words are one word's forms or a word and its longer kin: the
+    shorter starts the longer ("gas" / "gasolina") or they share a long start ("allergy" /
+    "allergic")."""
+    if short == long:
+        return False
+    if len(short) > len(long):
+        short, long = long, short
+    if len(short) >= PREFIX_MIN_CHARS and long.startswith(short):
+        return True
+    shared = len(_common_start(short, long))
+    return shared >= SHARED_PREFIX_MIN_CHARS and shared >= len(short) - 2
+
+
+def _common_start(first: str, second: str) -> str:
+    index = 0
+    while index < min(len(first), len(second)) and first[index] == second[index]:
+        index += 1
+    return first[:index]
+
+
+def _term_weight(
+    question_terms: set[str], terms: frozenset[str], frequency: Counter[str], total: int
+) -> float:
+    """The question's words found in ``terms``, the rarer the heavier; a word found only as
+    the start of one of them (``_begins``) counts ``PREFIX_SHARE`` of the rarest such one."""
+    weight = 0.0
+    for term in question_terms:
+        if term in terms:
+            weight += math.log(1 + total / frequency[term])
+            continue
+        kin = [word for word in terms if _begins(term, word)]
+        if kin:
+            weight += PREFIX_SHARE * max(math.log(1 + total / frequency[word]) for word in kin)
+    return weight
+
+
+def turn_weights(
+    question: str,
+    turns: Sequence[tuple[str, str]],
+    *,
+    windows: Sequence[object] | None = None,
+) -> list[float]:
     """How well each (sender, text) turn answers ``question``: the question's words it shares
-    (its sender's name included), each weighing more the rarer it is among ``turns``, plus
-    ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for; 0.0 for a turn that
-    shares no word."""
+    (its sender's name included; a word only begun counts ``PREFIX_SHARE``), each weighing
+    more the rarer it is among ``turns``, plus ``ANSWER_TYPE_WEIGHT`` when it gives the kind
+    of answer asked for. A turn that gives that kind of answer within ``FOLLOW_UP_TURNS``
+    after a matching turn of the same window (``windows``: one key per turn; all one window
+    when None) is worth at least that turn's shared words plus ``FOLLOW_UP_SHARE`` of the
+    answer type (for a question about how things came out, a little more than the whole
+    answer type: the later message is the outcome). 0.0 for a turn that neither shares a word
+    nor follows one."""
     question_terms = set(content_terms(question))
     shapes = answer_types(question)
     terms_of = [
@@ -471,17 +584,36 @@ def turn_weights(question: str, turns: Sequence[tuple[str, str]]) -> list[float]
     ]
     frequency = Counter(term for terms in terms_of for term in terms)
     total = len(turns)
-    weights = []
-    for (_sender, text), terms in zip(turns, terms_of, strict=True):
-        overlap = question_terms & terms
-        if not overlap:
-            weights.append(0.0)
-            continue
-        weight = sum(math.log(1 + total / frequency[term]) for term in overlap)
-        if any(shape.search(text) for shape in shapes):
-            weight += ANSWER_TYPE_WEIGHT
-        weights.append(weight)
-    return weights
+    keys = list(windows) if windows is not None else [None] * total
+    shaped = [any(shape.search(text) for shape in shapes) for _sender, text in turns]
+    shared = [_term_weight(question_terms, terms, frequency, total) for terms in terms_of]
+    weights = [
+        weight + ANSWER_TYPE_WEIGHT if weight > 0 and has_shape else weight
+        for weight, has_shape in zip(shared, shaped, strict=True)
+    ]
+    bonus = ANSWER_TYPE_WEIGHT * (1.01 if is_outcome_question(question) else FOLLOW_UP_SHARE)
+    for index, has_shape in enumerate(shaped):
+        earlier = [
+            shared[before]
+            for before in range(max(0, index - FOLLOW_UP_TURNS), index)
+            if keys[before] == keys[index] and shared[before] > 0
+        ]
+        if has_shape and earlier:
+            weights[index] = max(weights[index], max(earlier) + bonus)
+    return _answers_first(weights, shaped)
+
+
+def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
+    """``weights`` with every turn that gives the kind of answer asked and is at least
+    ``ANSWERS_FIRST_SHARE`` as good as the best turn lifted above all that do not: a message
+    that repeats the question's topic without its answer never leads one that gives it."""
+    best = max(weights, default=0.0)
+    return [
+        weight + best
+        if has_shape and weight > 0 and weight >= ANSWERS_FIRST_SHARE * best
+        else weight
+        for weight, has_shape in zip(weights, shaped, strict=True)
+    ]
 
 
 def best_turn(
@@ -523,7 +655,11 @@ def _reported_lead(
             if not text.strip() or suspicious_text(text) or suspicious_text(sender):
                 continue
             turns.append((position, turn_index, sender, source, text))
-    weights = turn_weights(question, [(sender, text) for _p, _i, sender, _s, text in turns])
+    weights = turn_weights(
+        question,
+        [(sender, text) for _p, _i, sender, _s, text in turns],
+        windows=[position for position, *_rest in turns],
+    )
     found: list[tuple[float, int, str, EvidenceSource, str]] = []
     for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
         if weight <= 0:
@@ -552,19 +688,79 @@ def _reported_lead(
         if key in seen:
             continue
         seen.add(key)
-        cleaned = _quote(text)
-        if len(cleaned) > MAX_REPORTED_CHARS:
-            cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
-        who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
-        verb = "wrote" if who == "You" else "said"
-        title = _name(source.chat_title, "chat")
-        context = [title] if title else []
-        when = _when(source, timezone)
-        if when:
-            context.append(when)
-        where = f" ({', '.join(context)})" if context else ""
-        lines.append(f"{who} {verb}{where}: {cleaned} [{source.label}]")
+        lines.append(_reported_line(sender, text, source, timezone))
     return "\n\n".join(lines)
+
+
+def _reported_line(sender: str, text: str, source: EvidenceSource, timezone: str) -> str:
+    """One message reported in the answer's words: "**Ivo** said (chat, when): … [S1]"."""
+    cleaned = _quote(text)
+    if len(cleaned) > MAX_REPORTED_CHARS:
+        cleaned = cleaned[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
+    who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
+    verb = "wrote" if who == "You" else "said"
+    title = _name(source.chat_title, "chat")
+    context = [title] if title else []
+    when = _when(source, timezone)
+    if when:
+        context.append(when)
+    where = f" ({', '.join(context)})" if context else ""
+    return f"{who} {verb}{where}: {cleaned} [{source.label}]"
+
+
+# "Did anyone mention …?", "has somebody talked about …?": a message that says it is the yes.
+_ANYONE_SAID = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|"
+    r"people|they|we|you|i)\b.*\b(?:mention|say|said|talk|bring\s+up|brought\s+up|ask|tell|"
+    r"told|write|wrote|text|discuss)\w*\b",
+    re.IGNORECASE,
+)
+# The opening of a yes/no answer when the only message that says "yes" is suspicious.
+UNTRUSTED_NO = (
+    "No. Nothing you can trust says so: the only message that does is suspicious (spam or "
+    "instructions aimed at an assistant), and I did not follow it. What the people involved "
+    "wrote:\n\n"
+)
+
+
+def _yes_no_opening(
+    question: str, ranked: Sequence[list[tuple[float, _Sentence]]], timezone: str
+) -> str:
+    """The first words of a yes/no answer the messages settle by themselves: "No." when the
+    message that best matches the question is suspicious (a claim only spam or an injection
+    makes is not a fact), followed by the trusted messages after it in its window (how people
+    reacted to it); "Yes." when the question asks whether anyone said something and a
+    trusted message shares its topic words (not just a name); "" otherwise."""
+    placed = [
+        (scored[0][1].source, index, sender, text)
+        for scored in ranked
+        for index, (sender, text) in enumerate(_turns_of(scored[0][1].source))
+        if text.strip()
+    ]
+    turns = [(sender, text) for _source, _index, sender, text in placed]
+    weights = turn_weights(question, turns, windows=[source.label for source, *_ in placed])
+    best = max(range(len(turns)), key=lambda index: weights[index], default=None)
+    if best is None or weights[best] <= 0:
+        return ""
+    source, position, sender, text = placed[best]
+    if suspicious_text(text) or suspicious_text(sender):
+        reactions = [
+            _reported_line(other_sender, other_text, source, timezone)
+            for other_sender, other_text in _turns_of(source)[position + 1 :]
+            if other_text.strip()
+            and not suspicious_text(other_text)
+            and not suspicious_text(other_sender)
+        ][:REPORTED_TURNS]
+        return UNTRUSTED_NO + "".join(line + "\n\n" for line in reactions)
+    if _ANYONE_SAID.search(question):
+        # Topic words, not names: a capitalised word of the question names someone.
+        lowercase = " ".join(word for word in question.split() if not word[:1].isupper())
+        topic = set(content_terms(lowercase)) - set(content_terms(" ".join(s for s, _ in turns)))
+        if topic & set(content_terms(text)) or any(
+            _begins(term, word) for term in topic for word in content_terms(text)
+        ):
+            return "Yes. "
+    return ""
 
 
 def _ranking(evidence: Sequence[EvidenceSource], timezone: str) -> str:

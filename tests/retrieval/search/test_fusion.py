@@ -257,3 +257,55 @@ def test_second_neighbours_share_nothing_when_their_shares_are_zero():
     candidates = _fuse(lexical=[1], facts=facts, weights=weights)
 
     assert [c.message_id for c in candidates] == [1]
+
+
+def test_in_range_legs_add_their_reciprocal_ranks():
+    weights = replace(CLASSIC, range_leg_weight=0.5)
+    candidates = fuse(
+        lexical=[LexicalHit(message_id=1, score=1.0)],
+        vector=[VectorHit(message_id=2, similarity=0.9)],
+        facts=_facts(1, 2, 3),
+        weights=weights,
+        now=NOW,
+        ranged_lexical=[LexicalHit(message_id=3, score=1.0)],
+        ranged_vector=[
+            VectorHit(message_id=2, similarity=0.9),
+            VectorHit(message_id=3, similarity=0.5),
+        ],
+        limit=50,
+    )
+
+    by_id = {c.message_id: c for c in candidates}
+    assert by_id[1].fused_score == pytest.approx(1 / 61)
+    assert by_id[2].fused_score == pytest.approx(1 / 61 + 0.5 / 61)
+    assert by_id[3].fused_score == pytest.approx(0.5 / 61 + 0.5 / 62)
+    assert [c.message_id for c in candidates] == [2, 1, 3]
+
+
+def test_in_range_vector_hits_below_the_floor_are_dropped():
+    candidates = fuse(
+        lexical=[],
+        vector=[],
+        facts=_facts(4),
+        weights=replace(CLASSIC, range_leg_weight=0.5, vector_min_similarity=0.3),
+        now=NOW,
+        ranged_vector=[VectorHit(message_id=4, similarity=0.2)],
+        limit=50,
+    )
+
+    assert candidates == []
+
+
+def test_in_range_legs_count_nothing_at_weight_zero():
+    weights = replace(CLASSIC, range_leg_weight=0.0)
+    with_legs = fuse(
+        lexical=[LexicalHit(message_id=1, score=1.0)],
+        vector=[],
+        facts=_facts(1, 2),
+        weights=weights,
+        now=NOW,
+        ranged_lexical=[LexicalHit(message_id=1, score=1.0)],
+        limit=50,
+    )
+
+    assert [(c.message_id, c.fused_score) for c in with_legs] == [(1, pytest.approx(1 / 61))]

@@ -206,6 +206,35 @@ def test_an_event_told_after_the_range_it_happened_in_is_found(user, hash_index)
     assert _ids(result) == [told_later.pk]
 
 
+def test_a_message_sent_soon_after_the_range_is_searched_again_inside_it(user, hash_index):
+    chat = ChatFactory(user=user)
+    for day in range(1, 6):
+        MessageFactory(
+            chat=chat,
+            text="budget review, the budget review again, budget review",
+            sent_at=T0 - dt.timedelta(days=30 + day),
+        )
+    # Another chat: no neighbour of an old hit shares its score with it.
+    told = MessageFactory(
+        chat=ChatFactory(user=user), text="we did the budget", sent_at=T0 + dt.timedelta(days=10)
+    )
+    index_user(user)
+    window = TimeRange(start=T0, end=T0 + dt.timedelta(days=7), timezone="UTC", label="that week")
+    narrow = replace(LIMITS, lexical_candidates=2, vector_candidates=0)
+    compiled = _compiled("what happened with the budget", ["budget"], time_range=window)
+
+    with_legs = search(user=user, compiled=compiled, now=NOW, limits=narrow)
+    without = search(
+        user=user,
+        compiled=compiled,
+        now=NOW,
+        limits=replace(narrow, weights=replace(narrow.weights, range_leg_weight=0.0)),
+    )
+
+    assert told.pk in _ids(with_legs)
+    assert told.pk not in _ids(without)
+
+
 def test_a_question_about_what_was_said_reads_its_range_strictly(user, hash_index):
     chat = ChatFactory(user=user)
     before = MessageFactory(chat=chat, text="budget review", sent_at=T0 - dt.timedelta(seconds=1))

@@ -7,7 +7,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claire.accounts.models import User
-from conversations.models import Chat
 from retrieval.memory import services
 
 
@@ -21,11 +20,8 @@ class Command(BaseCommand):
         user = User.objects.filter(email=options["user"].strip().lower()).first()
         if user is None:
             raise CommandError("No user with that email.")
-        counters = services.relationship_counters_rebuild(user=user)
-        chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
-        open_loops = services.loops_refresh(user=user, chat_ids=chat_ids)
-        plans = services.plans_rebuild(user=user)
-        facts = services.facts_rebuild(user=user)
+        rebuilt = services.memory_rebuild(user=user)
         self.stdout.write(
-            f"counter rows {counters}, open loops {open_loops}, plans {plans}, facts {facts}"
+            f"counter rows {rebuilt.counter_rows}, open loops {rebuilt.open_loops}, "
+            f"plans {rebuilt.plans}, facts {rebuilt.facts}"
         )

@@ -1,0 +1,292 @@
+"""The words people use to agree to, move and call off plans, and to put off an answer, as
+data: one tuple of phrases (regular-expression fragments, matched case-insensitively on whole
+words) per language. ``retrieval.memory.extract`` and ``retrieval.memory.timeline`` compile
+them; a new language or a new way of saying it is a line here, not a rule elsewhere."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+_APOSTROPHE = "['\u2019]?"
+
+AGREEMENT: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "count me in",
+        f"i{_APOSTROPHE}m in",
+        f"we{_APOSTROPHE}re in",
+        "works for me",
+        "that works",
+        "sounds (?:good|great|perfect|like a plan)",
+        "booked",
+        "confirmed",
+        "see (?:you|ya|u) (?:then|there)",
+        f"(?:we|i){_APOSTROPHE}ll be there",
+        "yes",
+        f"i{_APOSTROPHE}m down",
+        "down",
+        "deal",
+        "perfect",
+        f"it{_APOSTROPHE}s a date",
+        f"i{_APOSTROPHE}m game",
+        f"let{_APOSTROPHE}s do it",
+        "fine by me",
+        "good for me",
+        "can[\u2019']?t wait",
+        "looking forward",
+    ),
+    "pt": (
+        "combinado",
+        "fechado",
+        "fechou",
+        "bora",
+        "ok pra mim",
+        "pode ser",
+        "claro que sim",
+        "t[oô] dentro",
+        "topo",
+        "beleza",
+        "vamos nessa",
+        "perfeito",
+        "at[eé] l[aá]",
+    ),
+    "es": (
+        "dale",
+        "de acuerdo",
+        "vale",
+        "me apunto",
+        "nos vemos",
+        "perfecto",
+        "hecho",
+        "me parece bien",
+    ),
+    "fr": (
+        f"d{_APOSTROPHE}accord",
+        "[çc]a marche",
+        "carr[ée]ment",
+        "ok pour moi",
+        "parfait",
+        "partante?",
+        "volontiers",
+        "avec plaisir",
+        "[àa] (?:demain|tout [àa] l['\u2019]heure)",
+    ),
+    "de": ("passt", "abgemacht", "einverstanden", "bin dabei", "klingt gut"),
+}
+
+# Said with a new time: the plan moves ("can we push to 8", "make it 7:30", "Sunday instead").
+CHANGE: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "move[sd]?",
+        "moving",
+        r"reschedul\w*",
+        r"postpon\w*",
+        r"push(?:ed|ing)?",
+        "bump(?:ed)?",
+        "instead",
+        "change of plans?",
+        "switch(?:ed)? (?:it )?to",
+        "delay(?:ed)?",
+        "(?<!['\u2019]t )(?<!not )make it",
+        "running (?:late|behind)",
+        "shift(?:ed)? (?:it )?to",
+    ),
+    "pt": (
+        "mudan[cç]a de planos?",
+        "mudar",
+        "mudamos",
+        "adiar",
+        "adiad[oa]",
+        "adiamos",
+        "passar para",
+        "remarcar",
+        "remarcamos",
+        "em vez de",
+    ),
+    "es": (
+        "cambio de planes?",
+        "cambiar",
+        "cambiamos",
+        "movemos",
+        "pasamos al",
+        "la pasamos",
+        "lo pasamos",
+        "posponer",
+        "aplazar",
+        "retrasar",
+        "mejor el",
+        "en vez de",
+        "en lugar de",
+    ),
+    "fr": (
+        "changement de plans?",
+        r"d[ée]plac\w*",
+        "report[ée]e?",
+        "reporter",
+        r"d[ée]cal\w*",
+        "repousser",
+        "plut[oô]t",
+    ),
+    "de": (r"verschieb\w*", "verlegt", "lieber"),
+}
+
+# The plan is off ("gonna have to bail", "rain check?", "no voy a poder").
+CANCELLATION: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "cancel(?:led|ed|ling)?",
+        "call(?:ed|ing)? (?:it )?off",
+        f"(?:can{_APOSTROPHE}t|cannot|won{_APOSTROPHE}t) make it",
+        "not happening anymore",
+        "bail(?:ed|ing)?",
+        "rain ?checks?",
+        "raincheck",
+        f"(?:can{_APOSTROPHE}t|cannot) (?:come|go|do it) (?:anymore|after all)",
+        "not going to make it",
+        "gonna have to skip",
+        "have to skip",
+        "something came up",
+        f"it{_APOSTROPHE}s off",
+    ),
+    "pt": (
+        "cancelad[oa]",
+        "cancelar",
+        "desmarcad[oa]",
+        "desmarcar",
+        "n[aã]o vou poder",
+        "n[aã]o vou conseguir",
+        "furar",
+    ),
+    "es": (
+        "cancelad[oa]",
+        "cancelar",
+        "cancelamos",
+        "se cancela",
+        "no puedo ir",
+        "ya no va",
+        "no voy a poder",
+        "otro d[ií]a",
+    ),
+    "fr": (
+        r"annul\w*",
+        "je (?:ne )?peux (?:plus|pas)",
+        r"emp[êe]chement",
+    ),
+    "de": ("abgesagt", "absagen", "f[äa]llt aus", "klappt nicht"),
+}
+
+# One person dropping out of a group plan: the plan goes on without them.
+DECLINE: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        f"(?:can{_APOSTROPHE}t|cannot|won{_APOSTROPHE}t|couldn{_APOSTROPHE}t) "
+        "(?:make it|come|go|join)",
+        "go without me",
+        "count me out",
+        f"i{_APOSTROPHE}m out",
+    ),
+    "pt": ("n[aã]o posso", "n[aã]o vou poder"),
+    "es": ("no puedo", "no voy a poder"),
+    "fr": ("je (?:ne )?peux (?:plus|pas)",),
+    "de": ("kann nicht",),
+}
+
+# The user putting off an answer: a promise to come back with it ("let me check and get back
+# to you", "I'll let you know", "deixa eu ver e te falo").
+DEFERRAL: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        r"let me (?:check|see|ask|look|find out|think)\b.{0,40}?\b(?:get back|let you know"
+        r"|tell you|confirm)",
+        f"(?:i{_APOSTROPHE}ll|i will|will) (?:get back to you|let you know|confirm|find out)",
+        "(?:get|getting) back to you",
+    ),
+    "pt": (r"deixa eu ver", r"te (?:falo|aviso|digo) (?:depois|amanh[aã]|j[aá])", r"vou ver e"),
+    "es": (r"d[ée]jame (?:ver|mirar|revisar)", r"te (?:digo|aviso|confirmo)"),
+    "fr": (r"je (?:te|vous) (?:redis|tiens au courant|confirme)", r"je regarde et"),
+    "de": (r"ich (?:sag|melde) (?:dir|mich)",),
+}
+
+# The user's promise in other words or languages ("remind me to send you the playlist", "te
+# mando o pix amanhã", "je te l'envoie ce soir").
+PROMISE: Mapping[str, tuple[str, ...]] = {
+    "en": (r"remind me to (?:send|share|pay|return|bring|give|forward|email|call|text|book)",),
+    "pt": (
+        r"te (?:mando|envio|pago|passo|devolvo|trago)",
+        r"vou (?:te )?(?:mandar|enviar|pagar|passar|devolver|trazer)",
+    ),
+    "es": (
+        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo)",
+        r"(?:voy a|te voy a) (?:mandar|enviar|pasar|pagar|devolver|traer)",
+    ),
+    "fr": (r"je (?:te|vous) (?:l['\u2019]|les )?(?:envoie|enverrai|paie|rembourse|rends|passe)",),
+    "de": (r"ich (?:schicke?|[üu]berweise|zahle|bringe?) dir",),
+}
+
+# Kinds of event said in several languages: a question in one finds the plan said in another
+# ("when is lunch with Joana?" reads "bora almoçar sábado").
+ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
+    (
+        "dinner",
+        "supper",
+        "jantar",
+        "jantamos",
+        "cena",
+        "cenar",
+        "cenamos",
+        "dîner",
+        "diner",
+        "abendessen",
+    ),
+    (
+        "lunch",
+        "almoço",
+        "almoco",
+        "almoçar",
+        "almocar",
+        "almuerzo",
+        "almorzar",
+        "déjeuner",
+        "dejeuner",
+        "mittagessen",
+    ),
+    ("drinks", "drink", "beers", "beer", "copas", "cerveja", "apéro", "apero", "verre"),
+    ("coffee", "café", "cafe", "cafezinho", "kaffee"),
+    (
+        "movie",
+        "movies",
+        "cinema",
+        "cinéma",
+        "film",
+        "ciné",
+        "cine",
+        "filme",
+        "película",
+        "pelicula",
+    ),
+    ("party", "festa", "fiesta", "soirée", "soiree", "fête", "fete"),
+    ("trip", "viagem", "viaje", "voyage", "reise"),
+    ("climbing", "bouldering", "escalada", "escalade", "klettern"),
+    (
+        "hike",
+        "hiking",
+        "trilha",
+        "senderismo",
+        "randonnée",
+        "randonnee",
+        "rando",
+        "wanderung",
+    ),
+)
+
+
+def phrases_regex(lexicon: Mapping[str, Iterable[str]]) -> re.Pattern[str]:
+    """One pattern for every phrase of every language, on whole words."""
+    phrases = [phrase for language in lexicon.values() for phrase in language]
+    return re.compile(r"(?<!\w)(?:" + "|".join(phrases) + r")(?!\w)", re.IGNORECASE)
+
+
+def activity_family(folded_word: str) -> tuple[str, ...]:
+    """The same kind of event in the other languages (as written and folded), or just the
+    word."""
+    for family in ACTIVITY_FAMILIES:
+        if folded_word in family:
+            return family
+    return (folded_word,)
