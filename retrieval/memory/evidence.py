@@ -1022,15 +1022,21 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
     findings: list[Finding] = []
-    if len(result.matches) == 1 and asked_contact_kinds(compiled.question):
-        # "What's our landlord's number?": the one person the words describe, asked about
-        # like a named person.
+    asks_who = fold_text(compiled.question).lstrip(" ¿?¡!'\"").startswith("who")
+    if len(result.matches) == 1 and (asked_contact_kinds(compiled.question) or asks_who):
+        # "What's our landlord's number?", "who's the landlord?": the one person the words
+        # describe, asked about like a named person.
         (match,) = result.matches
-        findings, ids = _about_person(
-            user=user,
-            person_ids=person_ids_expand(user=user, person_ids=[match.person_id]),
-            name=match.display_name,
-            question=compiled.question,
+        match_ids = person_ids_expand(user=user, person_ids=[match.person_id])
+        findings, ids = (
+            _about_person(
+                user=user,
+                person_ids=match_ids,
+                name=match.display_name,
+                question=compiled.question,
+            )
+            if not asks_who
+            else who_findings(user=user, person_ids=match_ids, name=match.display_name)
         )
         hits = [*((mid, f"about {match.display_name}") for mid in ids), *hits]
     if is_relation:
