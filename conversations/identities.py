@@ -21,6 +21,42 @@ def normalise_phone(value: str) -> str:
     return ("+" if stripped.startswith("+") else "") + digits
 
 
+# A national number without its trunk prefix has at least this many digits; a country
+# calling code has one to three.
+NATIONAL_DIGITS_MIN = 7
+COUNTRY_CODE_DIGITS_MAX = 3
+
+
+def national_digits(value: str) -> str:
+    """The digits of a nationally written number without its trunk prefix ("07700 900123"
+    -> "7700900123"); an internationally written one (``+``) keeps all its digits."""
+    normalised = normalise_phone(value)
+    if normalised.startswith("+"):
+        return normalised[1:]
+    return normalised.lstrip("0")
+
+
+def phone_same_number(first: str, second: str) -> bool:
+    """Whether two written phone numbers are one number: equal digits, or one written
+    nationally ("07700 900123", "(312) 555-0199") and the other internationally ("+44 7700
+    900123", "+1 312 555 0199"), the international one ending with the national digits after
+    a country code of one to three digits. No country is assumed, so two national numbers
+    compare by their digits only."""
+    a, b = normalise_phone(first), normalise_phone(second)
+    if a.lstrip("+") == b.lstrip("+"):
+        return bool(a.lstrip("+"))
+    if a.startswith("+") == b.startswith("+"):
+        return False
+    international, national = (a[1:], b) if a.startswith("+") else (b[1:], a)
+    digits = national.lstrip("0")
+    country = len(international) - len(digits)
+    return (
+        len(digits) >= NATIONAL_DIGITS_MIN
+        and 1 <= country <= COUNTRY_CODE_DIGITS_MAX
+        and international.endswith(digits)
+    )
+
+
 def normalise_email(value: str) -> str:
     return value.strip().lower()
 

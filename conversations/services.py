@@ -26,11 +26,18 @@ from conversations.hooks import (
     chat_exclusion_changed_run,
     messages_changed_run,
 )
-from conversations.identities import IdentityKey, IncomingIdentity
+from conversations.identities import (
+    NATIONAL_DIGITS_MIN,
+    IdentityKey,
+    IncomingIdentity,
+    national_digits,
+    phone_same_number,
+)
 from conversations.models import (
     Chat,
     ChatKind,
     ChatParticipant,
+    IdentityKind,
     Message,
     MessageKind,
     Person,
@@ -123,6 +130,8 @@ class PersonResolver:
         # The strongest matching key wins (keys() lists them strongest first).
         person = next((existing[key].person for key in keys if key in existing), None)
         if person is None:
+            person = self._same_number(keys)
+        if person is None:
             person = Person.objects.create(user=self.user, display_name=identity.label[:255])
             self.people_created += 1
         missing = [key for key in keys if key not in existing]
@@ -142,6 +151,27 @@ class PersonResolver:
             )
         self._remember(person, keys)
         return person
+
+    def _same_number(self, keys: Sequence[IdentityKey]) -> Person | None:
+        """The person already known by the same phone number written the other way
+        (national "07700 900123" against international "+44 7700 900123"); one query on the
+        number's last digits, then ``phone_same_number``."""
+        for key in keys:
+            if key.kind != IdentityKind.PHONE:
+                continue
+            tail = national_digits(key.value)[-NATIONAL_DIGITS_MIN:]
+            if len(tail) < NATIONAL_DIGITS_MIN:
+                continue
+            for row in (
+                PersonIdentity.objects.filter(
+                    user=self.user, kind=IdentityKind.PHONE, value__endswith=tail
+                )
+                .select_related("person")
+                .order_by("pk")
+            ):
+                if phone_same_number(row.value, key.value):
+                    return row.person
+        return None
 
     def _remember(self, person: Person, keys: Iterable[IdentityKey]) -> None:
         for key in keys:

@@ -47,6 +47,7 @@ from retrieval.lexicon import (
     fold_text,
     word_set,
 )
+from retrieval.memory.callnames import people_called_by
 from retrieval.memory.kinship import (
     KIN_FORMS,
     KIN_RELATIONS,
@@ -78,6 +79,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_RANKING_LIMIT = 12
 CATCH_UP_DEFAULT_WINDOW = "the last few days"
 MAX_NAME_CANDIDATES = 16
+# A question this short is read for names whatever its casing.
+SHORT_QUESTION_TOKENS = 6
 
 _EVENT_NOUNS = (
     r"dinner|lunch|breakfast|brunch|meeting|party|trip|flight|call|date|wedding|birthday|"
@@ -89,6 +92,10 @@ _EVENT_NOUNS = (
 _PLAN_DAYS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
+# Platforms a person question may name ("who is Bo on Telegram?").
+_PLATFORM_NAMES = (
+    r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
+)
 _PLAN_DAYS_AHEAD = (
     r"tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
@@ -97,7 +104,8 @@ _PERSON_ATTRIBUTES = (
     r"|company|role|title|partner|wife|husband|boyfriend|girlfriend|brother|sister|mother"
     r"|father|mum|mom|dad|son|daughter|kids|children|dog|cat|handle|instagram|nationality"
     r"|profession|employer|school|university|flat|apartment|house|name|full\s+name|allergy"
-    r"|allergies|hometown|pet"
+    r"|allergies|hometown|pet|cell|cell\s+number|mobile|mobile\s+number|e-mail|email\s+address"
+    r"|contact\s+details|contact\s+info|username|user\s+name|whatsapp|telegram|signal"
 )
 _IMPERATIVE = (
     r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
@@ -374,14 +382,17 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.IDENTITY_LOOKUP,
         "remind_me_who",
         r"\bremind\s+me\s+who\b|\bwho\s+was\s+it\s+that\b|\bdo\s+you\s+(?:know|remember)\s+who\b"
-        r"|\bwho\s+(?:did|have)\s+(?:i|we)\s+(?:meet|met)\b",
+        r"|\bwho\s+(?:did|have)\s+(?:i|we)\s+(?:meet|met)\b"
+        # "How do I know Leo?", "how did we meet Ana?", "who is Ana to me?"
+        r"|^\W*how\s+(?:do|did)\s+(?:i|we)\s+(?:know|meet)\s+(?!(?:if|when|what|whether|that)\b)"
+        r"|^\W*who(?:'s|\s+is|\s+was)\s+[^\s?]+(?:\s+[^\s?]+)?\s+to\s+me\b",
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "person_facts",
         r"\bwhere\s+(?:does|did|do|is|was|are)\s+(?:[\w']+\s+){1,3}?(?:live|living|lived|work"
         r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
-        rf"|\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
+        rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
         # "Where's Ana from (originally)?", "what is Rui allergic to?"
@@ -400,7 +411,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "who_is_name",
-        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+)?\s*\?*\s*$",
+        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Giu 🍋 on
+        # Telegram?", "who's Bo in my contacts?"
+        r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+){0,2}?"
+        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?"
+        r"(?:\s+(?:on|in)\s+(?:my\s+)?(?:contacts|phone|" + _PLATFORM_NAMES + r"))?\s*\?*\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -892,6 +907,56 @@ def _resolve_names(
     return resolved
 
 
+def _called_names(
+    *,
+    user: User,
+    tokens: Sequence[_Token],
+    candidates: Sequence[int],
+    resolved: Sequence[_Resolved],
+) -> list[_Resolved]:
+    """Name tokens no contact's name holds that the user calls one contact by ("Maya" for the
+    sister saved as "Bubbles"; ``retrieval.memory.callnames``)."""
+    # A capitalised word, or any word of a short question ("who is maya?").
+    is_short = len(tokens) <= SHORT_QUESTION_TOKENS
+    loose = [
+        tokens[index]
+        for index in candidates
+        if (is_short or tokens[index].original[:1].isupper())
+        and not any(item.start <= tokens[index].start < item.end for item in resolved)
+        and tokens[index].key not in KIN_FORMS
+        and tokens[index].key not in DESCRIPTOR_FORMS
+    ]
+    if not loose:
+        return []
+    called = people_called_by(user=user, names=[token.key for token in loose])
+    found = []
+    for token in loose:
+        person_ids = called.get(token.key)
+        if not person_ids:
+            continue
+        direct = (
+            Chat.objects.filter(
+                user=user,
+                kind=ChatKind.DIRECT,
+                is_excluded_from_ai=False,
+                participants__in=list(person_ids),
+            )
+            .order_by("-last_message_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        found.append(
+            _Resolved(
+                start=token.start,
+                end=token.end,
+                name=token.surface,
+                person_ids=person_ids,
+                direct_chat_id=direct,
+            )
+        )
+    return found
+
+
 def _narrowed(*, user: User, item: _Resolved, rows: Sequence[_PersonRow], masked: str) -> _Resolved:
     """A name two humans share, narrowed to one by the word said with it ("climbing Rosa",
     "Rosa from work"; ``retrieval.people_context``); the word joins the mention's span, so
@@ -989,6 +1054,7 @@ def _people(
         identities={item.value for item in mentions},
     )
     resolved = _resolve_names(tokens, candidates, rows, text)
+    resolved += _called_names(user=user, tokens=tokens, candidates=candidates, resolved=resolved)
     for mention in mentions:
         matched = {row.person_id for row in rows if mention.value in row.exact_values}
         if matched:
@@ -1138,6 +1204,20 @@ def question_platforms(masked: str) -> tuple[str, ...]:
     Signal?"): a platform name after "on/over/in/via"."""
     found = [_PLATFORM_OF_FORM[match.group("name")] for match in _PLATFORM.finditer(masked)]
     return tuple(dict.fromkeys(found))
+
+
+_WHERE_SAVED = re.compile(
+    r"\b(?:on|in)\s+(?:my\s+)?(?:contacts|phone|" + _PLATFORM_NAMES + r")\s*\?*\s*$"
+)
+
+
+def _where_asked(masked: str, intent: Intent) -> list[tuple[int, int]]:
+    """ "Who is Bo on Telegram?", "who's Bo in my contacts?": where the person is saved
+    places the question, it is no topic to search for."""
+    if intent != Intent.IDENTITY_LOOKUP:
+        return []
+    match = _WHERE_SAVED.search(masked)
+    return [match.span()] if match else []
 
 
 def _keywords(
@@ -1319,6 +1399,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
                 *([time_span] if time_span else []),
                 *person_spans,
                 *((item.start, item.end) for item in mentions),
+                *_where_asked(masked, intent),
                 *_outcome_frames(masked),
             ],
             city_span=city_span,

@@ -317,12 +317,32 @@ def _name_findings(
         return [Finding(text=f"{first}'s full name is {full}.", message_ids=tuple(ids))], ids
     said = _full_name_said(user=user, person_ids=person_ids, people=named)
     if said is None:
-        return [], []
+        return _called_name_findings(user=user, person_ids=person_ids, name=name)
     display, pk = said
     lead = name or "They"
     finding = Finding(
         text=f"{lead} is most likely {display}: that full name is said in a group chat named"
         f" after {lead}, and you also have {display} as a contact.",
+        message_ids=(pk,),
+    )
+    return [finding], [pk]
+
+
+def _called_name_findings(
+    *, user: User, person_ids: Sequence[int], name: str
+) -> tuple[list[Finding], list[int]]:
+    """A contact saved under a nickname is often called by their name in their own chat
+    ("thanks Lucy!!" to "Peanut 🥜"): that name, with the message that says it."""
+    from retrieval.memory.callnames import call_names_of
+
+    called = call_names_of(user=user, person_ids=person_ids)
+    if not called:
+        return [], []
+    called_name, pk = called[0]
+    lead = name or "They"
+    finding = Finding(
+        text=f"{lead} is most likely called {called_name}: that is the name used in your"
+        f" direct chat with {lead}.",
         message_ids=(pk,),
     )
     return [finding], [pk]
@@ -451,3 +471,9 @@ def people_called(*, user: User, question: str) -> tuple[str, list[int]]:
         if len(found) == 1:
             return token, found
     return "", []
+
+
+# Read by ``retrieval.memory.who`` ("who is X?", "how do I know X?").
+AboutMessage = _About
+about_rows = _about_rows
+who_statement_findings = _who_findings

@@ -80,6 +80,7 @@ from retrieval.memory.selectors import (
     plans_for_user,
 )
 from retrieval.memory.timeline import topic_plan, window_plans
+from retrieval.memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
@@ -956,6 +957,15 @@ def _own_relation(person: PersonRef) -> str | None:
     return relation if person.descriptors in ((), (relation,)) else None
 
 
+def _named_by_role(person: PersonRef) -> PersonRef:
+    """A contact saved with a role ("Rui plumber") and asked about by it ("the plumber's
+    number") is a named person: the role is their name, not a description to match."""
+    words = set(fold_text(person.name or "").removesuffix("'s").split())
+    if person.person_ids and person.descriptors and set(person.descriptors) <= words:
+        return replace(person, descriptors=())
+    return person
+
+
 def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
     # "my brother" is asked about as the user's relative: who they are, then what memory
     # knows about them.
@@ -964,7 +974,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         people=tuple(
             PersonRef(name=None, descriptors=(relation,))
             if (relation := _own_relation(person))
-            else person
+            else _named_by_role(person)
             for person in compiled.people
         ),
     )
@@ -987,7 +997,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             # A name no contact has may be a contact's real name under a nickname.
             name, person_ids = people_called(user=user, question=compiled.question)
         if person_ids:
-            findings, ids = about_findings(
+            findings, ids = _about_person(
                 user=user, person_ids=person_ids, name=name, question=compiled.question
             )
             about = [(mid, f"about {name}") for mid in ids]
@@ -1011,6 +1021,24 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
     hits: list[_Hit] = [
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
+    findings: list[Finding] = []
+    asks_who = fold_text(compiled.question).lstrip(" ¿?¡!'\"").startswith("who")
+    if len(result.matches) == 1 and (asked_contact_kinds(compiled.question) or asks_who):
+        # "What's our landlord's number?", "who's the landlord?": the one person the words
+        # describe, asked about like a named person.
+        (match,) = result.matches
+        match_ids = person_ids_expand(user=user, person_ids=[match.person_id])
+        findings, ids = (
+            _about_person(
+                user=user,
+                person_ids=match_ids,
+                name=match.display_name,
+                question=compiled.question,
+            )
+            if not asks_who
+            else who_findings(user=user, person_ids=match_ids, name=match.display_name)
+        )
+        hits = [*((mid, f"about {match.display_name}") for mid in ids), *hits]
     if is_relation:
         # A relative found by the relation is then asked about like a named person ("where
         # does my sister live" reads what memory knows about her).
@@ -1021,7 +1049,21 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
                 names={match.person_id: match.display_name for match in result.matches},
             )
         )
-    return hits, []
+    return hits, findings
+
+
+def _about_person(
+    *, user: User, person_ids: Sequence[int], name: str, question: str
+) -> tuple[list[Finding], list[int]]:
+    """What an identity question asks about one named person: their number or email
+    ("what's Dana's number?"), who they are to the user ("who is Leo?", "how do I know
+    Leo?"), else the attribute the messages about them tell ("where is Rui from?")."""
+    kinds = asked_contact_kinds(question)
+    if kinds:
+        return contact_findings(user=user, person_ids=person_ids, name=name, kinds=kinds)
+    if asked_who(question):
+        return who_findings(user=user, person_ids=person_ids, name=name)
+    return about_findings(user=user, person_ids=person_ids, name=name, question=question)
 
 
 _FACT_NOTES = {

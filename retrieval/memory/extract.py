@@ -423,10 +423,35 @@ RELATIONS = (
     "aunt",
     "friend",
     "colleague",
+    "coworker",
+    "co-worker",
     "flatmate",
     "roommate",
     "boss",
+    "manager",
+    # The people around a home and a life: "our landlord Mr. Park", "my dentist Dr. Okafor".
+    "landlord",
+    "landlady",
+    "neighbour",
+    "neighbor",
+    "doctor",
+    "dentist",
+    "therapist",
+    "coach",
+    "trainer",
+    "teacher",
+    "tutor",
+    "babysitter",
+    "nanny",
+    "cleaner",
+    "accountant",
+    "lawyer",
+    "mentor",
 )
+# Relations of work: "my boss Sam" with two Sams means the one the user works with.
+WORK_RELATIONS = frozenset({"boss", "colleague"})
+# Titles said before a surname ("Mr. Park", "Dr Okafor").
+_TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+)"
 
 _NAME = r"([A-ZÀ-Ý][\w'\u2019&.-]*(?:\s+(?:de\s+|da\s+|del\s+)?[A-ZÀ-Ý][\w'\u2019&.-]*){0,3})"
 _ORIGIN = re.compile(
@@ -478,8 +503,10 @@ _RELATION_WORDS = "|".join(RELATIONS)
 # capitalised (so "my friend said" names nobody) and right after it ("how is your mum, Rosa?"
 # speaks to Rosa).
 _INTRODUCTION = re.compile(r"\b(?i:meet my (" + _RELATION_WORDS + r")) ([A-ZÀ-Ý][\w'\u2019-]+)")
-_RELATIVE_NAME = r"(?!I\b|I['\u2019])([A-ZÀ-Ý][\w'\u2019-]+)"
-_MY_RELATION = re.compile(r"\b(?i:my (" + _RELATION_WORDS + r")) " + _RELATIVE_NAME)
+_RELATIVE_NAME = r"(" + _TITLE + r")?(?!I\b|I['\u2019])([A-ZÀ-Ý][\w'\u2019-]+)"
+# "my sister Clara", "our landlord Mr. Park": the user's when the user says it, and when
+# someone else says "our" to the user.
+_MY_RELATION = re.compile(r"\b(?i:(my|our) (" + _RELATION_WORDS + r")) " + _RELATIVE_NAME)
 _YOUR_RELATION = re.compile(r"\b(?i:your (" + _RELATION_WORDS + r")) " + _RELATIVE_NAME)
 # Case-sensitive on purpose: the place names must be capitalised.
 _THIRD_PERSON_MOVED = re.compile(
@@ -586,6 +613,7 @@ def fact_claims(text: str, *, is_from_self: bool, is_direct: bool) -> list[FactC
                     )
                 )
     claims.extend(_relation_claims(text, is_from_self=is_from_self))
+    claims.extend(_engagement_claims(text, is_from_self=is_from_self))
     if is_direct:
         for match in _MET.finditer(text):
             where = match.group(1).strip()
@@ -602,27 +630,60 @@ def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
     claims: list[FactClaim] = []
     introduced = {match.group(2) for match in _INTRODUCTION.finditer(text)}
     for match in _MY_RELATION.finditer(text):
-        name = match.group(2)
-        relation = relation_canonical(match.group(1))
-        if is_from_self:
-            claims.append(
-                FactClaim(f"named:{name}", "relationship", relation, related_to_user=True)
-            )
-        elif name not in introduced:
-            claims.append(
-                FactClaim(f"named:{name}", "relationship", relation, related_to_sender=True)
-            )
+        is_ours = match.group(1).lower() == "our"
+        subject = _named_subject(title=match.group(3), name=match.group(4))
+        relation = relation_canonical(match.group(2))
+        if is_from_self or is_ours:
+            claims.append(FactClaim(subject, "relationship", relation, related_to_user=True))
+        elif match.group(4) not in introduced:
+            claims.append(FactClaim(subject, "relationship", relation, related_to_sender=True))
     if not is_from_self:
         for match in _YOUR_RELATION.finditer(text):
             claims.append(
                 FactClaim(
-                    f"named:{match.group(2)}",
+                    _named_subject(title=match.group(2), name=match.group(3)),
                     "relationship",
                     relation_canonical(match.group(1)),
                     related_to_user=True,
                 )
             )
     return claims
+
+
+# An engagement announced by one of the two: "Ruth and I got engaged!", "I proposed to Ruth",
+# "she said yes 💍" with the name ("Ruth said yes!! 💍").
+_ENGAGED = re.compile(
+    r"\b([A-ZÀ-Ý][\w'\u2019-]+) and I (?:just |finally |are |have )*(?:got |gotten )?engaged\b"
+    r"|\bI (?:just |finally )*proposed to ([A-ZÀ-Ý][\w'\u2019-]+)"
+    r"|\b([A-ZÀ-Ý][\w'\u2019-]+) said yes\b(?=.*(?:\U0001F48D|\bring\b|\bengaged\b|\bproposed\b))",
+    re.DOTALL,
+)
+
+
+def _engagement_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
+    """The person the author says they got engaged to: their fiancé(e), related to the
+    author (the user, when the user says it)."""
+    claims = []
+    for match in _ENGAGED.finditer(text):
+        name = next(group for group in match.groups() if group)
+        if name in ("I", "We", "She", "He", "They"):
+            continue
+        claims.append(
+            FactClaim(
+                f"named:{name}",
+                "relationship",
+                "fiance",
+                related_to_sender=not is_from_self,
+                related_to_user=is_from_self,
+            )
+        )
+    return claims
+
+
+def _named_subject(*, title: str | None, name: str) -> str:
+    """ "named:Clara", or "titled:Park" for a name said after a title ("Mr. Park": a
+    surname)."""
+    return f"titled:{name}" if title else f"named:{name}"
 
 
 def nationality_claims(text: str) -> list[str]:

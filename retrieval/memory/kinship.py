@@ -35,7 +35,7 @@ from conversations.models import (
     Person,
     PersonIdentity,
 )
-from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
+from retrieval.lexicon import DESCRIPTOR_FORMS, ROLES, fold_text
 from retrieval.memory.models import FactBasis, FactKind, PersonFact
 from retrieval.memory.selectors import person_canonical_ids
 
@@ -123,9 +123,24 @@ _VOCABULARY = r"\m(" + "|".join(sorted(KIN_FORMS)) + r")\M"
 KINSHIP_VOCABULARY = _VOCABULARY
 
 
+# Roles people save a contact with ("Marco landlord", "Dr Lee (dentist)", "Plumber Rui"):
+# the people around a home and a working life, in canonical form.
+CONTACT_NAME_ROLES = {
+    form: canonical
+    for canonical in (
+        "landlord", "plumber", "electrician", "dentist", "doctor", "mechanic", "cleaner",
+        "babysitter", "accountant", "lawyer", "builder", "neighbour", "boss", "colleague",
+        "teacher", "coach", "therapist", "vet", "barber", "flatmate",
+    )
+    for form in ROLES[canonical]
+    if " " not in form
+}  # fmt: skip
+
+
 def relation_of_contact_name(name: str) -> str | None:
     """The relation a contact name states: the whole name is a relation word ("Mom",
-    "Dad ❤️", "My brother"), or a parenthesis holds one ("Ana (sister)")."""
+    "Dad ❤️", "My brother"), or a parenthesis holds one ("Ana (sister)"); or a word of the
+    name is a role the contact is saved with ("Marco landlord", "Dr Lee (dentist)")."""
     folded = fold_text(name)
     inner = re.search(r"\(([^)]*)\)", folded)
     if inner:
@@ -133,7 +148,11 @@ def relation_of_contact_name(name: str) -> str | None:
         if words in KIN_FORMS:
             return KIN_FORMS[words]
     words = re.sub(r"^(?:my|our)\s+", "", " ".join(re.findall(r"[a-z'-]+", folded)))
-    return KIN_FORMS.get(words)
+    if words in KIN_FORMS:
+        return KIN_FORMS[words]
+    return next(
+        (CONTACT_NAME_ROLES[word] for word in words.split() if word in CONTACT_NAME_ROLES), None
+    )
 
 
 def addressed_relation(text: str) -> str | None:

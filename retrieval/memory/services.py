@@ -27,6 +27,7 @@ from conversations.models import (
     PersonIdentity,
 )
 from retrieval.lexicon import fold_text
+from retrieval.memory.callnames import people_called_by
 from retrieval.memory.closure import (
     CLOSE_WINDOW,
     QUESTION_CLOSE_WINDOW,
@@ -37,6 +38,8 @@ from retrieval.memory.closure import (
 from retrieval.memory.extract import (
     ACTIVITIES,
     RELATIONS,
+    WORK_RELATIONS,
+    FactClaim,
     fact_claims,
     fulfils_promise,
     is_deferral,
@@ -46,6 +49,14 @@ from retrieval.memory.extract import (
     nationality_claims,
     plan_signal,
     promise_object,
+)
+from retrieval.memory.introductions import (
+    FIRST_MESSAGES,
+    INTRODUCTION_VOCABULARY,
+    SelfIntroduction,
+    name_words,
+    names_match,
+    self_introduction,
 )
 from retrieval.memory.kinship import (
     KINSHIP_VOCABULARY,
@@ -74,6 +85,7 @@ from retrieval.memory.models import (
     PlanStep,
     RefinedFactClaim,
 )
+from retrieval.people_context import WORK_PLATFORMS
 
 logger = logging.getLogger(__name__)
 
@@ -876,9 +888,91 @@ def memory_forget_messages(*, user: User, message_ids: Sequence[int]) -> None:
 
 def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
     """Re-derive plans, facts and the loops of ``chat_ids`` (run after an ingest commits)."""
+    introductions_merge(user=user)
     loops_refresh(user=user, chat_ids=chat_ids)
     plans_rebuild(user=user)
     facts_rebuild(user=user)
+
+
+# --- Contacts that say who they are ---------------------------------------------------------
+
+INTRODUCTION_REASON = "said who they are: message {message_id}"
+
+
+def introductions_merge(*, user: User) -> int:
+    """Merge each contact that says who it is ("it's Dana btw, new phone!") into the one human
+    the user already has under that name (``retrieval.memory.introductions``). A pair the
+    user split is never merged again; a merge already there is kept. Idempotent; returns the
+    number of merges made."""
+    names = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    canonical = dict(
+        PersonMerge.objects.filter(user=user, split_at__isnull=True).values_list(
+            "merged_person_id", "kept_person_id"
+        )
+    )
+    split = {
+        frozenset(pair)
+        for pair in PersonMerge.objects.filter(user=user, split_at__isnull=False).values_list(
+            "kept_person_id", "merged_person_id"
+        )
+    }
+    rows = (
+        Message.objects.filter(
+            user=user,
+            is_from_self=False,
+            sender_person__isnull=False,
+            deleted_at__isnull=True,
+            kind=MessageKind.TEXT,
+            chat__is_excluded_from_ai=False,
+            text__iregex=INTRODUCTION_VOCABULARY,
+        )
+        .order_by("sent_at", "pk")
+        .values_list("pk", "sender_person_id", "text")
+    )
+    made = 0
+    for message_id, sender_id, text in rows.iterator(chunk_size=2000):
+        said = self_introduction(text)
+        if said is None or not _introduces(
+            said, message_id=message_id, sender_id=sender_id, names=names, user=user
+        ):
+            continue
+        humans = {
+            canonical.get(pk, pk)
+            for pk, display in names.items()
+            if pk != sender_id and names_match(said.name, display)
+        }
+        humans.discard(canonical.get(sender_id, sender_id))
+        if len(humans) != 1:
+            continue
+        (kept,) = humans
+        if canonical.get(sender_id) == kept or frozenset((kept, sender_id)) in split:
+            continue
+        if sender_id in canonical.values():
+            # The sender already holds others; merging it away is the user's call.
+            continue
+        person_merge(
+            user=user,
+            kept_person_id=kept,
+            merged_person_id=sender_id,
+            reason=INTRODUCTION_REASON.format(message_id=message_id),
+        )
+        canonical[sender_id] = kept
+        made += 1
+    return made
+
+
+def _introduces(
+    said: SelfIntroduction, *, message_id: int, sender_id: int, names: Mapping[int, str], user: User
+) -> bool:
+    """Whether an introduction is about a new way to reach the sender: it says so, or the
+    sender has no name of its own (its label is the number) and this is one of its first
+    messages."""
+    if said.says_new_contact:
+        return True
+    if name_words(names.get(sender_id, "")):
+        return False
+    first = Message.objects.filter(user=user, sender_person_id=sender_id).order_by("sent_at", "pk")
+    return message_id in set(first.values_list("pk", flat=True)[:FIRST_MESSAGES])
 
 
 def memory_update(
@@ -895,6 +989,8 @@ def memory_update(
     ``facts_inputs_signature``). When people or chat members changed (``people_changed``),
     the touched chats' loops are read whole: who a group message names depends on its
     members. The memory job's work; what it stores equals ``memory_rebuild``'s."""
+    if since is None or people_changed:
+        introductions_merge(user=user)
     if since is None:
         loops_refresh(user=user, chat_ids=chat_ids)
         plans_rebuild(user=user)
@@ -1002,6 +1098,7 @@ def memory_rebuild(*, user: User) -> MemoryRebuilt:
     """Recompute everything from the user's live messages: the offline reconciler of the
     incremental path (``memory_rebuild`` command)."""
     counter_rows = relationship_counters_rebuild(user=user)
+    introductions_merge(user=user)
     chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
     open_loops = loops_refresh(user=user, chat_ids=chat_ids)
     plans = plans_rebuild(user=user)
@@ -1015,8 +1112,8 @@ def memory_rebuild(*, user: User) -> MemoryRebuilt:
 # (``retrieval.memory.extract.fact_claims`` reads the rest).
 _FACT_VOCABULARY = (
     r"from|live|based|moved|bought a|offer|work|run an? |meet|i'm |i am |made it to|arrived in"
-    r"|settled in"
-    r"|(my|your) (" + "|".join(RELATIONS) + ") "
+    r"|settled in|engaged|proposed to|said yes"
+    r"|(my|our|your) (" + "|".join(RELATIONS) + ") "
 )
 
 
@@ -1117,6 +1214,14 @@ class _FactBook:
         return draft
 
 
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof"})
+
+
+def _untitled_words(name: str) -> list[str]:
+    words = [word.strip(".") for word in name_words(name)]
+    return words[1:] if len(words) > 1 and words[0] in _TITLES else words
+
+
 def _first_name_key(name: str) -> str:
     words = fold_text(name).split()
     return words[0] if words else ""
@@ -1126,22 +1231,67 @@ class PeopleDirectory:
     """The user's people by name and chat membership, for finding who a message names."""
 
     def __init__(self, *, user: User) -> None:
+        self.user = user
+        self._called: dict[str, int | None] = {}
         self.names: dict[int, str] = dict(
             Person.objects.filter(user=user).values_list("pk", "display_name")
         )
         self._by_first: dict[str, list[int]] = {}
         for person_id, name in self.names.items():
             self._by_first.setdefault(_first_name_key(name), []).append(person_id)
+        # Name words without a leading title ("Mr Park": ["park"]).
+        self._words: dict[int, list[str]] = {
+            pk: _untitled_words(name) for pk, name in self.names.items()
+        }
         self.members: dict[int, set[int]] = {}
-        for chat_id, person_id in ChatParticipant.objects.filter(chat__user=user).values_list(
-            "chat_id", "person_id"
-        ):
+        self.at_work: set[int] = set()
+        for chat_id, person_id, platform in ChatParticipant.objects.filter(
+            chat__user=user
+        ).values_list("chat_id", "person_id", "chat__platform"):
             self.members.setdefault(chat_id, set()).add(person_id)
+            if platform in WORK_PLATFORMS:
+                self.at_work.add(person_id)
 
     def by_first_name(self, name: str, *, chat_id: int) -> int | None:
         """Someone named by first name: a member of the chat, else the only person of the user
         with that first name; ``None`` when that is not one person."""
         candidates = self._by_first.get(_first_name_key(name), [])
+        here = [pk for pk in candidates if pk in self.members.get(chat_id, set())]
+        chosen = here or candidates
+        return chosen[0] if len(chosen) == 1 else None
+
+    def by_claim(self, claim: FactClaim, *, chat_id: int) -> int | None:
+        """The person a fact's "named:Clara" / "titled:Park" subject names. A work relation
+        ("my boss Sam") between people sharing the name means the one the user talks to on a
+        work platform."""
+        kind, _, name = claim.subject.partition(":")
+        if kind == "titled":
+            return self.by_surname(name, chat_id=chat_id)
+        found = self.by_first_name(name, chat_id=chat_id)
+        namesakes = self._by_first.get(_first_name_key(name), [])
+        if found is None and claim.kind == FactKind.RELATIONSHIP and claim.value in WORK_RELATIONS:
+            at_work = [pk for pk in namesakes if pk in self.at_work]
+            found = at_work[0] if len(at_work) == 1 else None
+        if found is None and not namesakes:
+            found = self.called(name)
+        return found
+
+    def called(self, name: str) -> int | None:
+        """The one contact the user calls ``name`` though no contact is saved under it
+        ("Maya" for the sister saved as "Bubbles"; ``retrieval.memory.callnames``)."""
+        key = fold_text(name)
+        if key not in self._called:
+            ids = people_called_by(user=self.user, names=[key]).get(key, ())
+            self._called[key] = min(ids) if ids else None
+        return self._called[key]
+
+    def by_surname(self, name: str, *, chat_id: int) -> int | None:
+        """Someone named by a title and a surname ("Mr. Park"): a member of the chat whose
+        name ends with it or is titled with it, else the only such person of the user."""
+        key = fold_text(name).strip()
+        candidates = [
+            pk for pk, words in self._words.items() if words and key in (words[-1], words[0])
+        ]
         here = [pk for pk in candidates if pk in self.members.get(chat_id, set())]
         chosen = here or candidates
         return chosen[0] if len(chosen) == 1 else None
@@ -1211,7 +1361,7 @@ def facts_rebuild(*, user: User) -> int:
             elif claim.subject == "counterpart":
                 subject = counterparts.get(chat_id)
             else:
-                subject = people.by_first_name(claim.subject[6:], chat_id=chat_id)
+                subject = people.by_claim(claim, chat_id=chat_id)
             if subject is None:
                 continue
             # A relationship to the user has no related person (the user is not a Person).
