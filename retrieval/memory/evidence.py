@@ -1021,7 +1021,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
     hits: list[_Hit] = [
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
-    findings: list[Finding] = []
+    findings = []
     asks_who = fold_text(compiled.question).lstrip(" ¿?¡!'\"").startswith("who")
     if len(result.matches) == 1 and (asked_contact_kinds(compiled.question) or asks_who):
         # "What's our landlord's number?", "who's the landlord?": the one person the words

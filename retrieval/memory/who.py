@@ -285,11 +285,12 @@ def _already_shown(kind: str, value: str, shown: Sequence[str]) -> bool:
 def _kind_noun(kinds: Sequence[str], *, plural: bool) -> str:
     if len(kinds) > 1:
         return "contact details"
-    noun = {
+    nouns: dict[str, str] = {
         IdentityKind.PHONE: "number",
         IdentityKind.EMAIL: "email address",
         IdentityKind.HANDLE: "handle",
-    }.get(kinds[0], "contact")
+    }
+    noun = nouns.get(kinds[0], "contact")
     if not plural:
         return noun
     return noun + ("es" if noun.endswith("ss") else "s")
@@ -338,7 +339,9 @@ def _introducing_message(*, user: User, person_id: int) -> tuple[int | None, str
     return None, ""
 
 
-def _where_you_talk(*, user: User, person_ids: Sequence[int], lead: str, zone: ZoneInfo) -> str:
+def _where_you_talk(
+    *, user: User, person_ids: Sequence[int], lead: str, zone: ZoneInfo
+) -> tuple[str, int | None]:
     """ "You talk with Leo on Email and WhatsApp, and in “Marsh family”, since Mon 2 March,
     19:00": the platforms of their direct chats, the groups you share, and the first message
     exchanged (theirs, or the user's in a direct chat with them), with that message's id."""
