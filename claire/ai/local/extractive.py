@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from claire.ai.local.polarity import settled
 from claire.ai.providers.base import (
     CallTimeouts,
     ProviderEvent,
@@ -770,6 +771,10 @@ def _yes_no_opening(
             _begins(term, word) for term in topic for word in content_terms(text)
         ):
             return "Yes. "
+    # "Has Lena sent the invoice?": the best trusted message reports it done or not done.
+    verdict = settled(question, text)
+    if verdict:
+        return "Yes. " if verdict == "yes" else "No. "
     return ""
 
 
