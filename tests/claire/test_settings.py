@@ -20,6 +20,7 @@ def test_every_periodic_task_is_in_the_one_beat_schedule():
         "assistant-sweep-orphaned-turns",
         "observability-rollouts-evaluate",
         "observability-alerts-evaluate",
+        "memory-recover-jobs",
     }
     assert settings.CELERY_BEAT_SCHEDULE["indexing-recover-jobs"]["task"] == "indexing.recover_jobs"
 
