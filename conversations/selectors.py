@@ -6,13 +6,17 @@ same ``NotFound``, so ids never leak whether they exist.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime
+from typing import TypeVar
 
 from django.db.models import QuerySet
 
 from claire.accounts.models import User
 from claire.api.errors import NotFound
-from conversations.models import Chat, Message, Person
+from conversations.models import Chat, ChatKind, Message, Person
+
+Key = TypeVar("Key", bound=Hashable)
 
 
 def user_has_messages(*, user: User) -> bool:
@@ -80,3 +84,30 @@ def message_get_for_user(*, user: User, message_id: int | str) -> Message:
         )
     except (Message.DoesNotExist, ValueError, TypeError):
         raise NotFound(message="Message not found.") from None
+
+
+def direct_chats_latest(
+    *, user: User, people: Mapping[Key, Iterable[int]]
+) -> dict[Key, int | None]:
+    """For each group of person ids (one person and everyone merged with them), the direct
+    chat with them that was active last, among chats that allow AI; one query for all."""
+    groups = {key: set(person_ids) for key, person_ids in people.items()}
+    everyone = set().union(*groups.values()) if groups else set()
+    latest: dict[Key, int | None] = dict.fromkeys(groups)
+    if not everyone:
+        return latest
+    rows = (
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.DIRECT,
+            is_excluded_from_ai=False,
+            memberships__person_id__in=list(everyone),
+        )
+        .order_by("-last_message_at", "-pk")
+        .values_list("pk", "memberships__person_id")
+    )
+    for chat_id, person_id in rows:
+        for key, person_ids in groups.items():
+            if latest[key] is None and person_id in person_ids:
+                latest[key] = chat_id
+    return latest

@@ -37,6 +37,7 @@ from conversations.models import (
     Person,
     PersonIdentity,
 )
+from conversations.selectors import direct_chats_latest
 from retrieval.dates import Direction, resolve_time_expression
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import (
@@ -929,29 +930,19 @@ def _called_names(
     if not loose:
         return []
     called = people_called_by(user=user, names=[token.key for token in loose])
+    named = [token for token in loose if called.get(token.key)]
+    direct = direct_chats_latest(
+        user=user, people={token.key: called[token.key] for token in named}
+    )
     found = []
-    for token in loose:
-        person_ids = called.get(token.key)
-        if not person_ids:
-            continue
-        direct = (
-            Chat.objects.filter(
-                user=user,
-                kind=ChatKind.DIRECT,
-                is_excluded_from_ai=False,
-                participants__in=list(person_ids),
-            )
-            .order_by("-last_message_at", "-pk")
-            .values_list("pk", flat=True)
-            .first()
-        )
+    for token in named:
         found.append(
             _Resolved(
                 start=token.start,
                 end=token.end,
                 name=token.surface,
-                person_ids=person_ids,
-                direct_chat_id=direct,
+                person_ids=called[token.key],
+                direct_chat_id=direct[token.key],
             )
         )
     return found

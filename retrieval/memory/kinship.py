@@ -26,7 +26,6 @@ from datetime import datetime
 
 from claire.accounts.models import User
 from conversations.models import (
-    Chat,
     ChatKind,
     ChatParticipant,
     IdentityKind,
@@ -35,6 +34,7 @@ from conversations.models import (
     Person,
     PersonIdentity,
 )
+from conversations.selectors import direct_chats_latest
 from retrieval.lexicon import DESCRIPTOR_FORMS, ROLES, fold_text
 from retrieval.memory.models import FactBasis, FactKind, PersonFact
 from retrieval.memory.selectors import person_canonical_ids
@@ -352,21 +352,15 @@ def relatives_of_user(*, user: User, relations: set[str]) -> dict[str, Relative]
         return {}
     canonical = person_canonical_ids(user=user)
     result: dict[str, Relative] = {}
+    relatives: dict[str, set[int]] = {}
     for relation, people in found.items():
         roots = {canonical.get(pk, pk) for pk in people}
         if len(roots) != 1:
             continue
-        ids = set(people) | roots | {merged for merged, kept in canonical.items() if kept in roots}
-        chat_id = (
-            Chat.objects.filter(
-                user=user,
-                kind=ChatKind.DIRECT,
-                is_excluded_from_ai=False,
-                memberships__person_id__in=list(ids),
-            )
-            .order_by("-last_message_at", "-pk")
-            .values_list("pk", flat=True)
-            .first()
+        relatives[relation] = (
+            set(people) | roots | {merged for merged, kept in canonical.items() if kept in roots}
         )
-        result[relation] = Relative(person_ids=tuple(sorted(ids)), direct_chat_id=chat_id)
+    direct = direct_chats_latest(user=user, people=relatives)
+    for relation, ids in relatives.items():
+        result[relation] = Relative(person_ids=tuple(sorted(ids)), direct_chat_id=direct[relation])
     return result
