@@ -66,7 +66,7 @@ _MESSAGE_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
-# "tell Priya I'll ...", "let Ines know the plumber's ...": what follows the name is the
+# "tell Noor I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
 _TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
 _KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
@@ -142,7 +142,7 @@ class Ask:
 
 def ask_of(question: str, named_as: str) -> Ask:
     """Read the question's own words: "saying ..."/"that ..." is the message, "about ..." or
-    "with ..." the topic, "to ..." a request, otherwise what follows the name ("send Priya
+    "with ..." the topic, "to ..." a request, otherwise what follows the name ("send Noor
     the numbers")."""
     text = " ".join(question.split())
     if match := _MESSAGE_CLAUSE.search(text):

@@ -24,7 +24,7 @@ answer; they are the only refusals, and each was calibrated on the development h
    ``PEOPLE_COVERAGE_GAP_FAR`` is enough when nothing they sent is even loosely close in
    meaning): what matched was said by someone else ("the door code Jonas sent me",
    answered only by Mark). Not when the question asks about the people's relations or roles
-   ("Where do Marco's parents live?": his messages say "mum" and "dad"), unless it asks what
+   ("Where do Tomas's parents live?": his messages say "mum" and "dad"), unless it asks what
    they said, wrote or mentioned: then only their own messages answer it. Nor when the people
    are what is asked about rather than who said it: someone's thing ("Did anyone mention
    Ana's allergy?", "What's Jonas's new address?") or what anyone said about them ("Has
@@ -220,7 +220,7 @@ class EvidenceSignals:
     best_coverage: float
     people_best_similarity: float | None = None
     people_best_coverage: float | None = None
-    # The question asks about a relation or role of the people it names ("Marco's parents"):
+    # The question asks about a relation or role of the people it names ("Tomas's parents"):
     # those words are not topic words, and their messages about it use others ("mum").
     describes_people: bool = False
     # The people named are the topic, not the speakers asked about ("Ana's allergy", "did

@@ -260,7 +260,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.UNRESOLVED,
         "still_open",
-        # "What's still open with Priya?", "anything open with Sam?", "what's left to do?"
+        # "What's still open with Noor?", "anything open with Sam?", "what's left to do?"
         r"\b(?:what(?:'s|\s+is|\s+are)|anything|is\s+(?:there\s+)?anything)\s+(?:still\s+)?"
         r"(?:open|left\s+open|unfinished|left\s+to\s+do|hanging)\b",
     ),
@@ -412,7 +412,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.IDENTITY_LOOKUP,
         "who_is_name",
-        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Giu 🍋 on
+        # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Bea 🌻 on
         # Telegram?", "who's Bo in my contacts?"
         r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+){0,2}?"
         r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?"
@@ -473,7 +473,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "status_changed",
         r"\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:book|confirm|cancel|plan|arrange|reschedule"
         r"|move)\b"
-        # "Did Marco book a table?": someone acting on an event or a booking.
+        # "Did Tomas book a table?": someone acting on an event or a booking.
         r"|\bdid\s+(?:[\w']+\s+){1,2}?(?:ever\s+)?(?:book|confirm|cancel|reschedule|postpone"
         r"|move)\b"
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|table|tickets?)\b)"

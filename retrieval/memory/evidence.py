@@ -140,7 +140,7 @@ _OTHERS_OWE_REPLY = re.compile(
     r"get\s+back|come\s+back|came\s+back)\b"
 )
 _PROMISED = re.compile(r"\bpromis")
-# "What do I owe Priya?": what others wait for from the user, answers and promised things.
+# "What do I owe Noor?": what others wait for from the user, answers and promised things.
 _OWED = re.compile(r"\bi\s+(?:still\s+)?owe\b")
 
 
@@ -1652,7 +1652,7 @@ def _join_words(items: Sequence[str]) -> str:
 
 
 # Words that ask what someone said without naming a topic ("what does Prize Desk want?",
-# "what is Priya asking for?"); "say", "ask", "tell" and "write" are stop words already.
+# "what is Noor asking for?"); "say", "ask", "tell" and "write" are stop words already.
 _ABOUT_WHAT_THEY_SAID = frozenset(
     {"want", "wants", "wanted", "need", "needs", "needed", "mean", "means", "meant", "latest"}
 )

@@ -650,8 +650,8 @@ def _relation_claims(text: str, *, is_from_self: bool) -> list[FactClaim]:
     return claims
 
 
-# An engagement announced by one of the two: "Ruth and I got engaged!", "I proposed to Ruth",
-# "she said yes 💍" with the name ("Ruth said yes!! 💍").
+# An engagement announced by one of the two: "Hana and I got engaged!", "I proposed to Hana",
+# "she said yes 💍" with the name ("Hana said yes!! 💍").
 _ENGAGED = re.compile(
     r"\b([A-ZÀ-Ý][\w'\u2019-]+) and I (?:just |finally |are |have )*(?:got |gotten )?engaged\b"
     r"|\bI (?:just |finally )*proposed to ([A-ZÀ-Ý][\w'\u2019-]+)"

@@ -1,4 +1,4 @@
-"""A contact that says who it is: "hey it's Dana btw, new phone!", "Hi! This is Priya, I got a
+"""A contact that says who it is: "hey it's Dana btw, new phone!", "Hi! This is Noor, I got a
 new number", "New number, Tom here".
 
 Someone who changes phone number writes from a contact the user has no name for (or a fresh

@@ -123,7 +123,7 @@ _VOCABULARY = r"\m(" + "|".join(sorted(KIN_FORMS)) + r")\M"
 KINSHIP_VOCABULARY = _VOCABULARY
 
 
-# Roles people save a contact with ("Marco landlord", "Dr Lee (dentist)", "Plumber Rui"):
+# Roles people save a contact with ("Tomas landlord", "Dr Lee (dentist)", "Plumber Rui"):
 # the people around a home and a working life, in canonical form.
 CONTACT_NAME_ROLES = {
     form: canonical
@@ -140,7 +140,7 @@ CONTACT_NAME_ROLES = {
 def relation_of_contact_name(name: str) -> str | None:
     """The relation a contact name states: the whole name is a relation word ("Mom",
     "Dad ❤️", "My brother"), or a parenthesis holds one ("Ana (sister)"); or a word of the
-    name is a role the contact is saved with ("Marco landlord", "Dr Lee (dentist)")."""
+    name is a role the contact is saved with ("Tomas landlord", "Dr Lee (dentist)")."""
     folded = fold_text(name)
     inner = re.search(r"\(([^)]*)\)", folded)
     if inner:

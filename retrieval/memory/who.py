@@ -7,7 +7,7 @@ memory merges a contact that wrote "it's Dana, new phone"). Both answers read ev
 the human (``person_ids`` comes expanded with merges and aliases):
 
 - **who**: the relationships memory holds (to the user: "your flatmate"; to someone else:
-  "Jamal's sister"), each with the message that says it, then where the user and the person
+  "Omar's sister"), each with the message that says it, then where the user and the person
   talk (platforms, group chats) and since when;
 - **contact**: the identity values of the kind asked (phone numbers, emails, handles), the
   newest first: the contact that wrote last, with the message that introduced it when it says
@@ -153,7 +153,7 @@ def who_findings(
         if owner == "'s":
             continue
         if fact.value == "fiance":
-            # Said the way people say it: "Ruth is engaged to Felix".
+            # Said the way people say it: "Hana is engaged to Otto".
             phrase = "engaged to " + ("you" if owner == "your" else owner.removesuffix("'s"))
         if phrase in seen:
             continue
@@ -203,7 +203,7 @@ def _latest_news(
     *, user: User, person_ids: Sequence[int], name: str, cited: Sequence[int]
 ) -> AboutMessage | None:
     """The newest message about the person, by someone else, that tells news of a life
-    ("Ruth got a job at the library!!", "Leo just moved to Lisbon"), not cited yet."""
+    ("Hana got a job at the library!!", "Leo just moved to Lisbon"), not cited yet."""
     first = _first(name).casefold()
     for row in about_rows(user=user, person_ids=person_ids, name=name):
         if row.pk in cited or row.is_by_person or suspicious_text(row.text):
