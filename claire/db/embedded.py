@@ -6,7 +6,8 @@ started lazily by the first database connection of a process, not at settings im
 registers itself as a handle; the server is stopped cleanly (``pg_ctl stop``) when the last
 handle exits and the data is reused by the next run. A process killed outright (SIGKILL, the
 OOM killer) never unregisters, so the handle list is pruned of dead processes when a process
-attaches and again just before it exits: the last live user still stops the server.
+attaches and again just before it exits: the last live user still stops the server, also one
+restarted since (the postmaster is read again from the data folder at exit).
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ def embedded_server_ensure(*, data_dir: Path, database: str) -> EmbeddedServer:
         data_dir.parent.mkdir(parents=True, exist_ok=True)
         handles_prune_dead(data_dir=data_dir)
         server = pgserver.get_server(data_dir, cleanup_mode="stop")
-        # atexit runs handlers last-registered first: this prune runs before pgserver's own
-        # exit handler (registered by get_server) decides whether this is the last handle.
-        atexit.register(handles_prune_dead, data_dir=data_dir)
+        # atexit runs handlers last-registered first: this runs before pgserver's own exit
+        # handler (registered by get_server) decides whether this is the last handle.
+        atexit.register(_before_exit, server, data_dir)
         info = server.get_postmaster_info()
         socket_dir = str(info.socket_dir) if info.socket_dir else str(data_dir)
         port = int(info.port or 5432)
@@ -73,6 +74,18 @@ def handles_prune_dead(*, data_dir: Path) -> list[int]:
             # No log line: this also runs at interpreter exit, after logging may have closed.
             handle_list_write(handle_list, alive)
         return alive
+
+
+def _before_exit(server: Any, data_dir: Path) -> None:
+    """Prune dead handles, and point pgserver at the postmaster running now: after a restart
+    (``pg_ctl restart``, a crash and a new start) the one it saw at attach time is gone, and
+    pgserver would take the server for stopped and leave the new postmaster running."""
+    handles_prune_dead(data_dir=data_dir)
+    from pgserver.utils import PostmasterInfo
+
+    current = PostmasterInfo.read_from_pgdata(data_dir)
+    if current is not None and current.is_running():
+        server._postmaster_info = current
 
 
 def handle_list_read(path: Path) -> list[int]:

@@ -32,7 +32,8 @@ if sys.argv[2] == "wait":
 
 
 ATTACH_THEN_RESTART_AND_EXIT = """
-import sys
+import sys, time
+import psutil
 from pathlib import Path
 import pgserver
 from pgserver import _commands
@@ -42,10 +43,15 @@ embedded_server_ensure(data_dir=data_dir, database="postgres")
 print("attached", flush=True)
 sys.stdin.readline()
 server = pgserver.get_server(data_dir, cleanup_mode="stop")
+before = int(open(data_dir / "postmaster.pid").read().splitlines()[0])
 _commands.pg_ctl(
     ["-w", "-t", "60", "-m", "fast", "-l", str(data_dir / "log"), "restart"],
     pgdata=data_dir, user=server.system_user, timeout=90,
 )
+# Exit only once the old postmaster is gone for good, as after a restart long before exit.
+deadline = time.monotonic() + 30
+while psutil.pid_exists(before) and time.monotonic() < deadline:
+    time.sleep(0.05)
 print(open(data_dir / "postmaster.pid").read().splitlines()[0], flush=True)
 """
 
