@@ -287,6 +287,25 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|brought|return|returned|lend|lent|book|booked)\b",
     ),
     _pattern(
+        Intent.UNRESOLVED,
+        "did_i_receive",
+        # "Did I ever get the counts?", "have I heard back about the lease?": the other side of
+        # the user's request, answered yes or no from what arrived.
+        r"^\W*(?:so\s+)?(?:did|have|had)\s+i\s+(?:ever\s+|already\s+|actually\s+|yet\s+"
+        r"|finally\s+)*(?:get|got|gotten|receive|received|hear\s+back|heard\s+back)\b"
+        r"(?!\s+back\s+to\b)",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "was_it_settled",
+        # "Was the refund ever sorted out?", "has the leak been fixed?": whether one thing the
+        # user asked for got settled, whoever settled it.
+        r"^\W*(?:so\s+|and\s+)?(?:was|were|is|has|have|did)\s+(?!i\b|we\b|you\b)"
+        r"(?:[\w'-]+\s+){1,7}?(?:ever\s+|already\s+|finally\s+|actually\s+|yet\s+)*"
+        r"(?:been\s+|get\s+|got\s+)?(?:sorted|resolved|settled|fixed|approved|granted|refunded"
+        r"|dealt\s+with|taken\s+care\s+of)\b",
+    ),
+    _pattern(
         Intent.ACTION_REQUEST,
         "remind_me",
         _IMPERATIVE + r"(?:remind\s+me\s+(?!(?:what|who|when|where|how|which|why|whether|if"

@@ -34,8 +34,9 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message
+from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
+from retrieval.memory.extract import puts_off
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
 
 # How long after a promise or a request the closing message may come.
@@ -150,6 +151,9 @@ class Candidate:
     sender_person_id: int | None
     with_person: bool
     is_direct_with_person: bool
+    # In a direct chat, the message names the loop's person ("following Ana's request, …"):
+    # someone answering the user for them.
+    names_person: bool = False
 
 
 def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Candidate) -> bool:
@@ -166,8 +170,11 @@ def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Can
     if kind == LoopKind.QUESTION_TO_USER:
         return candidate.is_from_self and candidate.is_direct_with_person and shared >= 1
     if kind == LoopKind.REQUEST_BY_USER:
-        if candidate.is_from_self or not candidate.with_person:
+        if candidate.is_from_self or puts_off(candidate.text):
             return False
+        if not candidate.with_person:
+            # Someone answering for the person names them and the thing asked for.
+            return candidate.names_person and shared >= 2
         return shared >= (1 if candidate.is_direct_with_person else 2)
     return False
 
@@ -247,6 +254,7 @@ def loops_close_across_chats(
     if opened_since is not None:
         loops = loops.filter(Q(opened_at__gte=opened_since) | Q(pk__in=list(loop_ids)))
     loops = loops.select_related("opened_by").order_by("opened_at", "pk")
+    full_names = _full_names(user=user) if loops.exists() else {}
     for loop in loops:
         topic = loop_topic(loop=loop, user_name=user_name)
         if not topic:
@@ -257,8 +265,10 @@ def loops_close_across_chats(
             if loop.person_id
             else set()
         )
+        person_ids |= _same_full_name(person_ids, full_names)
         person_chats: set[int] = set()
         direct_chats: set[int] = set()
+        first_names = _first_names(user=user, person_ids=person_ids)
         if person_ids:
             for chat_id, kind in ChatParticipant.objects.filter(
                 chat__user=user, person_id__in=person_ids
@@ -277,15 +287,18 @@ def loops_close_across_chats(
             )
             .exclude(chat_id=loop.chat_id)
             .order_by("sent_at", "pk")
-            .values_list("pk", "text", "is_from_self", "sender_person_id", "chat_id", "sent_at")
+            .values_list(
+                "pk", "text", "is_from_self", "sender_person_id", "chat_id", "sent_at", "chat__kind"
+            )
         )[:CANDIDATES_READ]
-        for pk, text, is_from_self, sender_id, chat_id, sent_at in rows:
+        for pk, text, is_from_self, sender_id, chat_id, sent_at, chat_kind in rows:
             candidate = Candidate(
                 text=text or "",
                 is_from_self=is_from_self,
                 sender_person_id=sender_id,
                 with_person=chat_id in person_chats and (is_from_self or sender_id in person_ids),
                 is_direct_with_person=chat_id in direct_chats,
+                names_person=chat_kind == ChatKind.DIRECT and _names_any(text or "", first_names),
             )
             if closes(loop.kind, topic=topic, has_person=bool(person_ids), candidate=candidate):
                 loop.status = LoopStatus.RESOLVED
@@ -295,3 +308,38 @@ def loops_close_across_chats(
                 closed += 1
                 break
     return closed
+
+
+def _first_names(*, user: User, person_ids: Collection[int]) -> frozenset[str]:
+    """The folded first names of ``person_ids`` (three letters or more)."""
+    names = set()
+    for name in Person.objects.filter(user=user, pk__in=list(person_ids)).values_list(
+        "display_name", flat=True
+    ):
+        words = fold_text(name or "").split()
+        if words and len(words[0]) >= 3 and words[0].isalpha():
+            names.add(words[0])
+    return frozenset(names)
+
+
+def _names_any(text: str, names: Collection[str]) -> bool:
+    folded = fold_text(text)
+    return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded) for name in names)
+
+
+def _full_names(*, user: User) -> dict[int, str]:
+    """Each of the user's contacts saved under a full name (two words or more), folded: "Ana
+    Souza" on Slack and "Ana Souza" by email are one person when a promise made on one is
+    kept on the other."""
+    names = {}
+    for pk, name in Person.objects.filter(user=user).values_list("pk", "display_name"):
+        folded = " ".join(fold_text(name or "").split())
+        if len(folded.split()) >= 2:
+            names[pk] = folded
+    return names
+
+
+def _same_full_name(person_ids: Collection[int], full_names: dict[int, str]) -> set[int]:
+    """The contacts saved under the same full name as one of ``person_ids``."""
+    wanted = {full_names[pk] for pk in person_ids if pk in full_names}
+    return {pk for pk, name in full_names.items() if name in wanted}

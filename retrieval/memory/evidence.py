@@ -40,6 +40,7 @@ from zoneinfo import ZoneInfo
 from django.db import models
 
 from claire.accounts.models import User
+from claire.ai.local.polarity import settled
 from conversations.models import Chat, Message, MessageKind, Person, Platform
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
@@ -49,7 +50,7 @@ from retrieval.memory.about import about_findings, alias_person_ids, people_call
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
-from retrieval.memory.extract import RELATIONS, is_suspicious
+from retrieval.memory.extract import RELATIONS, is_suspicious, puts_off
 from retrieval.memory.findings import (
     Finding,
     LoopState,
@@ -89,6 +90,14 @@ PLANS_CITED = 3
 LOOPS_CITED = 20
 # Open questions from the person a "no" is about, cited to show they still wait.
 WAITING_CITED = 2
+# Loops a yes/no question about one of them reads, newest first.
+LOOPS_READ = 200
+# How soon after the user's request the other side's reply that puts it off comes, and how
+# many of their messages after it are read for it.
+PUT_OFF_WINDOW = timedelta(hours=12)
+PUT_OFF_READ = 5
+# "get", "receive": the question's verbs of receiving, not its topic.
+_RECEIVE_WORDS = frozenset({"get", "got", "gotten", "receive", "received", "hear", "heard"})
 IDENTITY_MATCHES_CITED = 5
 # A catch-up cites at most this many messages (an answer pack holds 12 sources).
 RECENT_ITEMS = 12
@@ -196,7 +205,9 @@ def _loop_hits(
 ) -> tuple[list[_Hit], list[Finding]]:
     zone = user.zoneinfo
     folded = fold_text(compiled.question)
-    if _YES_NO.search(folded) and (_SELF_ACTOR.search(folded) or _person_ids(compiled)):
+    if _YES_NO.search(folded) and (
+        _SELF_ACTOR.search(folded) or _person_ids(compiled) or _SETTLED.search(folded)
+    ):
         deed = (
             deed_answer(
                 user=user,
@@ -204,7 +215,9 @@ def _loop_hits(
                 person_ids=person_ids_expand(user=user, person_ids=list(_person_ids(compiled))),
                 now=now,
             )
-            if _SELF_ACTOR.search(folded) and not _REPLY_WORDS.search(folded)
+            if _SELF_ACTOR.search(folded)
+            and not _REPLY_WORDS.search(folded)
+            and not _RECEIVED.search(folded)
             else None
         )
         if deed is not None and deed.is_done:
@@ -213,6 +226,10 @@ def _loop_hits(
         if answered is not None:
             loop, hits = answered
             finding = loop_answer_finding(loop, zone)
+            if loop.kind == LoopKind.REQUEST_BY_USER:
+                hits, finding = _request_answer(
+                    user=user, compiled=compiled, loop=loop, hits=hits, finding=finding, now=now
+                )
             if loop.status == LoopStatus.OPEN:
                 hits, finding = _still_waiting(
                     user=user, compiled=compiled, hits=hits, finding=finding
@@ -225,6 +242,12 @@ def _loop_hits(
                     user=user, compiled=compiled, hits=hits, finding=finding
                 )
             return hits, [finding]
+        if _RECEIVED.search(folded) or (
+            _SETTLED.search(folded) and not _SELF_ACTOR.search(folded) and not _person_ids(compiled)
+        ):
+            # About one thing no loop holds: the messages that name it answer, not a list of
+            # everything open.
+            return [], []
     kinds = loop_kinds_for(compiled.question)
     loops = open_loops_for_user(
         user=user,
@@ -310,6 +333,17 @@ _YES_NO = re.compile(
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
 _SELF_ACTOR = re.compile(r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\b")
+# "Did I ever get the counts?", "have I heard back about the lease?": what someone else was
+# to send the user, the other side of the user's request.
+_RECEIVED = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\s+(?:[\w']+\s+){0,2}?"
+    r"(?:get|got|gotten|receive|received|hear|heard)\b(?!\s+back\s+to\b)"
+)
+# "Was the refund ever sorted out?": whether one thing got settled, whoever settled it.
+_SETTLED = re.compile(
+    r"\b(?:sorted|resolved|settled|fixed|approved|granted|refunded|dealt\s+with"
+    r"|taken\s+care\s+of)\b"
+)
 _TOPIC_STEM = 4
 
 
@@ -333,7 +367,10 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     terms = [
         term
         for term in deed_topic_terms(topic_terms(compiled))
-        if len(term) >= 3 and not _REPLY_WORDS.search(term)
+        if len(term) >= 3
+        and not _REPLY_WORDS.search(term)
+        and not _SETTLED.search(term)
+        and term not in _RECEIVE_WORDS
     ]
     if not person_ids and not terms:
         return None
@@ -341,11 +378,23 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     kinds: tuple[LoopKind, ...]
     if _REPLY_WORDS.search(folded):
         kinds = (LoopKind.QUESTION_TO_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
+    elif _RECEIVED.search(folded):
+        kinds = (LoopKind.REQUEST_BY_USER,)
+    elif is_self:
+        # "Did I send …?" asks about the user's promise.
+        kinds = (LoopKind.PROMISE_BY_USER,)
+    elif person_ids:
+        # "Has Rui sent …?" asks about the user's request to Rui.
+        kinds = (LoopKind.REQUEST_BY_USER,)
     else:
-        # "Did I send …?" asks about the user's promise; "has Rui sent …?" about their request.
-        kinds = (LoopKind.PROMISE_BY_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
+        # "Was the refund sorted out?": what the user asked for, else what they promised.
+        kinds = (LoopKind.REQUEST_BY_USER, LoopKind.PROMISE_BY_USER)
     rows = loops_for_user(
-        user=user, person_ids=person_ids, chat_ids=_strict_chat_ids(compiled), kinds=kinds
+        user=user,
+        person_ids=person_ids,
+        chat_ids=_strict_chat_ids(compiled),
+        kinds=kinds,
+        limit=LOOPS_READ,
     )
     if not rows:
         return None
@@ -360,7 +409,9 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
 
     scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
     if terms:
-        scored = [item for item in scored if item[0] > 0]
+        # With nobody named, the topic alone picks the loop: two of its words when it has two.
+        needed = 1 if person_ids else min(2, len(terms))
+        scored = [item for item in scored if item[0] >= needed]
         if not scored:
             return None
     best = min(scored, key=lambda item: (-item[0], item[1], -item[2].opened_at.timestamp()))
@@ -381,6 +432,74 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         hits.append((row.resolved_by_id, "closed it"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+def _request_answer(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    loop: LoopState,
+    hits: list[_Hit],
+    finding: Finding,
+    now: datetime,
+) -> tuple[list[_Hit], Finding]:
+    """The yes/no answer about the user's request, from the message that settles it.
+
+    Closed: who answered and when, "yes" unless the question asks whether the thing was
+    done ("has Rui sent it?", "was it sorted?") and the answer says it was not. Open: "no",
+    citing the other side's reply that put it off ("I'll let you know"), when there is one,
+    else the request itself."""
+    zone = user.zoneinfo
+    if loop.resolved_by_message_id is not None:
+        closer = (
+            Message.objects.filter(pk=loop.resolved_by_message_id)
+            .select_related("sender_person")
+            .first()
+        )
+        if closer is None:
+            return hits, finding
+        name = (
+            closer.sender_person.display_name
+            if closer.sender_person is not None
+            else loop.person_name or "they"
+        )
+        asks_reply = _REPLY_WORDS.search(fold_text(compiled.question)) is not None
+        refused = not asks_reply and settled(compiled.question, closer.text or "") == "no"
+        answer = "No" if refused else "Yes"
+        said = "answered that it is not done" if refused else "answered"
+        text = f"{answer}: {name} {said} on {moment_text(closer.sent_at, zone)}."
+        return hits, Finding(text=text, message_ids=finding.message_ids)
+    put_off = _put_off_reply(loop=loop, now=now)
+    if put_off is None:
+        return hits, finding
+    name = loop.person_name or "they"
+    text = (
+        f"No, not yet: you asked {name} on {moment_text(loop.opened_at, zone)}; on "
+        f"{moment_text(put_off.sent_at, zone)} {name} said it would come later, and nothing "
+        "has settled it since."
+    )
+    hits = [(put_off.pk, "put it off"), *hits]
+    return hits, Finding(text=text, message_ids=(put_off.pk, loop.opened_by_message_id))
+
+
+def _put_off_reply(*, loop: LoopState, now: datetime) -> Message | None:
+    """The other side's reply to the user's request that puts it off ("I'll let you know",
+    "end of next week, promise"): one replying to it, or their first message soon after."""
+    opener = Message.objects.filter(pk=loop.opened_by_message_id).first()
+    if opener is None:
+        return None
+    replies = Message.objects.filter(
+        chat_id=opener.chat_id,
+        deleted_at__isnull=True,
+        is_from_self=False,
+        sent_at__gt=opener.sent_at,
+        sent_at__lt=now,
+    ).order_by("sent_at", "pk")[:PUT_OFF_READ]
+    for reply in replies:
+        soon = reply.sent_at - opener.sent_at <= PUT_OFF_WINDOW
+        if (reply.reply_to_id == opener.pk or soon) and puts_off(reply.text or ""):
+            return reply
+    return None
 
 
 def _still_waiting(

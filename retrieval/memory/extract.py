@@ -332,7 +332,9 @@ _ADDRESSED_QUESTION = re.compile(
     r"\b(?:you|your|u)\b|\bany (?:news|update)s?\b|\bstill up for\b", _FLAGS
 )
 _REQUEST = re.compile(
-    r"\b(?:could|can|would|will) you\b|\bplease (?:send|let me know|tell|share|confirm)\b",
+    # "Could you send …?", "could we talk about a refund?", "any ETA on the invoice?"
+    r"\b(?:could|can|would|will) (?:you|we)\b|\bplease (?:send|let me know|tell|share|confirm)\b"
+    r"|\bany (?:eta|news|updates?)\b",
     _FLAGS,
 )
 _PROMISE_VERB = re.compile(
@@ -375,6 +377,21 @@ def is_question_to_user(
 
 def is_request_by_user(text: str) -> bool:
     return bool(_REQUEST.search(text)) and ("?" in text or "please" in text.lower())
+
+
+# A reply that names a later time for the thing ("end of next week, promise", "not yet").
+_LATER = re.compile(
+    r"\b(?:promise|promised|not yet|still (?:working|waiting|need)|working on it|on it"
+    r"|asap|soon)\b",
+    _FLAGS,
+)
+
+
+def puts_off(text: str) -> bool:
+    """An answer that is no answer yet: a deferral ("I'll let you know"), a promise to send
+    or do the thing ("will send it Friday"), or a later time for it ("end of next week,
+    promise"). A request it replies to stays open."""
+    return is_deferral(text) or promise_object(text) is not None or bool(_LATER.search(text))
 
 
 def is_deferral(text: str) -> bool:

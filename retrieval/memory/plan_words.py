@@ -202,6 +202,7 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
     "es": (r"d[ée]jame (?:ver|mirar|revisar)", r"te (?:digo|aviso|confirmo)"),
     "fr": (r"je (?:te|vous) (?:redis|tiens au courant|confirme)", r"je regarde et"),
     "de": (r"ich (?:sag|melde) (?:dir|mich)",),
+    "it": (r"ti (?:faccio sapere|so dire|dico|aggiorno|confermo|richiamo)", r"vi faccio sapere"),
 }
 
 # The user's promise in other words or languages ("remind me to send you the playlist", "te

@@ -33,6 +33,7 @@ from retrieval.memory.closure import (
     QUESTION_CLOSE_WINDOW,
     loops_close_across_chats,
     says_arrived,
+    says_done,
     topic_words,
 )
 from retrieval.memory.extract import (
@@ -49,6 +50,7 @@ from retrieval.memory.extract import (
     nationality_claims,
     plan_signal,
     promise_object,
+    puts_off,
 )
 from retrieval.memory.introductions import (
     FIRST_MESSAGES,
@@ -510,7 +512,16 @@ def _loops_in_chat(
                 (pid for name, pid in members.items() if _names(message.text, name)), None
             )
         if is_request_by_user(message.text):
-            answer = next((m for m in later if not m.is_from_self), None)
+            answer = next(
+                (
+                    m
+                    for m in later
+                    if not m.is_from_self
+                    and (is_direct or person_id is None or m.sender_person_id == person_id)
+                    and _answers_request(m, message)
+                ),
+                None,
+            )
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
         promised = promise_object(message.text)
         if promised is not None:
@@ -545,6 +556,24 @@ def _loops_in_chat(
     return found
 
 
+def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
+    """Whether the other side's ``message`` answers the user's ``request``: not when it puts
+    it off ("I'll let you know", "end of next week, promise"); a reply to it or one soon
+    after it does; a later one only when it is about the same thing (a topic word of the
+    request) or delivers ("attached", a file)."""
+    if puts_off(message.text):
+        return False
+    if message.reply_to_id == request.pk:
+        return True
+    if message.sent_at - request.sent_at <= REQUEST_REPLY_WINDOW:
+        return True
+    return (
+        message.kind == MessageKind.MEDIA
+        or says_done(message.text)
+        or bool(topic_words(message.text) & topic_words(request.text))
+    )
+
+
 def _deferred_question(
     deferral: _ChatMessage, earlier: Sequence[_ChatMessage]
 ) -> _ChatMessage | None:
@@ -571,6 +600,9 @@ LOOP_CLOSE_WINDOW = max(CLOSE_WINDOW, QUESTION_CLOSE_WINDOW)
 FOLLOW_UP_WINDOW = timedelta(minutes=30)
 # How soon a user's message in a group counts as the answer to a question asked there.
 GROUP_REPLY_WINDOW = timedelta(hours=12)
+# How soon the other side's message counts as the answer to the user's request, whatever it
+# is about.
+REQUEST_REPLY_WINDOW = timedelta(hours=12)
 
 
 def _names(text: str, first_name: str) -> bool:
