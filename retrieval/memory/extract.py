@@ -382,7 +382,10 @@ def is_request_by_user(text: str) -> bool:
 # A reply that names a later time for the thing ("end of next week, promise", "not yet").
 _LATER = re.compile(
     r"\b(?:promise|promised|not yet|still (?:working|waiting|need)|working on it|on it"
-    r"|asap|soon)\b",
+    r"|asap|soon|will do)\b"
+    # "will do it tomorrow", "I'm going to look on Friday": a later time for it.
+    r"|\b(?:i['\u2019]ll|i will|will|gonna|going to)\b[^.!?\n]{0,30}?\b(?:tomorrow|tonight"
+    r"|later|next|this (?:week|evening|afternoon)|(?:on|by) (?:mon|tue|wed|thu|fri|sat|sun)\w*)\b",
     _FLAGS,
 )
 

@@ -197,6 +197,9 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
         r"|tell you|confirm)",
         f"(?:i{_APOSTROPHE}ll|i will|will) (?:get back to you|let you know|confirm|find out)",
         "(?:get|getting) back to you",
+        # "I'll ask the builder and let you know", "will keep you posted"
+        r"(?:and|then|&) (?:let you know|get back to you)",
+        "keep you (?:posted|updated|in the loop)",
     ),
     "pt": (r"deixa eu ver", r"te (?:falo|aviso|digo) (?:depois|amanh[aã]|j[aá])", r"vou ver e"),
     "es": (r"d[ée]jame (?:ver|mirar|revisar)", r"te (?:digo|aviso|confirmo)"),
