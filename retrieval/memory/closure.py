@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message, Person
+from conversations.models import ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
 from retrieval.memory.extract import puts_off
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
@@ -301,13 +301,50 @@ def loops_close_across_chats(
                 names_person=chat_kind == ChatKind.DIRECT and _names_any(text or "", first_names),
             )
             if closes(loop.kind, topic=topic, has_person=bool(person_ids), candidate=candidate):
-                loop.status = LoopStatus.RESOLVED
-                loop.resolved_by_id = pk
-                loop.closed_at = sent_at
-                loop.save(update_fields=["status", "resolved_by", "closed_at"])
+                _resolve(loop, pk, sent_at)
                 closed += 1
                 break
+        else:
+            delivered = _delivery(loop=loop, direct_chats=direct_chats, person_ids=person_ids)
+            if delivered is not None:
+                _resolve(loop, *delivered)
+                closed += 1
     return closed
+
+
+def _resolve(loop: Loop, message_id: int, sent_at: datetime) -> None:
+    loop.status = LoopStatus.RESOLVED
+    loop.resolved_by_id = message_id
+    loop.closed_at = sent_at
+    loop.save(update_fields=["status", "resolved_by", "closed_at"])
+
+
+# How soon after a promise or a request a file or a link in a direct chat delivers it.
+DELIVERY_WINDOW = timedelta(days=7)
+_LINK = r"https?://"
+
+
+def _delivery(
+    *, loop: Loop, direct_chats: set[int], person_ids: set[int]
+) -> tuple[int, datetime] | None:
+    """A file or a link that delivers what a loop is about, words or none ("I'll send you the
+    deck" in a group, then a file in the direct chat): the first one in a direct chat with the
+    loop's person within ``DELIVERY_WINDOW``, sent by whoever owed it (the user for their
+    promise, the person for the user's request)."""
+    if loop.kind not in (LoopKind.PROMISE_BY_USER, LoopKind.REQUEST_BY_USER) or not direct_chats:
+        return None
+    by_user = loop.kind == LoopKind.PROMISE_BY_USER
+    rows = Message.objects.filter(
+        chat_id__in=list(direct_chats - {loop.chat_id}),
+        deleted_at__isnull=True,
+        is_from_self=by_user,
+        sent_at__gt=loop.opened_at,
+        sent_at__lte=loop.opened_at + DELIVERY_WINDOW,
+    ).filter(Q(kind=MessageKind.MEDIA) | Q(text__iregex=_LINK))
+    if not by_user:
+        rows = rows.filter(sender_person_id__in=list(person_ids))
+    found = rows.order_by("sent_at", "pk").values_list("pk", "sent_at").first()
+    return (found[0], found[1]) if found else None
 
 
 def _first_names(*, user: User, person_ids: Collection[int]) -> frozenset[str]:

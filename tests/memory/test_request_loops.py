@@ -22,7 +22,16 @@ from retrieval.lexicon import fold_text
 from retrieval.memory import services
 from retrieval.memory.extract import is_request_by_user, puts_off
 from retrieval.types import Intent
-from tests.memory.generalise import MONDAY, Line, Story, dm, group, story_ask, story_failures
+from tests.memory.generalise import (
+    MEDIA,
+    MONDAY,
+    Line,
+    Story,
+    dm,
+    group,
+    story_ask,
+    story_failures,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +88,32 @@ STORIES = (
         asked_hours=THU + 2,
         expect=("No",),
         refuse=("Yes",),
+    ),
+    Story(
+        name="a promise in a group kept with a file in the direct chat",
+        chats={"crew": group("Nia", "Tomas"), "nia": dm("Nia")},
+        lines=(
+            Line("crew", MON + 2, "Nia", "does anyone have the seating chart for the gala?"),
+            Line("crew", MON + 2.1, None, "I'll send you the seating chart tonight Nia"),
+            Line("nia", MON + 11, None, MEDIA),
+        ),
+        question="did I send Nia the seating chart?",
+        asked_hours=WED + 2,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="an ask in a group answered with a link in the direct chat",
+        chats={"crew": group("Nia", "Tomas"), "tomas": dm("Tomas", platform="telegram")},
+        lines=(
+            Line("crew", MON + 2, None, "Tomas can you share the venue contract?"),
+            Line("crew", MON + 2.1, "Tomas", "yep, will share it later today"),
+            Line("tomas", MON + 8, "Tomas", "https://files.example.org/d/7f3k2"),
+        ),
+        question="has Tomas shared the venue contract?",
+        asked_hours=WED + 2,
+        expect=("Yes", "Tomas"),
+        refuse=("No",),
     ),
     Story(
         name="a closing message that says no",
