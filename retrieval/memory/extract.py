@@ -334,7 +334,9 @@ _ADDRESSED_QUESTION = re.compile(
 _REQUEST = re.compile(
     # "Could you send …?", "could we talk about a refund?", "any ETA on the invoice?"
     r"\b(?:could|can|would|will) (?:you|we)\b|\bplease (?:send|let me know|tell|share|confirm)\b"
-    r"|\bany (?:eta|news|updates?)\b",
+    r"|\bany (?:eta|news|updates?)\b|\b(?:did|have) you (?:had |get |got )?a chance to\b"
+    r"|\bcan i (?:get|have|borrow|grab)\b|\bwhen (?:can|could|will|would) (?:i|we) (?:expect"
+    r"|get|have|see)\b",
     _FLAGS,
 )
 _PROMISE_VERB = re.compile(
