@@ -154,6 +154,7 @@ class Candidate:
     # In a direct chat, the message names the loop's person ("following Ana's request, …"):
     # someone answering the user for them.
     names_person: bool = False
+    person_names: frozenset[str] = frozenset()
 
 
 def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Candidate) -> bool:
@@ -173,8 +174,14 @@ def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Can
         if candidate.is_from_self or puts_off(candidate.text):
             return False
         if not candidate.with_person:
-            # Someone answering for the person names them and the thing asked for.
-            return candidate.names_person and shared >= 2
+            # Someone answering for the person names them and two words of the thing asked
+            # for (the name aside), and asks nothing ("did Rui ever answer?" is no answer).
+            about = topic - {name[:_STEM] for name in candidate.person_names}
+            return (
+                candidate.names_person
+                and "?" not in candidate.text
+                and len(about & topic_words(candidate.text)) >= 2
+            )
         return shared >= (1 if candidate.is_direct_with_person else 2)
     return False
 
@@ -299,6 +306,7 @@ def loops_close_across_chats(
                 with_person=chat_id in person_chats and (is_from_self or sender_id in person_ids),
                 is_direct_with_person=chat_id in direct_chats,
                 names_person=chat_kind == ChatKind.DIRECT and _names_any(text or "", first_names),
+                person_names=first_names,
             )
             if closes(loop.kind, topic=topic, has_person=bool(person_ids), candidate=candidate):
                 _resolve(loop, pk, sent_at)

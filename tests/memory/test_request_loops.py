@@ -240,8 +240,8 @@ def test_the_same_full_name_by_email_keeps_the_promise(noor):
     assert first.startswith("Yes"), first
 
 
-def test_someone_answering_for_the_person_names_them(noor):
-    """The agency answers the ask made to the landlord, naming him: it closes it."""
+def _landlord_asked(user) -> None:
+    """Noor asks her landlord for a rent discount; he puts it off."""
     landlord = IncomingIdentity(platform="sms", phone="+351910000222", display_name="Rafael")
     chat = IncomingChat(
         platform="sms",
@@ -251,18 +251,17 @@ def test_someone_answering_for_the_person_names_them(noor):
         participants=(landlord,),
     )
     _ingest(
-        noor,
+        user,
         chat,
         [
             (MON + 2, True, "the heating is broken again, could we discuss a rent discount?"),
             (MON + 2.3, False, "I'll talk to the agency and let you know"),
         ],
     )
-    _ingest(
-        noor,
-        _email_chat("desk@agency.example", "Lettings Desk", "Heating"),
-        [(WED + 5, False, "As Rafael asked, we approved a rent discount for the heating outage.")],
-    )
+
+
+def _asked_whether_settled(user) -> str:
+    """The first finding of "was the rent discount … sorted out?" on Thursday."""
     story = Story(
         name="",
         chats={},
@@ -271,9 +270,39 @@ def test_someone_answering_for_the_person_names_them(noor):
         asked_hours=THU + 2,
         expect=(),
     )
-    retrieval = story_ask(noor, story)
-    first = retrieval.memory.findings[0].text if retrieval.memory else ""
+    retrieval = story_ask(user, story)
+    return retrieval.memory.findings[0].text if retrieval.memory else ""
+
+
+def test_someone_answering_for_the_person_names_them(noor):
+    """The agency answers the ask made to the landlord, naming him: it closes it."""
+    _landlord_asked(noor)
+    _ingest(
+        noor,
+        _email_chat("desk@agency.example", "Lettings Desk", "Heating"),
+        [(WED + 5, False, "As Rafael asked, we approved a rent discount for the heating outage.")],
+    )
+    first = _asked_whether_settled(noor)
     assert first.startswith("Yes"), first
+
+
+def test_a_friend_asking_about_it_closes_nothing(noor):
+    """A friend asking whether the landlord answered names him and the topic, and is no
+    answer."""
+    _landlord_asked(noor)
+    friend = IncomingIdentity(platform="sms", phone="+351910000333", display_name="Bea")
+    chat = IncomingChat(
+        platform="sms",
+        platform_chat_id="bea",
+        title="Bea",
+        kind=ChatKind.DIRECT,
+        participants=(friend,),
+    )
+    _ingest(
+        noor, chat, [(WED + 5, False, "brr, did Rafael ever agree to the heating rent discount?")]
+    )
+    first = _asked_whether_settled(noor)
+    assert first.startswith("No"), first
 
 
 @pytest.mark.parametrize(
