@@ -335,10 +335,10 @@ _LINK = r"https?://"
 def _delivery(
     *, loop: Loop, direct_chats: set[int], person_ids: set[int]
 ) -> tuple[int, datetime] | None:
-    """A file or a link that delivers what a loop is about, words or none ("I'll send you the
-    deck" in a group, then a file in the direct chat): the first one in a direct chat with the
-    loop's person within ``DELIVERY_WINDOW``, sent by whoever owed it (the user for their
-    promise, the person for the user's request)."""
+    """What delivers a loop without naming it ("I'll send you the deck" in a group, then a
+    file, a link or a bare "sent!" in the direct chat): the first such message in a direct
+    chat with the loop's person within ``DELIVERY_WINDOW``, sent by whoever owed it (the user
+    for their promise, the person for the user's request)."""
     if loop.kind not in (LoopKind.PROMISE_BY_USER, LoopKind.REQUEST_BY_USER) or not direct_chats:
         return None
     by_user = loop.kind == LoopKind.PROMISE_BY_USER
@@ -348,11 +348,25 @@ def _delivery(
         is_from_self=by_user,
         sent_at__gt=loop.opened_at,
         sent_at__lte=loop.opened_at + DELIVERY_WINDOW,
-    ).filter(Q(kind=MessageKind.MEDIA) | Q(text__iregex=_LINK))
+    )
     if not by_user:
         rows = rows.filter(sender_person_id__in=list(person_ids))
-    found = rows.order_by("sent_at", "pk").values_list("pk", "sent_at").first()
-    return (found[0], found[1]) if found else None
+    for pk, sent_at, kind, text in rows.order_by("sent_at", "pk").values_list(
+        "pk", "sent_at", "kind", "text"
+    )[:CANDIDATES_READ]:
+        if kind == MessageKind.MEDIA or re.search(_LINK, text or "") or _bare_done(text or ""):
+            return pk, sent_at
+    return None
+
+
+# At most this many words in a message that says it is done without saying what ("sent!").
+BARE_DONE_WORDS = 6
+
+
+def _bare_done(text: str) -> bool:
+    """A short message that says it is done and names nothing else ("sent!", "just sent it
+    🙏", "here you go")."""
+    return len(text.split()) <= BARE_DONE_WORDS and says_done(text) and not puts_off(text)
 
 
 def _first_names(*, user: User, person_ids: Collection[int]) -> frozenset[str]:

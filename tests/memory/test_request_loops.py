@@ -103,6 +103,18 @@ STORIES = (
         refuse=("No",),
     ),
     Story(
+        name="a promise in a group kept by a bare 'sent' in the direct chat",
+        chats={"crew": group("Nia", "Tomas"), "nia": dm("Nia", platform="signal")},
+        lines=(
+            Line("crew", MON + 2, "Nia", "does anyone have the seating chart for the gala?"),
+            Line("crew", MON + 2.1, None, "I'll send you the seating chart tonight Nia"),
+            Line("nia", MON + 11, None, "just sent it!"),
+        ),
+        question="anything still open with Nia?",
+        asked_hours=WED + 2,
+        expect=("Nothing",),
+    ),
+    Story(
         name="an ask in a group answered with a link in the direct chat",
         chats={"crew": group("Nia", "Tomas"), "tomas": dm("Tomas", platform="telegram")},
         lines=(
