@@ -641,45 +641,51 @@ _CHAT_MESSAGE_FIELDS = (
 )
 
 
+_LOOP_FIELDS = ("chat_id", "person_id", "status", "resolved_by_id", "opened_at", "closed_at")
+
+
 def _loops_store(
     *, user: User, chat: Chat, found: Sequence[_LoopFound], read_opener_ids: set[int] | None
 ) -> list[int]:
     """Store what ``_loops_in_chat`` found: loops of the openers it read (every message when
     ``read_opener_ids`` is None) that it no longer finds go; a loop the user closed stays
-    closed. Returns the ids of the loops now open."""
-    existing = {
-        (loop.opened_by_id, loop.kind): loop for loop in Loop.objects.filter(user=user, chat=chat)
-    }
+    closed. Only new and changed loops are written (a few statements per chat however many
+    loops it reads again). Returns the ids of the loops now open."""
+    stored = Loop.objects.filter(user=user, chat=chat)
+    if read_opener_ids is not None:
+        stored = stored.filter(opened_by_id__in=list(read_opener_ids))
+    existing = {(loop.opened_by_id, loop.kind): loop for loop in stored}
     wanted = {(item.opened_by_id, item.kind) for item in found}
     Loop.objects.filter(
-        pk__in=[
-            loop.pk
-            for key, loop in existing.items()
-            if key not in wanted and (read_opener_ids is None or key[0] in read_opener_ids)
-        ]
+        pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
     ).delete()
-    open_ids = []
+    created: list[Loop] = []
+    changed: list[Loop] = []
+    open_loops: list[Loop] = []
     for item in found:
         loop = existing.get((item.opened_by_id, item.kind))
         if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
             continue
-        status = LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN
-        loop, _ = Loop.objects.update_or_create(
-            user=user,
-            opened_by_id=item.opened_by_id,
-            kind=item.kind,
-            defaults={
-                "chat": chat,
-                "person_id": item.person_id,
-                "status": status,
-                "resolved_by_id": item.resolved_by_id,
-                "opened_at": item.opened_at,
-                "closed_at": item.resolved_at,
-            },
-        )
-        if status == LoopStatus.OPEN:
-            open_ids.append(loop.pk)
-    return open_ids
+        values = {
+            "chat_id": chat.pk,
+            "person_id": item.person_id,
+            "status": LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN,
+            "resolved_by_id": item.resolved_by_id,
+            "opened_at": item.opened_at,
+            "closed_at": item.resolved_at,
+        }
+        if loop is None:
+            loop = Loop(user=user, opened_by_id=item.opened_by_id, kind=item.kind, **values)
+            created.append(loop)
+        elif any(getattr(loop, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(loop, name, value)
+            changed.append(loop)
+        if values["status"] == LoopStatus.OPEN:
+            open_loops.append(loop)
+    Loop.objects.bulk_create(created)
+    Loop.objects.bulk_update(changed, list(_LOOP_FIELDS))
+    return [loop.pk for loop in open_loops]
 
 
 def _chat_loops_derive(
