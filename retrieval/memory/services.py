@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -60,6 +61,7 @@ from retrieval.memory.introductions import (
 )
 from retrieval.memory.kinship import (
     KINSHIP_VOCABULARY,
+    KinMessage,
     addressed_relation,
     kinship_claims,
     relation_of_contact_name,
@@ -75,6 +77,8 @@ from retrieval.memory.models import (
     LoopKind,
     LoopStatus,
     MemoryPolicy,
+    MessageClaim,
+    MessageClaimSource,
     PersonChatDay,
     PersonFact,
     PersonFactRejection,
@@ -992,9 +996,11 @@ def memory_update(
     """Bring memory up to date after messages sent from ``since`` on changed in ``chat_ids``:
     loops and plans from those messages and their neighbourhood only (``loops_update``,
     ``plans_update``), facts re-derived when ``facts`` (``facts_touched`` or a change of
-    ``facts_inputs_signature``). When people or chat members changed (``people_changed``),
-    the touched chats' loops are read whole: who a group message names depends on its
-    members. The memory job's work; what it stores equals ``memory_rebuild``'s."""
+    ``facts_inputs_signature``): from the message claims ingest keeps (``facts_assemble``),
+    or from every message read again when people or chats changed (``facts_rebuild``). When
+    people or chat members changed (``people_changed``), the touched chats' loops are read
+    whole: who a group message names depends on its members. The memory job's work; what it
+    stores equals ``memory_rebuild``'s."""
     if since is None or people_changed:
         introductions_merge(user=user)
     if since is None:
@@ -1006,8 +1012,10 @@ def memory_update(
     else:
         loops_update(user=user, chat_ids=chat_ids, since=since)
         plans_update(user=user, since=since)
-    if facts:
+    if facts and people_changed:
         facts_rebuild(user=user)
+    elif facts:
+        facts_assemble(user=user)
 
 
 def facts_touched(*, user: User, changed_ids: Sequence[int], deleted_ids: Sequence[int]) -> bool:
@@ -1079,6 +1087,11 @@ _FACT_INPUTS_SQL = """
 """
 
 
+# Part of ``facts_inputs_signature``: a new version of the claim rules (or their first use)
+# reads every message's claims again at the next job run.
+MESSAGE_CLAIMS_VERSION = "claims-1"
+
+
 def facts_inputs_signature(*, user: User, today: date) -> str:
     """A digest of what facts read besides the messages: the user's people and their saved
     names, chats (kind, title, AI switch) and members, rejections and memory policy (and the
@@ -1089,7 +1102,7 @@ def facts_inputs_signature(*, user: User, today: date) -> str:
     policy = MemoryPolicy.objects.filter(user=user).first()
     if policy and policy.persist_sensitive_facts and policy.sensitive_retention_days:
         digest = f"{digest}:{today.isoformat()}"
-    return str(digest)
+    return f"{digest}:{MESSAGE_CLAIMS_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -1320,12 +1333,186 @@ class PeopleDirectory:
         return self.by_first_name(folded, chat_id=chat_id)
 
 
+def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> list[MessageClaim]:
+    """The claims the rules read from the user's live text messages (``message_ids`` only,
+    when given): those matching the fact vocabulary give ``fact_claims`` and
+    ``nationality_claims``, those matching the kinship vocabulary their relation words."""
+    live = Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
+    if message_ids is not None:
+        live = live.filter(pk__in=list(message_ids))
+    rows = (
+        live.annotate(
+            states_facts=ExpressionWrapper(
+                Q(text__iregex=_FACT_VOCABULARY), output_field=BooleanField()
+            ),
+            shows_kin=ExpressionWrapper(
+                Q(text__iregex=KINSHIP_VOCABULARY), output_field=BooleanField()
+            ),
+        )
+        .filter(Q(states_facts=True) | Q(shows_kin=True))
+        .values_list("pk", "text", "is_from_self", "chat__kind", "states_facts", "shows_kin")
+    )
+    claims: list[MessageClaim] = []
+    for message_id, text, is_from_self, chat_kind, states_facts, shows_kin in rows.iterator(
+        chunk_size=2000
+    ):
+        found: list[dict[str, Any]] = []
+        if states_facts:
+            is_direct = chat_kind == ChatKind.DIRECT
+            found.extend(
+                {
+                    "source": MessageClaimSource.STATEMENT,
+                    "subject": claim.subject,
+                    "kind": claim.kind,
+                    "value": claim.value,
+                    "previous": claim.previous,
+                    "related_to_sender": claim.related_to_sender,
+                }
+                for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
+            )
+            found.extend(
+                {"source": MessageClaimSource.NATIONALITY, "value": nationality}
+                for nationality in nationality_claims(text)
+            )
+        if shows_kin:
+            for source, relation in (
+                (MessageClaimSource.ADDRESSED, addressed_relation(text)),
+                (MessageClaimSource.SIGNED, signed_relation(text)),
+            ):
+                if relation is not None:
+                    found.append({"source": source, "value": relation})
+        claims.extend(
+            MessageClaim(user=user, message_id=message_id, position=position, **fields)
+            for position, fields in enumerate(found)
+        )
+    return claims
+
+
+def message_claims_refresh(*, user: User, message_ids: Sequence[int]) -> None:
+    """Read the claims of these messages again (created, edited or deleted ones), inside the
+    ingest transaction: what ``facts_assemble`` reads stays what the messages say."""
+    if not message_ids:
+        return
+    MessageClaim.objects.filter(user=user, message_id__in=list(message_ids)).delete()
+    MessageClaim.objects.bulk_create(_message_claims_read(user=user, message_ids=message_ids))
+
+
+def message_claims_rebuild(*, user: User) -> None:
+    """Read the claims of every message of the user again."""
+    MessageClaim.objects.filter(user=user).delete()
+    MessageClaim.objects.bulk_create(
+        _message_claims_read(user=user, message_ids=None), batch_size=2000
+    )
+
+
 @transaction.atomic
 def facts_rebuild(*, user: User) -> int:
-    """Derive the user's person facts again from their live messages in send-time order (so
-    supersession follows when things were said, never when they were imported). Sensitive
-    attributes are kept only when the user's ``MemoryPolicy`` allows it. Returns the number of
+    """Derive the user's person facts again from their live messages: every message's claims
+    read again (``message_claims_rebuild``), then ``facts_assemble``. Returns the number of
     facts."""
+    message_claims_rebuild(user=user)
+    return facts_assemble(user=user)
+
+
+@dataclass(frozen=True)
+class _ClaimRow:
+    source: str
+    subject: str
+    kind: str
+    value: str
+    previous: str
+    related_to_sender: bool
+    message: KinMessage
+
+
+def _claim_rows(*, user: User) -> Iterator[_ClaimRow]:
+    """The stored claims of the user's live text messages, in send-time order (each
+    message's in the order the rules gave them), with what resolving them needs."""
+    rows = (
+        MessageClaim.objects.filter(
+            user=user, message__deleted_at__isnull=True, message__kind=MessageKind.TEXT
+        )
+        .order_by("message__sent_at", "message_id", "position")
+        .values_list(
+            "source",
+            "subject",
+            "kind",
+            "value",
+            "previous",
+            "related_to_sender",
+            "message__chat__is_excluded_from_ai",
+            "message_id",
+            "message__chat_id",
+            "message__chat__kind",
+            "message__chat__title",
+            "message__sender_person_id",
+            "message__is_from_self",
+            "message__sent_at",
+            "message__reply_to__sender_person_id",
+            "message__reply_to__is_from_self",
+        )
+    )
+    for (
+        source,
+        subject,
+        kind,
+        value,
+        previous,
+        related,
+        is_excluded,
+        message_id,
+        chat_id,
+        chat_kind,
+        title,
+        sender_id,
+        is_from_self,
+        sent_at,
+        replied_person,
+        replied_self,
+    ) in rows.iterator(chunk_size=2000):
+        is_kin = source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED)
+        if is_kin and is_excluded:
+            continue
+        message = KinMessage(
+            message_id=message_id,
+            chat_id=chat_id,
+            chat_kind=chat_kind,
+            title=title,
+            sender_id=sender_id,
+            is_from_self=is_from_self,
+            sent_at=sent_at,
+            replied_person=replied_person,
+            replied_self=replied_self,
+            addressed=value if source == MessageClaimSource.ADDRESSED else None,
+            signed=value if source == MessageClaimSource.SIGNED else None,
+        )
+        yield _ClaimRow(source, subject, kind, value, previous, related, message)
+
+
+def _kin_messages_of(rows: Sequence[_ClaimRow]) -> list[KinMessage]:
+    """The messages with relation words, one each (its addressed and signed words joined),
+    oldest first."""
+    by_message: dict[int, KinMessage] = {}
+    for row in rows:
+        message = row.message
+        seen = by_message.get(message.message_id)
+        if seen is not None:
+            message = dataclasses.replace(
+                seen,
+                addressed=seen.addressed or message.addressed,
+                signed=seen.signed or message.signed,
+            )
+        by_message[message.message_id] = message
+    return list(by_message.values())
+
+
+@transaction.atomic
+def facts_assemble(*, user: User) -> int:
+    """Derive the user's person facts from the stored message claims in send-time order (so
+    supersession follows when things were said, never when they were imported), resolving
+    who each is about with the current people and chats. Sensitive attributes are kept only
+    when the user's ``MemoryPolicy`` allows it. Only the facts of people whose facts changed
+    are written. Returns the number of facts."""
     policy = MemoryPolicy.objects.filter(user=user).first()
     keep_sensitive = bool(policy and policy.persist_sensitive_facts)
     # Sensitive facts older than the policy's retention are not kept.
@@ -1339,15 +1526,6 @@ def facts_rebuild(*, user: User) -> int:
             "person_id", "kind", "folded_value"
         )
     )
-    rows = (
-        Message.objects.filter(
-            user=user, deleted_at__isnull=True, kind=MessageKind.TEXT, text__iregex=_FACT_VOCABULARY
-        )
-        .order_by("sent_at", "pk")
-        .values_list(
-            "pk", "chat_id", "chat__kind", "sender_person_id", "is_from_self", "text", "sent_at"
-        )
-    )
     counterparts: dict[int, int] = {}
     for chat_id, person_id in ChatParticipant.objects.filter(
         chat__user=user, chat__kind=ChatKind.DIRECT
@@ -1356,51 +1534,63 @@ def facts_rebuild(*, user: User) -> int:
     people = PeopleDirectory(user=user)
 
     book = _FactBook()
-    for message_id, chat_id, chat_kind, sender_id, is_from_self, text, sent_at in rows.iterator(
-        chunk_size=2000
-    ):
-        is_direct = chat_kind == ChatKind.DIRECT
-        for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct):
-            subject: int | None
-            if claim.subject == "sender":
-                subject = sender_id
-            elif claim.subject == "counterpart":
-                subject = counterparts.get(chat_id)
-            else:
-                subject = people.by_claim(claim, chat_id=chat_id)
-            if subject is None:
+    kin_rows: list[_ClaimRow] = []
+    for row in _claim_rows(user=user):
+        message = row.message
+        if row.source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED):
+            kin_rows.append(row)
+            continue
+        sender_id = message.sender_id
+        if row.source == MessageClaimSource.NATIONALITY:
+            is_retained = sensitive_since is None or message.sent_at >= sensitive_since
+            if not (
+                keep_sensitive
+                and is_retained
+                and not message.is_from_self
+                and sender_id is not None
+            ):
                 continue
-            # A relationship to the user has no related person (the user is not a Person).
-            related = sender_id if claim.related_to_sender else None
-            if claim.related_to_sender and related is None:
-                continue
-            if (subject, claim.kind, fold_text(claim.value)) in rejected:
+            if (sender_id, FactKind.NATIONALITY.value, fold_text(row.value)) in rejected:
                 continue
             book.add(
-                person_id=subject,
-                kind=claim.kind,
-                value=claim.value,
-                message_id=message_id,
-                sent_at=sent_at,
-                related_person_id=related,
-                previous=claim.previous,
+                person_id=sender_id,
+                kind=FactKind.NATIONALITY,
+                value=row.value,
+                message_id=message.message_id,
+                sent_at=message.sent_at,
+                is_sensitive=True,
             )
-        is_retained = sensitive_since is None or sent_at >= sensitive_since
-        if keep_sensitive and is_retained and not is_from_self and sender_id is not None:
-            for nationality in nationality_claims(text):
-                if (sender_id, FactKind.NATIONALITY.value, fold_text(nationality)) in rejected:
-                    continue
-                book.add(
-                    person_id=sender_id,
-                    kind=FactKind.NATIONALITY,
-                    value=nationality,
-                    message_id=message_id,
-                    sent_at=sent_at,
-                    is_sensitive=True,
-                )
+            continue
+        claim = FactClaim(
+            row.subject, row.kind, row.value, row.previous, related_to_sender=row.related_to_sender
+        )
+        subject: int | None
+        if claim.subject == "sender":
+            subject = sender_id
+        elif claim.subject == "counterpart":
+            subject = counterparts.get(message.chat_id)
+        else:
+            subject = people.by_claim(claim, chat_id=message.chat_id)
+        if subject is None:
+            continue
+        # A relationship to the user has no related person (the user is not a Person).
+        related = sender_id if claim.related_to_sender else None
+        if claim.related_to_sender and related is None:
+            continue
+        if (subject, claim.kind, fold_text(claim.value)) in rejected:
+            continue
+        book.add(
+            person_id=subject,
+            kind=claim.kind,
+            value=claim.value,
+            message_id=message.message_id,
+            sent_at=message.sent_at,
+            related_person_id=related,
+            previous=claim.previous,
+        )
 
     # Relationships to the user shown by contact names, forms of address and signatures.
-    for kin in kinship_claims(user=user):
+    for kin in kinship_claims(user=user, messages=_kin_messages_of(kin_rows)):
         if (kin.person_id, FactKind.RELATIONSHIP.value, fold_text(kin.relation)) in rejected:
             continue
         book.add(
@@ -1413,8 +1603,95 @@ def facts_rebuild(*, user: User) -> int:
         )
 
     _model_claims_add(book=book, user=user, rejected=rejected)
+    written = _facts_write(user=user, drafts=book.drafts)
+    logger.info(
+        "memory.facts_derived",
+        extra={"user_id": user.pk, "facts": len(book.drafts), "people_written": written},
+    )
+    return len(book.drafts)
 
-    PersonFact.objects.filter(user=user).delete()
+
+_FactShape = tuple[str, str, int | None, datetime, bool, str, int | None, frozenset]
+
+
+def _drafts_shape(drafts: Sequence[_FactDraft]) -> list[_FactShape]:
+    """One person's drafts as comparable rows (supersession as the index of the successor)."""
+    index = {id(draft): position for position, draft in enumerate(drafts)}
+    return [
+        (
+            draft.kind,
+            draft.value,
+            draft.related_person_id,
+            draft.valid_from,
+            draft.is_sensitive,
+            draft.origin,
+            index[id(draft.superseded_by)] if draft.superseded_by is not None else None,
+            frozenset((pk, draft.bases.get(pk, FactBasis.STATEMENT)) for pk in draft.message_ids),
+        )
+        for draft in drafts
+    ]
+
+
+def _stored_shapes(*, user: User) -> dict[int, list[_FactShape]]:
+    """The stored facts of each person as ``_drafts_shape`` gives them (facts in id order, the
+    order they were written in)."""
+    sources: dict[int, set[tuple[int, str]]] = {}
+    for fact_id, message_id, basis in PersonFactSource.objects.filter(fact__user=user).values_list(
+        "fact_id", "message_id", "basis"
+    ):
+        sources.setdefault(fact_id, set()).add((message_id, basis))
+    facts: dict[int, list[tuple]] = {}
+    for row in (
+        PersonFact.objects.filter(user=user)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "person_id",
+            "kind",
+            "value",
+            "related_person_id",
+            "valid_from",
+            "is_sensitive",
+            "origin",
+            "superseded_by_id",
+        )
+    ):
+        facts.setdefault(row[1], []).append(row)
+    shapes: dict[int, list[_FactShape]] = {}
+    for person_id, rows in facts.items():
+        index = {row[0]: position for position, row in enumerate(rows)}
+        shapes[person_id] = [
+            (
+                kind,
+                value,
+                related,
+                valid_from,
+                is_sensitive,
+                origin,
+                index.get(successor, -1) if successor is not None else None,
+                frozenset(sources.get(pk, ())),
+            )
+            for pk, _, kind, value, related, valid_from, is_sensitive, origin, successor in rows
+        ]
+    return shapes
+
+
+def _facts_write(*, user: User, drafts: Sequence[_FactDraft]) -> int:
+    """Store the drafts of each person whose facts differ from the stored ones (their facts
+    replaced whole); returns how many people were written."""
+    by_person: dict[int, list[_FactDraft]] = {}
+    for draft in drafts:
+        by_person.setdefault(draft.person_id, []).append(draft)
+    stored = _stored_shapes(user=user)
+    changed = {
+        person_id
+        for person_id in {*by_person, *stored}
+        if _drafts_shape(by_person.get(person_id, [])) != stored.get(person_id, [])
+    }
+    if not changed:
+        return 0
+    PersonFact.objects.filter(user=user, person_id__in=changed).delete()
+    written = [draft for draft in drafts if draft.person_id in changed]
     created = PersonFact.objects.bulk_create(
         PersonFact(
             user=user,
@@ -1426,11 +1703,11 @@ def facts_rebuild(*, user: User) -> int:
             is_sensitive=draft.is_sensitive,
             origin=draft.origin,
         )
-        for draft in book.drafts
+        for draft in written
     )
-    row_of = {id(draft): row for draft, row in zip(book.drafts, created, strict=True)}
+    row_of = {id(draft): row for draft, row in zip(written, created, strict=True)}
     superseded = []
-    for draft in book.drafts:
+    for draft in written:
         if draft.superseded_by is not None:
             row = row_of[id(draft)]
             row.superseded_by = row_of[id(draft.superseded_by)]
@@ -1442,11 +1719,10 @@ def facts_rebuild(*, user: User) -> int:
             message_id=message_id,
             basis=draft.bases.get(message_id, FactBasis.STATEMENT),
         )
-        for draft in book.drafts
+        for draft in written
         for message_id in draft.message_ids
     )
-    logger.info("memory.facts_rebuilt", extra={"user_id": user.pk, "facts": len(created)})
-    return len(created)
+    return len(changed)
 
 
 def _model_claims_add(*, book: _FactBook, user: User, rejected: set[tuple[int, str, str]]) -> None:
