@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import F, Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -1340,52 +1340,39 @@ def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> li
     live = Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
     if message_ids is not None:
         live = live.filter(pk__in=list(message_ids))
-    rows = (
-        live.annotate(
-            states_facts=ExpressionWrapper(
-                Q(text__iregex=_FACT_VOCABULARY), output_field=BooleanField()
-            ),
-            shows_kin=ExpressionWrapper(
-                Q(text__iregex=KINSHIP_VOCABULARY), output_field=BooleanField()
-            ),
-        )
-        .filter(Q(states_facts=True) | Q(shows_kin=True))
-        .values_list("pk", "text", "is_from_self", "chat__kind", "states_facts", "shows_kin")
-    )
-    claims: list[MessageClaim] = []
-    for message_id, text, is_from_self, chat_kind, states_facts, shows_kin in rows.iterator(
-        chunk_size=2000
-    ):
-        found: list[dict[str, Any]] = []
-        if states_facts:
-            is_direct = chat_kind == ChatKind.DIRECT
-            found.extend(
-                {
-                    "source": MessageClaimSource.STATEMENT,
-                    "subject": claim.subject,
-                    "kind": claim.kind,
-                    "value": claim.value,
-                    "previous": claim.previous,
-                    "related_to_sender": claim.related_to_sender,
-                }
-                for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
-            )
-            found.extend(
-                {"source": MessageClaimSource.NATIONALITY, "value": nationality}
-                for nationality in nationality_claims(text)
-            )
-        if shows_kin:
-            for source, relation in (
-                (MessageClaimSource.ADDRESSED, addressed_relation(text)),
-                (MessageClaimSource.SIGNED, signed_relation(text)),
-            ):
-                if relation is not None:
-                    found.append({"source": source, "value": relation})
+    found: dict[int, list[dict[str, Any]]] = {}
+    for message_id, text, is_from_self, chat_kind in live.filter(
+        text__iregex=_FACT_VOCABULARY
+    ).values_list("pk", "text", "is_from_self", "chat__kind"):
+        is_direct = chat_kind == ChatKind.DIRECT
+        claims = found.setdefault(message_id, [])
         claims.extend(
-            MessageClaim(user=user, message_id=message_id, position=position, **fields)
-            for position, fields in enumerate(found)
+            {
+                "source": MessageClaimSource.STATEMENT,
+                "subject": claim.subject,
+                "kind": claim.kind,
+                "value": claim.value,
+                "previous": claim.previous,
+                "related_to_sender": claim.related_to_sender,
+            }
+            for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
         )
-    return claims
+        claims.extend(
+            {"source": MessageClaimSource.NATIONALITY, "value": nationality}
+            for nationality in nationality_claims(text)
+        )
+    for message_id, text in live.filter(text__iregex=KINSHIP_VOCABULARY).values_list("pk", "text"):
+        for source, relation in (
+            (MessageClaimSource.ADDRESSED, addressed_relation(text)),
+            (MessageClaimSource.SIGNED, signed_relation(text)),
+        ):
+            if relation is not None:
+                found.setdefault(message_id, []).append({"source": source, "value": relation})
+    return [
+        MessageClaim(user=user, message_id=message_id, position=position, **fields)
+        for message_id, claims in sorted(found.items())
+        for position, fields in enumerate(claims)
+    ]
 
 
 def message_claims_refresh(*, user: User, message_ids: Sequence[int]) -> None:
