@@ -186,6 +186,8 @@ class _PlanDraft:
     # Read back from a stored plan: its row, and how many of ``steps`` are stored already.
     plan_id: int | None = None
     stored_steps: int = 0
+    # The stored plan's row as read back (``_plan_fields``), to write it only when it changed.
+    stored_fields: dict[str, Any] = field(default_factory=dict)
 
     def add_step(
         self,
@@ -305,34 +307,45 @@ def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tup
     )
 
 
+def _plan_fields(draft: _PlanDraft) -> dict[str, Any]:
+    return {
+        "activity": draft.activity,
+        "place": draft.place[:128],
+        "event_label": draft.event_label[:128],
+        "status": draft.status,
+        "first_sent_at": draft.first_sent_at,
+        "last_sent_at": draft.last_sent_at,
+    }
+
+
 def _plans_write(*, user: User, drafts: Sequence[_PlanDraft]) -> None:
-    """Store the drafts: a draft read back from a stored plan updates that plan and adds the
-    steps it gained; any other draft is a new plan."""
+    """Store the drafts: a draft read back from a stored plan updates that plan (when it
+    changed) and adds the steps it gained; any other draft is a new plan. New plans and all
+    new steps are written in one statement each."""
+    new_drafts = [draft for draft in drafts if draft.plan_id is None]
+    created = Plan.objects.bulk_create(
+        Plan(user=user, **_plan_fields(draft)) for draft in new_drafts
+    )
+    plan_of = {id(draft): plan for draft, plan in zip(new_drafts, created, strict=True)}
     for draft in drafts:
-        fields = {
-            "activity": draft.activity,
-            "place": draft.place[:128],
-            "event_label": draft.event_label[:128],
-            "status": draft.status,
-            "first_sent_at": draft.first_sent_at,
-            "last_sent_at": draft.last_sent_at,
-        }
         if draft.plan_id is None:
-            plan = Plan.objects.create(user=user, **fields)
-        else:
+            continue
+        fields = _plan_fields(draft)
+        if draft.stored_steps < len(draft.steps) or fields != draft.stored_fields:
             Plan.objects.filter(user=user, pk=draft.plan_id).update(**fields)
-            plan = Plan(pk=draft.plan_id, user=user)
-        PlanStep.objects.bulk_create(
-            PlanStep(
-                user=user,
-                plan=plan,
-                message_id=message_id,
-                status=status,
-                event_label=event_label[:128],
-                sent_at=sent_at,
-            )
-            for message_id, status, event_label, sent_at in draft.steps[draft.stored_steps :]
+        plan_of[id(draft)] = Plan(pk=draft.plan_id, user=user)
+    PlanStep.objects.bulk_create(
+        PlanStep(
+            user=user,
+            plan=plan_of[id(draft)],
+            message_id=message_id,
+            status=status,
+            event_label=event_label[:128],
+            sent_at=sent_at,
         )
+        for draft in drafts
+        for message_id, status, event_label, sent_at in draft.steps[draft.stored_steps :]
+    )
 
 
 @transaction.atomic
@@ -390,6 +403,14 @@ def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
                 event_label=label,
                 sent_at=sent_at,
             )
+        draft.stored_fields = {
+            "activity": plan.activity,
+            "place": plan.place,
+            "event_label": plan.event_label,
+            "status": plan.status,
+            "first_sent_at": plan.first_sent_at,
+            "last_sent_at": plan.last_sent_at,
+        }
         drafts.append(draft)
     PlanStep.objects.filter(user=user, plan_id__in=list(plans), sent_at__gte=since).delete()
     Plan.objects.filter(user=user, pk__in=list(plans), steps__isnull=True).delete()
@@ -651,42 +672,59 @@ _LOOP_FIELDS = ("chat_id", "person_id", "status", "resolved_by_id", "opened_at",
 def _loops_store(
     *, user: User, chat: Chat, found: Sequence[_LoopFound], read_opener_ids: set[int] | None
 ) -> list[int]:
-    """Store what ``_loops_in_chat`` found: loops of the openers it read (every message when
-    ``read_opener_ids`` is None) that it no longer finds go; a loop the user closed stays
-    closed. Only new and changed loops are written (a few statements per chat however many
-    loops it reads again). Returns the ids of the loops now open."""
-    stored = Loop.objects.filter(user=user, chat=chat)
-    if read_opener_ids is not None:
-        stored = stored.filter(opened_by_id__in=list(read_opener_ids))
-    existing = {(loop.opened_by_id, loop.kind): loop for loop in stored}
-    wanted = {(item.opened_by_id, item.kind) for item in found}
+    """``_loops_store_many`` for one chat."""
+    return _loops_store_many(user=user, stores=[(chat, found, read_opener_ids)])
+
+
+def _loops_store_many(
+    *,
+    user: User,
+    stores: Sequence[tuple[Chat, Sequence[_LoopFound], set[int] | None]],
+) -> list[int]:
+    """Store what ``_loops_in_chat`` found in each chat: loops of the openers it read (every
+    message of the chat when the read openers are None) that it no longer finds go; a loop
+    the user closed stays closed. Only new and changed loops are written, in a few statements
+    however many chats and loops are read again. Returns the ids of the loops now open."""
+    if not stores:
+        return []
+    scope = Q(pk__in=[])
+    for chat, _, read_opener_ids in stores:
+        in_chat = Q(chat_id=chat.pk)
+        if read_opener_ids is not None:
+            in_chat &= Q(opened_by_id__in=list(read_opener_ids))
+        scope |= in_chat
+    existing = {
+        (loop.opened_by_id, loop.kind): loop for loop in Loop.objects.filter(scope, user=user)
+    }
+    wanted = {(item.opened_by_id, item.kind) for _, found, _ in stores for item in found}
     Loop.objects.filter(
         pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
     ).delete()
     created: list[Loop] = []
     changed: list[Loop] = []
     open_loops: list[Loop] = []
-    for item in found:
-        loop = existing.get((item.opened_by_id, item.kind))
-        if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
-            continue
-        values = {
-            "chat_id": chat.pk,
-            "person_id": item.person_id,
-            "status": LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN,
-            "resolved_by_id": item.resolved_by_id,
-            "opened_at": item.opened_at,
-            "closed_at": item.resolved_at,
-        }
-        if loop is None:
-            loop = Loop(user=user, opened_by_id=item.opened_by_id, kind=item.kind, **values)
-            created.append(loop)
-        elif any(getattr(loop, name) != value for name, value in values.items()):
-            for name, value in values.items():
-                setattr(loop, name, value)
-            changed.append(loop)
-        if values["status"] == LoopStatus.OPEN:
-            open_loops.append(loop)
+    for chat, found, _ in stores:
+        for item in found:
+            loop = existing.get((item.opened_by_id, item.kind))
+            if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
+                continue
+            values = {
+                "chat_id": chat.pk,
+                "person_id": item.person_id,
+                "status": LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN,
+                "resolved_by_id": item.resolved_by_id,
+                "opened_at": item.opened_at,
+                "closed_at": item.resolved_at,
+            }
+            if loop is None:
+                loop = Loop(user=user, opened_by_id=item.opened_by_id, kind=item.kind, **values)
+                created.append(loop)
+            elif any(getattr(loop, name) != value for name, value in values.items()):
+                for name, value in values.items():
+                    setattr(loop, name, value)
+                changed.append(loop)
+            if values["status"] == LoopStatus.OPEN:
+                open_loops.append(loop)
     Loop.objects.bulk_create(created)
     Loop.objects.bulk_update(changed, list(_LOOP_FIELDS))
     return [loop.pk for loop in open_loops]
@@ -733,12 +771,12 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
     return open_count
 
 
-def _loops_to_read_again(*, user: User, chat: Chat, since: datetime) -> list[Loop]:
-    """The chat's loops opened before ``since`` whose state a message from ``since`` on can
+def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime) -> list[Loop]:
+    """The chats' loops opened before ``since`` whose state a message from ``since`` on can
     change: still open, resolved from ``since`` on, or closed by a message of another chat (a
     message of their own chat may now resolve them first)."""
     return list(
-        Loop.objects.filter(user=user, chat=chat, opened_at__lt=since)
+        Loop.objects.filter(user=user, chat_id__in=list(chat_ids), opened_at__lt=since)
         .exclude(status=LoopStatus.CLOSED_BY_USER)
         .filter(
             Q(status=LoopStatus.OPEN)
@@ -760,83 +798,77 @@ _PREVIOUS_MESSAGES_SQL = """
     WHERE opener.id = ANY(%s) AND opener.user_id = %s
 """
 
+_USER_WROTE_BEFORE_SQL = """
+    SELECT chat.id FROM unnest(%s::bigint[]) AS chat(id)
+    WHERE EXISTS (
+        SELECT 1 FROM conversations_message m
+        WHERE m.chat_id = chat.id AND m.user_id = %s AND m.deleted_at IS NULL
+          AND m.is_from_self AND m.sent_at < %s
+    )
+"""
 
-def _chat_messages_around(
-    *, user: User, chat: Chat, since: datetime, opener_ids: Sequence[int]
-) -> list[_ChatMessage]:
-    """The chat's messages from ``since`` on, with what the loop rules read before them: the
-    message right before each of them and before each opener in ``opener_ids``, the openers
-    themselves and the messages any of them reply to. In send-time order, so each reader's
-    previous message is the one right before it."""
-    recent = [
-        _ChatMessage(*row)
-        for row in Message.objects.filter(
-            user=user, chat=chat, deleted_at__isnull=True, sent_at__gte=since
-        )
-        .order_by("sent_at", "pk")
-        .values_list(*_CHAT_MESSAGE_FIELDS)
-    ]
-    first_ids = [recent[0].pk] if recent else []
+
+def _chats_user_wrote_in_before(
+    *, user: User, chat_ids: Sequence[int], since: datetime
+) -> set[int]:
+    """Which of the chats hold a live message of the user sent before ``since``."""
     with connection.cursor() as cursor:
-        cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *opener_ids], user.pk])
+        cursor.execute(_USER_WROTE_BEFORE_SQL, [list(chat_ids), user.pk, since])
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _chat_messages_of(rows: Iterable[tuple]) -> dict[int, dict[int, _ChatMessage]]:
+    """Rows of (chat id, *``_CHAT_MESSAGE_FIELDS``) by chat, then by message id."""
+    by_chat: dict[int, dict[int, _ChatMessage]] = {}
+    for chat_id, *fields in rows:
+        message = _ChatMessage(*fields)
+        by_chat.setdefault(chat_id, {})[message.pk] = message
+    return by_chat
+
+
+def _chats_messages_around(
+    *, user: User, since: datetime, opener_ids: Mapping[int, Sequence[int]]
+) -> dict[int, list[_ChatMessage]]:
+    """For each chat of ``opener_ids``: its messages from ``since`` on, with what the loop
+    rules read before them: the message right before each of them and before each of the
+    chat's openers in ``opener_ids``, the openers themselves and the messages of the chat any
+    of them reply to. In send-time order, so each reader's previous message is the one right
+    before it. Four statements for all the chats."""
+    chat_ids = list(opener_ids)
+    live = Message.objects.filter(user=user, deleted_at__isnull=True)
+    recent = _chat_messages_of(
+        live.filter(chat_id__in=chat_ids, sent_at__gte=since)
+        .order_by("sent_at", "pk")
+        .values_list("chat_id", *_CHAT_MESSAGE_FIELDS)
+    )
+    first_ids = [next(iter(messages)) for messages in recent.values()]
+    all_openers = [pk for pks in opener_ids.values() for pk in pks]
+    with connection.cursor() as cursor:
+        cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *all_openers], user.pk])
         previous_ids = [row[0] for row in cursor.fetchall()]
-    earlier_ids = set(opener_ids) | set(previous_ids)
-    earlier = {
-        row[0]: _ChatMessage(*row)
-        for row in Message.objects.filter(
-            user=user, chat=chat, deleted_at__isnull=True, pk__in=earlier_ids
-        ).values_list(*_CHAT_MESSAGE_FIELDS)
-    }
-    targets = (
-        {m.reply_to_id for m in [*recent, *earlier.values()] if m.reply_to_id}
-        - set(earlier)
-        - {m.pk for m in recent}
-    )
-    for row in Message.objects.filter(
-        user=user, chat=chat, deleted_at__isnull=True, pk__in=targets
-    ).values_list(*_CHAT_MESSAGE_FIELDS):
-        earlier[row[0]] = _ChatMessage(*row)
-    merged = {m.pk: m for m in [*earlier.values(), *recent]}
-    return sorted(merged.values(), key=lambda m: (m.sent_at, m.pk))
-
-
-def _chat_loops_update(
-    *, user: User, chat: Chat, context: _LoopContext, since: datetime
-) -> tuple[list[int], int]:
-    """Loops of one chat from ``since`` on (see ``loops_update``). Returns the ids of the
-    loops the cross-chat pass must read again and the number of messages read."""
-    user_wrote_before = Message.objects.filter(
-        user=user, chat=chat, deleted_at__isnull=True, is_from_self=True, sent_at__lt=since
-    ).exists()
-    if not user_wrote_before:
-        # Whether the user ever wrote here decides which questions open loops at all.
-        messages = _chat_messages(user=user, chat=chat)
-        found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
-        _loops_store(user=user, chat=chat, found=found, read_opener_ids=None)
-        return list(Loop.objects.filter(user=user, chat=chat).values_list("pk", flat=True)), len(
-            messages
+    earlier = _chat_messages_of(
+        live.filter(chat_id__in=chat_ids, pk__in={*all_openers, *previous_ids}).values_list(
+            "chat_id", *_CHAT_MESSAGE_FIELDS
         )
-    again = _loops_to_read_again(user=user, chat=chat, since=since)
-    opener_ids = sorted({loop.opened_by_id for loop in again})
-    messages = _chat_messages_around(user=user, chat=chat, since=since, opener_ids=opener_ids)
-    read = {
-        index
-        for index, message in enumerate(messages)
-        if message.sent_at >= since or message.pk in set(opener_ids)
-    }
-    found = _chat_loops_derive(
-        user=user,
-        chat=chat,
-        context=context,
-        messages=messages,
-        opener_indexes=read,
-        user_writes_here=True,
     )
-    read_ids = {messages[index].pk for index in read}
-    _loops_store(user=user, chat=chat, found=found, read_opener_ids=read_ids)
-    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
-    # window (``loops_update`` reads those by their time); the others are matched again.
-    return [loop.pk for loop in again if loop.status != LoopStatus.OPEN], len(messages)
+    wanted: dict[int, set[int]] = {}
+    for chat_id in chat_ids:
+        read = {**earlier.get(chat_id, {}), **recent.get(chat_id, {})}
+        wanted[chat_id] = {m.reply_to_id for m in read.values() if m.reply_to_id} - set(read)
+    targets = _chat_messages_of(
+        live.filter(
+            chat_id__in=chat_ids, pk__in={pk for pks in wanted.values() for pk in pks}
+        ).values_list("chat_id", *_CHAT_MESSAGE_FIELDS)
+    )
+    around = {}
+    for chat_id in chat_ids:
+        merged = {
+            **{pk: m for pk, m in targets.get(chat_id, {}).items() if pk in wanted[chat_id]},
+            **earlier.get(chat_id, {}),
+            **recent.get(chat_id, {}),
+        }
+        around[chat_id] = sorted(merged.values(), key=lambda m: (m.sent_at, m.pk))
+    return around
 
 
 @transaction.atomic
@@ -844,21 +876,65 @@ def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int
     """What ``loops_refresh`` of every chat would store, after messages from ``since`` on
     changed in ``chat_ids``. Each of those chats (and each chat holding a loop that a message
     of another chat closed from ``since`` on) is read from ``since`` on, with the loops opened
-    before that a new message can still resolve; then only the loops read again and those
-    opened within the closing window before ``since`` are matched across chats. Returns the
-    number of messages read."""
+    before that a new message can still resolve; a chat where the user never wrote before
+    ``since`` is read whole (whether the user ever wrote there decides which questions open
+    loops at all). Then only the loops read again and those opened within the closing window
+    before ``since`` are matched across chats. The chats are read and written together, in a
+    fixed number of statements. Returns the number of messages read."""
     cross_closed = Loop.objects.filter(
         user=user, status=LoopStatus.RESOLVED, closed_at__gte=since
     ).exclude(resolved_by__chat_id=F("chat_id"))
     wanted = set(chat_ids) | set(cross_closed.values_list("chat_id", flat=True))
     chats = list(Chat.objects.filter(user=user, pk__in=wanted).order_by("pk"))
     context = _loop_context(user=user, chats=chats)
-    read_loop_ids: list[int] = []
+    wrote_before = _chats_user_wrote_in_before(
+        user=user, chat_ids=[chat.pk for chat in chats], since=since
+    )
+    again = _loops_to_read_again(user=user, chat_ids=sorted(wrote_before), since=since)
+    opener_ids: dict[int, list[int]] = {chat_id: [] for chat_id in sorted(wrote_before)}
+    for loop in again:
+        opener_ids[loop.chat_id].append(loop.opened_by_id)
+    around = _chats_messages_around(
+        user=user,
+        since=since,
+        opener_ids={chat_id: sorted(set(pks)) for chat_id, pks in opener_ids.items()},
+    )
+    read_loop_ids = [loop.pk for loop in again if loop.status != LoopStatus.OPEN]
     read_messages = 0
+    stores: list[tuple[Chat, list[_LoopFound], set[int] | None]] = []
+    whole: list[Chat] = []
     for chat in chats:
-        loop_ids, count = _chat_loops_update(user=user, chat=chat, context=context, since=since)
-        read_loop_ids.extend(loop_ids)
-        read_messages += count
+        if chat.pk not in wrote_before:
+            messages = _chat_messages(user=user, chat=chat)
+            found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
+            stores.append((chat, found, None))
+            whole.append(chat)
+            read_messages += len(messages)
+            continue
+        messages = around[chat.pk]
+        openers = set(opener_ids[chat.pk])
+        read = {
+            index
+            for index, message in enumerate(messages)
+            if message.sent_at >= since or message.pk in openers
+        }
+        found = _chat_loops_derive(
+            user=user,
+            chat=chat,
+            context=context,
+            messages=messages,
+            opener_indexes=read,
+            user_writes_here=True,
+        )
+        stores.append((chat, found, {messages[index].pk for index in read}))
+        read_messages += len(messages)
+    _loops_store_many(user=user, stores=stores)
+    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
+    # window (read by its time below); the others are matched again, and every loop of a chat
+    # read whole.
+    read_loop_ids.extend(
+        Loop.objects.filter(user=user, chat__in=whole).values_list("pk", flat=True)
+    )
     loops_close_across_chats(
         user=user, opened_since=since - LOOP_CLOSE_WINDOW, loop_ids=read_loop_ids
     )
