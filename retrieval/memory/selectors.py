@@ -139,7 +139,9 @@ def relationship_metrics_for_user(
         user=user, day__gte=since_365, day__lte=today, chat__is_excluded_from_ai=False
     )
     if person_ids is not None:
-        rows = rows.filter(person_id__in=_ids_expand(canonical=canonical, person_ids=person_ids))
+        rows = rows.filter(
+            person_id__in=person_group_expand(canonical=canonical, person_ids=person_ids)
+        )
     recent_90 = Q(day__gte=since_90)
     recent_30 = Q(day__gte=since_30)
     exchanged = Q(received_count__gt=0) | Q(sent_count__gt=0)
@@ -287,7 +289,7 @@ def people_ranking(
     details = _ranked_details(
         user=user,
         groups={
-            item.person_id: _ids_expand(canonical=canonical, person_ids=[item.person_id])
+            item.person_id: person_group_expand(canonical=canonical, person_ids=[item.person_id])
             for item in shown
         },
         since=now - timedelta(days=90),
@@ -953,10 +955,13 @@ def person_canonical_ids(*, user: User) -> dict[int, int]:
 def person_ids_expand(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """``person_ids`` plus everyone merged with them (either way), for filters such as "messages
     from Emma" that must read all of one human's identities. One query."""
-    return _ids_expand(canonical=person_canonical_ids(user=user), person_ids=person_ids)
+    return person_group_expand(canonical=person_canonical_ids(user=user), person_ids=person_ids)
 
 
-def _ids_expand(*, canonical: Mapping[int, int], person_ids: Sequence[int]) -> tuple[int, ...]:
+def person_group_expand(
+    *, canonical: Mapping[int, int], person_ids: Sequence[int]
+) -> tuple[int, ...]:
+    """``person_ids_expand`` with the merges (``person_canonical_ids``) already read."""
     roots = {canonical.get(pk, pk) for pk in person_ids}
     expanded = set(person_ids) | roots
     expanded |= {merged for merged, kept in canonical.items() if kept in roots}
