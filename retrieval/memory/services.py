@@ -1669,7 +1669,7 @@ def facts_assemble(*, user: User) -> int:
     written = _facts_write(user=user, drafts=book.drafts)
     logger.info(
         "memory.facts_derived",
-        extra={"user_id": user.pk, "facts": len(book.drafts), "people_written": written},
+        extra={"user_id": user.pk, "facts": len(book.drafts), "writes": written},
     )
     return len(book.drafts)
 
@@ -1695,9 +1695,9 @@ def _drafts_shape(drafts: Sequence[_FactDraft]) -> list[_FactShape]:
     ]
 
 
-def _stored_shapes(*, user: User) -> dict[int, list[_FactShape]]:
+def _stored_shapes(*, user: User) -> tuple[dict[int, list[_FactShape]], dict[int, list[int]]]:
     """The stored facts of each person as ``_drafts_shape`` gives them (facts in id order, the
-    order they were written in)."""
+    order they were written in), and their ids in that order."""
     sources: dict[int, set[tuple[int, str]]] = {}
     for fact_id, message_id, basis in PersonFactSource.objects.filter(fact__user=user).values_list(
         "fact_id", "message_id", "basis"
@@ -1736,23 +1736,42 @@ def _stored_shapes(*, user: User) -> dict[int, list[_FactShape]]:
             )
             for pk, _, kind, value, related, valid_from, is_sensitive, origin, successor in rows
         ]
-    return shapes
+    return shapes, {person_id: [row[0] for row in rows] for person_id, rows in facts.items()}
 
 
 def _facts_write(*, user: User, drafts: Sequence[_FactDraft]) -> int:
-    """Store the drafts of each person whose facts differ from the stored ones (their facts
-    replaced whole); returns how many people were written."""
+    """Store the drafts of each person whose facts differ from the stored ones: the sources
+    that moved when only they did, else that person's facts replaced whole. Returns how many
+    people were replaced and sources added."""
     by_person: dict[int, list[_FactDraft]] = {}
     for draft in drafts:
         by_person.setdefault(draft.person_id, []).append(draft)
-    stored = _stored_shapes(user=user)
-    changed = {
-        person_id
-        for person_id in {*by_person, *stored}
-        if _drafts_shape(by_person.get(person_id, [])) != stored.get(person_id, [])
-    }
+    stored, fact_ids = _stored_shapes(user=user)
+    changed: set[int] = set()
+    added: list[PersonFactSource] = []
+    removed = Q(pk__in=[])
+    for person_id in {*by_person, *stored}:
+        wanted = _drafts_shape(by_person.get(person_id, []))
+        held = stored.get(person_id, [])
+        if wanted == held:
+            continue
+        if len(wanted) != len(held) or any(
+            new[:-1] != old[:-1] for new, old in zip(wanted, held, strict=True)
+        ):
+            changed.add(person_id)
+            continue
+        # The same facts: only the messages that support them moved.
+        for fact_id, new, old in zip(fact_ids[person_id], wanted, held, strict=True):
+            for message_id, basis in old[-1] - new[-1]:
+                removed |= Q(fact_id=fact_id, message_id=message_id, basis=basis)
+            added.extend(
+                PersonFactSource(fact_id=fact_id, message_id=message_id, basis=basis)
+                for message_id, basis in new[-1] - old[-1]
+            )
+    PersonFactSource.objects.filter(removed).delete()
+    PersonFactSource.objects.bulk_create(added)
     if not changed:
-        return 0
+        return len(added)
     PersonFact.objects.filter(user=user, person_id__in=changed).delete()
     written = [draft for draft in drafts if draft.person_id in changed]
     created = PersonFact.objects.bulk_create(
@@ -1785,7 +1804,7 @@ def _facts_write(*, user: User, drafts: Sequence[_FactDraft]) -> int:
         for draft in written
         for message_id in draft.message_ids
     )
-    return len(changed)
+    return len(changed) + len(added)
 
 
 def _model_claims_add(*, book: _FactBook, user: User, rejected: set[tuple[int, str, str]]) -> None:

@@ -14,6 +14,7 @@ from retrieval.memory.models import (
     Loop,
     MemoryJob,
     MemoryJobState,
+    MemoryPolicy,
     PersonChatDay,
     PersonFact,
     Plan,
@@ -62,6 +63,11 @@ SENTENCES = (
     "Leo, I'll send you the photos tomorrow",
     "Dee, could you share the slides?",
     "thanks Dee, got the photos",
+    "thanks mom, love you",
+    "see you soon, dad!",
+    "Call me when you land.\nLove, Mom",
+    "I'm Brazilian btw",
+    "I am Portuguese actually",
 )
 
 CHATS = {
@@ -184,9 +190,15 @@ def test_incremental_memory_equals_a_rebuild_after_random_ingest_edit_delete(
 ):
     user.first_name = "Sam"
     user.save(update_fields=["first_name"])
+    if seed % 2:
+        # Nationalities are kept only under this policy: read from the claims ingest kept.
+        MemoryPolicy.objects.create(user=user, persist_sensitive_facts=True, sensitive_purpose="t")
     _random_history(user, random.Random(seed), django_capture_on_commit_callbacks)
     incremental = _memory(user)
     assert incremental["plans"] and incremental["loops"] and incremental["facts"]
+    kinds = {fact[1] for fact in incremental["facts"]}
+    assert "relationship" in kinds
+    assert ("nationality" in kinds) == bool(seed % 2)
     memory_rebuild(user=user)
     assert _memory(user) == incremental
     job = MemoryJob.objects.get(user=user)
