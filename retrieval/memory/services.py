@@ -680,22 +680,24 @@ def _loops_store_many(
     *,
     user: User,
     stores: Sequence[tuple[Chat, Sequence[_LoopFound], set[int] | None]],
+    scope: Q | None = None,
 ) -> list[int]:
     """Store what ``_loops_in_chat`` found in each chat: loops of the openers it read (every
     message of the chat when the read openers are None) that it no longer finds go; a loop
     the user closed stays closed. Only new and changed loops are written, in a few statements
-    however many chats and loops are read again. Returns the ids of the loops now open."""
+    however many chats and loops are read again. ``scope``: a filter that holds at least the
+    loops of the openers read (the chats' loops by default). Returns the ids of the loops now
+    open."""
     if not stores:
         return []
-    scope = Q(pk__in=[])
-    for chat, _, read_opener_ids in stores:
-        in_chat = Q(chat_id=chat.pk)
-        if read_opener_ids is not None:
-            in_chat &= Q(opened_by_id__in=list(read_opener_ids))
-        scope |= in_chat
-    existing = {
-        (loop.opened_by_id, loop.kind): loop for loop in Loop.objects.filter(scope, user=user)
-    }
+    read_by_chat = {chat.pk: read_opener_ids for chat, _, read_opener_ids in stores}
+    if scope is None:
+        scope = Q(chat_id__in=list(read_by_chat))
+    existing: dict[tuple[int, str], Loop] = {}
+    for loop in Loop.objects.filter(scope, user=user, chat_id__in=list(read_by_chat)):
+        read = read_by_chat[loop.chat_id]
+        if read is None or loop.opened_by_id in read:
+            existing[(loop.opened_by_id, loop.kind)] = loop
     wanted = {(item.opened_by_id, item.kind) for _, found, _ in stores for item in found}
     Loop.objects.filter(
         pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
@@ -705,8 +707,8 @@ def _loops_store_many(
     open_loops: list[Loop] = []
     for chat, found, _ in stores:
         for item in found:
-            loop = existing.get((item.opened_by_id, item.kind))
-            if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
+            stored = existing.get((item.opened_by_id, item.kind))
+            if stored is not None and stored.status == LoopStatus.CLOSED_BY_USER:
                 continue
             values = {
                 "chat_id": chat.pk,
@@ -716,13 +718,15 @@ def _loops_store_many(
                 "opened_at": item.opened_at,
                 "closed_at": item.resolved_at,
             }
-            if loop is None:
+            if stored is None:
                 loop = Loop(user=user, opened_by_id=item.opened_by_id, kind=item.kind, **values)
                 created.append(loop)
-            elif any(getattr(loop, name) != value for name, value in values.items()):
-                for name, value in values.items():
-                    setattr(loop, name, value)
-                changed.append(loop)
+            else:
+                loop = stored
+                if any(getattr(loop, name) != value for name, value in values.items()):
+                    for name, value in values.items():
+                        setattr(loop, name, value)
+                    changed.append(loop)
             if values["status"] == LoopStatus.OPEN:
                 open_loops.append(loop)
     Loop.objects.bulk_create(created)
@@ -928,7 +932,15 @@ def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int
         )
         stores.append((chat, found, {messages[index].pk for index in read}))
         read_messages += len(messages)
-    _loops_store_many(user=user, stores=stores)
+    _loops_store_many(
+        user=user,
+        stores=stores,
+        # The loops of the openers read: those of the chats read whole, those opened from
+        # ``since`` on and those of the openers read again.
+        scope=Q(chat_id__in=[chat.pk for chat in whole])
+        | Q(opened_at__gte=since)
+        | Q(opened_by_id__in=[pk for pks in opener_ids.values() for pk in pks]),
+    )
     # A loop that was open stays as the cross-chat pass left it unless a new message is in its
     # window (read by its time below); the others are matched again, and every loop of a chat
     # read whole.
