@@ -15,6 +15,7 @@ from retrieval.memory.models import (
     MemoryJob,
     MemoryJobState,
     MemoryPolicy,
+    MessageClaim,
     PersonChatDay,
     PersonFact,
     Plan,
@@ -247,3 +248,18 @@ def test_a_job_held_by_a_live_worker_is_not_claimed_and_a_dead_one_is_taken_over
     job.refresh_from_db()
     assert (job.state, job.attempts, job.running_chat_ids) == (MemoryJobState.IDLE, 0, [])
     assert Loop.objects.filter(user=user).count() == 1
+
+
+def test_ingest_keeps_each_messages_claims_as_it_now_reads(user, monkeypatch):
+    monkeypatch.setattr(receivers, "task_send", lambda name, *, args: None)
+    chat = chat_of("dm-ana", "Ana")
+    ingest(user, chat, say("1", T0, "I moved to Berlin last month", sender="Ana"))
+    ingest(user, chat, say("2", T0 + timedelta(hours=1), "thanks mom, love you"))
+    claims = MessageClaim.objects.filter(user=user)
+    assert sorted(claims.values_list("source", "value")) == [
+        ("addressed", "mother"),
+        ("statement", "Berlin"),
+    ]
+    ingest(user, chat, say("1", T0, "ok see you", sender="Ana"))
+    ingest(user, chat, say("2", T0 + timedelta(hours=1), "", is_deleted=True))
+    assert not MessageClaim.objects.filter(user=user).exists()
