@@ -47,6 +47,7 @@ from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_e
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
+from retrieval.memory.chatnames import chats_named
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
 from retrieval.memory.extract import RELATIONS, is_suspicious
@@ -97,6 +98,7 @@ RECENT_SCAN = 600
 RECENT_DEFAULT_DAYS = 3
 # A ranking that names no window counts the messages of this many days.
 RANKING_DEFAULT_DAYS = 90
+RANKING_CHAT_DAYS = 365
 
 
 class MemorySource(models.TextChoices):
@@ -513,12 +515,20 @@ def _ranking_hits(
     zone = user.zoneinfo
     today = now.astimezone(zone).date()
     time_range = compiled.time_range
+    chat_ids = _ranking_chat_ids(user=user, compiled=compiled)
     counts: dict[int, int] | None = None
-    if time_range is not None or ranking.platforms or ranking.kind == RankingKind.MOST_MESSAGES:
+    if (
+        time_range is not None
+        or ranking.platforms
+        or chat_ids
+        or ranking.kind == RankingKind.MOST_MESSAGES
+    ):
+        # In a chat, who is most active there over its year; elsewhere the recent months.
+        default_days = RANKING_CHAT_DAYS if chat_ids else RANKING_DEFAULT_DAYS
         first_day = (
             time_range.start_utc.astimezone(zone).date()
             if time_range is not None
-            else today - timedelta(days=RANKING_DEFAULT_DAYS - 1)
+            else today - timedelta(days=default_days - 1)
         )
         last_day = (
             min((time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date(), today)
@@ -526,20 +536,24 @@ def _ranking_hits(
             else today
         )
         counts = exchanged_counts_for_user(
-            user=user, first_day=first_day, last_day=last_day, platforms=ranking.platforms
+            user=user,
+            first_day=first_day,
+            last_day=last_day,
+            platforms=ranking.platforms,
+            chat_ids=chat_ids,
         )
-        window = time_range.label if time_range is not None else "in the last 90 days"
+        window = time_range.label if time_range is not None else f"in the last {default_days} days"
     else:
         window = "in the last 90 days"
     if ranking.platforms:
         window += " on " + " and ".join(_PLATFORM_NAMES.get(p, p) for p in ranking.platforms)
+    if chat_ids:
+        window += " in " + " and ".join(_chat_titles(user=user, chat_ids=chat_ids))
     counted_since: datetime | None = None
     counted_until: datetime | None = None
     if counts is not None:
         counted_since = (
-            time_range.start_utc
-            if time_range is not None
-            else now - timedelta(days=RANKING_DEFAULT_DAYS)
+            time_range.start_utc if time_range is not None else now - timedelta(days=default_days)
         )
         counted_until = time_range.end_utc if time_range is not None else None
     ranked = people_ranking(
@@ -551,6 +565,7 @@ def _ranking_hits(
         counted_since=counted_since,
         counted_until=counted_until,
         platforms=ranking.platforms,
+        chat_ids=chat_ids,
     )
     last_contact: dict[int, datetime] | None = None
     if counts is None:
@@ -564,6 +579,8 @@ def _ranking_hits(
         RankingKind.NEGLECTED: "People you have drifted from",
         RankingKind.MOST_MESSAGES: "The people you exchanged the most messages with",
     }.get(ranking.kind, "The people you are closest to")
+    if chat_ids and ranking.kind != RankingKind.NEGLECTED:
+        heading = "The people who wrote the most"
     notes = {
         mid: f"#{place} {item.display_name}"
         for place, item in enumerate(ranked, start=1)
@@ -579,6 +596,21 @@ def _ranking_hits(
         zone=zone,
     )
     return [(mid, notes[mid]) for mid in ordered], findings
+
+
+def _ranking_chat_ids(*, user: User, compiled: CompiledQuery) -> tuple[int, ...]:
+    """The chats a ranking counts in: the strict scope it was asked in, else the chats the
+    question names or describes ("who talks most in the hiking group"), groups only (a
+    contact's name is not their chat); none means all."""
+    strict = _strict_chat_ids(compiled)
+    if strict:
+        return tuple(strict)
+    return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
+
+
+def _chat_titles(*, user: User, chat_ids: Sequence[int]) -> list[str]:
+    titles = dict(Chat.objects.filter(user=user, pk__in=list(chat_ids)).values_list("pk", "title"))
+    return [titles.get(pk) or "that chat" for pk in chat_ids]
 
 
 def _last_exchanges(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, datetime]:
@@ -1259,19 +1291,6 @@ def _since_user_last_wrote(
     return min(start, last or floor)
 
 
-def _chats_named(*, user: User, compiled: CompiledQuery) -> list[int]:
-    """Chats whose title the question names ("catch me up on the climbing group")."""
-    folded = fold_text(compiled.question)
-    named = []
-    for pk, title in Chat.objects.filter(user=user, is_excluded_from_ai=False).values_list(
-        "pk", "title"
-    ):
-        key = fold_text(title or "").strip()
-        if len(key) >= 3 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
-            named.append(pk)
-    return named
-
-
 def _recent_hits(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
@@ -1290,7 +1309,7 @@ def _recent_hits(
         list(_strict_chat_ids(compiled) or ()) if _strict_chat_ids(compiled) else None
     )
     if chat_ids is None:
-        named_chats = _chats_named(user=user, compiled=compiled)
+        named_chats = chats_named(user=user, question=compiled.question)
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
     platforms = question_platforms(fold_text(compiled.question))

@@ -210,16 +210,20 @@ def exchanged_counts_for_user(
     first_day: date,
     last_day: date,
     platforms: Sequence[str] = (),
+    chat_ids: Sequence[int] = (),
 ) -> dict[int, int]:
     """Messages exchanged with each person (both directions, merged people as one) between two
-    local days of the user, both included, optionally on some platforms only; people with
-    none are left out. One aggregate query over the counters; chats excluded from AI do not
-    count."""
+    local days of the user, both included, optionally on some platforms or in some chats only
+    (in a group that is what each person wrote there: the user's own messages in a group count
+    for no one); people with none are left out. One aggregate query over the counters; chats
+    excluded from AI do not count."""
     rows = PersonChatDay.objects.filter(
         user=user, day__gte=first_day, day__lte=last_day, chat__is_excluded_from_ai=False
     )
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
+    if chat_ids:
+        rows = rows.filter(chat_id__in=list(chat_ids))
     canonical = person_canonical_ids(user=user)
     counts: dict[int, int] = {}
     for person_id, received, sent in (
@@ -242,12 +246,13 @@ def _representative_message_ids(
     after: datetime | None = None,
     platforms: Sequence[str] = (),
     direct_chat_ids: Sequence[int] | None = None,
+    chat_ids: Sequence[int] = (),
 ) -> tuple[int, ...]:
     """The latest messages exchanged with the person in chats visible to AI (theirs, and the
     user's in direct chats with them), newest first: sent in ``[after, before)`` and on
-    ``platforms`` when given, so that the message a ranking cites is one the ranking counted
-    (and, for a drifted contact, the last exchange). ``direct_chat_ids``: their direct chats,
-    when the caller has read them."""
+    ``platforms`` and in ``chat_ids`` when given, so that the message a ranking cites is one the
+    ranking counted (and, for a drifted contact, the last exchange). ``direct_chat_ids``: their
+    direct chats, when the caller has read them."""
     if direct_chat_ids is None:
         direct_chat_ids = _direct_chat_ids(user=user, person_ids=person_ids)
     visible = Message.objects.filter(
@@ -259,6 +264,8 @@ def _representative_message_ids(
         visible = visible.filter(sent_at__gte=after)
     if platforms:
         visible = visible.filter(chat__platform__in=list(platforms))
+    if chat_ids:
+        visible = visible.filter(chat_id__in=list(chat_ids))
     # Theirs and the user's read apart, each through its own (sender or chat, time) index,
     # then merged: the newest of both.
     newest: set[tuple[datetime, int]] = set()
@@ -321,6 +328,17 @@ def _reply_latency_median_seconds(
     return round(float(median), 1) if median is not None else None
 
 
+def _has_drifted(item: RelationshipMetrics) -> bool:
+    """Nothing exchanged for ``NEGLECTED_AFTER_DAYS`` after a real exchange in the year: a
+    conversation both sides took part in (one email thread is enough), or at least
+    ``NEGLECTED_MIN_MESSAGES_365D`` messages. A sender the user never answered is no contact
+    they drifted from."""
+    if item.days_since_last_contact is None or item.days_since_last_contact < NEGLECTED_AFTER_DAYS:
+        return False
+    is_two_way = item.sent_365d > 0 and item.received_365d > 0
+    return is_two_way or item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
+
+
 def people_ranking(
     *,
     user: User,
@@ -332,15 +350,15 @@ def people_ranking(
     counted_since: datetime | None = None,
     counted_until: datetime | None = None,
     platforms: Sequence[str] = (),
+    chat_ids: Sequence[int] = (),
 ) -> list[RelationshipMetrics]:
     """People ranked from the stored counters (no model): ``relationship_strength`` ranks by
-    ``strength``; ``neglected`` ranks people with nothing exchanged in the last
-    ``NEGLECTED_AFTER_DAYS`` days (and at least ``NEGLECTED_MIN_MESSAGES_365D`` in the year)
-    by the same score. With ``counts`` (messages per person in a window or on a platform,
+    ``strength``; ``neglected`` ranks the people the user drifted from (``_has_drifted``), the
+    longest silence first. With ``counts`` (messages per person in a window or on a platform,
     ``exchanged_counts_for_user``) only those people rank, most messages first. Each result
     carries its reply latency and the ids of up to three
     representative messages to cite, read from what was counted (``counted_since`` to
-    ``counted_until`` or ``now``, on ``platforms``)."""
+    ``counted_until`` or ``now``, on ``platforms``, in ``chat_ids``)."""
     metrics = relationship_metrics_for_user(user=user, now=now, person_ids=person_ids)
     if counts is not None:
         # A window or a platform named: rank by the messages exchanged there.
@@ -351,13 +369,10 @@ def people_ranking(
             if person_id in by_person
         ]
     if kind == RankingKind.NEGLECTED:
-        metrics = [
-            item
-            for item in metrics
-            if item.days_since_last_contact is not None
-            and item.days_since_last_contact >= NEGLECTED_AFTER_DAYS
-            and item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
-        ]
+        metrics = sorted(
+            (item for item in metrics if _has_drifted(item)),
+            key=lambda item: (-(item.days_since_last_contact or 0), -item.strength, item.person_id),
+        )
     since = now - timedelta(days=90)
     shown = metrics[: max(limit, 0)]
     # One read of merges and of direct chats for everyone shown, not one per person.
@@ -391,6 +406,7 @@ def people_ranking(
                         before=min(counted_until, now) if counted_until is not None else now,
                         after=counted_since,
                         platforms=platforms,
+                        chat_ids=chat_ids,
                     ),
                 }
             )
