@@ -873,6 +873,16 @@ def _resolve_names(
             if token.key in row.name_words or token.key in row.exact_values
         }
 
+    def shortened(token: _Token, people: set[int]) -> set[int]:
+        """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
+        or "Sam Whit" for "Sam Whitlock"): the rest of a full name the contact list cuts."""
+        return {
+            row.person_id
+            for row in rows
+            if row.person_id in people
+            and any(_shortens(word, token.key) for word in row.name_words)
+        }
+
     resolved: list[_Resolved] = []
     index = 0
     while index < len(tokens):
@@ -889,7 +899,7 @@ def _resolve_names(
             and not tokens[last].folded.endswith("'s")
             and text[tokens[last].end : tokens[last + 1].start].strip() == ""
         ):
-            narrowed = people & matching(tokens[last + 1])
+            narrowed = people & matching(tokens[last + 1]) or shortened(tokens[last + 1], people)
             if not narrowed:
                 break
             people = narrowed
@@ -906,6 +916,17 @@ def _resolve_names(
         )
         index = last + 1
     return resolved
+
+
+# A short form shorter than this is only an initial ("W" for "Whitlock").
+_MIN_SHORT_FORM = 3
+
+
+def _shortens(word: str, key: str) -> bool:
+    """Whether a contact's name word is an initial or a short form of the question's word."""
+    if len(word) >= len(key) or not key.startswith(word):
+        return False
+    return len(word) == 1 or len(word) >= _MIN_SHORT_FORM
 
 
 def _called_names(
