@@ -1190,6 +1190,8 @@ RECENT_WIDER_DAYS = (7, 14, 30)
 # A catch-up over one chat, person or platform that names no time reads at least this many
 # days: a chat's news is rarer than all chats' news.
 SCOPED_CATCH_UP_DAYS = 7
+# A name shorter than this is not looked for in other people's messages.
+MENTION_MIN_CHARS = 3
 
 
 def _return_moment(*, user: User, now: datetime) -> datetime | None:
@@ -1291,6 +1293,17 @@ def _since_user_last_wrote(
     return min(start, last or floor)
 
 
+def _from_or_about(*, compiled: CompiledQuery, person_ids: Sequence[int]) -> models.Q:
+    """Messages a catch-up on people reads: theirs in any chat, and others' that name them
+    the way the question does ("catch me up on Ana": "Ana got the job!" in a group)."""
+    condition = models.Q(sender_person_id__in=list(person_ids))
+    for person in compiled.people:
+        name = (person.name or "").strip()
+        if person.person_ids and len(name) >= MENTION_MIN_CHARS and name.replace(" ", "").isalpha():
+            condition |= models.Q(text__iregex=rf"\m{re.escape(name)}\M")
+    return condition
+
+
 def _recent_hits(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
@@ -1322,11 +1335,13 @@ def _recent_hits(
     if chat_ids is not None:
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
-        rows = rows.filter(sender_person_id__in=list(person_ids))
+        rows = rows.filter(_from_or_about(compiled=compiled, person_ids=person_ids))
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
-    if not chosen and is_scoped:
-        # Caught up on one chat, person or platform: since the user last wrote there.
+    if not chosen and is_scoped and (chat_ids is not None or platforms):
+        # Caught up on one chat or platform: since the user last wrote there. A person's news
+        # is spread over every chat they are in, so a word of the user's in one of them
+        # does not mean the user has read the rest.
         start = _since_user_last_wrote(user=user, rows=rows, start=start, end=end)
     asked_start = start
 
