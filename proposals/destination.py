@@ -37,6 +37,10 @@ _CONTENT_MARKER = re.compile(
 )
 
 
+# Words that ask for an answer where the person asked ("reply to mom", "answer Ana").
+_REPLY = re.compile(r"\b(?:repl(?:y|ies|ying)|respond|answer)\b", re.IGNORECASE)
+
+
 def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
     """The recipient: the resolved person named first in the question, unless that name only
     comes inside what the message is about. A name shared by several contacts keeps all of
@@ -112,12 +116,13 @@ def destination_resolve(
         loop_chat = Chat.objects.filter(
             user=user, pk=loop.chat_id, is_excluded_from_ai=False
         ).first()
-        # Follow the loop where it is: its own direct chat, or the group where the person
-        # asked the user something (a reply goes where the question was), or any chat when
-        # the person has no direct chat with the user.
+        # Follow the loop where it is: its own direct chat, or, when the user asks to reply,
+        # the group where the person asked the user something (a reply goes where the
+        # question was), or any chat when the person has no direct chat with the user. "Text
+        # Ana ..." goes to Ana herself.
         if loop_chat is not None and (
             loop_chat.kind == ChatKind.DIRECT
-            or loop.kind == LoopKind.QUESTION_TO_USER
+            or (loop.kind == LoopKind.QUESTION_TO_USER and _REPLY.search(question))
             or chat is None
         ):
             chat = loop_chat

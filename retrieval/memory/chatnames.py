@@ -27,6 +27,8 @@ _NOT_DESCRIBING = frozenset(
 )
 _SUFFIXES = ("ings", "ing", "ers", "er", "es", "s")
 MIN_STEM = 3
+# Unicode categories nobody types when naming a chat: emoji, modifiers, joiners, selectors.
+_NOT_SAID = frozenset({"So", "Sk", "Cf", "Mn", "Me"})
 
 
 def word_stem(word: str) -> str:
@@ -51,6 +53,14 @@ def title_stems(title: str) -> set[str]:
     return {word_stem(word) for word in words if len(word) >= MIN_STEM}
 
 
+def _title_words(title: str) -> str:
+    """A folded title without its emoji ("Trail Rats 🥾" is said "trail rats")."""
+    kept = "".join(
+        " " if unicodedata.category(char) in _NOT_SAID else char for char in fold_text(title)
+    )
+    return " ".join(kept.split())
+
+
 def described_stems(folded_question: str) -> set[str]:
     """Stems of the words a folded question says a group is about ("the climbing group")."""
     stems: set[str] = set()
@@ -73,7 +83,7 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
     rows = list(chats.values_list("pk", "title", "kind"))
     named = []
     for pk, title, _kind in rows:
-        key = fold_text(title or "").strip()
+        key = _title_words(title or "")
         if len(key) >= MIN_STEM and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
             named.append(pk)
     if named:
