@@ -17,7 +17,9 @@ from typing import Any
 from django.db.models import Count, Q
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, Person
+from conversations.models import Chat, ChatKind, Person, Platform
+from retrieval.compile import question_platforms
+from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
@@ -85,6 +87,22 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
     )
 
 
+# "email Ana ...", "send Ana an email": the medium said as a verb or an object.
+_EMAIL_ASKED = re.compile(r"^\W*e-?mail\b|\ban\s+e-?mail\b", re.IGNORECASE)
+
+
+def _platforms_asked(question: str) -> set[str]:
+    """The platforms the question asks the message to go on ("on Slack", "by email", "email
+    Ana ..."); a platform said only inside what the message is about ("tell Ana I got her
+    email") is not asked for."""
+    marker = _CONTENT_MARKER.search(question)
+    asked = question[: marker.start()] if marker else question
+    platforms = set(question_platforms(fold_text(asked)))
+    if _EMAIL_ASKED.search(asked):
+        platforms.add(str(Platform.EMAIL))
+    return platforms
+
+
 def destination_resolve(
     *,
     user: User,
@@ -108,7 +126,12 @@ def destination_resolve(
                 person_ids = [chat_people[0].pk]
     if not person_ids:
         return None
-    chats = _direct_chats(user=user, person_ids=person_ids)
+    platforms = _platforms_asked(question)
+    # The direct chats on a platform asked for first, each group in its own order.
+    chats = sorted(
+        _direct_chats(user=user, person_ids=person_ids),
+        key=lambda chat: bool(platforms) and chat.platform not in platforms,
+    )
     loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
     loop = loops[0] if loops else None
     chat: Chat | None = chats[0] if chats else None
@@ -120,10 +143,16 @@ def destination_resolve(
         # the group where the person asked the user something (a reply goes where the
         # question was), or any chat when the person has no direct chat with the user. "Text
         # Ana ..." goes to Ana herself.
+        # A platform the question asks for keeps its chat.
         if loop_chat is not None and (
-            loop_chat.kind == ChatKind.DIRECT
-            or (loop.kind == LoopKind.QUESTION_TO_USER and _REPLY.search(question))
-            or chat is None
+            chat is None
+            or (
+                (not platforms or loop_chat.platform in platforms)
+                and (
+                    loop_chat.kind == ChatKind.DIRECT
+                    or (loop.kind == LoopKind.QUESTION_TO_USER and _REPLY.search(question))
+                )
+            )
         ):
             chat = loop_chat
     if chat is None:

@@ -61,3 +61,37 @@ def test_a_message_goes_to_the_persons_own_chat_but_a_reply_goes_where_they_aske
     assert told is not None and replied is not None
     assert Proposal.objects.get(pk=told.proposal_id).destination_chat == chat(user, "dm-ivo")
     assert Proposal.objects.get(pk=replied.proposal_id).destination_chat == chat(user, "grp-band")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Message Pia Sol on Slack that the slides are ready", "sl-pia"),
+        ("Email Pia Sol that the slides are ready", "em-pia"),
+        ("Message Pia Sol that the slides are ready", "wa-pia"),
+        ("Tell Pia Sol that I read her email", "wa-pia"),
+    ],
+)
+def test_a_platform_the_question_asks_for_picks_that_direct_chat(user, question, expected):
+    for chat_id, platform, count in (("wa-pia", "whatsapp", 6), ("sl-pia", "slack", 2)):
+        ingest(
+            user,
+            chat_of(chat_id, "Pia Sol", platform=platform),
+            *[
+                say(
+                    f"{chat_id}-{i}",
+                    NOW - timedelta(days=2, hours=i),
+                    f"note {i}",
+                    platform=platform,
+                )
+                for i in range(count)
+            ],
+        )
+    ingest(
+        user,
+        chat_of("em-pia", "Pia Sol", platform="email"),
+        say("e1", NOW - timedelta(days=9), "Slides attached", sender="Pia Sol", platform="email"),
+    )
+    view = propose(user, question)
+    assert view is not None
+    assert Proposal.objects.get(pk=view.proposal_id).destination_chat == chat(user, expected)
