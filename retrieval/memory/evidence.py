@@ -72,6 +72,7 @@ from retrieval.memory.selectors import (
     PlanTimeline,
     RelationshipMetrics,
     exchanged_counts_for_user,
+    fuller_names,
     identity_lookup,
     loops_for_user,
     open_loops_for_user,
@@ -582,7 +583,7 @@ def _ranking_hits(
     if chat_ids and ranking.kind != RankingKind.NEGLECTED:
         heading = "The people who wrote the most"
     notes = {
-        mid: f"#{place} {item.display_name}"
+        mid: f"#{place} {_shown(item.display_name, 'sender')}"
         for place, item in enumerate(ranked, start=1)
         for mid in item.representative_message_ids
     }
@@ -594,6 +595,7 @@ def _ranking_hits(
         heading=heading,
         last_contact=last_contact,
         zone=zone,
+        fuller=fuller_names(user=user, ranked=ranked),
     )
     return [(mid, notes[mid]) for mid in ordered], findings
 

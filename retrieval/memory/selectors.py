@@ -978,8 +978,8 @@ def _name_parts(name: str) -> list[str]:
     return [part.strip(".") for part in fold_text(name).split() if part.strip(".")]
 
 
-def _names_compatible(first: str, second: str) -> bool:
-    """ "Emma Clarke" ~ "Emma C." ~ "Emma": same first name, and any further part of the
+def names_compatible(first: str, second: str) -> bool:
+    """ "Emma Clarke" ~ "Emma C." ~ "Emma C 🌿": same first name, and any further part of the
     shorter name is the other's part or its initial."""
     a, b = _name_parts(first), _name_parts(second)
     if not a or not b or a[0] != b[0] or (len(a) == 1 and len(b) == 1):
@@ -988,6 +988,36 @@ def _names_compatible(first: str, second: str) -> bool:
         mine.startswith(theirs) or theirs.startswith(mine)
         for mine, theirs in zip(a[1:], b[1:], strict=False)
     )
+
+
+def fuller_names(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, str]:
+    """For people saved under a cut name ("Sam W 🏃"), the fuller name their platform showed on
+    the messages a ranking cites ("Sam Whitlock"): a sender name compatible with the saved one
+    (``names_compatible``) with more letters. One query over the cited messages only."""
+    canonical = person_canonical_ids(user=user)
+    message_ids = [mid for item in ranked for mid in item.representative_message_ids]
+    seen: dict[int, set[str]] = {}
+    for person_id, sender_name in (
+        Message.objects.filter(user=user, pk__in=message_ids, sender_person__isnull=False)
+        .values_list("sender_person_id", "sender_name")
+        .distinct()
+    ):
+        seen.setdefault(canonical.get(person_id, person_id), set()).add(sender_name or "")
+    fuller: dict[int, str] = {}
+    for item in ranked:
+        letters = _letter_count(item.display_name)
+        longer = [
+            name
+            for name in seen.get(item.person_id, ())
+            if _letter_count(name) > letters and names_compatible(name, item.display_name)
+        ]
+        if longer:
+            fuller[item.person_id] = max(longer, key=lambda name: (_letter_count(name), name))
+    return fuller
+
+
+def _letter_count(name: str) -> int:
+    return sum(char.isalpha() for char in name)
 
 
 def merge_suggestions(*, user: User, limit: int = 50) -> list[MergeSuggestion]:
@@ -1034,7 +1064,7 @@ def merge_suggestions(*, user: User, limit: int = 50) -> list[MergeSuggestion]:
         ordered = sorted(same_first_name)
         for index, first in enumerate(ordered):
             for second in ordered[index + 1 :]:
-                if _names_compatible(people[first], people[second]):
+                if names_compatible(people[first], people[second]):
                     suggest(first, second, "similar name")
     suggestions = [
         MergeSuggestion(
