@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person, Platform
@@ -103,6 +103,30 @@ def _platforms_asked(question: str) -> set[str]:
     return platforms
 
 
+def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
+    """For someone the user has no direct chat with, the group where they last wrote (the
+    smallest such group when several are equally recent): the only place the user reaches
+    them."""
+    return (
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.GROUP,
+            is_excluded_from_ai=False,
+            messages__sender_person_id__in=list(person_ids),
+            messages__deleted_at__isnull=True,
+        )
+        .annotate(
+            last_from_them=Max(
+                "messages__sent_at",
+                filter=Q(messages__sender_person_id__in=list(person_ids)),
+            ),
+            size=Count("memberships", distinct=True),
+        )
+        .order_by("-last_from_them", "size", "-pk")
+        .first()
+    )
+
+
 def destination_resolve(
     *,
     user: User,
@@ -110,8 +134,9 @@ def destination_resolve(
     question: str,
     scope_chat_ids: Sequence[int] = (),
 ) -> Destination | None:
-    """The chat and person a message for this question goes to, or None when the question
-    names nobody the user has a chat with. ``scope_chat_ids`` (ownership-checked by
+    """The chat and person a message for this question goes to: their direct chat, the chat of
+    an open loop with them, else the group where they last wrote; None when the question
+    names nobody the user shares a chat with. ``scope_chat_ids`` (ownership-checked by
     the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
     person_ids = _person_ids(compiled_query, question)
     if not person_ids and len(scope_chat_ids) == 1:
@@ -155,6 +180,8 @@ def destination_resolve(
             )
         ):
             chat = loop_chat
+    if chat is None:
+        chat = _shared_group(user=user, person_ids=person_ids)
     if chat is None:
         return None
     members = set(

@@ -95,3 +95,26 @@ def test_a_platform_the_question_asks_for_picks_that_direct_chat(user, question,
     view = propose(user, question)
     assert view is not None
     assert Proposal.objects.get(pk=view.proposal_id).destination_chat == chat(user, expected)
+
+
+def test_someone_with_no_direct_chat_is_reached_in_the_group_where_they_last_wrote(user):
+    ingest(
+        user,
+        chat_of("grp-old", "Uma Reyes", "Lu Tan", kind="group"),
+        say("o1", NOW - timedelta(days=30), "old news", sender="Uma Reyes"),
+    )
+    ingest(
+        user,
+        chat_of("grp-choir", "Uma Reyes", "Lu Tan", kind="group"),
+        say("c1", NOW - timedelta(days=2), "rehearsal moved to 7", sender="Uma Reyes"),
+    )
+    view = propose(user, "Ask Uma Reyes if she needs a lift")
+    assert view is not None
+    proposal = Proposal.objects.get(pk=view.proposal_id)
+    assert proposal.destination_chat == chat(user, "grp-choir")
+    assert proposal.destination_person == person(user, "Uma Reyes")
+
+
+def test_nobody_the_user_shares_a_chat_with_gets_no_proposal(user):
+    history(user)
+    assert propose(user, "Ask Uma Reyes if she needs a lift") is None
