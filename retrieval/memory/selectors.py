@@ -219,16 +219,20 @@ def exchanged_counts_for_user(
     first_day: date,
     last_day: date,
     platforms: Sequence[str] = (),
+    chat_ids: Sequence[int] = (),
 ) -> dict[int, int]:
     """Messages exchanged with each person (both directions, merged people as one) between two
-    local days of the user, both included, optionally on some platforms only; people with
-    none are left out. One aggregate query over the counters; chats excluded from AI do not
-    count."""
+    local days of the user, both included, optionally on some platforms or in some chats only
+    (in a group that is what each person wrote there: the user's own messages in a group count
+    for no one); people with none are left out. One aggregate query over the counters; chats
+    excluded from AI do not count."""
     rows = PersonChatDay.objects.filter(
         user=user, day__gte=first_day, day__lte=last_day, chat__is_excluded_from_ai=False
     )
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
+    if chat_ids:
+        rows = rows.filter(chat_id__in=list(chat_ids))
     canonical = person_canonical_ids(user=user)
     counts: dict[int, int] = {}
     for person_id, received, sent in (
@@ -243,6 +247,17 @@ def exchanged_counts_for_user(
     return counts
 
 
+def _has_drifted(item: RelationshipMetrics) -> bool:
+    """Nothing exchanged for ``NEGLECTED_AFTER_DAYS`` after a real exchange in the year: a
+    conversation both sides took part in (one email thread is enough), or at least
+    ``NEGLECTED_MIN_MESSAGES_365D`` messages. A sender the user never answered is no contact
+    they drifted from."""
+    if item.days_since_last_contact is None or item.days_since_last_contact < NEGLECTED_AFTER_DAYS:
+        return False
+    is_two_way = item.sent_365d > 0 and item.received_365d > 0
+    return is_two_way or item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
+
+
 def people_ranking(
     *,
     user: User,
@@ -254,17 +269,17 @@ def people_ranking(
     counted_since: datetime | None = None,
     counted_until: datetime | None = None,
     platforms: Sequence[str] = (),
+    chat_ids: Sequence[int] = (),
 ) -> list[RelationshipMetrics]:
     """People ranked from the stored counters (no model): ``relationship_strength`` ranks by
-    ``strength``; ``neglected`` ranks people with nothing exchanged in the last
-    ``NEGLECTED_AFTER_DAYS`` days (and at least ``NEGLECTED_MIN_MESSAGES_365D`` in the year)
-    by the same score. With ``counts`` (messages per person in a window or on a platform,
+    ``strength``; ``neglected`` ranks the people the user drifted from (``_has_drifted``), the
+    longest silence first. With ``counts`` (messages per person in a window or on a platform,
     ``exchanged_counts_for_user``) only those people rank, most messages first. Each result
     carries its reply latency and the ids of up to three
     representative messages to cite, read from what was counted (``counted_since`` to
-    ``counted_until`` or ``now``, on ``platforms``). Four statements however many people are
-    shown: merges, the counters' aggregate, names, and ``_RANKED_DETAILS_SQL`` for the shown
-    people's latency and messages."""
+    ``counted_until`` or ``now``, on ``platforms``, in ``chat_ids``). Four statements however
+    many people are shown: merges, the counters' aggregate, names, and ``_RANKED_DETAILS_SQL``
+    for the shown people's latency and messages."""
     canonical = person_canonical_ids(user=user)
     metrics = relationship_metrics_for_user(
         user=user, now=now, person_ids=person_ids, canonical=canonical
@@ -278,13 +293,10 @@ def people_ranking(
             if person_id in by_person
         ]
     if kind == RankingKind.NEGLECTED:
-        metrics = [
-            item
-            for item in metrics
-            if item.days_since_last_contact is not None
-            and item.days_since_last_contact >= NEGLECTED_AFTER_DAYS
-            and item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
-        ]
+        metrics = sorted(
+            (item for item in metrics if _has_drifted(item)),
+            key=lambda item: (-(item.days_since_last_contact or 0), -item.strength, item.person_id),
+        )
     shown = metrics[: max(limit, 0)]
     details = _ranked_details(
         user=user,
@@ -296,6 +308,7 @@ def people_ranking(
         before=min(counted_until, now) if counted_until is not None else now,
         after=counted_since,
         platforms=platforms,
+        chat_ids=chat_ids,
     )
     return [
         dataclasses.replace(
@@ -372,6 +385,7 @@ def _ranked_details(
     before: datetime,
     after: datetime | None,
     platforms: Sequence[str],
+    chat_ids: Sequence[int] = (),
 ) -> dict[int, _RankedDetails]:
     """``_reply_latency_median_seconds`` and ``_representative_message_ids`` of every ranked
     person at once (``groups``: each person with everyone merged with them)."""
@@ -388,6 +402,8 @@ def _ranked_details(
         visible.append("m.sent_at >= %(after)s")
     if platforms:
         visible.append("c.platform = ANY(%(platforms)s)")
+    if chat_ids:
+        visible.append("m.chat_id = ANY(%(chat_ids)s)")
     params: dict[str, Any] = {
         "member_keys": [key for key, group in groups.items() for _ in group],
         "member_ids": [pk for group in groups.values() for pk in group],
@@ -397,6 +413,7 @@ def _ranked_details(
         "before": before,
         "after": after,
         "platforms": list(platforms),
+        "chat_ids": list(chat_ids),
         "direct": ChatKind.DIRECT.value,
         "count": REPRESENTATIVE_MESSAGES,
     }
@@ -981,8 +998,8 @@ def _name_parts(name: str) -> list[str]:
     return [part.strip(".") for part in fold_text(name).split() if part.strip(".")]
 
 
-def _names_compatible(first: str, second: str) -> bool:
-    """ "Emma Clarke" ~ "Emma C." ~ "Emma": same first name, and any further part of the
+def names_compatible(first: str, second: str) -> bool:
+    """ "Emma Clarke" ~ "Emma C." ~ "Emma C 🌿": same first name, and any further part of the
     shorter name is the other's part or its initial."""
     a, b = _name_parts(first), _name_parts(second)
     if not a or not b or a[0] != b[0] or (len(a) == 1 and len(b) == 1):
@@ -991,6 +1008,36 @@ def _names_compatible(first: str, second: str) -> bool:
         mine.startswith(theirs) or theirs.startswith(mine)
         for mine, theirs in zip(a[1:], b[1:], strict=False)
     )
+
+
+def fuller_names(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, str]:
+    """For people saved under a cut name ("Sam W 🏃"), the fuller name their platform showed on
+    the messages a ranking cites ("Sam Whitlock"): a sender name compatible with the saved one
+    (``names_compatible``) with more letters. One query over the cited messages only."""
+    canonical = person_canonical_ids(user=user)
+    message_ids = [mid for item in ranked for mid in item.representative_message_ids]
+    seen: dict[int, set[str]] = {}
+    for person_id, sender_name in (
+        Message.objects.filter(user=user, pk__in=message_ids, sender_person__isnull=False)
+        .values_list("sender_person_id", "sender_name")
+        .distinct()
+    ):
+        seen.setdefault(canonical.get(person_id, person_id), set()).add(sender_name or "")
+    fuller: dict[int, str] = {}
+    for item in ranked:
+        letters = _letter_count(item.display_name)
+        longer = [
+            name
+            for name in seen.get(item.person_id, ())
+            if _letter_count(name) > letters and names_compatible(name, item.display_name)
+        ]
+        if longer:
+            fuller[item.person_id] = max(longer, key=lambda name: (_letter_count(name), name))
+    return fuller
+
+
+def _letter_count(name: str) -> int:
+    return sum(char.isalpha() for char in name)
 
 
 def merge_suggestions(*, user: User, limit: int = 50) -> list[MergeSuggestion]:
@@ -1037,7 +1084,7 @@ def merge_suggestions(*, user: User, limit: int = 50) -> list[MergeSuggestion]:
         ordered = sorted(same_first_name)
         for index, first in enumerate(ordered):
             for second in ordered[index + 1 :]:
-                if _names_compatible(people[first], people[second]):
+                if names_compatible(people[first], people[second]):
                     suggest(first, second, "similar name")
     suggestions = [
         MergeSuggestion(
