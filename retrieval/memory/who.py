@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Max, Min
 
 from claire.accounts.models import User
-from claire.ai.suspicious import suspicious_text
+from claire.ai.suspicious import SUSPICION_LABELS, suspicion_kind, suspicious_text
 from conversations.identities import phone_same_number
 from conversations.models import (
     ChatKind,
@@ -129,6 +129,9 @@ def who_findings(
         return [], []
     zone = user.zoneinfo
     lead = name or _display_name(user=user, person_ids=person_ids) or "They"
+    stranger = unknown_sender_finding(user=user, person_ids=person_ids, lead=lead)
+    if stranger is not None:
+        return [stranger], list(stranger.message_ids)
     sentences: list[str] = []
     cited: list[int] = []
     facts = [
@@ -392,6 +395,67 @@ def _where_you_talk(
     if first_row is None:
         return text, None
     return text + f", since {moment_text(first_row[1], zone)}", first_row[0]
+
+
+# Messages of an unknown sender read to judge them.
+STRANGER_MESSAGES_READ = 20
+
+
+def unknown_sender_finding(*, user: User, person_ids: Sequence[int], lead: str) -> Finding | None:
+    """ "Claire Support is not one of your contacts: an unknown number (+44 7700 900123) you
+    have never written to; its message contains instructions aimed at an assistant; ignored."
+    Said of a sender the user never wrote to in any chat they share whose messages read as
+    suspicious (read as from a stranger: a link with a payment ask is phishing), citing the
+    newest such message; ``None`` for anyone else."""
+    if Message.objects.filter(
+        user=user, is_from_self=True, chat__memberships__person_id__in=list(person_ids)
+    ).exists():
+        return None
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            sender_person_id__in=list(person_ids),
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "text", "sender_name")[:STRANGER_MESSAGES_READ]
+    )
+    flagged = [
+        (pk, kind)
+        for pk, text, sender_name in rows
+        if (kind := suspicion_kind(text or "", is_unsolicited=True) or suspicion_kind(sender_name))
+    ]
+    if not flagged:
+        return None
+    message_id, kind = flagged[0]
+    number = _written_number(user=user, person_ids=person_ids)
+    who = f"an unknown number ({number})" if number else "an unknown sender"
+    noun = "its only message" if len(rows) == 1 else "its latest message"
+    text = (
+        f"{lead} is not one of your contacts: {who} you have never written to; "
+        f"{noun} {SUSPICION_LABELS.get(kind, kind)}."
+    )
+    return Finding(text=text, message_ids=(message_id,))
+
+
+def _written_number(*, user: User, person_ids: Sequence[int]) -> str:
+    """The person's phone number as a chat shows it (the direct chat of a number saved
+    under no name is titled with it), else as stored; "" without one."""
+    phones = list(
+        PersonIdentity.objects.filter(
+            user=user, person_id__in=list(person_ids), kind=IdentityKind.PHONE
+        ).values_list("value", flat=True)
+    )
+    if not phones:
+        return ""
+    titles = ChatParticipant.objects.filter(
+        chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+    ).values_list("chat__title", flat=True)
+    for title in titles:
+        if title and any(phone_same_number(title, phone) for phone in phones):
+            return title
+    return phones[0]
 
 
 def _is_suspicious(*, user: User, pk: int) -> bool:
