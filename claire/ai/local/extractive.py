@@ -431,9 +431,12 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     if _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
         if opening and (reported or opening.startswith("Yes")):
-            reported = opening + "\n\n".join(
-                line for line in reported.split("\n\n") if line and line not in opening
-            )
+            reported = (
+                opening
+                + "\n\n".join(
+                    line for line in reported.split("\n\n") if line and line not in opening
+                )
+            ).rstrip()
     lead = (
         reported
         if reported
