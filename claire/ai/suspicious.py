@@ -61,7 +61,8 @@ _LINK = re.compile(
 # What a phishing message asks for: a payment, a login, details, a confirmation.
 _ASK = re.compile(
     r"\b(?:pay(?:ment)?|unpaid|overdue|outstanding\s+(?:balance|amount|fee)|penalty"
-    r"|(?:a|the|your)\s+fine|fee|toll|refund|verify|verification|confirm\s+(?:your|the)|update\s+your|log\s*in|sign\s+in"
+    r"|(?:a|the|your)\s+fine|fee|toll|refund|verify|verification|confirm\s+(?:your|the)"
+    r"|update\s+your|log\s*in|sign\s+in"
     r"|password|passcode|pin|card\s+details|bank\s+details|reschedule|redeliver\w*"
     r"|delivery\s+(?:fee|failed|attempt)|suspend\w*|locked|quota)\b",
     _FLAGS,
