@@ -527,5 +527,6 @@ def test_a_fact_only_a_suspicious_message_claims_is_still_a_no():
             "Your parcel could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
         ),
     )
-    answer = compose_answer("was my parcel delivered?", (window,), "UTC")
-    assert not answer.startswith("Yes")
+    for question in ("was my parcel delivered?", "did I get my parcel?"):
+        answer = compose_answer(question, (window,), "UTC")
+        assert not answer.startswith("Yes"), question

@@ -767,8 +767,10 @@ _ANYONE_SAID = re.compile(
 # a message came, which a suspicious message answers (flagged), unlike a question about a fact.
 _ASKS_ABOUT_A_MESSAGE = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|people"
-    r"|they|i|we)\b.*\b(?:post(?:ed)?|sen[dt]|share[ds]?|text(?:ed)?|messag(?:e|ed)|e-?mail(?:ed)?"
-    r"|get|got|gotten|receive[ds]?|mention(?:ed)?|a\s+(?:text|message|sms|e-?mail|link))\b",
+    r"|they|i|we)\b.*(?:\b(?:post(?:ed)?|sen[dt]|share[ds]?|text(?:ed)?|messag(?:e|ed)"
+    r"|e-?mail(?:ed)?|mention(?:ed)?|write|wrote)\b.*\b(?:about|regarding|saying|that)\b"
+    r"|\b(?:get|got|gotten|receive[ds]?)\b.*\b(?:texts?|messages?|sms|e-?mails?|mail|links?|dms?"
+    r"|notifications?|letters?|calls?|voicemails?)\b)",
     re.IGNORECASE,
 )
 
