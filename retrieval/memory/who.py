@@ -413,7 +413,7 @@ STRANGER_MESSAGES_READ = 20
 
 
 def unknown_sender_finding(*, user: User, person_ids: Sequence[int], lead: str) -> Finding | None:
-    """ "Claire Support is not one of your contacts: an unknown number (+44 7700 900123) you
+    """ "Help Desk is not one of your contacts: an unknown number (+44 7700 900999) you
     have never written to; its message contains instructions aimed at an assistant; ignored."
     Said of a sender the user never wrote to in any chat they share whose messages read as
     suspicious (read as from a stranger: a link with a payment ask is phishing), citing the
@@ -508,7 +508,7 @@ def _first(name: str) -> str:
 
 
 def _other_names(*, user: User, person_ids: Sequence[int], lead: str) -> list[str]:
-    """The human's other names ("Big Ben" is also saved as "Ben Kowalski"): contact names,
+    """The human's other names ("Lofty" is also saved as "Tom Reyes"): contact names,
     and the names their messages came under on other platforms, with a letter, other than the
     one asked about; decoration (emoji) aside, each once."""
     asked = set(name_words(lead))

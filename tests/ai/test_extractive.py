@@ -481,8 +481,8 @@ def test_a_source_the_pack_marks_as_phishing_is_labelled_and_its_link_never_repe
     # The text alone reads as an ordinary request; the pack knows the sender is a stranger.
     flagged = EvidenceSource(
         label="S1",
-        text="Your parcel is held. Pay the customs fee at [link removed]",
-        primary_text="Your parcel is held. Pay the customs fee at [link removed]",
+        text="Your shipment is held. Pay the customs fee at [link removed]",
+        primary_text="Your shipment is held. Pay the customs fee at [link removed]",
         sender="+44 7700 900456",
         suspicion="phishing",
     )
@@ -505,13 +505,13 @@ def test_asking_whether_a_message_came_answers_yes_with_the_flag():
     window = _window(
         (
             "Courier",
-            "Your parcel could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
+            "Your package could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
         ),
         ("You", "who is this"),
     )
     for question in (
-        "did I get a text about my parcel?",
-        "Did someone send me a message about a parcel delivery?",
+        "did I get a text about my package?",
+        "Did someone send me a message about a package delivery?",
     ):
         answer = compose_answer(question, (window,), "UTC")
         first = answer.split("\n")[0]
@@ -524,9 +524,9 @@ def test_a_fact_only_a_suspicious_message_claims_is_still_a_no():
     window = _window(
         (
             "Courier",
-            "Your parcel could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
+            "Your package could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
         ),
     )
-    for question in ("was my parcel delivered?", "did I get my parcel?"):
+    for question in ("was my package delivered?", "did I get my package?"):
         answer = compose_answer(question, (window,), "UTC")
         assert not answer.startswith("Yes"), question

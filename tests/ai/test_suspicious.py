@@ -34,7 +34,7 @@ def test_instructions_aimed_at_an_assistant_are_injections(text: str) -> None:
     [
         "Your account is locked. Log in within 24 hours at secure-bank-help.com/login",
         "FINAL NOTICE: unpaid fine of $80, pay now to avoid a penalty: fines-gov.info/pay",
-        "Parcel on hold: pay the redelivery fee immediately at https://track-parcel.example/x",
+        "Order on hold: pay the redelivery fee immediately at https://track-order.example/x",
     ],
 )
 def test_a_link_with_a_payment_or_login_ask_under_pressure_is_phishing(text: str) -> None:

@@ -763,7 +763,7 @@ _ANYONE_SAID = re.compile(
     r"told|write|wrote|text|discuss)\w*\b",
     re.IGNORECASE,
 )
-# "Did someone post about …?", "did I get a text about my parcel?": a question about whether
+# "Did someone post about …?", "did I get an email about my order?": a question about whether
 # a message came, which a suspicious message answers (flagged), unlike a question about a fact.
 _ASKS_ABOUT_A_MESSAGE = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|people"
