@@ -411,6 +411,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
+        "same_person",
+        # "Is 'Dad mobile' the same person as Jon Reyes?", "are Bo and Bo Lind the same guy?"
+        r"^\W*(?:is|was)\s+.+?\s+(?:really\s+|also\s+|actually\s+)?the\s+same\s+"
+        r"(?:person\s+|people\s+|guy\s+|girl\s+|man\s+|woman\s+|contact\s+|one\s+)?as\b"
+        r"|^\W*(?:are|were)\s+.+?\s+and\s+.+?\s+(?:really\s+|actually\s+)?"
+        r"(?:the\s+same\s+(?:person|people|guy|girl|man|woman|contact|one)|one\s+and\s+the\s+same)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
         "who_is_name",
         # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Bea 🌻 on
         # Telegram?", "who's Bo in my contacts?"

@@ -67,6 +67,7 @@ from retrieval.memory.findings import (
 from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
+from retrieval.memory.sameperson import same_person_findings
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
@@ -1016,6 +1017,10 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
     city = compiled.location.city if compiled.location is not None else None
+    same_findings, same_ids = same_person_findings(user=user, question=compiled.question)
+    if same_ids:
+        # "Is 'Dad mobile' the same person as Jon?": a message of the person under each name.
+        return [(mid, "same person") for mid in same_ids], same_findings
     if not descriptors and not city:
         # A named person: what the messages about them say of the attribute asked ("where is
         # Rui from?"), then what memory knows about them (their facts' messages).
