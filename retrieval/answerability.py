@@ -53,17 +53,20 @@ from __future__ import annotations
 import logging
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
-from conversations.models import TEXT_SEARCH_CONFIG
+from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult, is_about_messages
+from retrieval.slots import Slot, asked_slot, asked_speaker, asks_opinion, gives_slot, is_opinion
 from retrieval.types import CompiledQuery
+from retrieval.windows import windows_expand
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +132,13 @@ WEAK_STRENGTH = 0.45
 SIMILARITY_LOW = 0.3
 SIMILARITY_HIGH = 0.7
 
+# Typed slots (``retrieval.slots``): the candidates that carry the topic are those with at
+# least this share of the best one's coverage, at most this many, with at most this many more
+# close in meaning (``STRONG_SIMILARITY``); their windows are read for a value of the slot.
+SLOT_TOPIC_SHARE = 0.5
+SLOT_TOPIC_HITS = 8
+SLOT_MEANING_HITS = 3
+
 _SIGNALS_SQL = """
 WITH terms AS (
     SELECT t.term, t.ord, websearch_to_tsquery(%(config)s::regconfig, t.term) AS query
@@ -165,7 +175,21 @@ SELECT
           AND m.id = ANY(%(candidate_ids)s)
           AND %(names_pattern)s <> ''
           AND m.text ~* %(names_pattern)s
-    )
+    ),
+    CASE WHEN found.matches = 0 THEN (
+        EXISTS (
+            SELECT 1
+            FROM conversations_chat c
+            WHERE c.user_id = %(user_id)s
+              AND NOT c.is_excluded_from_ai
+              AND to_tsvector(%(config)s::regconfig, c.title) @@ t.query
+        ) OR EXISTS (
+            SELECT 1
+            FROM conversations_person p
+            WHERE p.user_id = %(user_id)s
+              AND to_tsvector(%(config)s::regconfig, p.display_name) @@ t.query
+        )
+    ) ELSE false END
 FROM terms t
 CROSS JOIN LATERAL (
     SELECT count(*) AS matches
@@ -226,6 +250,17 @@ class EvidenceSignals:
     # The people named are the topic, not the speakers asked about ("Ana's allergy", "did
     # anyone mention Ana"): anyone's message may answer.
     is_people_topic: bool = False
+    # The kind of value the question asks for (``retrieval.slots``) and whether a message
+    # carrying the topic, or one beside it, gives one (None: no slot asked, or nothing to read).
+    slot: str | None = None
+    is_slot_given: bool | None = None
+    # The question asks what someone thought of something; whether a message carrying the
+    # topic, or a reply to it, judges anything (None: not asked).
+    is_opinion_given: bool | None = None
+    # The speaker the question asks about by a word of its own ("what did council say"), when
+    # nobody of that name is in the user's people, chats or senders and no message tells what
+    # they said about the topic.
+    unknown_speaker: str | None = None
 
     @property
     def unknown_share(self) -> float:
@@ -241,6 +276,11 @@ class _TermCoverage:
     people_chat_ids: frozenset[int]
     # Candidates whose text names one of the people as the question writes them.
     naming_ids: frozenset[int] = frozenset()
+    # Terms no message uses that name a chat, a contact or a platform of the user's: the
+    # question names what it is about ("the Book Club chat", "on WhatsApp"), no unknown topic.
+    named: tuple[str, ...] = ()
+    # Term -> the candidates that contain it.
+    hits: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
 def _term_coverage(
@@ -273,17 +313,30 @@ def _term_coverage(
     weights = {row[0]: math.log(1 + FREQUENCY_CAP / row[1]) for row in rows if row[1]}
     total = sum(weights.values())
     covered: dict[int, float] = {}
-    for term, matches, message_ids, _, _, _ in rows:
+    for term, matches, message_ids, *_ in rows:
         if matches:
             for message_id in message_ids:
                 covered[message_id] = covered.get(message_id, 0.0) + weights[term] / total
+    named = tuple(row[0] for row in rows if not row[1] and (row[6] or _is_platform(row[0])))
     return _TermCoverage(
-        unknown=tuple(row[0] for row in rows if not row[1] and not row[3]),
-        misspelled=tuple(row[0] for row in rows if not row[1] and row[3]),
+        unknown=tuple(row[0] for row in rows if not row[1] and not row[3] and row[0] not in named),
+        misspelled=tuple(row[0] for row in rows if not row[1] and row[3] and row[0] not in named),
+        named=named,
+        hits={row[0]: frozenset(row[2]) for row in rows},
         covered=covered,
         people_chat_ids=frozenset(rows[0][4]) if rows else frozenset(),
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
     )
+
+
+_PLATFORM_WORDS = frozenset(
+    word for platform in Platform for word in (platform.value, fold_text(platform.label))
+) | {"text", "texts", "sms", "imessages", "dm", "dms"}
+
+
+def _is_platform(term: str) -> bool:
+    """Whether ``term`` names a messaging platform ("on WhatsApp", "in my SMS")."""
+    return fold_text(term.strip('"')) in _PLATFORM_WORDS
 
 
 _NAME = re.compile(r"^[\w][\w' .-]*$")
@@ -318,6 +371,122 @@ def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
     )
 
 
+def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...]) -> list[int]:
+    """The candidates that carry the question's topic, best first: those with at least
+    ``SLOT_TOPIC_SHARE`` of the best coverage (at most ``SLOT_TOPIC_HITS``), then those
+    close in meaning whatever their words (at most ``SLOT_MEANING_HITS``)."""
+    best = max(coverage.covered.values(), default=0.0)
+    order = {c.message_id: index for index, c in enumerate(candidates)}
+    covering = sorted(
+        (
+            mid
+            for mid, share in coverage.covered.items()
+            if best and share >= SLOT_TOPIC_SHARE * best
+        ),
+        key=lambda mid: (-coverage.covered[mid], order.get(mid, len(order))),
+    )[:SLOT_TOPIC_HITS]
+    close = [
+        c.message_id
+        for c in sorted(candidates, key=lambda c: -(c.vector_similarity or 0.0))
+        if (c.vector_similarity or 0.0) >= STRONG_SIMILARITY
+    ][:SLOT_MEANING_HITS]
+    return list(dict.fromkeys([*covering, *close]))
+
+
+def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) -> bool | None:
+    """Whether a message carrying the topic, or one beside it in its chat (the question
+    before, the reply after), gives a value of ``slot``; None when no message carries it."""
+    if not topic_ids:
+        return None
+    windows = windows_expand(
+        user=user,
+        message_ids=topic_ids,
+        before=settings.RETRIEVAL_WINDOW_BEFORE,
+        after=settings.RETRIEVAL_WINDOW_AFTER,
+    )
+    return any(
+        gives_slot(slot, m.text, question=question) for window in windows for m in window.messages
+    )
+
+
+def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
+    """Whether a message carrying the topic, or a reply after it, judges something."""
+    if not topic_ids:
+        return None
+    windows = windows_expand(
+        user=user, message_ids=topic_ids, before=0, after=settings.RETRIEVAL_WINDOW_AFTER
+    )
+    return any(is_opinion(m.text) for window in windows for m in window.messages)
+
+
+_SPEAKER_SQL = """
+SELECT
+    EXISTS (
+        SELECT 1 FROM conversations_person p
+        WHERE p.user_id = %(user_id)s AND p.display_name ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_personidentity i
+        WHERE i.user_id = %(user_id)s AND i.value ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_chat c
+        WHERE c.user_id = %(user_id)s AND NOT c.is_excluded_from_ai AND c.title ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_message m
+        WHERE m.user_id = %(user_id)s AND m.deleted_at IS NULL AND m.sender_name ~* %(who)s
+    ),
+    ARRAY(
+        SELECT m.id FROM conversations_message m
+        WHERE m.user_id = %(user_id)s
+          AND m.id = ANY(%(candidate_ids)s)
+          AND m.text ~* %(reported)s
+    )
+"""
+
+# What someone said, as another tells it: "<speaker> said / asked / got back ...".
+_REPORTING_VERBS = (
+    r"(said|says|say|told|tells|asked|asks|replied|replies|wrote|writes|answered|responded"
+    r"|reckons|thinks|thought|wants|wanted|confirmed|approved|rejected|declined|agreed"
+    r"|refused|emailed|called|rang|texted|messaged|mentioned|got\s+back|came\s+back"
+    r"|sent|signed|passed|accepted|denied)"
+)
+
+
+def _unknown_speaker(
+    *, user: User, compiled: CompiledQuery, coverage: _TermCoverage, candidate_ids: list[int]
+) -> str | None:
+    """The speaker the question asks about by a word of its own when nobody of that name is
+    in the user's people, contacts' identities, chat titles or message senders, and no
+    candidate tells what they said about the rest of the question's topic ("council said
+    ..." answers "what did council say?")."""
+    who = asked_speaker(compiled.question)
+    if who is None:
+        return None
+    words = who.split()
+    if any(
+        person.person_ids and person.name and set(fold_text(person.name).split()) & set(words)
+        for person in compiled.people
+    ):
+        return None
+    escaped = r"\s+".join(re.escape(word) for word in words)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _SPEAKER_SQL,
+            {
+                "user_id": user.pk,
+                "who": r"\m" + escaped + r"\M",
+                "reported": r"\m" + escaped + r"\M\s+(\w+\s+){0,2}" + _REPORTING_VERBS + r"\M",
+                "candidate_ids": candidate_ids,
+            },
+        )
+        known, reported = cursor.fetchone()
+    if known:
+        return None
+    others = [ids for term, ids in coverage.hits.items() if fold_text(term.strip('"')) not in words]
+    if reported and (not others or any(set(reported) & ids for ids in others)):
+        return None
+    return who
+
+
 def evidence_signals(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> EvidenceSignals:
@@ -350,8 +519,11 @@ def evidence_signals(
         or (c.is_from_self and c.chat_id in coverage.people_chat_ids)
         or (c.message_id in coverage.naming_ids and c.chat_id not in coverage.people_chat_ids)
     ]
+    slot = asked_slot(compiled.question)
+    wants_opinion = asks_opinion(compiled.question)
+    topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
     return EvidenceSignals(
-        terms=tuple(terms),
+        terms=tuple(term for term in terms if term not in coverage.named),
         unknown_terms=coverage.unknown,
         misspelled_terms=coverage.misspelled,
         best_similarity=best_similarity,
@@ -366,6 +538,21 @@ def evidence_signals(
         ),
         describes_people=describes_people,
         is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
+        slot=slot.name if slot else None,
+        is_slot_given=(
+            _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=topic_ids)
+            if slot
+            else None
+        ),
+        is_opinion_given=(
+            _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
+        ),
+        unknown_speaker=_unknown_speaker(
+            user=user,
+            compiled=compiled,
+            coverage=coverage,
+            candidate_ids=[c.message_id for c in candidates],
+        ),
     )
 
 
@@ -418,6 +605,12 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         and signals.best_similarity < STRONG_SIMILARITY
     ):
         return Answerability(strength=strength, signals=signals, rule="no_topic")
+    if signals.unknown_speaker is not None:
+        return Answerability(strength=strength, signals=signals, rule="unknown_speaker")
+    if signals.is_slot_given is False:
+        return Answerability(strength=strength, signals=signals, rule="missing_slot")
+    if signals.is_opinion_given is False:
+        return Answerability(strength=strength, signals=signals, rule="no_opinion")
     known_share = 1.0 - signals.unknown_share
     if (
         signals.people_best_coverage is not None
