@@ -126,7 +126,8 @@ _ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
     ),
     (
         re.compile(
-            r"\b(?:phone|mobile|cell)\s*(?:number|no\b|#)|\bwhat(?:'s|\s+is)\s+\S+\s+number\b"
+            r"\b(?:phone|mobile|cell|contact)\s*(?:number|no\b|#)"
+            r"|\bwhat(?:'s|\s+is)\s+\S+\s+number\s*\W*$"
         ),
         PHONE_SLOT,
     ),
@@ -192,14 +193,16 @@ _OPINION = re.compile(
     r"|perfect|fun|funny|hilarious|boring|bored|dull|slow|meh|terrible|awful|bad|worst|best"
     r"|favou?rite|recommend\w*|overrated|underrated|disappoint\w*|gripping|moving|sad|cried"
     r"|couldn'?t\s+put\s+(?:it\s+)?down|hooked|obsessed|stars?|rating|rated|worth|not\s+for\s+me"
-    r"|didn'?t\s+(?:like|get|finish)|gave\s+up|struggled|masterpiece|mid|solid|okay|ok)\b",
+    r"|didn'?t\s+(?:like|get|finish)|gave\s+up|struggled|masterpiece|mid|solid|okay|ok|nice"
+    r"|cool|lovely|sweet|proud|brave|inspir\w*|impress\w*|admir\w*|happy|glad|excit\w*|wow"
+    r"|interesting|weird|strange|annoy\w*|frustrat\w*|wise|smart|support\w*|agree\w*"
+    r"|(?:not\s+)?(?:sure|convinced)\s+about|too\s+\w+|so\s+\w+|really\s+\w+)\b",
     re.IGNORECASE,
 )
 _ASKS_OPINION = re.compile(
-    r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:think|thought|feel|reckon)\s+(?:of|about)\b"
-    r"|\bhow\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:like|find|rate|feel\s+about)\b"
-    r"|\b(?:opinion|opinions|thoughts|review|reviews|verdict|take)\s+(?:of|on|about)\b"
-    r"|\b(?:did|does|do)\s+(?:\S+\s+){1,3}(?:like|enjoy|love|hate)\b"
+    r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:think|thought|reckon)\s+(?:of|about)\b"
+    r"|\bhow\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:like|find|rate)\s+(?:it|the|that|this)\b"
+    r"|\b(?:opinion|opinions|thoughts|review|reviews|verdict)\s+(?:of|on|about)\b"
 )
 
 
