@@ -54,6 +54,7 @@ import logging
 import math
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
@@ -138,6 +139,8 @@ SIMILARITY_HIGH = 0.7
 SLOT_TOPIC_SHARE = 0.5
 SLOT_TOPIC_HITS = 8
 SLOT_MEANING_HITS = 3
+# A reply judges the message it follows when sent within this time of it.
+OPINION_REPLY_WINDOW = timedelta(hours=48)
 
 _SIGNALS_SQL = """
 WITH terms AS (
@@ -410,13 +413,23 @@ def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) 
 
 
 def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
-    """Whether a message carrying the topic, or a reply after it, judges something."""
+    """Whether a message carrying the topic, or a reply after it (within
+    ``OPINION_REPLY_WINDOW``: a message days later is about something else), judges
+    something."""
     if not topic_ids:
         return None
     windows = windows_expand(
         user=user, message_ids=topic_ids, before=0, after=settings.RETRIEVAL_WINDOW_AFTER
     )
-    return any(is_opinion(m.text) for window in windows for m in window.messages)
+    for window in windows:
+        hits = [m.sent_at for m in window.messages if m.is_hit]
+        if any(
+            is_opinion(m.text)
+            and any(timedelta(0) <= m.sent_at - hit <= OPINION_REPLY_WINDOW for hit in hits)
+            for m in window.messages
+        ):
+            return True
+    return False
 
 
 _SPEAKER_SQL = """

@@ -196,7 +196,7 @@ _OPINION = re.compile(
     r"|didn'?t\s+(?:like|get|finish)|gave\s+up|struggled|masterpiece|mid|solid|okay|ok|nice"
     r"|cool|lovely|sweet|proud|brave|inspir\w*|impress\w*|admir\w*|happy|glad|excit\w*|wow"
     r"|interesting|weird|strange|annoy\w*|frustrat\w*|wise|smart|support\w*|agree\w*"
-    r"|(?:not\s+)?(?:sure|convinced)\s+about|too\s+\w+|so\s+\w+|really\s+\w+)\b",
+    r"|(?:not\s+)?(?:sure|convinced)\s+about)\b",
     re.IGNORECASE,
 )
 _ASKS_OPINION = re.compile(
