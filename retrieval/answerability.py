@@ -653,6 +653,37 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
     return Answerability(strength=strength, signals=signals)
 
 
+# What a refusal by the rules that read the question's needs says about the evidence.
+_SLOT_WORDS = {
+    "day_or_time": "a day or a time",
+    "time_taken": "a time",
+    "address": "a street address",
+    "email": "an email address",
+    "phone": "a phone number",
+    "amount": "an amount",
+}
+
+
+def refusal_note(answerability: Answerability | None) -> str:
+    """One sentence on why the evidence found cannot answer (empty when it was not refused
+    or the refusal says no more than "nothing found"): the no-evidence answer tells the user
+    what the messages lack, so they can tell a gap in the history from a bad search."""
+    if answerability is None or not answerability.is_refused:
+        return ""
+    signals = answerability.signals
+    if answerability.rule == "missing_slot" and signals.slot in _SLOT_WORDS:
+        wanted = _SLOT_WORDS[signals.slot]
+        return f"Messages on this topic were found, but none of them gives {wanted}."
+    if answerability.rule == "unknown_speaker" and signals.unknown_speaker:
+        return (
+            f'Nobody called "{signals.unknown_speaker}" is in your contacts or chats, '
+            "and no message tells what they said about this."
+        )
+    if answerability.rule == "no_opinion":
+        return "Messages mention it, but none says what anyone thought of it."
+    return ""
+
+
 def answerability_assess(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> Answerability | None:

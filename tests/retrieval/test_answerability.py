@@ -16,6 +16,7 @@ from retrieval.answerability import (
     answerability_assess,
     answerability_decide,
     names_people_as_topic,
+    refusal_note,
 )
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
@@ -574,3 +575,15 @@ def test_a_mention_without_anyone_judging_it_does_not_answer_what_they_thought(u
         ),
     )
     assert _ask(user, "What did everyone think of the lighthouse novel?").unanswerable_rule is None
+
+
+def test_a_refusal_for_what_the_messages_lack_says_what_they_lack():
+    def note(**values) -> str:
+        signals = _signals(**values)
+        return refusal_note(answerability_decide(signals))
+
+    assert "a street address" in note(slot="address", is_slot_given=False)
+    assert '"council"' in note(unknown_speaker="council")
+    assert "thought" in note(is_opinion_given=False)
+    assert note(unknown_terms=("boiler", "repair")) == ""
+    assert note() == ""
