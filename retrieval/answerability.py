@@ -65,7 +65,17 @@ from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult, is_about_messages
-from retrieval.slots import Slot, asked_slot, asked_speaker, asks_opinion, gives_slot, is_opinion
+from retrieval.slots import (
+    Slot,
+    asked_slot,
+    asked_speaker,
+    asks_opinion,
+    claims_thing,
+    gives_slot,
+    is_opinion,
+    mentions_thing,
+    owned_things,
+)
 from retrieval.types import CompiledQuery
 from retrieval.windows import windows_expand
 
@@ -139,6 +149,8 @@ SIMILARITY_HIGH = 0.7
 SLOT_TOPIC_SHARE = 0.5
 SLOT_TOPIC_HITS = 8
 SLOT_MEANING_HITS = 3
+# A named person's thing is judged by the best this many candidates (``_is_thing_of_another``).
+OWNER_HITS = 10
 # A reply judges the message it follows when sent within this time of it.
 OPINION_REPLY_WINDOW = timedelta(hours=48)
 
@@ -264,6 +276,9 @@ class EvidenceSignals:
     # nobody of that name is in the user's people, chats or senders and no message tells what
     # they said about the topic.
     unknown_speaker: str | None = None
+    # The question asks about a named person's thing ("Ana's tattoo"), their own messages
+    # never name it, and someone else's call it theirs ("my tattoo"): it is another's thing.
+    is_thing_of_another: bool = False
 
     @property
     def unknown_share(self) -> float:
@@ -500,6 +515,49 @@ def _unknown_speaker(
     return who
 
 
+def _candidate_texts(*, user: User, message_ids: list[int]) -> dict[int, str]:
+    """The live texts of ``message_ids``."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, text FROM conversations_message "
+            "WHERE user_id = %s AND id = ANY(%s) AND deleted_at IS NULL",
+            [user.pk, message_ids],
+        )
+        return dict(cursor.fetchall())
+
+
+def _is_thing_of_another(
+    *, user: User, compiled: CompiledQuery, candidates: tuple[SearchCandidate, ...]
+) -> bool:
+    """Whether the question asks about a named person's thing ("What does Ana's tattoo
+    mean?") that, among the best ``OWNER_HITS`` candidates, only someone else calls their own
+    ("my tattoo is for my dad"): none of the person's messages names it and no message
+    speaks of it as theirs ("your tattoo", "Ana's tattoo")."""
+    people = [
+        (person, things)
+        for person in compiled.people
+        if person.person_ids and person.name
+        for things in [owned_things(compiled.question, person.name)]
+        if things
+    ]
+    if not people:
+        return False
+    top = candidates[:OWNER_HITS]
+    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in top])
+    for person, things in people:
+        own = set(person.person_ids)
+        theirs = [texts.get(c.message_id, "") for c in top if c.sender_person_id in own]
+        others = [texts.get(c.message_id, "") for c in top if c.sender_person_id not in own]
+        addressed = ("your", f"{fold_text(person.name or '')}'s")
+        if any(mentions_thing(text, thing) for text in theirs for thing in things) or any(
+            claims_thing(text, thing, owners=addressed) for text in others for thing in things
+        ):
+            continue
+        if any(claims_thing(text, thing) for text in others for thing in things):
+            return True
+    return False
+
+
 def evidence_signals(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> EvidenceSignals:
@@ -559,6 +617,9 @@ def evidence_signals(
         ),
         is_opinion_given=(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
+        ),
+        is_thing_of_another=_is_thing_of_another(
+            user=user, compiled=compiled, candidates=candidates
         ),
         unknown_speaker=_unknown_speaker(
             user=user,
@@ -643,6 +704,8 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
             and gap >= WEAK_PEOPLE_COVERAGE_GAP
         ):
             return Answerability(strength=strength, signals=signals, rule="someone_elses_topic")
+    if signals.is_thing_of_another:
+        return Answerability(strength=strength, signals=signals, rule="someone_elses_thing")
     if (
         signals.people_best_coverage is None
         and signals.unknown_terms

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.lexicon import fold_text
+from retrieval.lexicon import STOP_WORDS, fold_text
 
 _WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
 _MONTH = (
@@ -254,3 +254,70 @@ def asked_speaker(question: str) -> str | None:
         return None
     bare = who.removeprefix("the ").strip()
     return bare or None
+
+
+# How many words after "<name>'s" name the thing asked about ("Ana's first novel").
+_THING_WORDS = 3
+# Words that qualify a thing rather than name it ("my first day" is no claim to a first novel).
+_QUALIFIERS = frozenset(
+    [
+        "first",
+        "second",
+        "third",
+        "last",
+        "next",
+        "new",
+        "old",
+        "big",
+        "little",
+        "main",
+        "favorite",
+        "favourite",
+        "best",
+        "worst",
+        "current",
+        "latest",
+        "recent",
+        "younger",
+        "older",
+        "eldest",
+        "youngest",
+    ]
+)
+
+
+def owned_things(question: str, name: str) -> tuple[str, ...]:
+    """The words naming the thing ``question`` says belongs to ``name`` ("What does Ana's
+    tattoo mean?" gives "tattoo", "Ana's first novel" gives "novel"): the words after the
+    possessive up to the first that carries no content, qualifiers left out. Empty when the
+    question gives the name no possessive."""
+    folded = fold_text(question)
+    match = re.search(
+        r"(?<!\w)" + re.escape(fold_text(name.strip())) + r"'s?\s+([a-z][a-z -]*)", folded
+    )
+    if match is None:
+        return ()
+    words: list[str] = []
+    for word in match.group(1).split()[:_THING_WORDS]:
+        if word in STOP_WORDS or len(word) < 3:
+            break
+        if word not in _QUALIFIERS:
+            words.append(word)
+    return tuple(words)
+
+
+def _thing_pattern(thing: str) -> str:
+    return re.escape(thing) + r"(?:s|es)?\b"
+
+
+def claims_thing(text: str, thing: str, *, owners: tuple[str, ...] = ("my", "our")) -> bool:
+    """Whether ``text`` speaks of ``thing`` as belonging to one of ``owners`` (by default
+    the writer: "my new tattoo", "our tattoos"; ``("your", "ana's")``: the reader's or Ana's)."""
+    owner = "|".join(re.escape(fold_text(word)) for word in owners)
+    pattern = r"(?<!\w)(?:" + owner + r")\s+(?:[\w-]+\s+){0,2}" + _thing_pattern(thing)
+    return re.search(pattern, fold_text(text)) is not None
+
+
+def mentions_thing(text: str, thing: str) -> bool:
+    """Whether ``text`` uses the word ``thing`` (or its plural)."""
+    return re.search(r"\b" + _thing_pattern(thing), fold_text(text)) is not None

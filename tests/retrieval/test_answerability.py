@@ -23,7 +23,15 @@ from retrieval.evidence import EvidenceLimits
 from retrieval.fusion import SearchCandidate
 from retrieval.pipeline import retrieve
 from retrieval.search import SearchResult
-from retrieval.slots import asked_slot, asked_speaker, asks_opinion, gives_slot, is_opinion
+from retrieval.slots import (
+    asked_slot,
+    asked_speaker,
+    asks_opinion,
+    claims_thing,
+    gives_slot,
+    is_opinion,
+    owned_things,
+)
 from retrieval.types import Route, Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
@@ -587,3 +595,39 @@ def test_a_refusal_for_what_the_messages_lack_says_what_they_lack():
     assert "thought" in note(is_opinion_given=False)
     assert note(unknown_terms=("boiler", "repair")) == ""
     assert note() == ""
+
+
+def test_the_thing_a_question_gives_a_named_person_and_who_claims_it():
+    assert owned_things("What does Lena's new tattoo mean?", "Lena") == ("tattoo",)
+    assert owned_things("Where is Lena's design internship?", "Lena") == (
+        "design",
+        "internship",
+    )
+    assert owned_things("What did Lena say about the trip?", "Lena") == ()
+    assert claims_thing("got my first tattoo yesterday", "tattoo")
+    assert not claims_thing("Lena got a tattoo yesterday", "tattoo")
+    assert claims_thing("how is your tattoo healing?", "tattoo", owners=("your",))
+
+
+def _tattoo_history(user, *, lena_line: str) -> None:
+    group = chat_of("pals", "Lena", "Omar", kind="group")
+    ingest(
+        user,
+        group,
+        say("t1", T0, "My new tattoo is a compass, for my grandfather the sailor", sender="Omar"),
+        say("t2", T0 + timedelta(minutes=5), lena_line, sender="Lena"),
+        say("t3", T0 + timedelta(hours=1), "ok see you both at the climbing gym", sender="Omar"),
+    )
+
+
+def test_a_named_persons_thing_only_someone_else_calls_theirs_is_refused(user):
+    _tattoo_history(user, lena_line="wow, that is a beautiful idea")
+    retrieval = _ask(user, "What does Lena's tattoo stand for?")
+    assert retrieval.unanswerable_rule == "someone_elses_thing"
+
+
+def test_a_named_persons_thing_they_speak_of_is_answered(user):
+    _tattoo_history(user, lena_line="mine is a swallow, my tattoo is for my mum")
+    retrieval = _ask(user, "What does Lena's tattoo stand for?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
