@@ -8,8 +8,8 @@ carry (``EvidenceSignals``): the share of the question's topic words the best ca
 contain (rare words weigh more), their similarity in meaning to the question, and -- when the
 question names people -- the same for the messages those people sent.
 
-Three rules (the second in two forms) turn a question into the deterministic no-evidence
-answer; they are the only refusals, and each was calibrated on the development half of LoCoMo
+Three rules (the second in two forms) read the question's words and turn a question into the
+deterministic no-evidence answer; each was calibrated on the development half of LoCoMo
 (docs/EVALS.md) so that it refuses few answerable questions (together 2.1% on that half):
 
 1. **No topic** (``no_topic``). Not one topic word of the question occurs in any live message
@@ -36,6 +36,30 @@ answer; they are the only refusals, and each was calibrated on the development h
    topic words is in no message, the others are at most half covered by any candidate, and no
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
    date?" against "Let's find dates".
+
+Four more rules read what the question needs from its evidence rather than its words:
+
+4. **Missing slot** (``missing_slot``). The question asks for a value a message must spell out
+   (``retrieval.slots``: a day or time for a present or future "when", a street address, an
+   email address, a phone number, an amount, a time taken), and neither the candidates that
+   carry its topic nor the messages beside them give one: "When does the lease end?" against
+   messages about the lease with no date. A value the message calls old does not answer a
+   question about the new one.
+5. **Unknown speaker** (``unknown_speaker``). The question asks what someone said by a word of
+   its own ("what did council say ...") and nobody of that name is among the user's people,
+   their identities, chat titles or senders, and no candidate reports them saying anything
+   about the rest of the topic ("council said the permit is fine" answers).
+6. **No opinion** (``no_opinion``). The question asks what someone thought of something and
+   neither the messages that mention it nor the replies within two days judge anything:
+   "Next pick: the new novel" says nothing of what anyone made of it.
+7. **Someone else's thing** (``someone_elses_thing``). The question asks about a named
+   person's thing ("What does Ana's tattoo mean?"), none of their messages among the best
+   candidates names it, nobody speaks of it as theirs ("your tattoo", "Ana's tattoo"), and
+   someone else calls it their own ("my tattoo").
+
+A word of the question that no message uses but that names one of the user's chats, contacts
+or platforms ("the book club", "on WhatsApp") is no unknown topic: it names where or whom the
+question is about, and is left out of the topic words.
 
 One unseen word never refuses a question on its own (a typo, a paraphrase: "kids" for
 "children", "job" for "work", or words a question uses that the chat does not, "status",
