@@ -54,8 +54,10 @@ Four more rules read what the question needs from its evidence rather than its w
    "Next pick: the new novel" says nothing of what anyone made of it.
 7. **Someone else's thing** (``someone_elses_thing``). The question asks about a named
    person's thing ("What does Ana's tattoo mean?"), none of their messages among the best
-   candidates names it, nobody speaks of it as theirs ("your tattoo", "Ana's tattoo"), and
-   someone else calls it their own ("my tattoo").
+   candidates names it, nobody speaks of it as theirs ("your tattoo", "Ana's tattoo"),
+   someone else calls it their own ("my tattoo"), and their messages carry at most
+   ``WEAK_PEOPLE_COVERAGE_MAX`` of the topic (more, and they tell of it in other words:
+   "how the book changed my view" answers "X's perspective").
 
 A word of the question that no message uses but that names one of the user's chats, contacts
 or platforms ("the book club", "on WhatsApp") is no unknown topic: it names where or whom the
@@ -728,7 +730,10 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
             and gap >= WEAK_PEOPLE_COVERAGE_GAP
         ):
             return Answerability(strength=strength, signals=signals, rule="someone_elses_topic")
-    if signals.is_thing_of_another:
+    if signals.is_thing_of_another and (
+        signals.people_best_coverage is None
+        or signals.people_best_coverage * known_share <= WEAK_PEOPLE_COVERAGE_MAX
+    ):
         return Answerability(strength=strength, signals=signals, rule="someone_elses_thing")
     if (
         signals.people_best_coverage is None

@@ -631,3 +631,10 @@ def test_a_named_persons_thing_they_speak_of_is_answered(user):
     retrieval = _ask(user, "What does Lena's tattoo stand for?")
     assert retrieval.unanswerable_rule is None
     assert not retrieval.is_no_evidence
+
+
+def test_someone_elses_thing_is_refused_only_when_the_named_peoples_messages_miss_the_topic():
+    theirs_far = _signals(is_thing_of_another=True, people_best_coverage=0.2)
+    assert answerability_decide(theirs_far).rule == "someone_elses_thing"
+    theirs_on_topic = _signals(is_thing_of_another=True, people_best_coverage=0.9)
+    assert answerability_decide(theirs_on_topic).rule is None
