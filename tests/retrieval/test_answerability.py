@@ -634,7 +634,10 @@ def test_a_named_persons_thing_they_speak_of_is_answered(user):
 
 
 def test_someone_elses_thing_is_refused_only_when_the_named_peoples_messages_miss_the_topic():
-    theirs_far = _signals(is_thing_of_another=True, people_best_coverage=0.2)
+    # Someone else's messages carry no more of the topic than theirs: rules 2 and 2b are silent.
+    shared = {"best_coverage": 0.4, "people_best_similarity": 0.5}
+    theirs_far = _signals(is_thing_of_another=True, people_best_coverage=0.2, **shared)
+    assert answerability_decide(_signals(people_best_coverage=0.2, **shared)).rule is None
     assert answerability_decide(theirs_far).rule == "someone_elses_thing"
     theirs_on_topic = _signals(is_thing_of_another=True, people_best_coverage=0.9)
     assert answerability_decide(theirs_on_topic).rule is None
