@@ -62,7 +62,7 @@ from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
 from indexing.wire import index_status_wire
 from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
-from retrieval.answerability import is_weak_strength
+from retrieval.answerability import is_weak_strength, refusal_note
 from retrieval.evidence import EvidenceLimits, EvidenceMessage, EvidenceSource
 from retrieval.pipeline import retrieve
 from retrieval.suspicion import pack_suspicions
@@ -115,6 +115,9 @@ class Retrieval:
     evidence_strength: float | None = None
     # Suspicious sources by id, with their kind (``retrieval.suspicion``).
     suspicions: Mapping[str, str] = field(default_factory=dict)
+    # Why the evidence found cannot answer, when the answerability check can say more than
+    # "nothing found" (``retrieval.answerability.refusal_note``).
+    no_evidence_note: str = ""
 
     @property
     def is_evidence_weak(self) -> bool:
@@ -220,6 +223,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
         evidence_strength=retrieval.evidence_strength if citations else None,
         suspicions=pack_suspicions(user=user, sources=pack.sources) if citations else {},
+        no_evidence_note="" if citations else refusal_note(retrieval.answerability),
         timings={
             "compile": retrieval.timings.compile_ms,
             "lexical": retrieval.search.timings.lexical_ms,
@@ -252,6 +256,7 @@ def no_evidence_answer(retrieval: Retrieval) -> str:
     window = f" from {retrieval.time_label}" if retrieval.time_label else ""
     lines = [
         f"I couldn't find anything about this in {retrieval.scope_label}{window}.",
+        *([retrieval.no_evidence_note] if retrieval.no_evidence_note else []),
         "",
         f"**Searched:** {retrieval.scope_label}"
         + (f", messages {retrieval.time_label}" if retrieval.time_label else ", any time"),

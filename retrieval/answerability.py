@@ -8,8 +8,8 @@ carry (``EvidenceSignals``): the share of the question's topic words the best ca
 contain (rare words weigh more), their similarity in meaning to the question, and -- when the
 question names people -- the same for the messages those people sent.
 
-Three rules (the second in two forms) turn a question into the deterministic no-evidence
-answer; they are the only refusals, and each was calibrated on the development half of LoCoMo
+Three rules (the second in two forms) read the question's words and turn a question into the
+deterministic no-evidence answer; each was calibrated on the development half of LoCoMo
 (docs/EVALS.md) so that it refuses few answerable questions (together 2.1% on that half):
 
 1. **No topic** (``no_topic``). Not one topic word of the question occurs in any live message
@@ -37,6 +37,32 @@ answer; they are the only refusals, and each was calibrated on the development h
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
    date?" against "Let's find dates".
 
+Four more rules read what the question needs from its evidence rather than its words:
+
+4. **Missing slot** (``missing_slot``). The question asks for a value a message must spell out
+   (``retrieval.slots``: a day or time for a present or future "when", a street address, an
+   email address, a phone number, an amount, a time taken), and neither the candidates that
+   carry its topic nor the messages beside them give one: "When does the lease end?" against
+   messages about the lease with no date. A value the message calls old does not answer a
+   question about the new one.
+5. **Unknown speaker** (``unknown_speaker``). The question asks what someone said by a word of
+   its own ("what did council say ...") and nobody of that name is among the user's people,
+   their identities, chat titles or senders, and no candidate reports them saying anything
+   about the rest of the topic ("council said the permit is fine" answers).
+6. **No opinion** (``no_opinion``). The question asks what someone thought of something and
+   neither the messages that mention it nor the replies within two days judge anything:
+   "Next pick: the new novel" says nothing of what anyone made of it.
+7. **Someone else's thing** (``someone_elses_thing``). The question asks about a named
+   person's thing ("What does Ana's tattoo mean?"), none of their messages among the best
+   candidates names it, nobody speaks of it as theirs ("your tattoo", "Ana's tattoo"),
+   someone else calls it their own ("my tattoo"), and their messages carry at most
+   ``WEAK_PEOPLE_COVERAGE_MAX`` of the topic (more, and they tell of it in other words:
+   "how the book changed my view" answers "X's perspective").
+
+A word of the question that no message uses but that names one of the user's chats, contacts
+or platforms ("the book club", "on WhatsApp") is no unknown topic: it names where or whom the
+question is about, and is left out of the topic words.
+
 One unseen word never refuses a question on its own (a typo, a paraphrase: "kids" for
 "children", "job" for "work", or words a question uses that the chat does not, "status",
 "attend"): the other words and the candidates' meaning decide. When the evidence is partial,
@@ -53,17 +79,31 @@ from __future__ import annotations
 import logging
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
-from conversations.models import TEXT_SEARCH_CONFIG
+from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult, is_about_messages
+from retrieval.slots import (
+    Slot,
+    asked_slot,
+    asked_speaker,
+    asks_opinion,
+    claims_thing,
+    gives_slot,
+    is_opinion,
+    mentions_thing,
+    owned_things,
+)
 from retrieval.types import CompiledQuery
+from retrieval.windows import windows_expand
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +169,17 @@ WEAK_STRENGTH = 0.45
 SIMILARITY_LOW = 0.3
 SIMILARITY_HIGH = 0.7
 
+# Typed slots (``retrieval.slots``): the candidates that carry the topic are those with at
+# least this share of the best one's coverage, at most this many, with at most this many more
+# close in meaning (``STRONG_SIMILARITY``); their windows are read for a value of the slot.
+SLOT_TOPIC_SHARE = 0.5
+SLOT_TOPIC_HITS = 8
+SLOT_MEANING_HITS = 3
+# A named person's thing is judged by the best this many candidates (``_is_thing_of_another``).
+OWNER_HITS = 10
+# A reply judges the message it follows when sent within this time of it.
+OPINION_REPLY_WINDOW = timedelta(hours=48)
+
 _SIGNALS_SQL = """
 WITH terms AS (
     SELECT t.term, t.ord, websearch_to_tsquery(%(config)s::regconfig, t.term) AS query
@@ -165,7 +216,21 @@ SELECT
           AND m.id = ANY(%(candidate_ids)s)
           AND %(names_pattern)s <> ''
           AND m.text ~* %(names_pattern)s
-    )
+    ),
+    CASE WHEN found.matches = 0 THEN (
+        EXISTS (
+            SELECT 1
+            FROM conversations_chat c
+            WHERE c.user_id = %(user_id)s
+              AND NOT c.is_excluded_from_ai
+              AND to_tsvector(%(config)s::regconfig, c.title) @@ t.query
+        ) OR EXISTS (
+            SELECT 1
+            FROM conversations_person p
+            WHERE p.user_id = %(user_id)s
+              AND to_tsvector(%(config)s::regconfig, p.display_name) @@ t.query
+        )
+    ) ELSE false END
 FROM terms t
 CROSS JOIN LATERAL (
     SELECT count(*) AS matches
@@ -226,6 +291,20 @@ class EvidenceSignals:
     # The people named are the topic, not the speakers asked about ("Ana's allergy", "did
     # anyone mention Ana"): anyone's message may answer.
     is_people_topic: bool = False
+    # The kind of value the question asks for (``retrieval.slots``) and whether a message
+    # carrying the topic, or one beside it, gives one (None: no slot asked, or nothing to read).
+    slot: str | None = None
+    is_slot_given: bool | None = None
+    # The question asks what someone thought of something; whether a message carrying the
+    # topic, or a reply to it, judges anything (None: not asked).
+    is_opinion_given: bool | None = None
+    # The speaker the question asks about by a word of its own ("what did council say"), when
+    # nobody of that name is in the user's people, chats or senders and no message tells what
+    # they said about the topic.
+    unknown_speaker: str | None = None
+    # The question asks about a named person's thing ("Ana's tattoo"), their own messages
+    # never name it, and someone else's call it theirs ("my tattoo"): it is another's thing.
+    is_thing_of_another: bool = False
 
     @property
     def unknown_share(self) -> float:
@@ -241,6 +320,11 @@ class _TermCoverage:
     people_chat_ids: frozenset[int]
     # Candidates whose text names one of the people as the question writes them.
     naming_ids: frozenset[int] = frozenset()
+    # Terms no message uses that name a chat, a contact or a platform of the user's: the
+    # question names what it is about ("the Book Club chat", "on WhatsApp"), no unknown topic.
+    named: tuple[str, ...] = ()
+    # Term -> the candidates that contain it.
+    hits: dict[str, frozenset[int]] = field(default_factory=dict)
 
 
 def _term_coverage(
@@ -273,17 +357,30 @@ def _term_coverage(
     weights = {row[0]: math.log(1 + FREQUENCY_CAP / row[1]) for row in rows if row[1]}
     total = sum(weights.values())
     covered: dict[int, float] = {}
-    for term, matches, message_ids, _, _, _ in rows:
+    for term, matches, message_ids, *_ in rows:
         if matches:
             for message_id in message_ids:
                 covered[message_id] = covered.get(message_id, 0.0) + weights[term] / total
+    named = tuple(row[0] for row in rows if not row[1] and (row[6] or _is_platform(row[0])))
     return _TermCoverage(
-        unknown=tuple(row[0] for row in rows if not row[1] and not row[3]),
-        misspelled=tuple(row[0] for row in rows if not row[1] and row[3]),
+        unknown=tuple(row[0] for row in rows if not row[1] and not row[3] and row[0] not in named),
+        misspelled=tuple(row[0] for row in rows if not row[1] and row[3] and row[0] not in named),
+        named=named,
+        hits={row[0]: frozenset(row[2]) for row in rows},
         covered=covered,
         people_chat_ids=frozenset(rows[0][4]) if rows else frozenset(),
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
     )
+
+
+_PLATFORM_WORDS = frozenset(
+    word for platform in Platform for word in (platform.value, fold_text(platform.label))
+) | {"text", "texts", "sms", "imessages", "dm", "dms"}
+
+
+def _is_platform(term: str) -> bool:
+    """Whether ``term`` names a messaging platform ("on WhatsApp", "in my SMS")."""
+    return fold_text(term.strip('"')) in _PLATFORM_WORDS
 
 
 _NAME = re.compile(r"^[\w][\w' .-]*$")
@@ -318,6 +415,175 @@ def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
     )
 
 
+def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...]) -> list[int]:
+    """The candidates that carry the question's topic, best first: those with at least
+    ``SLOT_TOPIC_SHARE`` of the best coverage (at most ``SLOT_TOPIC_HITS``), then those
+    close in meaning whatever their words (at most ``SLOT_MEANING_HITS``)."""
+    best = max(coverage.covered.values(), default=0.0)
+    order = {c.message_id: index for index, c in enumerate(candidates)}
+    covering = sorted(
+        (
+            mid
+            for mid, share in coverage.covered.items()
+            if best and share >= SLOT_TOPIC_SHARE * best
+        ),
+        key=lambda mid: (-coverage.covered[mid], order.get(mid, len(order))),
+    )[:SLOT_TOPIC_HITS]
+    close = [
+        c.message_id
+        for c in sorted(candidates, key=lambda c: -(c.vector_similarity or 0.0))
+        if (c.vector_similarity or 0.0) >= STRONG_SIMILARITY
+    ][:SLOT_MEANING_HITS]
+    return list(dict.fromkeys([*covering, *close]))
+
+
+def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) -> bool | None:
+    """Whether a message carrying the topic, or one beside it in its chat (the question
+    before, the reply after), gives a value of ``slot``; None when no message carries it."""
+    if not topic_ids:
+        return None
+    windows = windows_expand(
+        user=user,
+        message_ids=topic_ids,
+        before=settings.RETRIEVAL_WINDOW_BEFORE,
+        after=settings.RETRIEVAL_WINDOW_AFTER,
+    )
+    return any(
+        gives_slot(slot, m.text, question=question) for window in windows for m in window.messages
+    )
+
+
+def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
+    """Whether a message carrying the topic, or a reply after it (within
+    ``OPINION_REPLY_WINDOW``: a message days later is about something else), judges
+    something."""
+    if not topic_ids:
+        return None
+    windows = windows_expand(
+        user=user, message_ids=topic_ids, before=0, after=settings.RETRIEVAL_WINDOW_AFTER
+    )
+    for window in windows:
+        hits = [m.sent_at for m in window.messages if m.is_hit]
+        if any(
+            is_opinion(m.text)
+            and any(timedelta(0) <= m.sent_at - hit <= OPINION_REPLY_WINDOW for hit in hits)
+            for m in window.messages
+        ):
+            return True
+    return False
+
+
+_SPEAKER_SQL = """
+SELECT
+    EXISTS (
+        SELECT 1 FROM conversations_person p
+        WHERE p.user_id = %(user_id)s AND p.display_name ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_personidentity i
+        WHERE i.user_id = %(user_id)s AND i.value ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_chat c
+        WHERE c.user_id = %(user_id)s AND NOT c.is_excluded_from_ai AND c.title ~* %(who)s
+    ) OR EXISTS (
+        SELECT 1 FROM conversations_message m
+        WHERE m.user_id = %(user_id)s AND m.deleted_at IS NULL AND m.sender_name ~* %(who)s
+    ),
+    ARRAY(
+        SELECT m.id FROM conversations_message m
+        WHERE m.user_id = %(user_id)s
+          AND m.id = ANY(%(candidate_ids)s)
+          AND m.text ~* %(reported)s
+    )
+"""
+
+# What someone said, as another tells it: "<speaker> said / asked / got back ...".
+_REPORTING_VERBS = (
+    r"(said|says|say|told|tells|asked|asks|replied|replies|wrote|writes|answered|responded"
+    r"|reckons|thinks|thought|wants|wanted|confirmed|approved|rejected|declined|agreed"
+    r"|refused|emailed|called|rang|texted|messaged|mentioned|got\s+back|came\s+back"
+    r"|sent|signed|passed|accepted|denied)"
+)
+
+
+def _unknown_speaker(
+    *, user: User, compiled: CompiledQuery, coverage: _TermCoverage, candidate_ids: list[int]
+) -> str | None:
+    """The speaker the question asks about by a word of its own when nobody of that name is
+    in the user's people, contacts' identities, chat titles or message senders, and no
+    candidate tells what they said about the rest of the question's topic ("council said
+    ..." answers "what did council say?")."""
+    who = asked_speaker(compiled.question)
+    if who is None:
+        return None
+    words = who.split()
+    if any(
+        person.person_ids and person.name and set(fold_text(person.name).split()) & set(words)
+        for person in compiled.people
+    ):
+        return None
+    escaped = r"\s+".join(re.escape(word) for word in words)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _SPEAKER_SQL,
+            {
+                "user_id": user.pk,
+                "who": r"\m" + escaped + r"\M",
+                "reported": r"\m" + escaped + r"\M\s+(\w+\s+){0,2}" + _REPORTING_VERBS + r"\M",
+                "candidate_ids": candidate_ids,
+            },
+        )
+        known, reported = cursor.fetchone()
+    if known:
+        return None
+    others = [ids for term, ids in coverage.hits.items() if fold_text(term.strip('"')) not in words]
+    if reported and (not others or any(set(reported) & ids for ids in others)):
+        return None
+    return who
+
+
+def _candidate_texts(*, user: User, message_ids: list[int]) -> dict[int, str]:
+    """The live texts of ``message_ids``."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, text FROM conversations_message "
+            "WHERE user_id = %s AND id = ANY(%s) AND deleted_at IS NULL",
+            [user.pk, message_ids],
+        )
+        return dict(cursor.fetchall())
+
+
+def _is_thing_of_another(
+    *, user: User, compiled: CompiledQuery, candidates: tuple[SearchCandidate, ...]
+) -> bool:
+    """Whether the question asks about a named person's thing ("What does Ana's tattoo
+    mean?") that, among the best ``OWNER_HITS`` candidates, only someone else calls their own
+    ("my tattoo is for my dad"): none of the person's messages names it and no message
+    speaks of it as theirs ("your tattoo", "Ana's tattoo")."""
+    people = [
+        (person, things)
+        for person in compiled.people
+        if person.person_ids and person.name
+        for things in [owned_things(compiled.question, person.name)]
+        if things
+    ]
+    if not people:
+        return False
+    top = candidates[:OWNER_HITS]
+    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in top])
+    for person, things in people:
+        own = set(person.person_ids)
+        theirs = [texts.get(c.message_id, "") for c in top if c.sender_person_id in own]
+        others = [texts.get(c.message_id, "") for c in top if c.sender_person_id not in own]
+        addressed = ("your", f"{fold_text(person.name or '')}'s")
+        if any(mentions_thing(text, thing) for text in theirs for thing in things) or any(
+            claims_thing(text, thing, owners=addressed) for text in others for thing in things
+        ):
+            continue
+        if any(claims_thing(text, thing) for text in others for thing in things):
+            return True
+    return False
+
+
 def evidence_signals(
     *, user: User, compiled: CompiledQuery, result: SearchResult
 ) -> EvidenceSignals:
@@ -350,8 +616,11 @@ def evidence_signals(
         or (c.is_from_self and c.chat_id in coverage.people_chat_ids)
         or (c.message_id in coverage.naming_ids and c.chat_id not in coverage.people_chat_ids)
     ]
+    slot = asked_slot(compiled.question)
+    wants_opinion = asks_opinion(compiled.question)
+    topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
     return EvidenceSignals(
-        terms=tuple(terms),
+        terms=tuple(term for term in terms if term not in coverage.named),
         unknown_terms=coverage.unknown,
         misspelled_terms=coverage.misspelled,
         best_similarity=best_similarity,
@@ -366,6 +635,24 @@ def evidence_signals(
         ),
         describes_people=describes_people,
         is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
+        slot=slot.name if slot else None,
+        is_slot_given=(
+            _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=topic_ids)
+            if slot
+            else None
+        ),
+        is_opinion_given=(
+            _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
+        ),
+        is_thing_of_another=_is_thing_of_another(
+            user=user, compiled=compiled, candidates=candidates
+        ),
+        unknown_speaker=_unknown_speaker(
+            user=user,
+            compiled=compiled,
+            coverage=coverage,
+            candidate_ids=[c.message_id for c in candidates],
+        ),
     )
 
 
@@ -418,6 +705,12 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         and signals.best_similarity < STRONG_SIMILARITY
     ):
         return Answerability(strength=strength, signals=signals, rule="no_topic")
+    if signals.unknown_speaker is not None:
+        return Answerability(strength=strength, signals=signals, rule="unknown_speaker")
+    if signals.is_slot_given is False:
+        return Answerability(strength=strength, signals=signals, rule="missing_slot")
+    if signals.is_opinion_given is False:
+        return Answerability(strength=strength, signals=signals, rule="no_opinion")
     known_share = 1.0 - signals.unknown_share
     if (
         signals.people_best_coverage is not None
@@ -437,6 +730,11 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
             and gap >= WEAK_PEOPLE_COVERAGE_GAP
         ):
             return Answerability(strength=strength, signals=signals, rule="someone_elses_topic")
+    if signals.is_thing_of_another and (
+        signals.people_best_coverage is None
+        or signals.people_best_coverage * known_share <= WEAK_PEOPLE_COVERAGE_MAX
+    ):
+        return Answerability(strength=strength, signals=signals, rule="someone_elses_thing")
     if (
         signals.people_best_coverage is None
         and signals.unknown_terms
@@ -445,6 +743,37 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
     ):
         return Answerability(strength=strength, signals=signals, rule="unknown_topic")
     return Answerability(strength=strength, signals=signals)
+
+
+# What a refusal by the rules that read the question's needs says about the evidence.
+_SLOT_WORDS = {
+    "day_or_time": "a day or a time",
+    "time_taken": "a time",
+    "address": "a street address",
+    "email": "an email address",
+    "phone": "a phone number",
+    "amount": "an amount",
+}
+
+
+def refusal_note(answerability: Answerability | None) -> str:
+    """One sentence on why the evidence found cannot answer (empty when it was not refused
+    or the refusal says no more than "nothing found"): the no-evidence answer tells the user
+    what the messages lack, so they can tell a gap in the history from a bad search."""
+    if answerability is None or not answerability.is_refused:
+        return ""
+    signals = answerability.signals
+    if answerability.rule == "missing_slot" and signals.slot in _SLOT_WORDS:
+        wanted = _SLOT_WORDS[signals.slot]
+        return f"Messages on this topic were found, but none of them gives {wanted}."
+    if answerability.rule == "unknown_speaker" and signals.unknown_speaker:
+        return (
+            f'Nobody called "{signals.unknown_speaker}" is in your contacts or chats, '
+            "and no message tells what they said about this."
+        )
+    if answerability.rule == "no_opinion":
+        return "Messages mention it, but none says what anyone thought of it."
+    return ""
 
 
 def answerability_assess(

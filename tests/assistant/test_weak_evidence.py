@@ -4,8 +4,9 @@ how sure it is: the instructions to a model say so, and the local answerer close
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
-from assistant.answering import SYSTEM_PROMPT, Retrieval, answer_instructions
+from assistant.answering import SYSTEM_PROMPT, Retrieval, answer_instructions, no_evidence_answer
 from assistant.types import Citation
 from claire.ai.local.extractive import compose_answer
 from claire.ai.types import EvidenceSource
@@ -72,3 +73,13 @@ def test_the_local_answerer_quotes_weak_evidence_and_says_it_may_not_answer():
         "strength 0.31 of 1), so they may not answer it."
     )
     assert "How sure" not in sure
+
+
+def test_the_no_evidence_answer_says_what_the_messages_found_lack():
+    note = "Messages on this topic were found, but none of them gives a street address."
+    refused = replace(_retrieval(None, cited=False), route="no_evidence", no_evidence_note=note)
+    lines = no_evidence_answer(refused).splitlines()
+    assert lines[0].startswith("I couldn't find anything about this in all your chats")
+    assert lines[1] == note
+    plain = replace(refused, no_evidence_note="")
+    assert note not in no_evidence_answer(plain)

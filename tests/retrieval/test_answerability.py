@@ -4,6 +4,7 @@ unseen word does not, and partial evidence is answered with its strength."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,12 +16,22 @@ from retrieval.answerability import (
     answerability_assess,
     answerability_decide,
     names_people_as_topic,
+    refusal_note,
 )
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
 from retrieval.fusion import SearchCandidate
 from retrieval.pipeline import retrieve
 from retrieval.search import SearchResult
+from retrieval.slots import (
+    asked_slot,
+    asked_speaker,
+    asks_opinion,
+    claims_thing,
+    gives_slot,
+    is_opinion,
+    owned_things,
+)
 from retrieval.types import Route, Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
@@ -377,3 +388,256 @@ def test_a_group_members_thing_told_by_another_member_answers(user):
         assert retrieval.unanswerable_rule is None, question
         allergy = message_row(user, "family", "f2").pk
         assert allergy in [pk for source in retrieval.pack.sources for pk in source.message_ids]
+
+
+# --- Typed slots, unknown speakers, unexpressed opinions, named chats -----------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "slot"),
+    [
+        ("When does the gym membership end?", "day_or_time"),
+        ("when's the piano tuner coming?", "day_or_time"),
+        ("What time is the ferry on Sunday?", "day_or_time"),
+        ("What's Priya's new address?", "address"),
+        ("what is Tom's email address?", "email"),
+        ("What's Lena's phone number?", "phone"),
+        ("How much did the electrician charge?", "amount"),
+        ("What was the quote for the fence?", "amount"),
+        ("What was Lena's marathon time?", "time_taken"),
+    ],
+)
+def test_a_question_asks_for_the_kind_of_value_its_question_words_say(question, slot):
+    asked = asked_slot(question)
+    assert asked is not None and asked.name == slot
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # A past event is dated by the message that tells of it.
+        "When did Priya move to Leeds?",
+        "What time did the ferry leave?",
+        "How much time do we have left?",
+        "What is Tom's number one goal this season?",
+        "Where did we have dinner?",
+        "What did Tom bring to the picnic?",
+    ],
+)
+def test_questions_any_message_on_the_topic_may_answer_ask_for_no_slot(question):
+    assert asked_slot(question) is None
+
+
+def test_a_value_of_the_kind_asked_is_recognised_in_its_usual_forms():
+    assert asked_slot("When does the lease end?").is_given_in("lease ends on 30 June")
+    assert asked_slot("When does the lease end?").is_given_in("it runs out end of next month")
+    assert not asked_slot("When does the lease end?").is_given_in("the lease is a pain")
+    assert asked_slot("What's Priya's address?").is_given_in("I'm at 3/27 Harbour Street now")
+    assert asked_slot("What's Priya's address?").is_given_in("Via Garibaldi 14, secondo piano")
+    assert not asked_slot("What's Priya's address?").is_given_in("Priya moved to Leeds")
+    assert asked_slot("How much did the vet charge?").is_given_in("vet was $180 in the end")
+    assert asked_slot("How much did the vet charge?").is_given_in("it was free, lucky")
+    assert not asked_slot("How much did the vet charge?").is_given_in("the vet was lovely")
+    assert asked_slot("What was Lena's marathon time?").is_given_in("she ran 3:41, what a legend")
+    assert not asked_slot("What was Lena's marathon time?").is_given_in("Lena ran the marathon")
+
+
+def test_a_value_called_old_does_not_answer_a_question_about_the_current_one():
+    slot = asked_slot("What's Priya's new address?")
+    assert slot is not None
+    assert gives_slot(slot, "new flat is 12 Quay Road!", question="What's Priya's new address?")
+    assert not gives_slot(
+        slot,
+        "pick up the keys at the old place, 4 Mill Lane",
+        question="What's Priya's new address?",
+    )
+    assert gives_slot(
+        slot, "pick up the keys at the old place, 4 Mill Lane", question="What's Priya's address?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "speaker"),
+    [
+        ("What did council say about the permit?", "council"),
+        ("what did the landlord say about the boiler?", "landlord"),
+        ("What did Ana say about the trip?", "ana"),
+        ("What did my boss say about the raise?", None),
+        ("What did everyone think of the film?", None),
+        ("what did they reply?", None),
+        ("Where did Ana go?", None),
+    ],
+)
+def test_the_speaker_a_question_asks_about(question, speaker):
+    assert asked_speaker(question) == speaker
+
+
+def test_only_a_question_about_what_was_thought_of_something_asks_for_an_opinion():
+    assert asks_opinion("What did everyone think of the new album?")
+    assert asks_opinion("any thoughts on the venue?")
+    assert not asks_opinion("What did Ana bring to the party?")
+    assert not asks_opinion("How did Ana feel after the race?")
+    assert is_opinion("honestly loved it, best one yet")
+    assert not is_opinion("Next pick is the album, Thursday?")
+
+
+def test_missing_slots_unknown_speakers_and_unexpressed_opinions_are_refused():
+    assert answerability_decide(_signals(slot="amount", is_slot_given=False)).rule == (
+        "missing_slot"
+    )
+    assert answerability_decide(_signals(slot="amount", is_slot_given=True)).rule is None
+    assert answerability_decide(_signals(slot="amount", is_slot_given=None)).rule is None
+    assert answerability_decide(_signals(unknown_speaker="council")).rule == "unknown_speaker"
+    assert answerability_decide(_signals(is_opinion_given=False)).rule == "no_opinion"
+    assert answerability_decide(_signals(is_opinion_given=True)).rule is None
+
+
+def _lease_history(user, *, lease_line: str) -> None:
+    flat = chat_of("flat", "Priya", "Tom")
+    ingest(
+        user,
+        flat,
+        say("l1", T0, lease_line, sender="Priya"),
+        say("l2", T0 + timedelta(hours=1), "ok cool, the lease is with the agency", sender="Tom"),
+        say("l3", T0 + timedelta(days=2), "Priya moved her stuff to Leeds", sender="Tom"),
+        say("l4", T0 + timedelta(days=3), "anyone seen the blue kettle", sender="Tom"),
+        say("l5", T0 + timedelta(days=4), "found it, it was in the shed", sender="Priya"),
+        say("l6", T0 + timedelta(days=5), "gas bill came in, I paid it", sender="Priya"),
+    )
+
+
+def test_a_topic_whose_messages_never_give_the_day_asked_for_is_refused(user):
+    _lease_history(user, lease_line="Signed the lease renewal with the agency, such a relief")
+    retrieval = _ask(user, "When does the lease end?")
+    assert retrieval.unanswerable_rule == "missing_slot"
+    assert retrieval.is_no_evidence
+
+
+def test_a_topic_whose_message_gives_the_day_is_answered(user):
+    _lease_history(user, lease_line="Signed the lease renewal, it ends on 30 June")
+    retrieval = _ask(user, "When does the lease end?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
+def test_an_address_nobody_gave_is_refused_and_a_given_one_answers(user):
+    _lease_history(user, lease_line="Signed the lease renewal with the agency")
+    assert _ask(user, "What's Priya's new street address in Leeds?").unanswerable_rule == (
+        "missing_slot"
+    )
+    chat = chat_of("flat", "Priya", "Tom")
+    ingest(
+        user,
+        chat,
+        say("l7", T0 + timedelta(days=6), "new place: 14 Kirk Street, Leeds", sender="Priya"),
+    )
+    assert _ask(user, "What's Priya's new street address in Leeds?").unanswerable_rule is None
+
+
+def test_what_a_speaker_nobody_knows_said_is_refused_unless_someone_reports_it(user):
+    _lease_history(user, lease_line="Sent the lease renewal to the agency")
+    retrieval = _ask(user, "What did council say about the lease?")
+    assert retrieval.unanswerable_rule == "unknown_speaker"
+    chat = chat_of("flat", "Priya", "Tom")
+    ingest(
+        user,
+        chat,
+        say("l8", T0 + timedelta(days=6), "council said the lease transfer is fine", sender="Tom"),
+    )
+    assert _ask(user, "What did council say about the lease?").unanswerable_rule is None
+
+
+def test_a_chat_title_and_a_platform_in_the_question_are_no_unknown_topic(user):
+    circle = replace(chat_of("group-1", "Priya", "Tom"), title="Reading Circle")
+    ingest(
+        user,
+        circle,
+        say("r1", T0, "Next pick: the lighthouse novel, Wed 7 Oct?", sender="Priya"),
+        say("r2", T0 + timedelta(hours=1), "yes please", sender="Tom"),
+    )
+    retrieval = _ask(user, "What's the next pick for the reading circle on WhatsApp?")
+    assert retrieval.answerability is not None
+    assert retrieval.answerability.signals.unknown_terms == ()
+    assert not retrieval.is_no_evidence
+
+
+def test_a_mention_without_anyone_judging_it_does_not_answer_what_they_thought(user):
+    circle = replace(chat_of("group-1", "Priya", "Tom"), title="Reading Circle")
+    ingest(
+        user,
+        circle,
+        say("r1", T0, "Next pick: the lighthouse novel, Wed 7 Oct?", sender="Priya"),
+        say("r2", T0 + timedelta(hours=1), "👍", sender="Tom"),
+    )
+    assert _ask(user, "What did everyone think of the lighthouse novel?").unanswerable_rule == (
+        "no_opinion"
+    )
+    ingest(
+        user,
+        circle,
+        say(
+            "r3",
+            T0 + timedelta(days=9),
+            "the lighthouse novel was gripping, loved it",
+            sender="Tom",
+        ),
+    )
+    assert _ask(user, "What did everyone think of the lighthouse novel?").unanswerable_rule is None
+
+
+def test_a_refusal_for_what_the_messages_lack_says_what_they_lack():
+    def note(**values) -> str:
+        signals = _signals(**values)
+        return refusal_note(answerability_decide(signals))
+
+    assert "a street address" in note(slot="address", is_slot_given=False)
+    assert '"council"' in note(unknown_speaker="council")
+    assert "thought" in note(is_opinion_given=False)
+    assert note(unknown_terms=("boiler", "repair")) == ""
+    assert note() == ""
+
+
+def test_the_thing_a_question_gives_a_named_person_and_who_claims_it():
+    assert owned_things("What does Lena's new tattoo mean?", "Lena") == ("tattoo",)
+    assert owned_things("Where is Lena's design internship?", "Lena") == (
+        "design",
+        "internship",
+    )
+    assert owned_things("What did Lena say about the trip?", "Lena") == ()
+    assert claims_thing("got my first tattoo yesterday", "tattoo")
+    assert not claims_thing("Lena got a tattoo yesterday", "tattoo")
+    assert claims_thing("how is your tattoo healing?", "tattoo", owners=("your",))
+
+
+def _tattoo_history(user, *, lena_line: str) -> None:
+    group = chat_of("pals", "Lena", "Omar", kind="group")
+    ingest(
+        user,
+        group,
+        say("t1", T0, "My new tattoo is a compass, for my grandfather the sailor", sender="Omar"),
+        say("t2", T0 + timedelta(minutes=5), lena_line, sender="Lena"),
+        say("t3", T0 + timedelta(hours=1), "ok see you both at the climbing gym", sender="Omar"),
+    )
+
+
+def test_a_named_persons_thing_only_someone_else_calls_theirs_is_refused(user):
+    _tattoo_history(user, lena_line="wow, that is a beautiful idea")
+    retrieval = _ask(user, "What does Lena's tattoo stand for?")
+    assert retrieval.unanswerable_rule == "someone_elses_thing"
+
+
+def test_a_named_persons_thing_they_speak_of_is_answered(user):
+    _tattoo_history(user, lena_line="mine is a swallow, my tattoo is for my mum")
+    retrieval = _ask(user, "What does Lena's tattoo stand for?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
+def test_someone_elses_thing_is_refused_only_when_the_named_peoples_messages_miss_the_topic():
+    # Someone else's messages carry no more of the topic than theirs: rules 2 and 2b are silent.
+    shared = {"best_coverage": 0.4, "people_best_similarity": 0.5}
+    theirs_far = _signals(is_thing_of_another=True, people_best_coverage=0.2, **shared)
+    assert answerability_decide(_signals(people_best_coverage=0.2, **shared)).rule is None
+    assert answerability_decide(theirs_far).rule == "someone_elses_thing"
+    theirs_on_topic = _signals(is_thing_of_another=True, people_best_coverage=0.9)
+    assert answerability_decide(theirs_on_topic).rule is None

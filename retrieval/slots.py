@@ -1,0 +1,323 @@
+"""What kind of value a question asks for, and whether a message gives one of that kind.
+
+Sharing the question's topic words is not enough for evidence to answer it: "When does my
+lease end?" is not answered by messages about the lease that never give a day, nor "What's
+Ana's street address?" by "Ana moved to Porto", nor "How much did the plumber charge?" by
+"the plumber fixed it". A question asks for a typed slot (``Slot``) when its question words
+say so; the answerability check (``retrieval.answerability``) then looks for a value of that
+kind in the messages that carry the topic and their neighbours.
+
+Only slots whose value a message must spell out are asked for here. A question about a past
+event ("When did Ana move?") is answered by the date of the message that tells of it ("we
+moved in yesterday!"), so only a present or future "when" asks for a day or a time written in
+a message; "where" has too many forms of answer ("at Ana's", "back home") and asks only when
+it wants an address.
+
+The same module reads two other things a question needs from its evidence: the speaker it
+asks about ("what did <someone> say ...", ``asked_speaker``) and an opinion ("what did
+everyone think of ...", ``asks_opinion``, answered only by messages that judge something).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from retrieval.lexicon import STOP_WORDS, fold_text
+
+_WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_PERIOD = r"(?:week|weekend|month|year|fortnight|morning|afternoon|evening|night|arvo)"
+
+# A day, a date or a time of day, written any usual way (broad on purpose: a question is
+# refused only when none of its evidence has one).
+DAY_OR_TIME = re.compile(
+    r"\b" + _WEEKDAY + r"\b"
+    r"|\b" + _MONTH + r"\b\.?"
+    r"|\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|weekend|noon|midday|midnight|arvo"
+    r"|asap|soon|later|eod|eow|christmas|xmas|easter|new\s+year)\b"
+    r"|\b(?:next|this|last|coming|following|every|each|end\s+of(?:\s+the)?|start\s+of"
+    r"(?:\s+the)?|mid)[\s-]+" + _PERIOD + r"\b"
+    r"|\bin\s+(?:a|an|one|two|three|four|five|six|a\s+few|a\s+couple(?:\s+of)?|\d+)\s+"
+    r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b"
+    r"|\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h)\b"
+    r"|\b\d{1,2}:\d{2}\b"
+    r"|\b\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\b"
+    r"|\b(?:19|20)\d{2}\b"
+    r"|\b(?:at|@|by|from|until|till)\s*\d{1,2}\b",
+    re.IGNORECASE,
+)
+
+# How long something took or a time of day ("1:52", "52 minutes", "under an hour", "7am").
+TIME_TAKEN = re.compile(
+    r"\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\b"
+    r"|\b\d+(?:[.,]\d+)?\s*(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|h)\b"
+    r"|\b(?:under|over|about|around|just\s+under|just\s+over)\s+(?:an?|one|two|\d+)\s+"
+    r"(?:hours?|minutes?|mins?)\b"
+    r"|\b\d{1,2}\s*(?:am|pm)\b|\bsub[\s-]?\d",
+    re.IGNORECASE,
+)
+
+_STREET_KINDS = (
+    r"(?:st|street|rd|road|ave|avenue|av|blvd|boulevard|ln|lane|dr|drive|way|pl|place|ct"
+    r"|court|cres|crescent|tce|terrace|pde|parade|hwy|highway|sq|square|close|cl|gr|grove"
+    r"|circuit|cct|walk|row|mews|hill)"
+)
+# A street address: a number before a street name ("14 Rose St", "3/27 Lygon Street"), a
+# street word before a name and a number as in much of Europe and Latin America ("Via Roma
+# 12", "Rua das Flores, 45"), or a flat or unit number.
+STREET_ADDRESS = re.compile(
+    r"\b\d{1,5}[a-z]?(?:/\d{1,5}[a-z]?)?,?\s+(?:[A-Za-zÀ-ÿ'\u2019.-]+\s+){1,4}"
+    + _STREET_KINDS
+    + r"\b"
+    r"|\b(?:via|viale|piazza|corso|rua|avenida|calle|carrer|rue|boulevard|strasse|straße"
+    r"|ulica)\s+(?:[A-Za-zÀ-ÿ'\u2019.-]+\s+){1,4},?\s*\d{1,5}\b"
+    r"|\b[A-Za-zÀ-ÿ]+(?:straße|strasse|str\.|gasse|weg|laan|straat|vej|gatan)\s*\d{1,5}\b"
+    r"|\b(?:unit|apt|apartment|flat|suite)\s*#?\d"
+    r"|\bp\.?\s?o\.?\s+box\s+\d",
+    re.IGNORECASE,
+)
+EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+PHONE_NUMBER = re.compile(r"(?<![\w/])\+?\d[\d ().-]{6,}\d\b")
+
+# A sum of money: a currency sign or code, a number with a money word, or no charge at all.
+AMOUNT = re.compile(
+    r"[$€£¥₹]\s?\d|\b\d+(?:[.,]\d+)?\s?[$€£]"
+    r"|\b\d+(?:[.,]\d+)?\s?(?:k|grand|bucks?|quid|dollars?|euros?|pounds?|cents?|usd|aud|eur"
+    r"|gbp|cad|nzd|brl|reais|pesos?|rupees?|yen|each|pp|per\s+person|a\s+head|an?\s+hour"
+    r"|/h|/hr|ph)\b"
+    r"|\b(?:usd|aud|eur|gbp|cad|nzd|brl|r\$)\s?\d"
+    r"|\b(?:free|for\s+nothing|no\s+charge|nothing\s+to\s+pay|on\s+the\s+house|covered"
+    r"|(?:a\s+)?(?:few|couple\s+of|hundred|thousand)\s+(?:bucks|dollars|euros|quid))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A kind of value a question asks for (``name``) and how a message gives one."""
+
+    name: str
+    shape: re.Pattern[str]
+
+    def is_given_in(self, text: str) -> bool:
+        return self.shape.search(text) is not None
+
+
+DAY_OR_TIME_SLOT = Slot("day_or_time", DAY_OR_TIME)
+TIME_TAKEN_SLOT = Slot("time_taken", TIME_TAKEN)
+ADDRESS_SLOT = Slot("address", STREET_ADDRESS)
+EMAIL_SLOT = Slot("email", EMAIL_ADDRESS)
+PHONE_SLOT = Slot("phone", PHONE_NUMBER)
+AMOUNT_SLOT = Slot("amount", AMOUNT)
+
+# The questions that ask for each slot, on the folded question. "When" only in the present
+# or future (a past event is dated by the message that tells of it).
+_ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
+    (
+        re.compile(
+            r"\bemail\s+address\b|\bemail\s+(?:is|for)\b|\bwhat(?:'s|\s+is)\s+\S+\s+email\b"
+        ),
+        EMAIL_SLOT,
+    ),
+    (
+        re.compile(
+            r"\b(?:phone|mobile|cell|contact)\s*(?:number|no\b|#)"
+            r"|\bwhat(?:'s|\s+is)\s+\S+\s+number\s*\W*$"
+        ),
+        PHONE_SLOT,
+    ),
+    (re.compile(r"(?<!email\s)(?<!e-mail\s)(?<!ip\s)(?<!web\s)\baddress\b"), ADDRESS_SLOT),
+    (
+        re.compile(
+            r"\bhow\s+much\b(?!\s+(?:time|longer|later|earlier|sooner|further|farther|more\s+time"
+            r"|did\s+\S+\s+(?:like|enjoy|love|hate)))"
+            r"|\bwhat\s+(?:did|does|do|will|would)\s+(?:\S+\s+){1,4}(?:charge|cost|costs)\b"
+            r"|\bwhat(?:'s|\s+is|\s+was|\s+were)\s+(?:the\s+|my\s+|our\s+|\S+'s\s+)?(?:\S+\s+)?"
+            r"(?:price|cost|fee|fees|rent|bill|fare|total|quote)\b"
+            r"|\b(?:do|did)\s+(?:i|we)\s+owe\b"
+        ),
+        AMOUNT_SLOT,
+    ),
+    (
+        re.compile(
+            r"\bwhat(?:'s|\s+is|\s+was|\s+were)\s+(?:\S+'s\s+|my\s+|your\s+|his\s+|her\s+"
+            r"|their\s+|our\s+|the\s+)(?:[\w-]+\s+){1,3}(?:time|pace|pb|pr)\s*\W*$"
+        ),
+        TIME_TAKEN_SLOT,
+    ),
+    (
+        re.compile(
+            r"^\W*(?:so\s+|and\s+|but\s+)?(?:when(?:'s|\s+(?:is|are|does|do|will|would|should"
+            r"|can|am|s)\b)|what\s+time\s+(?:is|are|does|do|will|should|can|s)\b|what(?:'s|\s+is)"
+            r"\s+the\s+(?:date|time|day)\b|(?:what|which)\s+(?:day|date)\s+(?:is|are|does|do"
+            r"|will|s)\b)"
+        ),
+        DAY_OR_TIME_SLOT,
+    ),
+)
+
+
+# A question about the current value ("new address", "current number") is not answered by a
+# message that gives a value it calls old ("the old place, 14 Rose St").
+_ASKS_CURRENT = re.compile(r"\b(?:new|current|latest|now)\b")
+_CALLED_OLD = re.compile(r"\b(?:old|previous|former|used\s+to)\b")
+
+
+def gives_slot(slot: Slot, text: str, *, question: str) -> bool:
+    """Whether ``text`` gives a value of ``slot`` that can answer ``question``: one of its
+    kind, and not one called old when the question asks for the current one."""
+    if not slot.is_given_in(text):
+        return False
+    return not (_ASKS_CURRENT.search(fold_text(question)) and _CALLED_OLD.search(fold_text(text)))
+
+
+def asked_slot(question: str) -> Slot | None:
+    """The kind of value ``question`` asks for that a message must spell out (None: any
+    message on its topic may answer)."""
+    folded = fold_text(question)
+    for asks, slot in _ASKS:
+        if asks.search(folded):
+            return slot
+    return None
+
+
+# Words that judge something: what an answer to "what did they think of it?" quotes.
+_OPINION = re.compile(
+    r"\b(?:lov(?:e|ed|es|ing)|lik(?:e|ed|es)|enjoy(?:ed|ing|s)?|hat(?:e|ed|es)|great|good"
+    r"|amazing|awesome|brilliant|fantastic|excellent|wonderful|incredible|beautiful|gorgeous"
+    r"|perfect|fun|funny|hilarious|boring|bored|dull|slow|meh|terrible|awful|bad|worst|best"
+    r"|favou?rite|recommend\w*|overrated|underrated|disappoint\w*|gripping|moving|sad|cried"
+    r"|couldn'?t\s+put\s+(?:it\s+)?down|hooked|obsessed|stars?|rating|rated|worth|not\s+for\s+me"
+    r"|didn'?t\s+(?:like|get|finish)|gave\s+up|struggled|masterpiece|mid|solid|okay|ok|nice"
+    r"|cool|lovely|sweet|proud|brave|inspir\w*|impress\w*|admir\w*|happy|glad|excit\w*|wow"
+    r"|interesting|weird|strange|annoy\w*|frustrat\w*|wise|smart|support\w*|agree\w*"
+    r"|(?:not\s+)?(?:sure|convinced)\s+about)\b",
+    re.IGNORECASE,
+)
+_ASKS_OPINION = re.compile(
+    r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:think|thought|reckon)\s+(?:of|about)\b"
+    r"|\bhow\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:like|find|rate)\s+(?:it|the|that|this)\b"
+    r"|\b(?:opinion|opinions|thoughts|review|reviews|verdict)\s+(?:of|on|about)\b"
+)
+
+
+def asks_opinion(question: str) -> bool:
+    """Whether ``question`` asks what someone thought of something (only a message that
+    judges it answers: "Next pick: the new novel" does not say what anyone made of it)."""
+    return _ASKS_OPINION.search(fold_text(question)) is not None
+
+
+def is_opinion(text: str) -> bool:
+    """Whether ``text`` judges something (a liking, a verdict, a rating)."""
+    return _OPINION.search(text) is not None
+
+
+# "What did <someone> say/think/reply ...": the speaker the question asks about, one or two
+# words, optionally after "the".
+_SPEAKER_QUESTION = re.compile(
+    r"^\W*(?:so\s+|and\s+)?what\s+(?:did|does|do|has|had|have|would|will)\s+"
+    r"(?P<who>(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s+"
+    r"(?:say|said|think|reply|replied|write|wrote|tell|told|mention|respond|answer|reckon"
+    r"|decide|feel|make\s+of|come\s+back\s+with|get\s+back)\b"
+)
+# Who is not a named speaker: pronouns, everyone, relatives and roles (memory's descriptors
+# find those), and a possessive ("my boss").
+_NOT_A_NAME = frozenset(
+    {
+        "i", "you", "we", "they", "he", "she", "it", "everyone", "everybody", "anyone",
+        "anybody", "someone", "somebody", "people", "u", "ya", "y'all", "yall", "all", "each",
+        "both", "others", "the group", "the others", "the team", "the chat", "the family",
+        "my", "your", "his", "her", "their", "our", "that", "this", "those", "these", "one",
+        "no", "nobody", "none", "who", "which",
+    }
+)  # fmt: skip
+_POSSESSIVE = re.compile(r"^(?:my|your|his|her|their|our|its|a|an|any|some|each|every)\b")
+
+
+def asked_speaker(question: str) -> str | None:
+    """The speaker ``question`` asks about when it names one by a word of its own ("what did
+    council say about the report?" gives "council"; "what did my boss say" and "what did
+    everyone think" give None), folded and without "the"."""
+    match = _SPEAKER_QUESTION.search(fold_text(question))
+    if match is None:
+        return None
+    who = match.group("who").strip()
+    if who in _NOT_A_NAME or _POSSESSIVE.match(who):
+        return None
+    first = who.split()[0]
+    if first in _NOT_A_NAME:
+        return None
+    bare = who.removeprefix("the ").strip()
+    return bare or None
+
+
+# How many words after "<name>'s" name the thing asked about ("Ana's first novel").
+_THING_WORDS = 3
+# Words that qualify a thing rather than name it ("my first day" is no claim to a first novel).
+_QUALIFIERS = frozenset(
+    [
+        "first",
+        "second",
+        "third",
+        "last",
+        "next",
+        "new",
+        "old",
+        "big",
+        "little",
+        "main",
+        "favorite",
+        "favourite",
+        "best",
+        "worst",
+        "current",
+        "latest",
+        "recent",
+        "younger",
+        "older",
+        "eldest",
+        "youngest",
+    ]
+)
+
+
+def owned_things(question: str, name: str) -> tuple[str, ...]:
+    """The words naming the thing ``question`` says belongs to ``name`` ("What does Ana's
+    tattoo mean?" gives "tattoo", "Ana's first novel" gives "novel"): the words after the
+    possessive up to the first that carries no content, qualifiers left out. Empty when the
+    question gives the name no possessive."""
+    folded = fold_text(question)
+    match = re.search(
+        r"(?<!\w)" + re.escape(fold_text(name.strip())) + r"'s?\s+([a-z][a-z -]*)", folded
+    )
+    if match is None:
+        return ()
+    words: list[str] = []
+    for word in match.group(1).split()[:_THING_WORDS]:
+        if word in STOP_WORDS or len(word) < 3:
+            break
+        if word not in _QUALIFIERS:
+            words.append(word)
+    return tuple(words)
+
+
+def _thing_pattern(thing: str) -> str:
+    return re.escape(thing) + r"(?:s|es)?\b"
+
+
+def claims_thing(text: str, thing: str, *, owners: tuple[str, ...] = ("my", "our")) -> bool:
+    """Whether ``text`` speaks of ``thing`` as belonging to one of ``owners`` (by default
+    the writer: "my new tattoo", "our tattoos"; ``("your", "ana's")``: the reader's or Ana's)."""
+    owner = "|".join(re.escape(fold_text(word)) for word in owners)
+    pattern = r"(?<!\w)(?:" + owner + r")\s+(?:[\w-]+\s+){0,2}" + _thing_pattern(thing)
+    return re.search(pattern, fold_text(text)) is not None
+
+
+def mentions_thing(text: str, thing: str) -> bool:
+    """Whether ``text`` uses the word ``thing`` (or its plural)."""
+    return re.search(r"\b" + _thing_pattern(thing), fold_text(text)) is not None
