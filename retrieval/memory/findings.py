@@ -101,6 +101,7 @@ def clock_text(label: str, *, activity: str = "") -> str:
     if window:
         return window
     for match in _CLOCK.finditer(label):
+        minute_text = ""
         if match.group("bare"):
             hour, minute, half = int(match.group("bare")), 0, ""
         else:
@@ -115,7 +116,11 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour += 12
         elif half == "am" and hour == 12:
             hour = 0
-        elif not half and hour < 12 and (activity in _EVENING or (hour <= 6 and not minute)):
+        elif (
+            not half
+            and hour < 12
+            and (activity in _EVENING or (hour <= 6 and not minute_text and not minute))
+        ):
             hour += 12
         elif not half and hour < 12:
             # "7:15" with nothing else: said as written, morning or evening unknown.
@@ -195,6 +200,42 @@ _DAY_NAMES = {
     "freitag": "friday",
     "samstag": "saturday",
     "sonntag": "sunday",
+    "lunedi": "monday",
+    "martedi": "tuesday",
+    "mercoledi": "wednesday",
+    "giovedi": "thursday",
+    "venerdi": "friday",
+    "domenica": "sunday",
+    "sabato": "saturday",
+    # Months the date reader does not know, as the English month.
+    "gennaio": "january",
+    "janeiro": "january",
+    "enero": "january",
+    "janvier": "january",
+    "maggio": "may",
+    "maio": "may",
+    "mayo": "may",
+    "giugno": "june",
+    "junho": "june",
+    "junio": "june",
+    "juin": "june",
+    "luglio": "july",
+    "julho": "july",
+    "julio": "july",
+    "juillet": "july",
+    "agosto": "august",
+    "aout": "august",
+    "settembre": "september",
+    "setembro": "september",
+    "septiembre": "september",
+    "ottobre": "october",
+    "outubro": "october",
+    "octubre": "october",
+    "dicembre": "december",
+    "dezembro": "december",
+    "diciembre": "december",
+    "oggi": "today",
+    "domani": "tomorrow",
     "hoje": "today",
     "hoy": "today",
     "heute": "today",

@@ -40,7 +40,7 @@ from django.db.models import Q, QuerySet
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import ACTIVITIES, plan_signal
+from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import CHANGE, DECLINE, activity_family, phrases_regex
@@ -130,13 +130,13 @@ def _says_change(folded: str) -> bool:
 
 
 _WEEKDAY_WORDS = (
-    ("monday", "mon", "segunda", "lunes", "lundi", "montag"),
-    ("tuesday", "tue", "tues", "terca", "martes", "mardi", "dienstag"),
-    ("wednesday", "wed", "quarta", "miercoles", "mercredi", "mittwoch"),
-    ("thursday", "thu", "thur", "thurs", "quinta", "jueves", "jeudi", "donnerstag"),
-    ("friday", "fri", "sexta", "viernes", "vendredi", "freitag"),
-    ("saturday", "sat", "sabado", "samedi", "samstag"),
-    ("sunday", "sun", "domingo", "dimanche", "sonntag"),
+    ("monday", "mon", "segunda", "lunes", "lundi", "montag", "lunedi"),
+    ("tuesday", "tue", "tues", "terca", "martes", "mardi", "dienstag", "martedi"),
+    ("wednesday", "wed", "quarta", "miercoles", "mercredi", "mittwoch", "mercoledi"),
+    ("thursday", "thu", "thur", "thurs", "quinta", "jueves", "jeudi", "donnerstag", "giovedi"),
+    ("friday", "fri", "sexta", "viernes", "vendredi", "freitag", "venerdi"),
+    ("saturday", "sat", "sabado", "samedi", "samstag", "sabato"),
+    ("sunday", "sun", "domingo", "dimanche", "sonntag", "domenica"),
 )
 _WEEKDAY_SQL = r"\m(" + "|".join(w for words in _WEEKDAY_WORDS for w in words) + r")"
 _RELATIVE_SQL = r"\m(today|tonight|tomorrow|hoje|amanh|hoy|ma.ana|demain|heute|morgen)"
@@ -219,7 +219,11 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
     falls on it read against the row's own send time ("tomorrow" said the day before)."""
     folded = fold_text(row.text)
     words = _WEEKDAY_WORDS[day.weekday()]
-    if any(re.search(rf"(?<!\w){word}(?!\w)", folded) for word in words):
+    # A weekday names the next one after the message ("Friday" said on the 6th is the 11th,
+    # not the 25th), or the one after that when said with "next".
+    ahead = (day - row.sent_at.astimezone(user.zoneinfo).date()).days
+    reach = 13 if re.search(r"\bnext\b", folded) else 7
+    if 0 <= ahead <= reach and any(re.search(rf"(?<!\w){word}(?!\w)", folded) for word in words):
         return True
     label = plan_signal(row.text).event_label
     when = _when(row, label, "", user)
@@ -232,6 +236,33 @@ _ADDRESS = re.compile(
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Pl|Place|Sq|Square)\b\.?"
     r"|\b(?:Rua|Avenida|Calle|Rue|Via)\s+(?:[A-Z\u00c0-\u00dd][\w'-]*\s*){1,3}(?:,?\s*\d{1,5})?"
 )
+
+
+# A day said alone in passing ("how good is the sun today"): no time of a plan.
+_BARE_DAY = re.compile(
+    r"today|tonight|tomorrow|hoje|amanh[aã]|hoy|ma[nñ]ana|demain|heute|morgen|oggi|domani",
+    re.IGNORECASE,
+)
+
+
+# A media placeholder ("(Voice note 0:41)", "[Photo]"): its numbers are a length, not a time.
+_PLACEHOLDER = re.compile(r"[\(\[][^\)\]]*[\)\]]")
+
+
+def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
+    """Whether the time ``row`` says is a plan's: said with a clock or a date, an activity, a
+    question, a proposal, a change or an agreement; "today" said in passing is not."""
+    if _PLACEHOLDER.fullmatch(row.text.strip()):
+        return False
+    if not _BARE_DAY.fullmatch(signal.event_label.strip()):
+        return True
+    return bool(
+        signal.activity
+        or signal.is_proposal
+        or signal.status is not None
+        or "?" in row.text
+        or _says_change(folded)
+    )
 
 
 def _place_said(text: str) -> str:
@@ -254,6 +285,8 @@ class _Steps:
         signal = plan_signal(row.text)
         folded = fold_text(row.text)
         said = _when(row, signal.event_label, self.activity, self.user)
+        if said is not None and not _sets_time(row, signal, folded):
+            said = None
         current = self.current
         step_status: PlanStatus | None = None
         if signal.status == PlanStatus.CANCELLED and self.steps:
@@ -265,7 +298,9 @@ class _Steps:
         elif said is not None and current is not None:
             merged = when_merged(current, said)
             if merged is not None:
-                step_status = PlanStatus.CONFIRMED
+                # The same day said with a change ("change of venue for Wed, 7pm") moves it.
+                changed = signal.status == PlanStatus.CHANGED and _says_change(folded)
+                step_status = PlanStatus.CHANGED if changed else PlanStatus.CONFIRMED
                 self.current = merged
             elif signal.status == PlanStatus.CHANGED or _says_change(folded):
                 step_status = PlanStatus.CHANGED
@@ -491,9 +526,10 @@ def topic_plan(
             missing += 1
         elif count <= MAX_TOPIC_MESSAGES:
             rare[term] = count
-    if missing and not rare and not (kinds and person_ids):
-        # Nothing recent uses what the question asks about: that plan is not here (a kind of
-        # event with the person named still is: "what do I bring to Ana's party?").
+    if missing and not rare and not person_ids:
+        # Nothing recent uses what the question asks about: that plan is not here (with the
+        # person named, what they announced for a day ahead still is: "what do I bring to
+        # Ana's party?", "when is Ana's move now?" of a move she said in her own words).
         return None
     if rare:
         rarest = min(rare.values())
@@ -604,7 +640,10 @@ def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
     "our Diwali flight lands Wednesday 8:05pm"); a change joins the latest group."""
     groups: list[tuple[list[_Row], PlanWhen | None]] = []
     for row in seeds:
-        said = _when(row, plan_signal(row.text).event_label, "", user)
+        signal = plan_signal(row.text)
+        said = _when(row, signal.event_label, "", user)
+        if said is not None and not _sets_time(row, signal, fold_text(row.text)):
+            said = None
         if not groups:
             groups.append(([row], said))
             continue
@@ -635,25 +674,37 @@ def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
                 groups[index] = (rows, merged)
                 break
         else:
-            # A change joins the latest occurrence said in its chat or by its sender.
-            joined = next(
-                (
-                    index
-                    for index in range(len(groups) - 1, -1, -1)
-                    if any(
-                        other.chat_id == row.chat_id
-                        or (row.sender is not None and other.sender == row.sender)
-                        for other in groups[index][0]
-                    )
-                ),
-                None,
-            )
+            # A change joins the occurrence said in its chat or by its sender whose time it is
+            # nearest (a move is by days, not months), the latest on a tie.
+            joined = _nearest_group(groups, row, said)
             if joined is not None and _says_change(fold_text(row.text)):
                 groups[joined][0].append(row)
                 groups[joined] = (groups[joined][0], said)
             else:
                 groups.append(([row], said))
     return [rows for rows, _when_set in groups]
+
+
+def _nearest_group(
+    groups: Sequence[tuple[list[_Row], PlanWhen | None]], row: _Row, said: PlanWhen
+) -> int | None:
+    """The index of the group a change ``row`` (saying ``said``) most likely moves."""
+    best: tuple[int, int] | None = None
+    for index in range(len(groups) - 1, -1, -1):
+        rows, when = groups[index]
+        if not any(
+            other.chat_id == row.chat_id or (row.sender is not None and other.sender == row.sender)
+            for other in rows
+        ):
+            continue
+        gap = (
+            abs((when.day - said.day).days)
+            if when is not None and when.day is not None and said.day is not None
+            else 10_000
+        )
+        if best is None or gap < best[0]:
+            best = (gap, index)
+    return best[1] if best is not None else None
 
 
 def window_plans(
