@@ -232,6 +232,20 @@ _DAY_NAMES = {
     "outubro": "october",
     "octubre": "october",
     "dicembre": "december",
+    "novembre": "november",
+    "novembro": "november",
+    "noviembre": "november",
+    "febbraio": "february",
+    "fevereiro": "february",
+    "febrero": "february",
+    "fevrier": "february",
+    "marzo": "march",
+    "aprile": "april",
+    "abril": "april",
+    "avril": "april",
+    "septembre": "september",
+    "octobre": "october",
+    "decembre": "december",
     "dezembro": "december",
     "diciembre": "december",
     "oggi": "today",
@@ -304,7 +318,7 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     """Each time the plan was set (proposed or moved), oldest first. A time said with the same
     day or clock makes the current one more precise ("Sat 19th, we leave 7am"); a confirmation
     that names another time (a pickup, a reminder) leaves it as it is; a time with no day
-    keeps the day it had ("we now land at 10:25pm")."""
+    keeps the day it had ("we now land at 10:25pm"), a day with no time keeps the hour."""
     whens: list[PlanWhen] = []
     for step in plan.steps:
         if not step.event_label or step.status == PlanStatus.CANCELLED:
@@ -321,6 +335,9 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
                 continue
             if when.day is None:
                 when = PlanWhen(day=whens[-1].day, clock=when.clock, step=step)
+            elif not when.clock and when.day != whens[-1].day:
+                # "Shall we move to Sunday? Same time": another day keeps the hour it had.
+                when = PlanWhen(day=when.day, clock=whens[-1].clock, step=step)
         elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
             continue
         whens.append(when)

@@ -59,6 +59,9 @@ THREAD_BEFORE = timedelta(hours=1)
 # (up to that day), read up to this long after its last seed message.
 LINK_HORIZON = timedelta(days=60)
 LINK_READ = 1500
+# A move linked from outside the plan's conversation is at most this far from its day.
+LINK_SHIFT = timedelta(days=14)
+FOREIGN_MOVES = 40
 # A topic word used by more messages than this in the horizon names no single plan.
 MAX_TOPIC_MESSAGES = 60
 MESSAGES_READ = 400
@@ -351,6 +354,7 @@ def _plan_read(
     base: QuerySet[Message],
     now: datetime,
     activity: str,
+    wide: QuerySet[Message] | None = None,
 ) -> PlanTimeline | None:
     """The plan the ``seeds`` start, with the conversation around them and the messages of
     its participants that name its day, as of ``now``."""
@@ -384,13 +388,26 @@ def _plan_read(
         ),
         limit=LINK_READ,
     )
+    own = chats | direct_chats
+    foreign = _foreign_moves(
+        base=(base if wide is None else wide).exclude(where),
+        since=seeds[0].sent_at,
+        until=min(now, seeds[-1].sent_at + LINK_HORIZON),
+        user=user,
+    )
     reader = _Steps(user=user, activity=activity)
     linked_until: dict[int, datetime] = {}
     zone = user.zoneinfo
-    for row in _dedupe([*around.values(), *later]):
+    for row in _dedupe([*around.values(), *later, *foreign]):
         open_until = linked_until.get(row.chat_id)
         keep = row.pk in around or (open_until is not None and row.sent_at <= open_until)
-        if not keep:
+        if not keep and row.chat_id not in own and row.pk not in around:
+            # Said in a chat of none of the plan's people (another platform, a friend asked to
+            # help): a move of its day, near it, is the plan's.
+            keep = _is_foreign_move(row, reader, user=user)
+            if keep:
+                linked_until[row.chat_id] = row.sent_at + THREAD_WINDOW
+        elif not keep:
             current = reader.current
             keep = (
                 current is not None
@@ -400,7 +417,11 @@ def _plan_read(
                     _names_day(row, current.day, user=user)
                     or _is_organiser_change(row, reader, user=user)
                     or _is_participant_update(
-                        row, people=participants, own_chats=chats | direct_chats, user=user
+                        row,
+                        people=participants,
+                        own_chats=chats | direct_chats,
+                        user=user,
+                        reader=reader,
                     )
                 )
             )
@@ -447,10 +468,68 @@ def _is_organiser_change(row: _Row, reader: _Steps, *, user: User) -> bool:
         return False
     signal = plan_signal(row.text)
     changed = signal.status == PlanStatus.CHANGED or _says_change(fold_text(row.text))
-    return bool(changed) and _when(row, signal.event_label, "", user) is not None
+    return bool(changed) and _near_current(_when(row, signal.event_label, "", user), reader)
 
 
-def _is_participant_update(row: _Row, *, people: set[int], own_chats: set[int], user: User) -> bool:
+def _near_current(said: PlanWhen | None, reader: _Steps) -> bool:
+    """Whether a new time said away from the plan's conversation is near the plan's day: a
+    move is by days ("Saturday instead of Friday"); a time weeks away is another plan's."""
+    if said is None:
+        return False
+    current = reader.current
+    if said.day is None or current is None or current.day is None:
+        return True
+    return abs((said.day - current.day).days) <= LINK_SHIFT.days
+
+
+def _foreign_moves(
+    *, base: QuerySet[Message], since: datetime, until: datetime, user: User
+) -> list[_Row]:
+    """Messages outside the plan's chats that move something to a time, with the
+    conversation right after each (read only if the move is linked to the plan)."""
+    moves = [
+        row
+        for row in _rows(
+            base.filter(
+                Q(text__iregex=_WEEKDAY_SQL) | Q(text__iregex=_RELATIVE_SQL),
+                sent_at__gt=since,
+                sent_at__lte=until,
+            ),
+            limit=LINK_READ,
+        )
+        if plan_signal(row.text).status == PlanStatus.CHANGED
+        and _when(row, plan_signal(row.text).event_label, "", user) is not None
+    ][-FOREIGN_MOVES:]
+    if not moves:
+        return []
+    after = Q()
+    for row in moves:
+        after |= Q(
+            chat_id=row.chat_id,
+            sent_at__gt=row.sent_at,
+            sent_at__lte=min(until, row.sent_at + THREAD_WINDOW),
+        )
+    return [*moves, *_rows(base.filter(after))]
+
+
+def _is_foreign_move(row: _Row, reader: _Steps, *, user: User) -> bool:
+    """A move said in another chat that names the plan's day and a new time near it, in the
+    days before it ("rain on Saturday, shall we move to Sunday?")."""
+    current = reader.current
+    if current is None or current.day is None:
+        return False
+    ahead = (current.day - row.sent_at.astimezone(user.zoneinfo).date()).days
+    if not 0 <= ahead <= LINK_SHIFT.days or not _names_day(row, current.day, user=user):
+        return False
+    signal = plan_signal(row.text)
+    if not (signal.status == PlanStatus.CHANGED or _says_change(fold_text(row.text))):
+        return False
+    return _near_current(_when(row, signal.event_label, "", user), reader)
+
+
+def _is_participant_update(
+    row: _Row, *, people: set[int], own_chats: set[int], user: User, reader: _Steps
+) -> bool:
     """A move with a new time ("can we push to 8?") or a call-off ("sorry, have to bail")
     said in the plan's chats or a direct chat with its people, by one of them or the user:
     before the plan's day, that is about the plan even when it names no day."""
@@ -460,7 +539,7 @@ def _is_participant_update(row: _Row, *, people: set[int], own_chats: set[int], 
     if signal.status == PlanStatus.CANCELLED:
         return row.is_direct or not _DECLINE.search(fold_text(row.text))
     changed = signal.status == PlanStatus.CHANGED
-    return changed and _when(row, signal.event_label, "", user) is not None
+    return changed and _near_current(_when(row, signal.event_label, "", user), reader)
 
 
 def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
@@ -506,7 +585,7 @@ def topic_plan(
             and fold_text(term.strip('"')) not in _MEETING_VERBS
         )
     )
-    base = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
+    base = wide = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
     if person_ids:
         # A plan with someone is discussed in the chats they are in.
         base = base.filter(
@@ -577,7 +656,9 @@ def topic_plan(
     ]
     for cluster in clusters:
         activity = kinds[0] if kinds else _activity(cluster, " ".join(kept) or "plan")
-        plan = _plan_read(user=user, seeds=cluster, base=base, now=now, activity=activity)
+        plan = _plan_read(
+            user=user, seeds=cluster, base=base, now=now, activity=activity, wide=wide
+        )
         if plan is not None:
             plans.append(plan)
     if not plans:
