@@ -118,7 +118,8 @@ _MONTH_DAY = (
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
 _CLOCK = (
-    r"(?:(?:between|from)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s(?:and|to|-|\u2013)\s"
+    r"(?:(?:between|from|tra le|fra le|entre|zwischen)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?"
+    r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"

@@ -57,9 +57,11 @@ _EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema",
 
 
 # "8-10am", "between 10 and 12", "from 6 to 9pm": a window, not one time.
+_RANGE_START = r"between|from|tra\s+le|fra\s+le|entre(?:\s+(?:as|las|les))?|zwischen"
 _CLOCK_RANGE = re.compile(
-    r"(?:\b(?:between|from)\s+)?(?<![\d:])(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>am|pm)?"
-    r"\s*(?:-|\u2013|\bto\b|\band\b)\s*(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>am|pm)?\b",
+    rf"(?:\b(?:{_RANGE_START})\s+)?(?<![\d:])(?P<h1>\d{{1,2}})(?::(?P<m1>\d{{2}}))?\s*"
+    r"(?P<a1>am|pm)?\s*(?:-|\u2013|\bto\b|\band\b|\be(?:\s+(?:le|as))?\b|\by(?:\s+las)?\b"
+    r"|\bet\b|\bund\b)\s*(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>am|pm)?\b",
     re.IGNORECASE,
 )
 
@@ -69,7 +71,7 @@ def _range_text(label: str) -> str:
     names none."""
     for match in _CLOCK_RANGE.finditer(label):
         said = match.group(0).lower()
-        if not (match.group("a2") or match.group("a1") or said.startswith(("between", "from"))):
+        if not (match.group("a2") or match.group("a1") or re.match(_RANGE_START, said) is not None):
             continue
         h1, h2 = int(match.group("h1")), int(match.group("h2"))
         m1, m2 = int(match.group("m1") or 0), int(match.group("m2") or 0)

@@ -292,6 +292,28 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
 )
 
 
+# People who come to do a job, said in several languages: "when's the plumber coming?" finds
+# "l'idraulico viene giovedì".
+ROLE_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("plumber", "idraulico", "encanador", "fontanero", "plombier", "klempner", "installateur"),
+    ("electrician", "elettricista", "eletricista", "electricista", "electricien", "elektriker"),
+    ("cleaner", "pulizie", "faxineira", "diarista", "limpiadora", "femme de menage", "putzfrau"),
+    ("mechanic", "meccanico", "mecanico", "mecanicien", "mechaniker"),
+    ("doctor", "medico", "dottore", "dottoressa", "medecin", "arzt", "arztin"),
+    ("dentist", "dentista", "dentiste", "zahnarzt"),
+    ("landlord", "proprietario", "senhorio", "casero", "proprietaire", "vermieter"),
+    ("movers", "mover", "traslochi", "trasloco", "mudanza", "mudanca", "demenagement", "umzug"),
+)
+
+
+def role_family(folded_word: str) -> tuple[str, ...]:
+    """The same trade or role in the other languages (folded), or just the word."""
+    for family in ROLE_FAMILIES:
+        if folded_word in family:
+            return family
+    return (folded_word,)
+
+
 def phrases_regex(lexicon: Mapping[str, Iterable[str]]) -> re.Pattern[str]:
     """One pattern for every phrase of every language, on whole words."""
     phrases = [phrase for language in lexicon.values() for phrase in language]

@@ -43,7 +43,13 @@ from retrieval.lexicon import fold_text
 from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
-from retrieval.memory.plan_words import CHANGE, DECLINE, activity_family, phrases_regex
+from retrieval.memory.plan_words import (
+    CHANGE,
+    DECLINE,
+    activity_family,
+    phrases_regex,
+    role_family,
+)
 from retrieval.memory.selectors import PlanStepView, PlanTimeline
 
 TOPIC_HORIZON = timedelta(days=120)
@@ -600,7 +606,7 @@ def topic_plan(
         if term in CATEGORY_WORDS:
             kinds.append(term)
             continue
-        count = base.filter(_matches(_term_sql(term))).count()
+        count = base.filter(_matches("|".join(_term_sql(form) for form in _forms(term)))).count()
         if not count:
             missing += 1
         elif count <= MAX_TOPIC_MESSAGES:
@@ -706,9 +712,9 @@ def _score(row: _Row, terms: Sequence[str]) -> int:
 
 
 def _forms(term: str) -> tuple[str, ...]:
-    """A kind of event in every language read ("lunch", "almoço", "déjeuner"); any other
-    word as itself."""
-    return activity_family(term) if term in CATEGORY_WORDS else (term,)
+    """A kind of event or a trade in every language read ("lunch", "almoço", "déjeuner";
+    "plumber", "idraulico"); any other word as itself."""
+    return activity_family(term) if term in CATEGORY_WORDS else role_family(term)
 
 
 def _uses(term: str, folded_text: str) -> bool:
