@@ -68,6 +68,7 @@ LINK_READ = 1500
 # A move linked from outside the plan's conversation is at most this far from its day.
 LINK_SHIFT = timedelta(days=14)
 FOREIGN_MOVES = 40
+MOVED_FROM_READ = 200
 # A topic word used by more messages than this in the horizon names no single plan.
 MAX_TOPIC_MESSAGES = 60
 MESSAGES_READ = 400
@@ -794,6 +795,36 @@ def _nearest_group(
     return best[1] if best is not None else None
 
 
+def _moved_from(seed: _Row, *, base: QuerySet[Message], user: User) -> list[_Row]:
+    """The message that set the time a change ``seed`` moves ("Changed my flight to Sat 26th"
+    moves "lands Fri 25 Sep 8:15pm"): the latest earlier one in its chat, by its people, that
+    set a time near the new one; none when ``seed`` moves nothing."""
+    signal = plan_signal(seed.text)
+    said = _when(seed, signal.event_label, "", user)
+    if signal.status != PlanStatus.CHANGED or said is None or said.day is None:
+        return []
+    latest = base.filter(
+        chat_id=seed.chat_id, sent_at__lt=seed.sent_at, sent_at__gte=seed.sent_at - LINK_HORIZON
+    ).order_by("-sent_at", "-pk")
+    earlier = _rows(
+        base.filter(pk__in=list(latest.values_list("pk", flat=True)[:MOVED_FROM_READ])),
+        limit=MOVED_FROM_READ,
+    )
+    for row in sorted(earlier, key=lambda row: (row.sent_at, row.pk), reverse=True):
+        row_signal = plan_signal(row.text)
+        when = _when(row, row_signal.event_label, "", user)
+        if (
+            when is not None
+            and when.day is not None
+            and when.day != said.day
+            and abs((when.day - said.day).days) <= LINK_SHIFT.days
+            and _sets_time(row, row_signal, fold_text(row.text))
+            and row_signal.status != PlanStatus.CANCELLED
+        ):
+            return [row]
+    return []
+
+
 def window_plans(
     *,
     user: User,
@@ -831,9 +862,16 @@ def window_plans(
             continue
         seeds.append(row)
     plans: list[PlanTimeline] = []
+    # A change names the new day; the time it moves was often set weeks before.
+    earlier = _base(user=user, since=since - LINK_HORIZON, now=now, chat_ids=chat_ids)
     for seed in seeds[-WINDOW_SEEDS:]:
+        moved_from = _moved_from(seed, base=earlier, user=user)
         plan = _plan_read(
-            user=user, seeds=[seed], base=base, now=now, activity=_activity([seed], "plan")
+            user=user,
+            seeds=[*moved_from, seed],
+            base=earlier if moved_from else base,
+            now=now,
+            activity=_activity([seed], "plan"),
         )
         if plan is None:
             continue
