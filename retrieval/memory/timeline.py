@@ -275,9 +275,24 @@ def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
     )
 
 
+# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
+# with the small words names hold, right before "instead".
+_PLACE_INSTEAD = re.compile(
+    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?:for|of|on|the|de|da|do|del|di)\s+)?"
+    r"[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
+)
+
+
 def _place_said(text: str) -> str:
     match = _ADDRESS.search(text)
-    return match.group(0).strip(" ,.") if match else ""
+    if match:
+        return match.group(0).strip(" ,.")
+    instead = _PLACE_INSTEAD.search(text)
+    if instead is None:
+        return ""
+    place = instead.group(1).strip(" ,.")
+    first = fold_text(place.split()[0])
+    return "" if first in _NOT_NAMES or first in ("i", "we", "let's", "lets") else place
 
 
 class _Steps:

@@ -107,7 +107,7 @@ STORIES = (
         ),
         question="Where's book club on Wednesday?",
         asked_hours=NEXT_MON + 3,
-        expect=("moved", "Wednesday 11 March", "19:00"),
+        expect=("moved", "Wednesday 11 March", "19:00", "Owl Bar"),
         refuse=("Thursday",),
     ),
     Story(
