@@ -242,6 +242,11 @@ def _dated_time(text: str) -> re.Match[str] | None:
     return first
 
 
+def time_phrases(text: str) -> list[str]:
+    """Every day or time ``text`` names, as written ("SATURDAY OCT 3, 9am", "sabato")."""
+    return [match.group(0).strip() for match in _TIME.finditer(text)]
+
+
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 

@@ -38,9 +38,9 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Q, QuerySet
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message
+from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal
+from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal, time_phrases
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
@@ -227,7 +227,15 @@ def _when(row: _Row, label: str, activity: str, user: User) -> PlanWhen | None:
 def _names_day(row: _Row, day: date, *, user: User) -> bool:
     """Whether ``row`` names ``day``: its weekday in any language we read, or a time that
     falls on it read against the row's own send time ("tomorrow" said the day before)."""
-    folded = fold_text(row.text)
+    text = row.text
+    for phrase in time_phrases(row.text):
+        when = _when(row, phrase, "", user)
+        if when is not None and when.day == day:
+            return True
+        if when is not None and when.day is not None:
+            # "moving day is SATURDAY OCT 3": that Saturday is the 3rd, not the plan's.
+            text = text.replace(phrase, " ")
+    folded = fold_text(text)
     words = _WEEKDAY_WORDS[day.weekday()]
     # A weekday names the next one after the message ("Friday" said on the 6th is the 11th,
     # not the 25th), or the one after that when said with "next".
@@ -417,6 +425,8 @@ def _plan_read(
         until=min(now, seeds[-1].sent_at + LINK_HORIZON),
         user=user,
     )
+    names = _first_names(user=user, person_ids={*participants, *(r.sender for r in foreign)})
+    people_names = {names[pid] for pid in participants if names.get(pid)}
     reader = _Steps(user=user, activity=activity)
     linked_until: dict[int, datetime] = {}
     zone = user.zoneinfo
@@ -426,7 +436,9 @@ def _plan_read(
         if not keep and row.chat_id not in own and row.pk not in around:
             # Said in a chat of none of the plan's people (another platform, a friend asked to
             # help): a move of its day, near it, is the plan's.
-            keep = _is_foreign_move(row, reader, user=user)
+            keep = _by_the_plans_people(row, names, people_names) and _is_foreign_move(
+                row, reader, user=user
+            )
             if keep:
                 linked_until[row.chat_id] = row.sent_at + THREAD_WINDOW
         elif not keep:
@@ -532,6 +544,38 @@ def _foreign_moves(
             sent_at__lte=min(until, row.sent_at + THREAD_WINDOW),
         )
     return [*moves, *_rows(base.filter(after))]
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _first_names(*, user: User, person_ids: set[int | None]) -> dict[int, str]:
+    """Each person's first name as a folded word ("Giu 🍋" -> "giu")."""
+    found: dict[int, str] = {}
+    for pk, name in Person.objects.filter(
+        user=user, pk__in=[pid for pid in person_ids if pid is not None]
+    ).values_list("pk", "display_name"):
+        word = _NAME_WORD.search(fold_text(name or ""))
+        if word:
+            found[pk] = word.group(0)
+    return found
+
+
+def _same_name(one: str, other: str) -> bool:
+    """ "giu" and "giulia": one name the short form of the other (three letters at least)."""
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def _by_the_plans_people(row: _Row, names: dict[int, str], people_names: set[str]) -> bool:
+    """Whether a message in another chat comes from one of the plan's people saved under
+    another name ("Giu" for "Giulia" on another platform), or names one of them ("Giulia
+    says Sunday instead")."""
+    sender = names.get(row.sender) if row.sender is not None else None
+    if sender and any(_same_name(sender, name) for name in people_names):
+        return True
+    words = set(_NAME_WORD.findall(fold_text(row.text)))
+    return any(name in words for name in people_names if len(name) >= 3)
 
 
 def _is_foreign_move(row: _Row, reader: _Steps, *, user: User) -> bool:

@@ -21,23 +21,41 @@ NEXT_MON = 168
 STORIES = (
     Story(
         name="moved on another platform by a contact saved under another name",
-        chats={"lia": dm("Lia"), "lia-tg": dm("Li \U0001f338", platform="telegram")},
+        chats={"lia": dm("Liana"), "lia-tg": dm("Lia \U0001f338", platform="telegram")},
         lines=(
-            Line("lia", MON + 2, "Lia", "Garage sale confermato: sabato 7 marzo, come help?"),
+            Line("lia", MON + 2, "Liana", "Garage sale confermato: sabato 7 marzo, come help?"),
             Line("lia", MON + 2.2, None, "I'm in! what time?"),
-            Line("lia", MON + 2.4, "Lia", "9am at my place"),
+            Line("lia", MON + 2.4, "Liana", "9am at my place"),
             Line(
                 "lia-tg",
                 THU + 1,
-                "Li \U0001f338",
+                "Lia \U0001f338",
                 "storms sabato \u26c8 spostiamo a domenica 8? same time",
             ),
             Line("lia-tg", THU + 1.5, None, "Sunday works"),
         ),
-        question="When is Lia's garage sale now?",
+        question="When is Liana's garage sale now?",
         intent="plan_recall",
         asked_hours=THU + 5,
         expect=("moved", "Sunday 8 March", "9:00"),
+    ),
+    Story(
+        name="someone else's move on the same day leaves the plan as it was",
+        chats={"wall": group("Nadia", "Hugo"), "xime": dm("Ximena", platform="signal")},
+        lines=(
+            Line("wall", MON + 3, "Nadia", "Climbing Saturday 11am at Boulder Cellar?"),
+            Line("wall", MON + 3.2, None, "in"),
+            Line(
+                "xime",
+                THU + 2,
+                "Ximena",
+                "ugh the van rental cancelled my saturday booking, so moving is Sunday 10am now",
+            ),
+        ),
+        question="when is climbing?",
+        asked_hours=THU + 6,
+        expect=("confirmed", "Saturday 7 March", "11:00"),
+        refuse=("Sunday", "moved"),
     ),
     Story(
         name="the flight's own sentence says the new day",
