@@ -615,12 +615,16 @@ def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
     return sorted(seen.values(), key=lambda row: (row.sent_at, row.pk))
 
 
+# "the new due date", "save the date": a date of something, not a date with someone.
+_DATE_OF_A_THING = re.compile(r"\b(?:due|new|start|end|release|expiry|closing|save the) dates?\b")
+
+
 def _activity(rows: Sequence[_Row], fallback: str) -> str:
     """The kind of event the plan's messages name most ("flight", "party"), else
     ``fallback``."""
     counts: dict[str, int] = {}
     for row in rows:
-        folded = fold_text(row.text)
+        folded = _DATE_OF_A_THING.sub(" ", fold_text(row.text))
         for word in CATEGORY_WORDS:
             if len(word) > 3 and re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", folded):
                 counts[word] = counts.get(word, 0) + 1
@@ -721,7 +725,7 @@ def topic_plan(
         :OCCURRENCES_READ
     ]
     for cluster in clusters:
-        activity = kinds[0] if kinds else _activity(cluster, " ".join(kept) or "plan")
+        activity = kinds[0] if kinds else _activity(cluster, _topic_name(folded_terms))
         plan = _plan_read(
             user=user, seeds=cluster, base=base, now=now, activity=activity, wide=wide
         )
@@ -750,6 +754,17 @@ def topic_plan(
     folded = fold_text(" ".join(texts.get(mid, "") for mid in chosen.message_ids))
     used = tuple(sorted(term for term in kept if _uses(term, folded)))
     return chosen, used
+
+
+# Words of a question that say when or how, not what: no name for the plan.
+_NOT_TOPIC = frozenset({"due", "now", "still", "again", "new", "next", "soon", "later", "ever"})
+
+
+def _topic_name(terms: Sequence[str]) -> str:
+    """What to call a plan that names no kind of event: the question's topic words ("bike
+    lanes report" of "when is the bike lanes report due?"), else "plan"."""
+    words = [term for term in terms if not term.endswith("ing") and term not in _NOT_TOPIC]
+    return " ".join(words) or "plan"
 
 
 def _matches(pattern: str) -> Q:
