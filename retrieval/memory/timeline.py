@@ -757,13 +757,19 @@ def topic_plan(
 
 
 # Words of a question that say when or how, not what: no name for the plan.
-_NOT_TOPIC = frozenset({"due", "now", "still", "again", "new", "next", "soon", "later", "ever"})
+_NOT_TOPIC = frozenset(
+    {
+        "due", "now", "still", "again", "new", "next", "soon", "later", "ever", "coming",
+        "leaving", "landing", "arriving", "flying", "starting", "happening", "showing",
+    }
+)  # fmt: skip
 
 
 def _topic_name(terms: Sequence[str]) -> str:
-    """What to call a plan that names no kind of event: the question's topic words ("bike
-    lanes report" of "when is the bike lanes report due?"), else "plan"."""
-    words = [term for term in terms if not term.endswith("ing") and term not in _NOT_TOPIC]
+    """What to call a plan that names no kind of event: the question's topic words without
+    its words of time ("bike lanes report" of "when is the bike lanes report due?"), else
+    "plan"."""
+    words = [term for term in terms if term not in _NOT_TOPIC]
     return " ".join(words) or "plan"
 
 
