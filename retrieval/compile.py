@@ -411,6 +411,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,
+        "same_person",
+        # "Is 'Dad mobile' the same person as Jon Reyes?", "are Bo and Bo Lind the same guy?"
+        r"^\W*(?:is|was)\s+.+?\s+(?:really\s+|also\s+|actually\s+)?the\s+same\s+"
+        r"(?:person\s+|people\s+|guy\s+|girl\s+|man\s+|woman\s+|contact\s+|one\s+)?as\b"
+        r"|^\W*(?:are|were)\s+.+?\s+and\s+.+?\s+(?:really\s+|actually\s+)?"
+        r"(?:the\s+same\s+(?:person|people|guy|girl|man|woman|contact|one)|one\s+and\s+the\s+same)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
         "who_is_name",
         # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Bea 🌻 on
         # Telegram?", "who's Bo in my contacts?"
@@ -766,8 +775,14 @@ def _accent_insensitive(key: str) -> str:
 
 
 def _word_start_pattern(keys: Sequence[str]) -> str:
-    """One case-insensitive PostgreSQL pattern: any of ``keys`` at the start of a word."""
-    return r"\m(?:" + "|".join(_accent_insensitive(key) for key in keys) + ")"
+    """One case-insensitive PostgreSQL pattern: any of ``keys`` at the start of a word, or a
+    whole word that is a short form of one ("Giu" for "Giulia"; see ``_nicknamed``)."""
+    short_forms = {
+        key[:length] for key in keys if key.isalpha() for length in range(_MIN_SHORT_FORM, len(key))
+    }
+    alternatives = [_accent_insensitive(key) for key in keys]
+    alternatives += [_accent_insensitive(form) + r"\M" for form in sorted(short_forms)]
+    return r"\m(?:" + "|".join(alternatives) + ")"
 
 
 # The user's people a question's words may name, with what ``_resolve_names`` needs of each:
@@ -882,6 +897,27 @@ def _resolve_names(
             if token.key in row.name_words or token.key in row.exact_values
         }
 
+    def nicknamed(token: _Token) -> set[int]:
+        """Contacts saved under nothing but a short form of a name another contact holds in
+        full: one human saved twice ("Giulia Bianchi" on one app, "Giu 🍋" on another)."""
+        return {
+            row.person_id
+            for row in rows
+            if len(row.name_words) == 1
+            and _shortens(next(iter(row.name_words)), token.key)
+            and len(next(iter(row.name_words))) >= _MIN_SHORT_FORM
+        }
+
+    def shortened(token: _Token, people: set[int]) -> set[int]:
+        """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
+        or "Sam Whit" for "Sam Whitlock"): the rest of a full name the contact list cuts."""
+        return {
+            row.person_id
+            for row in rows
+            if row.person_id in people
+            and any(_shortens(word, token.key) for word in row.name_words)
+        }
+
     resolved: list[_Resolved] = []
     index = 0
     while index < len(tokens):
@@ -892,13 +928,14 @@ def _resolve_names(
         if not people:
             index += 1
             continue
+        people |= nicknamed(tokens[index])
         last = index
         while (
             last + 1 in candidate_set
             and not tokens[last].folded.endswith("'s")
             and text[tokens[last].end : tokens[last + 1].start].strip() == ""
         ):
-            narrowed = people & matching(tokens[last + 1])
+            narrowed = people & matching(tokens[last + 1]) or shortened(tokens[last + 1], people)
             if not narrowed:
                 break
             people = narrowed
@@ -915,6 +952,17 @@ def _resolve_names(
         )
         index = last + 1
     return resolved
+
+
+# A short form shorter than this is only an initial ("W" for "Whitlock").
+_MIN_SHORT_FORM = 3
+
+
+def _shortens(word: str, key: str) -> bool:
+    """Whether a contact's name word is an initial or a short form of the question's word."""
+    if len(word) >= len(key) or not key.startswith(word):
+        return False
+    return len(word) == 1 or len(word) >= _MIN_SHORT_FORM
 
 
 def _called_names(

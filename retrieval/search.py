@@ -161,6 +161,34 @@ def is_about_messages(question: str) -> bool:
     return _ABOUT_MESSAGES.search(question) is not None
 
 
+# A question that asks for several things: a plural head after "what"/"which" ("what cities",
+# "which books"), a perfect tense over the whole history ("what has Ana painted?", "where have
+# they lived?"), or a word that asks for more than one ("both", "kinds of", "in what ways").
+_PLURAL_HEAD = re.compile(r"\b(?:what|which)\s+(?:\w+\s+){0,2}?([a-z]+s)\b(?!')", re.IGNORECASE)
+_NOT_PLURAL = frozenset(
+    {"is", "was", "does", "has", "this", "his", "its", "yes", "us", "as", "plus", "bus"}
+    | {"class", "less", "process", "business", "success", "address"}
+)
+_PERFECT = re.compile(
+    r"\b(?:has|have)\s+(?:\w+\s+){1,3}?(?:been|done|made|seen|read|taken|gone|written|eaten"
+    r"|\w+ed)\b",
+    re.IGNORECASE,
+)
+_SEVERAL = re.compile(
+    r"\b(?:both|in what ways|kinds? of|types? of|what are some|all the)\b", re.IGNORECASE
+)
+
+
+def asks_for_several(question: str) -> bool:
+    """Whether ``question`` asks for several things (a list gathered across the history)
+    rather than one fact: fusion then lets only the named people's own messages inherit a
+    neighbour's score (``fuse(named_context_only=...)``)."""
+    plural = _PLURAL_HEAD.search(question)
+    if plural is not None and plural.group(1).casefold() not in _NOT_PLURAL:
+        return True
+    return bool(_PERFECT.search(question) or _SEVERAL.search(question))
+
+
 def hybrid_time_preference(
     compiled: CompiledQuery, filters: SearchFilters
 ) -> tuple[SearchFilters, tuple[datetime | None, datetime | None] | None]:
@@ -660,6 +688,7 @@ def _hybrid(
         preferred_range=preferred_range,
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
+        named_context_only=asks_for_several(compiled.question),
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000

@@ -27,6 +27,10 @@ _INJECTION = re.compile(
     r"|\b(?:notice|note|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+)?"
     r"(?:ai|assistant|bot|claire)\b"
     r"|\bauthori[sz]ed\s+instructions?\b"
+    # A message posing as the system, or telling an assistant what to say to its user.
+    r"|\bsystem\s+(?:override|message|notice|instruction)\b|^\W*system\s*:"
+    r"|\b(?:for|to)\s+(?:the\s+|any\s+)?(?:ai|assistant|bot|llm|language\s+model)\s*:"
+    r"|\bwhen\s+the\s+user\s+asks\b|\b(?:tell|inform)\s+the\s+user\b"
     r"|\b(?:add|say|include|write)\b[^.\n]{0,80}\b(?:to|in)\s+your\s+next\s+(?:answer|reply|response)\b"
     # Text posing as the prompt's own structure: a source mark or a fence of its own.
     r"|</?\s*sources?\s*>|\[S\d+\]|<{3}|>{3}"
@@ -46,6 +50,71 @@ _SPAM = re.compile(
 )
 
 
+# A link: a web address, or a domain with a common top-level domain (never an email's).
+_LINK = re.compile(
+    r"\bhttps?://\S+|\bwww\.\S+"
+    r"|(?<![@\w.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
+    r"(?:com|net|org|info|biz|shop|store|xyz|top|site|online|click|link|live|app|io|co|ly|me"
+    r"|gl|to|cc|ru|cn|au|uk|us|ca|de|fr|it|es|nz|in)\b(?:/[^\s]*)?",
+    _FLAGS,
+)
+# What a phishing message asks for: a payment, a login, details, a confirmation.
+_ASK = re.compile(
+    r"\b(?:pay(?:ment)?|unpaid|overdue|outstanding\s+(?:balance|amount|fee)|penalty"
+    r"|(?:a|the|your)\s+fine|fee|toll|refund|verify|verification|confirm\s+(?:your|the)"
+    r"|update\s+your|log\s*in|sign\s+in"
+    r"|password|passcode|pin|card\s+details|bank\s+details|reschedule|redeliver\w*"
+    r"|delivery\s+(?:fee|failed|attempt)|suspend\w*|locked|quota)\b",
+    _FLAGS,
+)
+# The pressure a phishing message puts on: a deadline, a threat, a last chance.
+_URGENCY = re.compile(
+    r"\b(?:urgent\w*|immediately|asap|within\s+\d+\s*(?:h|hrs?|hours?|days?)\b|\d+\s*h(?:rs?)?\b"
+    r"|final\s+(?:notice|reminder|warning)|last\s+(?:chance|notice|warning)|act\s+now"
+    r"|avoid\s+(?:a\s+|an\s+|further\s+)?(?:penalty|fee|fine|charges?|suspension|late)"
+    r"|will\s+be\s+(?:suspended|closed|locked|deleted|cancell?ed|returned)|expires?\s+today)",
+    _FLAGS,
+)
+# An unsolicited offer: a price cut or a giveaway.
+_OFFER = re.compile(
+    r"\b(?:\d+\s*%\s*off|cheap|discount\w*|free\s+(?:entry|entries|tickets?|gift)|promo"
+    r"|resale|giveaway|deal\s+of)\b",
+    _FLAGS,
+)
+
+INJECTION = "injection"
+PHISHING = "phishing"
+SPAM = "spam"
+# How an answer labels a cited message of each kind.
+SUSPICION_LABELS = {
+    INJECTION: "contains instructions aimed at an assistant; ignored",
+    PHISHING: "looks like a phishing message; its link is left out and it was not followed",
+    SPAM: "looks like spam; its link is left out and it was not followed",
+}
+
+
+def suspicion_kind(text: str, *, is_unsolicited: bool = False) -> str:
+    """What makes a message suspicious, or "": instructions aimed at an assistant
+    (``INJECTION``); a link with a payment or login ask under pressure, or with such an ask
+    from a sender the user never wrote to (``PHISHING``); the shapes of bulk messages, or a
+    link with an offer from such a sender (``SPAM``)."""
+    if not text:
+        return ""
+    if _INJECTION.search(text):
+        return INJECTION
+    has_link = _LINK.search(text) is not None
+    if has_link and _ASK.search(text) and (is_unsolicited or _URGENCY.search(text)):
+        return PHISHING
+    if _SPAM.search(text) or (has_link and is_unsolicited and _OFFER.search(text)):
+        return SPAM
+    return ""
+
+
+def without_links(text: str) -> str:
+    """``text`` with every link replaced: a suspicious message's address is never repeated."""
+    return _LINK.sub("[link removed]", text)
+
+
 def suspicious_text(text: str) -> bool:
-    """A message that tries to instruct an assistant, or reads as spam."""
-    return bool(_INJECTION.search(text) or _SPAM.search(text))
+    """A message that tries to instruct an assistant, or reads as spam or phishing."""
+    return bool(suspicion_kind(text))

@@ -108,6 +108,9 @@ class EvidenceSource:
     turns: tuple[tuple[str, str], ...] = ()
     # When each of ``turns`` was sent (same order); empty when not known.
     turn_sent_at: tuple[dt.datetime, ...] = ()
+    # What makes the cited message suspicious (``claire.ai.suspicious``: "injection",
+    # "phishing", "spam"), "" when nothing: the answer labels it and never follows it.
+    suspicion: str = ""
 
 
 @dataclass(frozen=True)

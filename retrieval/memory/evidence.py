@@ -47,6 +47,7 @@ from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_e
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
+from retrieval.memory.chatnames import chats_named
 from retrieval.memory.closure import owed_amount
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
 from retrieval.memory.extract import RELATIONS, is_suspicious
@@ -66,11 +67,13 @@ from retrieval.memory.findings import (
 from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
+from retrieval.memory.sameperson import same_person_findings
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
     RelationshipMetrics,
     exchanged_counts_for_user,
+    fuller_names,
     identity_lookup,
     loops_for_user,
     open_loops_for_user,
@@ -97,6 +100,7 @@ RECENT_SCAN = 600
 RECENT_DEFAULT_DAYS = 3
 # A ranking that names no window counts the messages of this many days.
 RANKING_DEFAULT_DAYS = 90
+RANKING_CHAT_DAYS = 365
 
 
 class MemorySource(models.TextChoices):
@@ -513,12 +517,20 @@ def _ranking_hits(
     zone = user.zoneinfo
     today = now.astimezone(zone).date()
     time_range = compiled.time_range
+    chat_ids = _ranking_chat_ids(user=user, compiled=compiled)
     counts: dict[int, int] | None = None
-    if time_range is not None or ranking.platforms or ranking.kind == RankingKind.MOST_MESSAGES:
+    if (
+        time_range is not None
+        or ranking.platforms
+        or chat_ids
+        or ranking.kind == RankingKind.MOST_MESSAGES
+    ):
+        # In a chat, who is most active there over its year; elsewhere the recent months.
+        default_days = RANKING_CHAT_DAYS if chat_ids else RANKING_DEFAULT_DAYS
         first_day = (
             time_range.start_utc.astimezone(zone).date()
             if time_range is not None
-            else today - timedelta(days=RANKING_DEFAULT_DAYS - 1)
+            else today - timedelta(days=default_days - 1)
         )
         last_day = (
             min((time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date(), today)
@@ -526,20 +538,24 @@ def _ranking_hits(
             else today
         )
         counts = exchanged_counts_for_user(
-            user=user, first_day=first_day, last_day=last_day, platforms=ranking.platforms
+            user=user,
+            first_day=first_day,
+            last_day=last_day,
+            platforms=ranking.platforms,
+            chat_ids=chat_ids,
         )
-        window = time_range.label if time_range is not None else "in the last 90 days"
+        window = time_range.label if time_range is not None else f"in the last {default_days} days"
     else:
         window = "in the last 90 days"
     if ranking.platforms:
         window += " on " + " and ".join(_PLATFORM_NAMES.get(p, p) for p in ranking.platforms)
+    if chat_ids:
+        window += " in " + " and ".join(_chat_titles(user=user, chat_ids=chat_ids))
     counted_since: datetime | None = None
     counted_until: datetime | None = None
     if counts is not None:
         counted_since = (
-            time_range.start_utc
-            if time_range is not None
-            else now - timedelta(days=RANKING_DEFAULT_DAYS)
+            time_range.start_utc if time_range is not None else now - timedelta(days=default_days)
         )
         counted_until = time_range.end_utc if time_range is not None else None
     ranked = people_ranking(
@@ -551,6 +567,7 @@ def _ranking_hits(
         counted_since=counted_since,
         counted_until=counted_until,
         platforms=ranking.platforms,
+        chat_ids=chat_ids,
     )
     last_contact: dict[int, datetime] | None = None
     if counts is None:
@@ -564,8 +581,10 @@ def _ranking_hits(
         RankingKind.NEGLECTED: "People you have drifted from",
         RankingKind.MOST_MESSAGES: "The people you exchanged the most messages with",
     }.get(ranking.kind, "The people you are closest to")
+    if chat_ids and ranking.kind != RankingKind.NEGLECTED:
+        heading = "The people who wrote the most"
     notes = {
-        mid: f"#{place} {item.display_name}"
+        mid: f"#{place} {_shown(item.display_name, 'sender')}"
         for place, item in enumerate(ranked, start=1)
         for mid in item.representative_message_ids
     }
@@ -577,8 +596,24 @@ def _ranking_hits(
         heading=heading,
         last_contact=last_contact,
         zone=zone,
+        fuller=fuller_names(user=user, ranked=ranked),
     )
     return [(mid, notes[mid]) for mid in ordered], findings
+
+
+def _ranking_chat_ids(*, user: User, compiled: CompiledQuery) -> tuple[int, ...]:
+    """The chats a ranking counts in: the strict scope it was asked in, else the chats the
+    question names or describes ("who talks most in the hiking group"), groups only (a
+    contact's name is not their chat); none means all."""
+    strict = _strict_chat_ids(compiled)
+    if strict:
+        return tuple(strict)
+    return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
+
+
+def _chat_titles(*, user: User, chat_ids: Sequence[int]) -> list[str]:
+    titles = dict(Chat.objects.filter(user=user, pk__in=list(chat_ids)).values_list("pk", "title"))
+    return [titles.get(pk) or "that chat" for pk in chat_ids]
 
 
 def _last_exchanges(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, datetime]:
@@ -992,6 +1027,10 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
     city = compiled.location.city if compiled.location is not None else None
+    same_findings, same_ids = same_person_findings(user=user, question=compiled.question)
+    if same_ids:
+        # "Is 'Dad mobile' the same person as Jon?": a message of the person under each name.
+        return [(mid, "same person") for mid in same_ids], same_findings
     if not descriptors and not city:
         # A named person: what the messages about them say of the attribute asked ("where is
         # Rui from?"), then what memory knows about them (their facts' messages).
@@ -1168,6 +1207,8 @@ RECENT_WIDER_DAYS = (7, 14, 30)
 # A catch-up over one chat, person or platform that names no time reads at least this many
 # days: a chat's news is rarer than all chats' news.
 SCOPED_CATCH_UP_DAYS = 7
+# A name shorter than this is not looked for in other people's messages.
+MENTION_MIN_CHARS = 3
 
 
 def _return_moment(*, user: User, now: datetime) -> datetime | None:
@@ -1269,17 +1310,15 @@ def _since_user_last_wrote(
     return min(start, last or floor)
 
 
-def _chats_named(*, user: User, compiled: CompiledQuery) -> list[int]:
-    """Chats whose title the question names ("catch me up on the climbing group")."""
-    folded = fold_text(compiled.question)
-    named = []
-    for pk, title in Chat.objects.filter(user=user, is_excluded_from_ai=False).values_list(
-        "pk", "title"
-    ):
-        key = fold_text(title or "").strip()
-        if len(key) >= 3 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
-            named.append(pk)
-    return named
+def _from_or_about(*, compiled: CompiledQuery, person_ids: Sequence[int]) -> models.Q:
+    """Messages a catch-up on people reads: theirs in any chat, and others' that name them
+    the way the question does ("catch me up on Ana": "Ana got the job!" in a group)."""
+    condition = models.Q(sender_person_id__in=list(person_ids))
+    for person in compiled.people:
+        name = (person.name or "").strip()
+        if person.person_ids and len(name) >= MENTION_MIN_CHARS and name.replace(" ", "").isalpha():
+            condition |= models.Q(text__iregex=rf"\m{re.escape(name)}\M")
+    return condition
 
 
 def _recent_hits(
@@ -1300,7 +1339,7 @@ def _recent_hits(
         list(_strict_chat_ids(compiled) or ()) if _strict_chat_ids(compiled) else None
     )
     if chat_ids is None:
-        named_chats = _chats_named(user=user, compiled=compiled)
+        named_chats = chats_named(user=user, question=compiled.question)
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
     platforms = question_platforms(fold_text(compiled.question))
@@ -1313,11 +1352,13 @@ def _recent_hits(
     if chat_ids is not None:
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
-        rows = rows.filter(sender_person_id__in=list(person_ids))
+        rows = rows.filter(_from_or_about(compiled=compiled, person_ids=person_ids))
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
-    if not chosen and is_scoped:
-        # Caught up on one chat, person or platform: since the user last wrote there.
+    if not chosen and is_scoped and (chat_ids is not None or platforms):
+        # Caught up on one chat or platform: since the user last wrote there. A person's news
+        # is spread over every chat they are in, so a word of the user's in one of them
+        # does not mean the user has read the rest.
         start = _since_user_last_wrote(user=user, rows=rows, start=start, end=end)
     asked_start = start
 

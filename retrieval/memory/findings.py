@@ -480,12 +480,14 @@ def ranking_findings(
     heading: str,
     last_contact: Mapping[int, datetime] | None = None,
     zone: ZoneInfo | None = None,
+    fuller: Mapping[int, str] | None = None,
 ) -> list[Finding]:
     """ "The people you exchanged the most messages with in the last 90 days:" then one line
     per person, "1. Ana Souza: 120 messages", consecutive ranks, each citing one of the
     messages exchanged with that person. With ``last_contact`` (drifted contacts) each line
     says when the last exchange was, and cites it: "1. Ana Souza: last message Tue 3 March,
-    18:05; 40 messages"."""
+    18:05; 40 messages". A fuller name the person goes by (``fuller``) follows the saved one,
+    "1. Ana S (Ana Souza)"; a name holding instructions is never repeated."""
     if not ranked:
         return [Finding(text=f"Nobody {window_text}: no messages exchanged in that window.")]
     findings = [Finding(text=f"{heading} {window_text}:")]
@@ -496,9 +498,16 @@ def ranking_findings(
         said = f"{count} {noun}"
         if last is not None:
             said = f"last message {moment_text(last, zone or ZoneInfo('UTC'))}; {said}"
+        name = item.display_name
+        if suspicious_text(name):
+            name = "a sender with a suspicious name"
+        elif (fuller or {}).get(item.person_id) and not suspicious_text(
+            (fuller or {})[item.person_id]
+        ):
+            name = f"{name} ({(fuller or {})[item.person_id]})"
         findings.append(
             Finding(
-                text=f"{place}. {item.display_name}: {said}",
+                text=f"{place}. {name}: {said}",
                 message_ids=item.representative_message_ids[:1],
             )
         )

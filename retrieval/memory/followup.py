@@ -3,7 +3,8 @@
 "Let Ines know the plumber moved", "text Rui back about the flat", "send Ana the Porto tips":
 a useful draft carries facts the request only points at. They live in four places:
 
-- the **thread** with the recipient: the latest exchange in the user's direct chat with them;
+- the **thread** with the recipient: the latest exchange in the user's direct chat with them
+  (their own latest messages in groups when there is no direct chat);
 - **news** since the user last wrote to them: a later message elsewhere (from someone the user
   talks to) that names what the thread is about (a rare name it uses: the plumber's company,
   a venue) or names the recipient together with the request's topic;
@@ -167,10 +168,14 @@ def action_follow_up(*, user: User, compiled: CompiledQuery, now: datetime) -> F
     direct_ids = set(chats.filter(kind=ChatKind.DIRECT).values_list("pk", flat=True))
     group_ids = set(chats.filter(kind=ChatKind.GROUP).values_list("pk", flat=True))
     since = now - FOLLOW_UP_WINDOW
+    # Someone the user only meets in groups: their own messages there are the thread.
+    thread_source = (
+        Q(chat_id__in=direct_ids)
+        if direct_ids
+        else Q(chat_id__in=group_ids, sender_person_id__in=list(person_ids))
+    )
     recent_direct = list(
-        readable.filter(chat_id__in=direct_ids, sent_at__gte=since).order_by("-sent_at", "-pk")[
-            :SCAN_LIMIT
-        ]
+        readable.filter(thread_source, sent_at__gte=since).order_by("-sent_at", "-pk")[:SCAN_LIMIT]
     )
     question_terms = {word for term in topic_terms(compiled) for word in _terms(term)}
     question_terms -= recipient_names
@@ -182,7 +187,9 @@ def action_follow_up(*, user: User, compiled: CompiledQuery, now: datetime) -> F
     )
     news = _news(
         user=user,
-        readable=readable.exclude(chat_id__in=direct_ids),
+        readable=readable.exclude(chat_id__in=direct_ids).exclude(
+            pk__in=[message.pk for message in thread]
+        ),
         after=max(last_told, since),
         anchors=anchors,
         recipient_names=recipient_names,

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Max, Min
 
 from claire.accounts.models import User
-from claire.ai.suspicious import suspicious_text
+from claire.ai.suspicious import SUSPICION_LABELS, suspicion_kind, suspicious_text
 from conversations.identities import phone_same_number
 from conversations.models import (
     ChatKind,
@@ -95,6 +95,11 @@ _NEWS = re.compile(
 )
 GROUPS_NAMED = 3
 QUOTE_CHARS = 140
+SENDER_NAMES_READ = 20
+LATEST_READ = 60
+# A message of this many distinct words (three letters or more) tells something.
+TELLING_WORDS = 5
+_TELLING_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def asked_who(question: str) -> bool:
@@ -129,6 +134,9 @@ def who_findings(
         return [], []
     zone = user.zoneinfo
     lead = name or _display_name(user=user, person_ids=person_ids) or "They"
+    stranger = unknown_sender_finding(user=user, person_ids=person_ids, lead=lead)
+    if stranger is not None:
+        return [stranger], list(stranger.message_ids)
     sentences: list[str] = []
     cited: list[int] = []
     facts = [
@@ -186,13 +194,19 @@ def who_findings(
         cited.append(news.pk)
     also = _other_names(user=user, person_ids=person_ids, lead=lead)
     if also:
-        sentences.insert(0, f"{lead} is also saved as {_and(also)}")
+        sentences.insert(0, f"{lead} is also saved as {_and(also)}{_tied_by(user, person_ids)}")
     where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
         if not cited and first_id is not None and not _is_suspicious(user=user, pk=first_id):
-            # Nothing says more of them than the first message exchanged.
+            # Nothing says more of them than the first message exchanged, and the latest
+            # thing they told the user.
             cited.append(first_id)
+            latest = _latest_own_words(user=user, person_ids=person_ids)
+            if latest is not None and latest[0] not in cited:
+                when = moment_text(latest[1], zone)
+                sentences.append(f"Latest from {lead}, on {when}: “{_quote(latest[2])}”")
+                cited.append(latest[0])
     if not sentences:
         return [], []
     text = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
@@ -394,6 +408,67 @@ def _where_you_talk(
     return text + f", since {moment_text(first_row[1], zone)}", first_row[0]
 
 
+# Messages of an unknown sender read to judge them.
+STRANGER_MESSAGES_READ = 20
+
+
+def unknown_sender_finding(*, user: User, person_ids: Sequence[int], lead: str) -> Finding | None:
+    """ "Help Desk is not one of your contacts: an unknown number (+44 7700 900999) you
+    have never written to; its message contains instructions aimed at an assistant; ignored."
+    Said of a sender the user never wrote to in any chat they share whose messages read as
+    suspicious (read as from a stranger: a link with a payment ask is phishing), citing the
+    newest such message; ``None`` for anyone else."""
+    if Message.objects.filter(
+        user=user, is_from_self=True, chat__memberships__person_id__in=list(person_ids)
+    ).exists():
+        return None
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            sender_person_id__in=list(person_ids),
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "text", "sender_name")[:STRANGER_MESSAGES_READ]
+    )
+    flagged = [
+        (pk, kind)
+        for pk, text, sender_name in rows
+        if (kind := suspicion_kind(text or "", is_unsolicited=True) or suspicion_kind(sender_name))
+    ]
+    if not flagged:
+        return None
+    message_id, kind = flagged[0]
+    number = _written_number(user=user, person_ids=person_ids)
+    who = f"an unknown number ({number})" if number else "an unknown sender"
+    noun = "its only message" if len(rows) == 1 else "its latest message"
+    text = (
+        f"{lead} is not one of your contacts: {who} you have never written to; "
+        f"{noun} {SUSPICION_LABELS.get(kind, kind)}."
+    )
+    return Finding(text=text, message_ids=(message_id,))
+
+
+def _written_number(*, user: User, person_ids: Sequence[int]) -> str:
+    """The person's phone number as a chat shows it (the direct chat of a number saved
+    under no name is titled with it), else as stored; "" without one."""
+    phones = list(
+        PersonIdentity.objects.filter(
+            user=user, person_id__in=list(person_ids), kind=IdentityKind.PHONE
+        ).values_list("value", flat=True)
+    )
+    if not phones:
+        return ""
+    titles = ChatParticipant.objects.filter(
+        chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+    ).values_list("chat__title", flat=True)
+    for title in titles:
+        if title and any(phone_same_number(title, phone) for phone in phones):
+            return title
+    return phones[0]
+
+
 def _is_suspicious(*, user: User, pk: int) -> bool:
     """A message that reads as instructions to an assistant or spam is never what a who-is
     answer rests on."""
@@ -433,19 +508,72 @@ def _first(name: str) -> str:
 
 
 def _other_names(*, user: User, person_ids: Sequence[int], lead: str) -> list[str]:
-    """The human's other contact names ("Big Ben" is also saved as "Ben Kowalski"): names
-    with a letter, other than the one asked about."""
+    """The human's other names ("Lofty" is also saved as "Tom Reyes"): contact names,
+    and the names their messages came under on other platforms, with a letter, other than the
+    one asked about; decoration (emoji) aside, each once."""
     asked = set(name_words(lead))
-    others = []
-    for display in (
+    contact_names = (
         Person.objects.filter(user=user, pk__in=list(person_ids))
         .order_by("pk")
         .values_list("display_name", flat=True)
-    ):
+    )
+    sender_names = (
+        Message.objects.filter(user=user, sender_person_id__in=list(person_ids))
+        .exclude(sender_name="")
+        .values_list("sender_name", flat=True)
+        .distinct()
+        .order_by("sender_name")[:SENDER_NAMES_READ]
+    )
+    others: list[str] = []
+    seen: set[tuple[str, ...]] = set()
+    for display in [*contact_names, *sender_names]:
         words = name_words(display)
-        if words and set(words) != asked and not set(words) <= asked and display not in others:
+        key = tuple(words)
+        if (
+            words
+            and set(words) != asked
+            and not set(words) <= asked
+            and key not in seen
+            and not suspicious_text(display)
+        ):
+            seen.add(key)
             others.append(display)
     return others
+
+
+def _tied_by(user: User, person_ids: Sequence[int]) -> str:
+    """ " (one phone number: +61…)" when a phone number ties the names together."""
+    phone = (
+        PersonIdentity.objects.filter(
+            user=user, person_id__in=list(person_ids), kind=IdentityKind.PHONE
+        )
+        .order_by("pk")
+        .values_list("value", flat=True)
+        .first()
+    )
+    return f" (one phone number: {phone})" if phone else ""
+
+
+def _latest_own_words(*, user: User, person_ids: Sequence[int]) -> tuple[int, datetime, str] | None:
+    """The newest message the person sent that says something (``TELLING_WORDS`` words or
+    more, not suspicious), preferring their direct chats with the user."""
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            sender_person_id__in=list(person_ids),
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "sent_at", "text", "chat__kind")[:LATEST_READ]
+    )
+    telling = [
+        (pk, sent_at, text)
+        for pk, sent_at, text, kind in sorted(rows, key=lambda row: row[3] != ChatKind.DIRECT)
+        if len(set(_TELLING_WORD.findall(fold_text(text or "")))) >= TELLING_WORDS
+        and not suspicious_text(text or "")
+    ]
+    return telling[0] if telling else None
 
 
 def _display_name(*, user: User, person_ids: Sequence[int]) -> str:

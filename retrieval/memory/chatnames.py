@@ -1,0 +1,105 @@
+"""Which of the user's chats a question names: by its title ("catch me up on #design-review")
+or by what a group is about ("the hiking group", "our band chat").
+
+A group's title rarely says what people call it: "Trail Rats 🥾" is "the hiking group". So a
+word said just before "group", "chat" or "channel" names a group when it shares a stem with a
+word of the group's title or with the name of an emoji in it (the Unicode name of 🥾 is
+"HIKING BOOT"); a shortened title word counts ("fam" for "family"). Only the user's chats
+not excluded from AI are read; the title is the user's own data, never message text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from claire.accounts.models import User
+from conversations.models import Chat, ChatKind
+from retrieval.lexicon import STOP_WORDS, fold_text
+
+# "the <word> group", "my <word> <word> chat", "the <word> channel".
+_DESCRIBED = re.compile(
+    r"\b(?P<words>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s+(?:group|chat|channel|thread|server)s?\b"
+)
+# Words said before "group" that describe no subject.
+_NOT_DESCRIBING = frozenset(
+    {"the", "my", "our", "a", "that", "this", "whole", "group", "chat", "new", "old", "big"}
+)
+_SUFFIXES = ("ings", "ing", "ers", "er", "es", "s")
+MIN_STEM = 3
+# Unicode categories nobody types when naming a chat: emoji, modifiers, joiners, selectors.
+_NOT_SAID = frozenset({"So", "Sk", "Cf", "Mn", "Me"})
+
+
+def word_stem(word: str) -> str:
+    """A crude stem that makes "running", "runners" and "runner" one word ("run"): a common
+    suffix off, then a doubled last consonant single."""
+    word = fold_text(word)
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > MIN_STEM and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word
+
+
+def title_stems(title: str) -> set[str]:
+    """Stems of a title's words and of the words of its emoji's Unicode names."""
+    words = re.findall(r"[a-z]+", fold_text(title))
+    for char in title:
+        if unicodedata.category(char) == "So":
+            words += re.findall(r"[a-z]+", unicodedata.name(char, "").lower())
+    return {word_stem(word) for word in words if len(word) >= MIN_STEM}
+
+
+def _title_words(title: str) -> str:
+    """A folded title without its emoji ("Trail Rats 🥾" is said "trail rats")."""
+    kept = "".join(
+        " " if unicodedata.category(char) in _NOT_SAID else char for char in fold_text(title)
+    )
+    return " ".join(kept.split())
+
+
+def described_stems(folded_question: str) -> set[str]:
+    """Stems of the words a folded question says a group is about ("the climbing group")."""
+    stems: set[str] = set()
+    for match in _DESCRIBED.finditer(folded_question):
+        for word in match.group("words").split():
+            if word in _NOT_DESCRIBING or word in STOP_WORDS or len(word) < MIN_STEM:
+                continue
+            stems.add(word_stem(word))
+    return stems
+
+
+def chats_named(*, user: User, question: str, groups_only: bool = False) -> list[int]:
+    """The user's chats (visible to AI; groups only when ``groups_only``) whose title the
+    question says, else the groups it describes by a subject their title holds; empty when it
+    names none. One query."""
+    folded = fold_text(question)
+    chats = Chat.objects.filter(user=user, is_excluded_from_ai=False)
+    if groups_only:
+        chats = chats.exclude(kind=ChatKind.DIRECT)
+    rows = list(chats.values_list("pk", "title", "kind"))
+    named = []
+    for pk, title, _kind in rows:
+        key = _title_words(title or "")
+        if len(key) >= MIN_STEM and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", folded):
+            named.append(pk)
+    if named:
+        return named
+    described = described_stems(folded)
+    if not described:
+        return []
+    return [
+        pk
+        for pk, title, kind in rows
+        if kind != ChatKind.DIRECT and _stems_meet(described, title_stems(title or ""))
+    ]
+
+
+def _stems_meet(described: set[str], title: set[str]) -> bool:
+    """A described stem equals a title stem, or one starts the other ("fam" for "family")."""
+    return any(
+        said.startswith(held) or held.startswith(said) for said in described for held in title
+    )
