@@ -478,6 +478,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "still_on",
         r"\bare\s+we\s+(?:still\s+)?(?:on|meeting|going|doing|having|seeing)\b"
         r"|\b(?:is|are)\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b"
+        # "Is Ana still landing Friday night?", "is Ben still lending the van on Sunday?": a
+        # plan of someone's still going ahead on a day or as an event.
+        r"|\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
         r"|\bam\s+i\s+(?:still\s+)?(?:having|seeing|meeting|going|doing|getting)\b"
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
@@ -519,9 +523,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "When am I getting sushi with Mia?", "when are we seeing Kai?"
         r"|\bwhen\s+(?:am\s+i|are\s+we)\s+(?:still\s+)?(?:getting|having|seeing|meeting|going"
         r"|grabbing|doing)\b"
-        r"|\bwhen\s+(?:is|are|am|does|do|will|should|'s)\s+(?:[\w']+\s+){0,4}?"
+        r"|\bwhen(?:'s|\s+(?:is|are|am|does|do|will|should|'s))\s+(?:[\w']+\s+){0,4}?"
         r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
-        r"|starting|start|due|picking|picked|dropping|happening|showing\s+up)\b"
+        r"|starting|start|due|picking|picked|dropping|happening|showing\s+up|flying|fly"
+        r"|visiting|moving|heading|returning)\b"
+        # "When is Ana's move now?", "when's the deadline?": a short question for the time of
+        # one thing.
+        r"|^\W*when(?:'s|\s+(?:is|are))\s+(?:[\w']+\s+){0,3}?[\w']+"
+        r"(?:\s+(?:now|again|then|happening))?\s*\?*\s*$"
         # "Where's the tasting tomorrow?": where something is on a day.
         rf"|\bwhere(?:'s|\s+is|\s+are)\s+(?:[\w']+\s+){{1,4}}?(?:on\s+)?(?:{_PLAN_DAYS})\b",
     ),
@@ -533,7 +542,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
         rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
-        r"|\bany\s+plans\b",
+        r"|\bany\s+plans\b|\bwhat\s+plans\s+(?:do|have|did|are|'ve)\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -1358,6 +1367,9 @@ _BEHIND = re.compile(
 )
 
 
+_STILL = re.compile(r"\bstill\b")
+
+
 def _direction_for(intent: Intent, masked: str) -> Direction:
     """Which occurrence a bare date means: requested actions and questions in a future form
     take the next one ("what will Leo bring in October?" asked in March), plan questions and
@@ -1367,6 +1379,9 @@ def _direction_for(intent: Intent, masked: str) -> Direction:
         return "future"
     worded_behind = bool(_BEHIND.search(masked))
     if _FUTURE.search(masked) and not worded_behind:
+        return "future"
+    if intent == Intent.PLAN_RECALL and _STILL.search(masked):
+        # "Is Ana still landing Friday night?": a plan that has not happened yet.
         return "future"
     if intent == Intent.PLAN_RECALL:
         return "nearest"

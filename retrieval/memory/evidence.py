@@ -33,7 +33,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from itertools import zip_longest
 from zoneinfo import ZoneInfo
 
@@ -1014,17 +1014,27 @@ def _plan_detail(
 def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:
     """ "Is it still on Saturday?": no when the plan was moved or cancelled, or is now for a
     day outside the question's window; yes otherwise."""
-    if plan.status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
+    if plan.status == PlanStatus.CANCELLED:
         return "No"
     time_range = compiled.time_range
     when = plan_current_when(plan, user.zoneinfo)
-    if time_range is not None and when is not None and when.day is not None:
-        zone = user.zoneinfo
-        first_day = time_range.start_utc.astimezone(zone).date()
-        last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
-        if not first_day <= when.day <= last_day:
-            return "No"
-    return "Yes"
+    if time_range is None or when is None or when.day is None:
+        return "No" if plan.status == PlanStatus.CHANGED else "Yes"
+    # Asked of a day: yes when the plan is (now) for it ("now that it is on Sunday"), no when
+    # it moved away from it; with a clock, of the hours asked ("Friday night").
+    zone = user.zoneinfo
+    clock = _CLOCK_START.match(when.clock)
+    if clock is not None:
+        moment = datetime.combine(
+            when.day, time(int(clock.group(1)), int(clock.group(2))), tzinfo=zone
+        )
+        return "Yes" if time_range.start_utc <= moment < time_range.end_utc else "No"
+    first_day = time_range.start_utc.astimezone(zone).date()
+    last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
+    return "Yes" if first_day <= when.day <= last_day else "No"
+
+
+_CLOCK_START = re.compile(r"(\d{1,2}):(\d{2})(?![\u2013-])")
 
 
 def _topic_plan(

@@ -85,13 +85,18 @@ _ACTIVITY = re.compile(r"\b(" + "|".join(ACTIVITIES) + r")s?\b", _FLAGS)
 
 _WEEKDAY = (
     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-    r"|segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|domingo"
+    r"|segunda|ter[cç]a|quarta|quinta|sexta|s[aá]bado|sabato|domingo"
     r"|lunes|martes|mi[eé]rcoles|jueves|viernes"
     r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+    r"|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|domenica)"
 )
 # "Fri 12th", "Thu Jun 4", "sat. 3": an abbreviated day only with a date or a time after it.
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTHS = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|maggio|giugno|luglio|agosto"
+    r"|settembre|setembro|septiembre|ottobre|outubro|octubre|dicembre|dezembro|diciembre|janeiro"
+    r"|enero|junho|junio|julho|julio|mayo|maio)[a-z]*\.?"
+)
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
     rf"(?:[a-z]{{3}}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
@@ -104,7 +109,9 @@ _SHORT_DAY = (
 # "Thursday the 26th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
 _DAY_DATE = (
     rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
-    rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w))?"
+    rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w)"
+    # "mercoledì 14", "Friday 13": a number no clock has is the day of the month.
+    r"|\s+(?:1[3-9]|2\d|3[01])\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
@@ -112,7 +119,8 @@ _MONTH_DAY = (
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
 _CLOCK = (
-    r"(?:(?:between|from)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s(?:and|to|-|\u2013)\s"
+    r"(?:(?:between|from|tra le|fra le|entre|zwischen)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?"
+    r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
@@ -214,9 +222,51 @@ def _place_after_time(text: str, time_match: re.Match[str]) -> str:
     return match.group(1) if match else ""
 
 
+_RELATIVE_DAY = re.compile(
+    r"today|tonight|tomorrow(?: (?:morning|evening|night))?|hoje|amanh[aã]|mañana|hoy|demain"
+    r"|heute|morgen",
+    _FLAGS,
+)
+
+
+def _dated_time(text: str) -> re.Match[str] | None:
+    """The first time ``text`` names, or a weekday or date said after it when that one is only
+    "today" or "tomorrow" ("August pick is Tomorrow, and Tomorrow — meet Wed 2 Sep?": the
+    date is the plan's, the first is a title or an aside)."""
+    first = _TIME.search(text)
+    if first is None or not _RELATIVE_DAY.fullmatch(first.group(0).strip()):
+        return first
+    for match in _TIME.finditer(text, first.end()):
+        said = match.group(0).strip()
+        if not _RELATIVE_DAY.fullmatch(said) and not _CLOCK_ONLY.fullmatch(said):
+            return match
+    return first
+
+
+def time_phrases(text: str) -> list[str]:
+    """Every day or time ``text`` names, as written ("SATURDAY OCT 3, 9am", "sabato")."""
+    return [match.group(0).strip() for match in _TIME.finditer(text)]
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def _change_for(text: str, activity_match: re.Match[str] | None) -> re.Match[str] | None:
+    """The change word of the sentence that names the activity ("the offsite got shifted to
+    Friday. Changed my flight to Sat 26th": the flight's), else the first one."""
+    if activity_match is not None:
+        ends = [m.start() for m in _SENTENCE_END.finditer(text)]
+        start = max((end + 1 for end in ends if end < activity_match.start()), default=0)
+        stop = min((end for end in ends if end >= activity_match.end()), default=len(text))
+        own = _CHANGE.search(text, start, stop)
+        if own is not None:
+            return own
+    return _CHANGE.search(text)
+
+
 def plan_signal(text: str) -> PlanSignal:
     activity_match = _ACTIVITY.search(text)
-    time_match = _TIME.search(text)
+    time_match = _dated_time(text)
     place = ""
     # The place said with the activity ("dinner ... at Casa Nova"), not one from another
     # sentence of the same message.
@@ -231,7 +281,7 @@ def plan_signal(text: str) -> PlanSignal:
         if not _NOT_PLACES.match(candidate):
             place = candidate
             break
-    change_match = _CHANGE.search(text)
+    change_match = _change_for(text, activity_match)
     bare_clock = _bare_clock_after(text, change_match) if change_match else ""
     cancel_match = _CANCEL.search(text)
     moved_to = change_match is not None and (

@@ -57,9 +57,11 @@ _EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema",
 
 
 # "8-10am", "between 10 and 12", "from 6 to 9pm": a window, not one time.
+_RANGE_START = r"between|from|tra\s+le|fra\s+le|entre(?:\s+(?:as|las|les))?|zwischen"
 _CLOCK_RANGE = re.compile(
-    r"(?:\b(?:between|from)\s+)?(?<![\d:])(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<a1>am|pm)?"
-    r"\s*(?:-|\u2013|\bto\b|\band\b)\s*(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>am|pm)?\b",
+    rf"(?:\b(?:{_RANGE_START})\s+)?(?<![\d:])(?P<h1>\d{{1,2}})(?::(?P<m1>\d{{2}}))?\s*"
+    r"(?P<a1>am|pm)?\s*(?:-|\u2013|\bto\b|\band\b|\be(?:\s+(?:le|as))?\b|\by(?:\s+las)?\b"
+    r"|\bet\b|\bund\b)\s*(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<a2>am|pm)?\b",
     re.IGNORECASE,
 )
 
@@ -69,7 +71,7 @@ def _range_text(label: str) -> str:
     names none."""
     for match in _CLOCK_RANGE.finditer(label):
         said = match.group(0).lower()
-        if not (match.group("a2") or match.group("a1") or said.startswith(("between", "from"))):
+        if not (match.group("a2") or match.group("a1") or re.match(_RANGE_START, said) is not None):
             continue
         h1, h2 = int(match.group("h1")), int(match.group("h2"))
         m1, m2 = int(match.group("m1") or 0), int(match.group("m2") or 0)
@@ -101,6 +103,7 @@ def clock_text(label: str, *, activity: str = "") -> str:
     if window:
         return window
     for match in _CLOCK.finditer(label):
+        minute_text = ""
         if match.group("bare"):
             hour, minute, half = int(match.group("bare")), 0, ""
         else:
@@ -115,7 +118,11 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour += 12
         elif half == "am" and hour == 12:
             hour = 0
-        elif not half and hour < 12 and (activity in _EVENING or (hour <= 6 and not minute)):
+        elif (
+            not half
+            and hour < 12
+            and (activity in _EVENING or (hour <= 6 and not minute_text and not minute))
+        ):
             hour += 12
         elif not half and hour < 12:
             # "7:15" with nothing else: said as written, morning or evening unknown.
@@ -195,6 +202,56 @@ _DAY_NAMES = {
     "freitag": "friday",
     "samstag": "saturday",
     "sonntag": "sunday",
+    "lunedi": "monday",
+    "martedi": "tuesday",
+    "mercoledi": "wednesday",
+    "giovedi": "thursday",
+    "venerdi": "friday",
+    "domenica": "sunday",
+    "sabato": "saturday",
+    # Months the date reader does not know, as the English month.
+    "gennaio": "january",
+    "janeiro": "january",
+    "enero": "january",
+    "janvier": "january",
+    "maggio": "may",
+    "maio": "may",
+    "mayo": "may",
+    "giugno": "june",
+    "junho": "june",
+    "junio": "june",
+    "juin": "june",
+    "luglio": "july",
+    "julho": "july",
+    "julio": "july",
+    "juillet": "july",
+    "agosto": "august",
+    "aout": "august",
+    "settembre": "september",
+    "setembro": "september",
+    "septiembre": "september",
+    "ottobre": "october",
+    "outubro": "october",
+    "octubre": "october",
+    "dicembre": "december",
+    "novembre": "november",
+    "novembro": "november",
+    "noviembre": "november",
+    "febbraio": "february",
+    "fevereiro": "february",
+    "febrero": "february",
+    "fevrier": "february",
+    "marzo": "march",
+    "aprile": "april",
+    "abril": "april",
+    "avril": "april",
+    "septembre": "september",
+    "octobre": "october",
+    "decembre": "december",
+    "dezembro": "december",
+    "diciembre": "december",
+    "oggi": "today",
+    "domani": "tomorrow",
     "hoje": "today",
     "hoy": "today",
     "heute": "today",
@@ -263,7 +320,7 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     """Each time the plan was set (proposed or moved), oldest first. A time said with the same
     day or clock makes the current one more precise ("Sat 19th, we leave 7am"); a confirmation
     that names another time (a pickup, a reminder) leaves it as it is; a time with no day
-    keeps the day it had ("we now land at 10:25pm")."""
+    keeps the day it had ("we now land at 10:25pm"), a day with no time keeps the hour."""
     whens: list[PlanWhen] = []
     for step in plan.steps:
         if not step.event_label or step.status == PlanStatus.CANCELLED:
@@ -280,6 +337,9 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
                 continue
             if when.day is None:
                 when = PlanWhen(day=whens[-1].day, clock=when.clock, step=step)
+            elif not when.clock and when.day != whens[-1].day:
+                # "Shall we move to Sunday? Same time": another day keeps the hour it had.
+                when = PlanWhen(day=when.day, clock=whens[-1].clock, step=step)
         elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
             continue
         whens.append(when)

@@ -72,6 +72,15 @@ AGREEMENT: Mapping[str, tuple[str, ...]] = {
         "[àa] (?:demain|tout [àa] l['\u2019]heure)",
     ),
     "de": ("passt", "abgemacht", "einverstanden", "bin dabei", "klingt gut"),
+    "it": (
+        "va bene",
+        "perfetto",
+        r"confermat[oa]",
+        "ci sono",
+        "d['\u2019]accordo",
+        "volentieri",
+        "certo",
+    ),
 }
 
 # Said with a new time: the plan moves ("can we push to 8", "make it 7:30", "Sunday instead").
@@ -85,6 +94,9 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "bump(?:ed)?",
         "instead",
         "change of plans?",
+        "change of (?:venue|location|place|time|date)",
+        r"chang(?:ed|ing) (?:\w+ ){0,3}?to",
+        "new (?:venue|location|place|time|date|due date|deadline)",
         "switch(?:ed)? (?:it )?to",
         "delay(?:ed)?",
         "(?<!['\u2019]t )(?<!not )make it",
@@ -128,6 +140,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "plut[oô]t",
     ),
     "de": (r"verschieb\w*", "verlegt", "lieber"),
+    "it": (r"spost\w*", r"rimand\w*", r"rinvi\w*", r"posticip\w*", "invece", "cambio di programma"),
 }
 
 # The plan is off ("gonna have to bail", "rain check?", "no voy a poder").
@@ -172,6 +185,7 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         r"emp[êe]chement",
     ),
     "de": ("abgesagt", "absagen", "f[äa]llt aus", "klappt nicht"),
+    "it": (r"annullat[oa]", "annulliamo", "non si fa", r"non posso pi[uù]"),
 }
 
 # One person dropping out of a group plan: the plan goes on without them.
@@ -187,6 +201,7 @@ DECLINE: Mapping[str, tuple[str, ...]] = {
     "es": ("no puedo", "no voy a poder"),
     "fr": ("je (?:ne )?peux (?:plus|pas)",),
     "de": ("kann nicht",),
+    "it": ("non posso", "non ce la faccio"),
 }
 
 # The user putting off an answer: a promise to come back with it ("let me check and get back
@@ -279,6 +294,28 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
         "wanderung",
     ),
 )
+
+
+# People who come to do a job, said in several languages: "when's the plumber coming?" finds
+# "l'idraulico viene giovedì".
+ROLE_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("plumber", "idraulico", "encanador", "fontanero", "plombier", "klempner", "installateur"),
+    ("electrician", "elettricista", "eletricista", "electricista", "electricien", "elektriker"),
+    ("cleaner", "pulizie", "faxineira", "diarista", "limpiadora", "femme de menage", "putzfrau"),
+    ("mechanic", "meccanico", "mecanico", "mecanicien", "mechaniker"),
+    ("doctor", "medico", "dottore", "dottoressa", "medecin", "arzt", "arztin"),
+    ("dentist", "dentista", "dentiste", "zahnarzt"),
+    ("landlord", "proprietario", "senhorio", "casero", "proprietaire", "vermieter"),
+    ("movers", "mover", "traslochi", "trasloco", "mudanza", "mudanca", "demenagement", "umzug"),
+)
+
+
+def role_family(folded_word: str) -> tuple[str, ...]:
+    """The same trade or role in the other languages (folded), or just the word."""
+    for family in ROLE_FAMILIES:
+        if folded_word in family:
+            return family
+    return (folded_word,)
 
 
 def phrases_regex(lexicon: Mapping[str, Iterable[str]]) -> re.Pattern[str]:

@@ -38,12 +38,18 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Q, QuerySet
 
 from claire.accounts.models import User
-from conversations.models import ChatKind, ChatParticipant, Message
+from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import ACTIVITIES, plan_signal
+from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal, time_phrases
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
-from retrieval.memory.plan_words import CHANGE, DECLINE, activity_family, phrases_regex
+from retrieval.memory.plan_words import (
+    CHANGE,
+    DECLINE,
+    activity_family,
+    phrases_regex,
+    role_family,
+)
 from retrieval.memory.selectors import PlanStepView, PlanTimeline
 
 TOPIC_HORIZON = timedelta(days=120)
@@ -59,6 +65,10 @@ THREAD_BEFORE = timedelta(hours=1)
 # (up to that day), read up to this long after its last seed message.
 LINK_HORIZON = timedelta(days=60)
 LINK_READ = 1500
+# A move linked from outside the plan's conversation is at most this far from its day.
+LINK_SHIFT = timedelta(days=14)
+FOREIGN_MOVES = 40
+MOVED_FROM_READ = 200
 # A topic word used by more messages than this in the horizon names no single plan.
 MAX_TOPIC_MESSAGES = 60
 MESSAGES_READ = 400
@@ -130,13 +140,13 @@ def _says_change(folded: str) -> bool:
 
 
 _WEEKDAY_WORDS = (
-    ("monday", "mon", "segunda", "lunes", "lundi", "montag"),
-    ("tuesday", "tue", "tues", "terca", "martes", "mardi", "dienstag"),
-    ("wednesday", "wed", "quarta", "miercoles", "mercredi", "mittwoch"),
-    ("thursday", "thu", "thur", "thurs", "quinta", "jueves", "jeudi", "donnerstag"),
-    ("friday", "fri", "sexta", "viernes", "vendredi", "freitag"),
-    ("saturday", "sat", "sabado", "samedi", "samstag"),
-    ("sunday", "sun", "domingo", "dimanche", "sonntag"),
+    ("monday", "mon", "segunda", "lunes", "lundi", "montag", "lunedi"),
+    ("tuesday", "tue", "tues", "terca", "martes", "mardi", "dienstag", "martedi"),
+    ("wednesday", "wed", "quarta", "miercoles", "mercredi", "mittwoch", "mercoledi"),
+    ("thursday", "thu", "thur", "thurs", "quinta", "jueves", "jeudi", "donnerstag", "giovedi"),
+    ("friday", "fri", "sexta", "viernes", "vendredi", "freitag", "venerdi"),
+    ("saturday", "sat", "sabado", "samedi", "samstag", "sabato"),
+    ("sunday", "sun", "domingo", "dimanche", "sonntag", "domenica"),
 )
 _WEEKDAY_SQL = r"\m(" + "|".join(w for words in _WEEKDAY_WORDS for w in words) + r")"
 _RELATIVE_SQL = r"\m(today|tonight|tomorrow|hoje|amanh|hoy|ma.ana|demain|heute|morgen)"
@@ -217,9 +227,21 @@ def _when(row: _Row, label: str, activity: str, user: User) -> PlanWhen | None:
 def _names_day(row: _Row, day: date, *, user: User) -> bool:
     """Whether ``row`` names ``day``: its weekday in any language we read, or a time that
     falls on it read against the row's own send time ("tomorrow" said the day before)."""
-    folded = fold_text(row.text)
+    text = row.text
+    for phrase in time_phrases(row.text):
+        when = _when(row, phrase, "", user)
+        if when is not None and when.day == day:
+            return True
+        if when is not None and when.day is not None:
+            # "moving day is SATURDAY OCT 3": that Saturday is the 3rd, not the plan's.
+            text = text.replace(phrase, " ")
+    folded = fold_text(text)
     words = _WEEKDAY_WORDS[day.weekday()]
-    if any(re.search(rf"(?<!\w){word}(?!\w)", folded) for word in words):
+    # A weekday names the next one after the message ("Friday" said on the 6th is the 11th,
+    # not the 25th), or the one after that when said with "next".
+    ahead = (day - row.sent_at.astimezone(user.zoneinfo).date()).days
+    reach = 13 if re.search(r"\bnext\b", folded) else 7
+    if 0 <= ahead <= reach and any(re.search(rf"(?<!\w){word}(?!\w)", folded) for word in words):
         return True
     label = plan_signal(row.text).event_label
     when = _when(row, label, "", user)
@@ -234,9 +256,51 @@ _ADDRESS = re.compile(
 )
 
 
+# A day said alone in passing ("how good is the sun today"): no time of a plan.
+_BARE_DAY = re.compile(
+    r"today|tonight|tomorrow|hoje|amanh[aã]|hoy|ma[nñ]ana|demain|heute|morgen|oggi|domani",
+    re.IGNORECASE,
+)
+
+
+# A media placeholder ("(Voice note 0:41)", "[Photo]"): its numbers are a length, not a time.
+_PLACEHOLDER = re.compile(r"[\(\[][^\)\]]*[\)\]]")
+
+
+def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
+    """Whether the time ``row`` says is a plan's: said with a clock or a date, an activity, a
+    question, a proposal, a change or an agreement; "today" said in passing is not."""
+    if _PLACEHOLDER.fullmatch(row.text.strip()):
+        return False
+    if not _BARE_DAY.fullmatch(signal.event_label.strip()):
+        return True
+    return bool(
+        signal.activity
+        or signal.is_proposal
+        or signal.status is not None
+        or "?" in row.text
+        or _says_change(folded)
+    )
+
+
+# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
+# with the small words names hold, right before "instead".
+_PLACE_INSTEAD = re.compile(
+    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?:for|of|on|the|de|da|do|del|di)\s+)?"
+    r"[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
+)
+
+
 def _place_said(text: str) -> str:
     match = _ADDRESS.search(text)
-    return match.group(0).strip(" ,.") if match else ""
+    if match:
+        return match.group(0).strip(" ,.")
+    instead = _PLACE_INSTEAD.search(text)
+    if instead is None:
+        return ""
+    place = instead.group(1).strip(" ,.")
+    first = fold_text(place.split()[0])
+    return "" if first in _NOT_NAMES or first in ("i", "we", "let's", "lets") else place
 
 
 class _Steps:
@@ -254,6 +318,8 @@ class _Steps:
         signal = plan_signal(row.text)
         folded = fold_text(row.text)
         said = _when(row, signal.event_label, self.activity, self.user)
+        if said is not None and not _sets_time(row, signal, folded):
+            said = None
         current = self.current
         step_status: PlanStatus | None = None
         if signal.status == PlanStatus.CANCELLED and self.steps:
@@ -265,7 +331,9 @@ class _Steps:
         elif said is not None and current is not None:
             merged = when_merged(current, said)
             if merged is not None:
-                step_status = PlanStatus.CONFIRMED
+                # The same day said with a change ("change of venue for Wed, 7pm") moves it.
+                changed = signal.status == PlanStatus.CHANGED and _says_change(folded)
+                step_status = PlanStatus.CHANGED if changed else PlanStatus.CONFIRMED
                 self.current = merged
             elif signal.status == PlanStatus.CHANGED or _says_change(folded):
                 step_status = PlanStatus.CHANGED
@@ -316,6 +384,7 @@ def _plan_read(
     base: QuerySet[Message],
     now: datetime,
     activity: str,
+    wide: QuerySet[Message] | None = None,
 ) -> PlanTimeline | None:
     """The plan the ``seeds`` start, with the conversation around them and the messages of
     its participants that name its day, as of ``now``."""
@@ -349,13 +418,30 @@ def _plan_read(
         ),
         limit=LINK_READ,
     )
+    own = chats | direct_chats
+    foreign = _foreign_moves(
+        base=(base if wide is None else wide).exclude(where),
+        since=seeds[0].sent_at,
+        until=min(now, seeds[-1].sent_at + LINK_HORIZON),
+        user=user,
+    )
+    names = _first_names(user=user, person_ids={*participants, *(r.sender for r in foreign)})
+    people_names = {names[pid] for pid in participants if names.get(pid)}
     reader = _Steps(user=user, activity=activity)
     linked_until: dict[int, datetime] = {}
     zone = user.zoneinfo
-    for row in _dedupe([*around.values(), *later]):
+    for row in _dedupe([*around.values(), *later, *foreign]):
         open_until = linked_until.get(row.chat_id)
         keep = row.pk in around or (open_until is not None and row.sent_at <= open_until)
-        if not keep:
+        if not keep and row.chat_id not in own and row.pk not in around:
+            # Said in a chat of none of the plan's people (another platform, a friend asked to
+            # help): a move of its day, near it, is the plan's.
+            keep = _by_the_plans_people(row, names, people_names) and _is_foreign_move(
+                row, reader, user=user
+            )
+            if keep:
+                linked_until[row.chat_id] = row.sent_at + THREAD_WINDOW
+        elif not keep:
             current = reader.current
             keep = (
                 current is not None
@@ -365,7 +451,11 @@ def _plan_read(
                     _names_day(row, current.day, user=user)
                     or _is_organiser_change(row, reader, user=user)
                     or _is_participant_update(
-                        row, people=participants, own_chats=chats | direct_chats, user=user
+                        row,
+                        people=participants,
+                        own_chats=chats | direct_chats,
+                        user=user,
+                        reader=reader,
                     )
                 )
             )
@@ -412,10 +502,100 @@ def _is_organiser_change(row: _Row, reader: _Steps, *, user: User) -> bool:
         return False
     signal = plan_signal(row.text)
     changed = signal.status == PlanStatus.CHANGED or _says_change(fold_text(row.text))
-    return bool(changed) and _when(row, signal.event_label, "", user) is not None
+    return bool(changed) and _near_current(_when(row, signal.event_label, "", user), reader)
 
 
-def _is_participant_update(row: _Row, *, people: set[int], own_chats: set[int], user: User) -> bool:
+def _near_current(said: PlanWhen | None, reader: _Steps) -> bool:
+    """Whether a new time said away from the plan's conversation is near the plan's day: a
+    move is by days ("Saturday instead of Friday"); a time weeks away is another plan's."""
+    if said is None:
+        return False
+    current = reader.current
+    if said.day is None or current is None or current.day is None:
+        return True
+    return abs((said.day - current.day).days) <= LINK_SHIFT.days
+
+
+def _foreign_moves(
+    *, base: QuerySet[Message], since: datetime, until: datetime, user: User
+) -> list[_Row]:
+    """Messages outside the plan's chats that move something to a time, with the
+    conversation right after each (read only if the move is linked to the plan)."""
+    moves = [
+        row
+        for row in _rows(
+            base.filter(
+                Q(text__iregex=_WEEKDAY_SQL) | Q(text__iregex=_RELATIVE_SQL),
+                sent_at__gt=since,
+                sent_at__lte=until,
+            ),
+            limit=LINK_READ,
+        )
+        if plan_signal(row.text).status == PlanStatus.CHANGED
+        and _when(row, plan_signal(row.text).event_label, "", user) is not None
+    ][-FOREIGN_MOVES:]
+    if not moves:
+        return []
+    after = Q()
+    for row in moves:
+        after |= Q(
+            chat_id=row.chat_id,
+            sent_at__gt=row.sent_at,
+            sent_at__lte=min(until, row.sent_at + THREAD_WINDOW),
+        )
+    return [*moves, *_rows(base.filter(after))]
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _first_names(*, user: User, person_ids: set[int | None]) -> dict[int, str]:
+    """Each person's first name as a folded word ("Giu 🍋" -> "giu")."""
+    found: dict[int, str] = {}
+    for pk, name in Person.objects.filter(
+        user=user, pk__in=[pid for pid in person_ids if pid is not None]
+    ).values_list("pk", "display_name"):
+        word = _NAME_WORD.search(fold_text(name or ""))
+        if word:
+            found[pk] = word.group(0)
+    return found
+
+
+def _same_name(one: str, other: str) -> bool:
+    """ "giu" and "giulia": one name the short form of the other (three letters at least)."""
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 3 and long.startswith(short)
+
+
+def _by_the_plans_people(row: _Row, names: dict[int, str], people_names: set[str]) -> bool:
+    """Whether a message in another chat comes from one of the plan's people saved under
+    another name ("Giu" for "Giulia" on another platform), or names one of them ("Giulia
+    says Sunday instead")."""
+    sender = names.get(row.sender) if row.sender is not None else None
+    if sender and any(_same_name(sender, name) for name in people_names):
+        return True
+    words = set(_NAME_WORD.findall(fold_text(row.text)))
+    return any(name in words for name in people_names if len(name) >= 3)
+
+
+def _is_foreign_move(row: _Row, reader: _Steps, *, user: User) -> bool:
+    """A move said in another chat that names the plan's day and a new time near it, in the
+    days before it ("rain on Saturday, shall we move to Sunday?")."""
+    current = reader.current
+    if current is None or current.day is None:
+        return False
+    ahead = (current.day - row.sent_at.astimezone(user.zoneinfo).date()).days
+    if not 0 <= ahead <= LINK_SHIFT.days or not _names_day(row, current.day, user=user):
+        return False
+    signal = plan_signal(row.text)
+    if not (signal.status == PlanStatus.CHANGED or _says_change(fold_text(row.text))):
+        return False
+    return _near_current(_when(row, signal.event_label, "", user), reader)
+
+
+def _is_participant_update(
+    row: _Row, *, people: set[int], own_chats: set[int], user: User, reader: _Steps
+) -> bool:
     """A move with a new time ("can we push to 8?") or a call-off ("sorry, have to bail")
     said in the plan's chats or a direct chat with its people, by one of them or the user:
     before the plan's day, that is about the plan even when it names no day."""
@@ -425,7 +605,7 @@ def _is_participant_update(row: _Row, *, people: set[int], own_chats: set[int], 
     if signal.status == PlanStatus.CANCELLED:
         return row.is_direct or not _DECLINE.search(fold_text(row.text))
     changed = signal.status == PlanStatus.CHANGED
-    return changed and _when(row, signal.event_label, "", user) is not None
+    return changed and _near_current(_when(row, signal.event_label, "", user), reader)
 
 
 def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
@@ -435,12 +615,16 @@ def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
     return sorted(seen.values(), key=lambda row: (row.sent_at, row.pk))
 
 
+# "the new due date", "save the date": a date of something, not a date with someone.
+_DATE_OF_A_THING = re.compile(r"\b(?:due|new|start|end|release|expiry|closing|save the) dates?\b")
+
+
 def _activity(rows: Sequence[_Row], fallback: str) -> str:
     """The kind of event the plan's messages name most ("flight", "party"), else
     ``fallback``."""
     counts: dict[str, int] = {}
     for row in rows:
-        folded = fold_text(row.text)
+        folded = _DATE_OF_A_THING.sub(" ", fold_text(row.text))
         for word in CATEGORY_WORDS:
             if len(word) > 3 and re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", folded):
                 counts[word] = counts.get(word, 0) + 1
@@ -471,7 +655,7 @@ def topic_plan(
             and fold_text(term.strip('"')) not in _MEETING_VERBS
         )
     )
-    base = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
+    base = wide = _base(user=user, since=now - TOPIC_HORIZON, now=now, chat_ids=chat_ids)
     if person_ids:
         # A plan with someone is discussed in the chats they are in.
         base = base.filter(
@@ -486,14 +670,15 @@ def topic_plan(
         if term in CATEGORY_WORDS:
             kinds.append(term)
             continue
-        count = base.filter(_matches(_term_sql(term))).count()
+        count = base.filter(_matches("|".join(_term_sql(form) for form in _forms(term)))).count()
         if not count:
             missing += 1
         elif count <= MAX_TOPIC_MESSAGES:
             rare[term] = count
-    if missing and not rare and not (kinds and person_ids):
-        # Nothing recent uses what the question asks about: that plan is not here (a kind of
-        # event with the person named still is: "what do I bring to Ana's party?").
+    if missing and not rare and not person_ids:
+        # Nothing recent uses what the question asks about: that plan is not here (with the
+        # person named, what they announced for a day ahead still is: "what do I bring to
+        # Ana's party?", "when is Ana's move now?" of a move she said in her own words).
         return None
     if rare:
         rarest = min(rare.values())
@@ -540,8 +725,10 @@ def topic_plan(
         :OCCURRENCES_READ
     ]
     for cluster in clusters:
-        activity = kinds[0] if kinds else _activity(cluster, " ".join(kept) or "plan")
-        plan = _plan_read(user=user, seeds=cluster, base=base, now=now, activity=activity)
+        activity = kinds[0] if kinds else _activity(cluster, _topic_name(folded_terms))
+        plan = _plan_read(
+            user=user, seeds=cluster, base=base, now=now, activity=activity, wide=wide
+        )
         if plan is not None:
             plans.append(plan)
     if not plans:
@@ -569,6 +756,23 @@ def topic_plan(
     return chosen, used
 
 
+# Words of a question that say when or how, not what: no name for the plan.
+_NOT_TOPIC = frozenset(
+    {
+        "due", "now", "still", "again", "new", "next", "soon", "later", "ever", "coming",
+        "leaving", "landing", "arriving", "flying", "starting", "happening", "showing",
+    }
+)  # fmt: skip
+
+
+def _topic_name(terms: Sequence[str]) -> str:
+    """What to call a plan that names no kind of event: the question's topic words without
+    its words of time ("bike lanes report" of "when is the bike lanes report due?"), else
+    "plan"."""
+    words = [term for term in terms if term not in _NOT_TOPIC]
+    return " ".join(words) or "plan"
+
+
 def _matches(pattern: str) -> Q:
     """Messages that use a word, or sit in a group named with it ("Moving day 📦")."""
     return Q(text__iregex=pattern) | Q(chat__kind=ChatKind.GROUP, chat__title__iregex=pattern)
@@ -589,9 +793,9 @@ def _score(row: _Row, terms: Sequence[str]) -> int:
 
 
 def _forms(term: str) -> tuple[str, ...]:
-    """A kind of event in every language read ("lunch", "almoço", "déjeuner"); any other
-    word as itself."""
-    return activity_family(term) if term in CATEGORY_WORDS else (term,)
+    """A kind of event or a trade in every language read ("lunch", "almoço", "déjeuner";
+    "plumber", "idraulico"); any other word as itself."""
+    return activity_family(term) if term in CATEGORY_WORDS else role_family(term)
 
 
 def _uses(term: str, folded_text: str) -> bool:
@@ -604,7 +808,10 @@ def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
     "our Diwali flight lands Wednesday 8:05pm"); a change joins the latest group."""
     groups: list[tuple[list[_Row], PlanWhen | None]] = []
     for row in seeds:
-        said = _when(row, plan_signal(row.text).event_label, "", user)
+        signal = plan_signal(row.text)
+        said = _when(row, signal.event_label, "", user)
+        if said is not None and not _sets_time(row, signal, fold_text(row.text)):
+            said = None
         if not groups:
             groups.append(([row], said))
             continue
@@ -635,25 +842,67 @@ def _occurrences(seeds: Sequence[_Row], *, user: User) -> list[list[_Row]]:
                 groups[index] = (rows, merged)
                 break
         else:
-            # A change joins the latest occurrence said in its chat or by its sender.
-            joined = next(
-                (
-                    index
-                    for index in range(len(groups) - 1, -1, -1)
-                    if any(
-                        other.chat_id == row.chat_id
-                        or (row.sender is not None and other.sender == row.sender)
-                        for other in groups[index][0]
-                    )
-                ),
-                None,
-            )
+            # A change joins the occurrence said in its chat or by its sender whose time it is
+            # nearest (a move is by days, not months), the latest on a tie.
+            joined = _nearest_group(groups, row, said)
             if joined is not None and _says_change(fold_text(row.text)):
                 groups[joined][0].append(row)
                 groups[joined] = (groups[joined][0], said)
             else:
                 groups.append(([row], said))
     return [rows for rows, _when_set in groups]
+
+
+def _nearest_group(
+    groups: Sequence[tuple[list[_Row], PlanWhen | None]], row: _Row, said: PlanWhen
+) -> int | None:
+    """The index of the group a change ``row`` (saying ``said``) most likely moves."""
+    best: tuple[int, int] | None = None
+    for index in range(len(groups) - 1, -1, -1):
+        rows, when = groups[index]
+        if not any(
+            other.chat_id == row.chat_id or (row.sender is not None and other.sender == row.sender)
+            for other in rows
+        ):
+            continue
+        gap = (
+            abs((when.day - said.day).days)
+            if when is not None and when.day is not None and said.day is not None
+            else 10_000
+        )
+        if best is None or gap < best[0]:
+            best = (gap, index)
+    return best[1] if best is not None else None
+
+
+def _moved_from(seed: _Row, *, base: QuerySet[Message], user: User) -> list[_Row]:
+    """The message that set the time a change ``seed`` moves ("Changed my flight to Sat 26th"
+    moves "lands Fri 25 Sep 8:15pm"): the latest earlier one in its chat, by its people, that
+    set a time near the new one; none when ``seed`` moves nothing."""
+    signal = plan_signal(seed.text)
+    said = _when(seed, signal.event_label, "", user)
+    if signal.status != PlanStatus.CHANGED or said is None or said.day is None:
+        return []
+    latest = base.filter(
+        chat_id=seed.chat_id, sent_at__lt=seed.sent_at, sent_at__gte=seed.sent_at - LINK_HORIZON
+    ).order_by("-sent_at", "-pk")
+    earlier = _rows(
+        base.filter(pk__in=list(latest.values_list("pk", flat=True)[:MOVED_FROM_READ])),
+        limit=MOVED_FROM_READ,
+    )
+    for row in sorted(earlier, key=lambda row: (row.sent_at, row.pk), reverse=True):
+        row_signal = plan_signal(row.text)
+        when = _when(row, row_signal.event_label, "", user)
+        if (
+            when is not None
+            and when.day is not None
+            and when.day != said.day
+            and abs((when.day - said.day).days) <= LINK_SHIFT.days
+            and _sets_time(row, row_signal, fold_text(row.text))
+            and row_signal.status != PlanStatus.CANCELLED
+        ):
+            return [row]
+    return []
 
 
 def window_plans(
@@ -693,9 +942,16 @@ def window_plans(
             continue
         seeds.append(row)
     plans: list[PlanTimeline] = []
+    # A change names the new day; the time it moves was often set weeks before.
+    earlier = _base(user=user, since=since - LINK_HORIZON, now=now, chat_ids=chat_ids)
     for seed in seeds[-WINDOW_SEEDS:]:
+        moved_from = _moved_from(seed, base=earlier, user=user)
         plan = _plan_read(
-            user=user, seeds=[seed], base=base, now=now, activity=_activity([seed], "plan")
+            user=user,
+            seeds=[*moved_from, seed],
+            base=earlier if moved_from else base,
+            now=now,
+            activity=_activity([seed], "plan"),
         )
         if plan is None:
             continue
