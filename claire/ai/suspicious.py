@@ -44,8 +44,31 @@ _SPAM = re.compile(
     r"|urgent(?:ly)?\s+(?:wire|transfer|send|pay)\b)\b",
     _FLAGS,
 )
+# Payment lures (toll, parcel, bank "notices"): any two of a demand to pay or verify against a
+# deadline, a threatened penalty, and a link to pay or verify. One alone is ordinary talk
+# ("can you pay me back within 2 days?", "to avoid a fine, park on the left").
+_PAY_DEADLINE = re.compile(
+    r"\b(?:pay|settle|verify|confirm)\b[^.\n]{0,40}\bwithin\s+\d+\s*(?:h|hrs?|hours?|days?)\b",
+    _FLAGS,
+)
+_PENALTY_THREAT = re.compile(
+    r"\bto\s+avoid\s+(?:a\s+|an\s+|further\s+|additional\s+)?(?:[$€£]\s?\d[\d.,]*\s+)?"
+    r"(?:penalty|penalties|fine|fines|late\s+fees?|suspension|disconnection)\b"
+    r"|\b(?:account|card|service)\s+(?:will\s+be|has\s+been)\s+(?:suspended|locked|blocked)\b",
+    _FLAGS,
+)
+_LURE_LINK = re.compile(
+    r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,8}/(?:verify|pay|claim|login|update|secure|confirm)\w*",
+    _FLAGS,
+)
+
+
+def _payment_lure(text: str) -> bool:
+    signals = (_PAY_DEADLINE, _PENALTY_THREAT, _LURE_LINK)
+    return sum(1 for signal in signals if signal.search(text)) >= 2
 
 
 def suspicious_text(text: str) -> bool:
-    """A message that tries to instruct an assistant, or reads as spam."""
-    return bool(_INJECTION.search(text) or _SPAM.search(text))
+    """A message that tries to instruct an assistant, or reads as spam (a bulk lure, a
+    demand to pay against a deadline or penalty, a link to "verify" or "pay")."""
+    return bool(_INJECTION.search(text) or _SPAM.search(text) or _payment_lure(text))

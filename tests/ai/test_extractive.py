@@ -8,14 +8,10 @@ import re
 
 import pytest
 
+from claire.ai.local.answer_kinds import _COUNT, _MONEY, _REASON, _ROLE, answer_types
 from claire.ai.local.extractive import (
-    _COUNT,
-    _MONEY,
-    _REASON,
-    _ROLE,
     MODEL_NAME,
     PROVIDER_NAME,
-    answer_types,
     best_turn,
     compose_answer,
 )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question
 from claire.ai.local.polarity import settled
 from claire.ai.providers.base import (
     CallTimeouts,
@@ -127,8 +128,15 @@ def _sentences(evidence: Sequence[EvidenceSource]) -> list[_Sentence]:
     return sentences
 
 
+# A web address or bare domain ("pay-now.example/verify", "https://…").
+_LINK = re.compile(r"\b(?:https?://)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,12}\b(?:/\S*)?", re.IGNORECASE)
+
+
 def _quote(text: str) -> str:
-    """Message text made inert inside Markdown: one line, no live markup, no citation marks."""
+    """Message text made inert inside Markdown: one line, no live markup, no citation marks;
+    a suspicious message loses its links (an answer never hands on a lure's address)."""
+    if suspicious_text(text):
+        text = _LINK.sub("(link removed)", text)
     cleaned = " ".join(text.split())
     cleaned = cleaned.replace("[", "(").replace("]", ")")
     cleaned = _MARKDOWN_SPECIALS.sub(r"\\\1", cleaned)
@@ -425,83 +433,6 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 REPORTED_TURNS = 2
 MAX_REPORTED_CHARS = 320
 
-# What a question word asks for, and how a message that gives it reads: a question-sentence
-# match by answer type ("when" wants a day or a time, "how much" an amount, "why" a reason).
-_DAY_OR_TIME = re.compile(
-    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
-    r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
-    r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
-    re.IGNORECASE,
-)
-_PLACE = re.compile(
-    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
-    r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
-)
-# A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
-_MONEY = re.compile(
-    r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
-    r"total|k|reais|pesos)\b",
-    re.IGNORECASE,
-)
-# A count: a number (or "a dozen") that is not a clock time, a date or a phone number.
-_COUNT = re.compile(
-    r"(?<![\d:/.,$€£-])"
-    r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
-    r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
-    r"|\ba\s+dozen\b|\bdozens\b",
-    re.IGNORECASE,
-)
-_REASON = re.compile(
-    r"\b(?:because|cause|caused|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
-    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
-    r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
-    re.IGNORECASE,
-)
-# What someone is or does: a job, a relation to someone, where they are from or live.
-_ROLE = re.compile(
-    r"\b(?:works?|working|worked)\s+(?:at|for|as|in)\b|\b(?:job|boss|teach\w*|nurse|doctor|"
-    r"engineer|lawyer|manager|student|designer|developer|chef|(?:my|his|her|their|your)\s+"
-    r"(?:\w+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|"
-    r"partner|girlfriend|boyfriend|fianc\w*|cousin|aunt|uncle|friend|colleague|roommate|"
-    r"neighbou?r|boss)|engaged|married|said\s+yes|lives?\s+in|moved\s+to|(?:is|'m|am|are|"
-    r"originally)\s+from)\b",
-    re.IGNORECASE,
-)
-_ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
-        _DAY_OR_TIME,
-    ),
-    (
-        re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
-        _PLACE,
-    ),
-    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
-    (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
-    (
-        re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
-        _REASON,
-    ),
-    (
-        re.compile(
-            r"^\W*(?:who\s+(?:is|was)|who's)\b|\bwhat\s+does\s+\S+\s+do\b|"
-            r"\bwhat(?:'s|\s+is|\s+was)\s+\S+\s+(?:job|work|profession|occupation)\b|"
-            r"\bwhere\s+does\s+\S+\s+work\b|\bhow\s+(?:is|are)\s+\S+\s+related\b",
-            re.I,
-        ),
-        _ROLE,
-    ),
-)
-# Questions about how something came out ("what did we end up ...", "how did it turn out",
-# "what was wrong in the end"): a later message that resolves an earlier one answers them.
-_OUTCOME_QUESTION = re.compile(
-    r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
-    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
-    re.IGNORECASE,
-)
-# What a turn that gives the kind of answer asked for is worth, next to its shared words.
 ANSWER_TYPE_WEIGHT = 1.0
 # A turn that gives the kind of answer asked for a few turns after one that shares the
 # question's words answers it (the reply to "what was it?" says "the wax seal", not the
@@ -519,17 +450,6 @@ ANSWERS_FIRST_SHARE = 0.5
 PREFIX_SHARE = 0.5
 PREFIX_MIN_CHARS = 3
 SHARED_PREFIX_MIN_CHARS = 5
-
-
-def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
-    """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
-    reason), from its question words."""
-    return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
-
-
-def is_outcome_question(question: str) -> bool:
-    """Whether ``question`` asks how something came out, so the latest word on it answers."""
-    return _OUTCOME_QUESTION.search(question) is not None
 
 
 def _begins(short: str, long: str) -> bool:
