@@ -39,7 +39,11 @@ _COUNT = re.compile(
     re.IGNORECASE,
 )
 _REASON = re.compile(
-    r"\b(?:because|cause|caused|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    # "since" of a cause, not of a time ("since last night", "since Monday").
+    r"\bsince\b(?!\s+(?:last|yesterday|this|then|early|the\s+\w+day|\d|(?:mon|tue|wed|thu|fri|"
+    r"sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|morning|noon|lunch|"
+    r"tonight|forever|ages))"
+    r"|\b(?:because|cause|caused|cuz|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
     r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
     r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
     re.IGNORECASE,
@@ -86,7 +90,6 @@ _OUTCOME_QUESTION = re.compile(
     r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
     re.IGNORECASE,
 )
-# What a turn that gives the kind of answer asked for is worth, next to its shared words.
 
 
 def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
@@ -98,3 +101,55 @@ def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
 def is_outcome_question(question: str) -> bool:
     """Whether ``question`` asks how something came out, so the latest word on it answers."""
     return _OUTCOME_QUESTION.search(question) is not None
+
+
+# The kinds of answer the answer opens with, by the shape that gives them, and the word that
+# introduces the value ("When: Sat 26 Sep, 7:05am").
+_OPENING_LABELS: dict[re.Pattern[str], str] = {
+    _DAY_OR_TIME: "When",
+    _PLACE: "Where",
+    _MONEY: "Amount",
+    _COUNT: "How many",
+    _REASON: "Why",
+}
+# Where a message's clauses part: a comma, semicolon or colon followed by a space, brackets,
+# a dash between spaces, a sentence end ("$48 total, so $16 each" is two clauses).
+_CLAUSE_BREAK = re.compile(r"[,;:](?=\s)|[()\[\]]|\s[\u2014\u2013-]\s|(?<=[.!?])\s+|\n+")
+MAX_VALUE_CHARS = 160
+# A question after a cause itself; "what was wrong" asks for the fault, which a causal clause
+# of the message does not name.
+_WHY_QUESTION = re.compile(r"\bwhy\b|\bhow\s+come\b|\bwhat\s+caused\b", re.IGNORECASE)
+
+
+def _clauses(text: str) -> list[str]:
+    return [clause.strip(" .!?") for clause in _CLAUSE_BREAK.split(text) if clause.strip(" .!?")]
+
+
+def stated_value(question: str, text: str) -> tuple[str, str] | None:
+    """The kind of answer ``question`` asks for and the words of ``text`` that give it: its
+    clauses that hold a day or time, a place, an amount or a count; for a cause, its clause
+    from the causal word on ("because his knee is sore"). None when ``text`` gives none of
+    the kinds asked, when those words are the whole message (the message is the answer) or
+    too long to be a value."""
+    for shape in answer_types(question):
+        label = _OPENING_LABELS.get(shape)
+        if label is None:
+            continue
+        if shape is _REASON:
+            if not _WHY_QUESTION.search(question):
+                continue
+            parts = [
+                clause[match.start() :]
+                for clause in _clauses(text)
+                for match in [shape.search(clause)]
+                if match is not None
+            ][:1]
+        else:
+            parts = [clause for clause in _clauses(text) if shape.search(clause)][:3]
+        value = ", ".join(parts)
+        if not parts or len(value) > MAX_VALUE_CHARS:
+            continue
+        if value == text.strip(" .!?"):
+            return None
+        return label, value
+    return None

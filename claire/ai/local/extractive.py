@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from claire.ai.local.answer_kinds import answer_types, is_outcome_question
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question, stated_value
 from claire.ai.local.polarity import settled
 from claire.ai.providers.base import (
     CallTimeouts,
@@ -56,7 +56,7 @@ _STOPWORD_TEXT = """
     things tell told say said says ask asked know remember recall find show give get got
     let lets message messages chat chats conversation conversations text texted texting
     wrote write mention mentioned talk talked talking please claire thanks hey hi also
-    really go goes going went gone end ended actually
+    really go goes going went gone end ended actually want wants wanted
     """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -401,7 +401,10 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    reported = _reported_lead(question, ranked, timezone)
+    found = _reported_turns(question, ranked)
+    reported = _reported_lead(found, timezone)
+    if reported and not _YES_NO_QUESTION.search(question):
+        reported = _typed_opening(question, found) + reported
     if reported and _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
         reported = opening + "\n\n".join(
@@ -433,6 +436,7 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 REPORTED_TURNS = 2
 MAX_REPORTED_CHARS = 320
 
+# What a turn that gives the kind of answer asked for is worth, next to its shared words.
 ANSWER_TYPE_WEIGHT = 1.0
 # A turn that gives the kind of answer asked for a few turns after one that shares the
 # question's words answers it (the reply to "what was it?" says "the wax seal", not the
@@ -527,7 +531,46 @@ def turn_weights(
         ]
         if has_shape and earlier:
             weights[index] = max(weights[index], max(earlier) + bonus)
+    _lift_replies(question, turns, keys, shared, weights)
     return _answers_first(weights, shaped)
+
+
+# "What did Ana say / want / suggest ...": the question asks for someone's reply.
+_ASKED_OF = re.compile(
+    r"\b(?:what|how)\s+(?:did|does|do|has|had|would|will)\s+([\w'\u2019-]+)\s+(?:want|say|said|"
+    r"suggest|recommend|ask|think|need|mean|tell|offer|propose|reply|respond|answer|decide|"
+    r"choose|pick|ask)\w*\b",
+    re.IGNORECASE,
+)
+
+
+def _lift_replies(
+    question: str,
+    turns: Sequence[tuple[str, str]],
+    keys: Sequence[object],
+    shared: Sequence[float],
+    weights: list[float],
+) -> None:
+    """For a question about what someone said or wanted, lift that person's first message
+    after a turn (not theirs) that shares the question's words, within ``FOLLOW_UP_TURNS`` of
+    the same window, to that turn's shared words plus ``FOLLOW_UP_SHARE`` of the answer type:
+    the reply answers, not the request it replies to ("could I borrow it?" / "sure, just fill
+    it up after"). Changes ``weights`` in place."""
+    match = _ASKED_OF.search(question)
+    subject = set(content_terms(match.group(1))) if match else set()
+    if not subject:
+        return
+    by_subject = [bool(subject & set(content_terms(sender))) for sender, _text in turns]
+    for index, (is_theirs, weight) in enumerate(zip(by_subject, shared, strict=True)):
+        if is_theirs or weight <= 0:
+            continue
+        for after in range(index + 1, min(len(turns), index + 1 + FOLLOW_UP_TURNS)):
+            if keys[after] != keys[index]:
+                break
+            if by_subject[after]:
+                lifted = weight + ANSWER_TYPE_WEIGHT * FOLLOW_UP_SHARE
+                weights[after] = max(weights[after], lifted)
+                break
 
 
 def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
@@ -563,18 +606,16 @@ def best_turn(
     return best
 
 
-def _reported_lead(
-    question: str,
-    ranked: Sequence[list[tuple[float, _Sentence]]],
-    timezone: str,
-) -> str:
-    """The answer's first sentences: what the best matching messages say, reported with who
-    said it ("Ines said (…): it's probably the fuse box [S1]"). A source's window may hold
-    several people's messages, so each message (turn) is scored on its own: the question's
+_Found = tuple[float, int, str, EvidenceSource, str]
+
+
+def _reported_turns(question: str, ranked: Sequence[list[tuple[float, _Sentence]]]) -> list[_Found]:
+    """The trusted messages (turns) of the best matching sources that share a word with
+    ``question``, best first, as (score, turn index, sender, source, text). A source's window
+    may hold several people's messages, so each message is scored on its own: the question's
     words it shares (and its sender's name), rarer words weighing more, plus
     ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
-    amount for "how much", a reason for "why"). Suspicious messages are never restated. ""
-    when no turn of the best sources shares a word with the question."""
+    amount for "how much", a reason for "why"). Suspicious messages are never restated."""
     turns: list[tuple[int, int, str, EvidenceSource, str]] = []
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
@@ -587,7 +628,7 @@ def _reported_lead(
         [(sender, text) for _p, _i, sender, _s, text in turns],
         windows=[position for position, *_rest in turns],
     )
-    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    found: list[_Found] = []
     for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
         if weight <= 0:
             continue
@@ -602,9 +643,16 @@ def _reported_lead(
                 text,
             )
         )
+    found.sort(key=lambda item: -item[0])
+    return found
+
+
+def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
+    """The answer's first sentences: what the best matching messages (``_reported_turns``)
+    say, reported with who said it ("Ines said (…): it's probably the fuse box [S1]"). ""
+    when no turn of the best sources shares a word with the question."""
     if not found:
         return ""
-    found.sort(key=lambda item: -item[0])
     best_score = found[0][0]
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
@@ -617,6 +665,23 @@ def _reported_lead(
         seen.add(key)
         lines.append(_reported_line(sender, text, source, timezone, turn=turn_index))
     return "\n\n".join(lines)
+
+
+def _typed_opening(question: str, found: Sequence[_Found]) -> str:
+    """A first line that states the value asked for, in its message's words, and cites it
+    ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the best reported message; "" when that
+    message gives no value of the kind asked or is itself that value."""
+    if not found:
+        return ""
+    _score, _turn, _sender, source, text = found[0]
+    value = stated_value(question, text)
+    if value is None:
+        return ""
+    label, words = value
+    cleaned = _MARKDOWN_SPECIALS.sub(
+        r"\\\1", " ".join(words.split()).replace("[", "(").replace("]", ")")
+    )
+    return f"**{label}:** {cleaned} [{source.label}]\n\n"
 
 
 def _reported_line(
@@ -642,8 +707,13 @@ def _reported_line(
 _ANYONE_SAID = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|"
     r"people|they|we|you|i)\b.*\b(?:mention|say|said|talk|bring\s+up|brought\s+up|ask|tell|"
-    r"told|write|wrote|text|discuss)\w*\b",
+    r"told|write|wrote|text|discuss|post|share|sent|send|warn)\w*\b",
     re.IGNORECASE,
+)
+# The opening of "did anyone mention …?" when the only message that does is suspicious.
+UNTRUSTED_YES = (
+    "Yes, but only in a suspicious message (spam or instructions aimed at an assistant) "
+    "[{label}]: I did not follow it, and nothing in it should be trusted.\n\n"
 )
 # The opening of a yes/no answer when the only message that says "yes" is suspicious.
 UNTRUSTED_NO = (
@@ -674,6 +744,9 @@ def _yes_no_opening(
         return ""
     source, position, sender, text = placed[best]
     if suspicious_text(text) or suspicious_text(sender):
+        if _ANYONE_SAID.search(question):
+            # Whether anyone said it is a fact about the messages: yes, but only spam did.
+            return UNTRUSTED_YES.format(label=source.label)
         reactions = [
             _reported_line(other_sender, other_text, source, timezone, turn=other)
             for other, (other_sender, other_text) in enumerate(_turns_of(source))
