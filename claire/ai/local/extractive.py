@@ -644,7 +644,41 @@ def _reported_turns(question: str, ranked: Sequence[list[tuple[float, _Sentence]
             )
         )
     found.sort(key=lambda item: -item[0])
-    return found
+    return _latest_first(question, found)
+
+
+# A question after a value that may have changed: how it came out, or its new or final form.
+_REVISED_QUESTION = re.compile(
+    r"\b(?:new|latest|final|updated|revised|current|now)\b", re.IGNORECASE
+)
+# A message at least this share as good as the best is close enough to be the later word.
+LATEST_SHARE = 0.75
+
+
+def _turn_time(item: _Found) -> float:
+    _score, turn, _sender, source, _text = item
+    times = source.turn_sent_at
+    sent = times[turn] if source.turns and turn < len(times) else source.sent_at
+    return sent.timestamp() if sent is not None else float("-inf")
+
+
+def _latest_first(question: str, found: list[_Found]) -> list[_Found]:
+    """``found`` with, for a question about how something ended up or its new value, the
+    latest message among those nearly as good as the best (``LATEST_SHARE``) and giving the
+    kind of answer asked moved first: a figure or plan revised later supersedes the first."""
+    if not found or not (is_outcome_question(question) or _REVISED_QUESTION.search(question)):
+        return found
+    shapes = answer_types(question)
+    close = [
+        item
+        for item in found
+        if item[0] >= LATEST_SHARE * found[0][0]
+        and (not shapes or any(shape.search(item[4]) for shape in shapes))
+    ]
+    if not close:
+        return found
+    latest = max(close, key=_turn_time)
+    return [latest, *(item for item in found if item is not latest)]
 
 
 def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
