@@ -121,8 +121,49 @@ MAX_VALUE_CHARS = 160
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow\s+come\b|\bwhat\s+caused\b", re.IGNORECASE)
 
 
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 def _clauses(text: str) -> list[str]:
-    return [clause.strip(" .!?") for clause in _CLAUSE_BREAK.split(text) if clause.strip(" .!?")]
+    """The clauses of ``text``'s statements: a question ("dinner Friday at 8?") proposes a
+    value, it does not state one."""
+    return [
+        clause.strip(" .!?")
+        for sentence in _SENTENCE.split(text)
+        if not sentence.rstrip().endswith("?")
+        for clause in _CLAUSE_BREAK.split(sentence)
+        if clause.strip(" .!?")
+    ]
+
+
+# Words that introduce a cause ("because the pressure was low") and words that follow one
+# ("the team is shrinking, so I'm looking"; "that's why").
+_CAUSE_AHEAD = re.compile(
+    r"\b(?:because(?:\s+of)?|cuz|cos|due\s+to|thanks\s+to|owing\s+to|as\s+a\s+result\s+of|"
+    r"the\s+reason\s+(?:is|was)|since(?=\s+(?:i|we|you|he|she|they|it|the|there|my|his|her|"
+    r"our|their)\b))\b",
+    re.IGNORECASE,
+)
+_CAUSE_BEHIND = re.compile(
+    r"\b(?:so\s+(?:we|i|he|she|they|it)|that's\s+why|which\s+is\s+why|that\s+is\s+why)\b",
+    re.IGNORECASE,
+)
+
+
+def _cause(text: str) -> list[str]:
+    """The words of ``text`` that give a cause: from a word that introduces one to the end of
+    its clause, else the words before one that follows a cause, else the first clause with a
+    word of trouble ("the pump failed"). Empty when it gives none."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if not s.rstrip().endswith("?")]
+    for sentence in sentences:
+        ahead = _CAUSE_AHEAD.search(sentence)
+        if ahead is not None:
+            return _clauses(sentence[ahead.start() :])[:1]
+    for sentence in sentences:
+        behind = _CAUSE_BEHIND.search(sentence)
+        if behind is not None and sentence[: behind.start()].strip(" ,;"):
+            return [sentence[: behind.start()].strip(" ,;")]
+    return [clause for clause in _clauses(text) if _REASON.search(clause)][:1]
 
 
 def stated_value(question: str, text: str) -> tuple[str, str] | None:
@@ -138,12 +179,7 @@ def stated_value(question: str, text: str) -> tuple[str, str] | None:
         if shape is _REASON:
             if not _WHY_QUESTION.search(question):
                 continue
-            parts = [
-                clause[match.start() :]
-                for clause in _clauses(text)
-                for match in [shape.search(clause)]
-                if match is not None
-            ][:1]
+            parts = _cause(text)
         else:
             parts = [clause for clause in _clauses(text) if shape.search(clause)][:3]
         value = ", ".join(parts)

@@ -398,6 +398,10 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     def excerpt_of(scored: list[tuple[float, _Sentence]]) -> tuple[EvidenceSource, str]:
         best_first = [sentence for _, sentence in sorted(scored, key=lambda item: -item[0])]
         source = best_first[0].source
+        if source.turns and source.primary_text:
+            # The line names the cited message's sender and time: it quotes that message, not
+            # its whole window (other people's lines, and their names, under one sender).
+            return source, source.primary_text
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
@@ -703,15 +707,21 @@ def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
 
 def _typed_opening(question: str, found: Sequence[_Found]) -> str:
     """A first line that states the value asked for, in its message's words, and cites it
-    ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the best reported message; "" when that
-    message gives no value of the kind asked or is itself that value."""
-    if not found:
+    ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the first reported message that states one;
+    "" when none does (or one is itself just that value).
+
+    Note that this relies on the same cut as ``_reported_lead``: only messages the answer
+    reports can give its opening."""
+    reported = [item for item in found[:REPORTED_TURNS] if item[0] >= found[0][0] / 2]
+    stated = [
+        (value, item[3])
+        for item in reported
+        for value in [stated_value(question, item[4])]
+        if value is not None
+    ]
+    if not stated:
         return ""
-    _score, _turn, _sender, source, text = found[0]
-    value = stated_value(question, text)
-    if value is None:
-        return ""
-    label, words = value
+    (label, words), source = stated[0]
     cleaned = _MARKDOWN_SPECIALS.sub(
         r"\\\1", " ".join(words.split()).replace("[", "(").replace("]", ")")
     )
