@@ -151,3 +151,11 @@ def test_a_payment_lure_is_suspicious_and_its_link_is_never_repeated():
 def test_ordinary_talk_of_paying_back_or_fines_is_not_a_lure():
     assert not suspicious_text("Can you pay me back within 2 days? Rent is due")
     assert not suspicious_text("Park on the left to avoid a fine, the right side is permit only")
+
+
+def test_a_day_of_the_month_is_not_a_count():
+    value = stated_value(
+        "How many seats does Lou have?",
+        "I can drive on race day. Leaving 6am, Sunday 11 Oct. 4 seats",
+    )
+    assert value == ("How many", "4 seats")

@@ -35,6 +35,8 @@ _COUNT = re.compile(
     r"(?<![\d:/.,$€£-])"
     r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
     r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
+    # A day of a month ("11 Oct") is a date.
+    r"(?!\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
     r"|\ba\s+dozen\b|\bdozens\b",
     re.IGNORECASE,
 )
