@@ -159,3 +159,37 @@ def test_a_day_of_the_month_is_not_a_count():
         "I can drive on race day. Leaving 6am, Sunday 11 Oct. 4 seats",
     )
     assert value == ("How many", "4 seats")
+
+
+def test_the_thing_whose_amount_is_asked_outweighs_the_trips_name():
+    evidence = (
+        _source("S1", "Kai", "Granite Peak before it snows?? Sat 3 Oct?", 1),
+        _source("S2", "Mia", "the petrol came to $60, so $20 each", 4),
+    )
+    answer = compose_answer("how much was petrol for Granite Peak?", evidence, "UTC")
+    assert answer.startswith("**Mia** said")
+    assert "$20 each" in answer.split("\n\n")[0]
+
+
+def test_the_noun_naming_the_kind_of_answer_is_not_its_topic():
+    window = EvidenceSource(
+        label="S1",
+        text="You: Rome in two weeks, send me your tips / Gia: gelato at Fatamorgana, trust me",
+        sender="You",
+        sent_at=_at(6),
+        chat_title="Gia",
+        primary_text="Rome in two weeks, send me your tips",
+        turns=(
+            ("You", "Rome in two weeks, send me your tips"),
+            ("Gia", "gelato at Fatamorgana, trust me"),
+        ),
+        turn_sent_at=(_at(6, 9), _at(6, 10)),
+    )
+    other = _source("S2", "Leo", "pick-up is at 8 from my place in Northside", 2)
+    answer = compose_answer(
+        "what gelato place did Gia tell me to try in Rome?", (window, other), "UTC"
+    )
+    assert answer.startswith(
+        "**Where:** gelato at Fatamorgana [S1]\n\n**Gia** said (Gia, Wed 6 May 2026, 10:00): "
+        "gelato at Fatamorgana, trust me [S1]"
+    )

@@ -512,8 +512,11 @@ def turn_weights(
     answer type (for a question about how things came out, a little more than the whole
     answer type: the later message is the outcome). 0.0 for a turn that neither shares a word
     nor follows one."""
-    question_terms = set(content_terms(question))
     shapes = answer_types(question)
+    question_terms = set(content_terms(question))
+    if shapes:
+        # "What time", "which place", "the address of": the kind of answer asked, not its topic.
+        question_terms -= _KIND_NOUNS
     terms_of = [
         frozenset(content_terms(text)) | frozenset(content_terms(sender)) for sender, text in turns
     ]
@@ -522,6 +525,14 @@ def turn_weights(
     keys = list(windows) if windows is not None else [None] * total
     shaped = [any(shape.search(text) for shape in shapes) for _sender, text in turns]
     shared = [_term_weight(question_terms, terms, frequency, total) for terms in terms_of]
+    head = _asked_head(question)
+    if head:
+        # The thing whose amount is asked counts twice: "gas" in "how much was gas for the
+        # lake trip", more than the trip's name.
+        shared = [
+            weight + _term_weight(head, terms, frequency, total) if weight > 0 else weight
+            for weight, terms in zip(shared, terms_of, strict=True)
+        ]
     weights = [
         weight + ANSWER_TYPE_WEIGHT if weight > 0 and has_shape else weight
         for weight, has_shape in zip(shared, shaped, strict=True)
@@ -539,9 +550,27 @@ def turn_weights(
     return _answers_first(weights, shaped)
 
 
-# "What did Ana say / want / suggest ...": the question asks for someone's reply.
+# Nouns that name the kind of answer a question asks for ("what time", "what pastry place").
+_KIND_NOUNS = frozenset(content_terms("time day date place address adress"))
+# "How much was gas …", "how many boxes …": the thing whose amount or count is asked.
+_HEAD_OF_AMOUNT = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?:(?:was|were|is|are|did|does|do|will)\s+)?"
+    r"(?:(?:the|a|an|my|our|your|his|her|their)\s+)?([\w'\u2019-]+)",
+    re.IGNORECASE,
+)
+
+
+def _asked_head(question: str) -> set[str]:
+    """The content word a "how much / how many" question asks the amount of (none when it is
+    a stopword: "how much did it cost")."""
+    match = _HEAD_OF_AMOUNT.search(question)
+    return set(content_terms(match.group(1))) if match else set()
+
+
+# "What did Ana say / want / suggest ...", "which bar did Ana recommend": the question asks
+# for someone's reply.
 _ASKED_OF = re.compile(
-    r"\b(?:what|how)\s+(?:did|does|do|has|had|would|will)\s+([\w'\u2019-]+)\s+(?:want|say|said|"
+    r"\b(?:did|does|do|has|had|would|will)\s+([\w'\u2019-]+)\s+(?:want|say|said|"
     r"suggest|recommend|ask|think|need|mean|tell|offer|propose|reply|respond|answer|decide|"
     r"choose|pick|ask)\w*\b",
     re.IGNORECASE,
