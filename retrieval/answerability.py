@@ -277,13 +277,28 @@ def _term_coverage(
         if matches:
             for message_id in message_ids:
                 covered[message_id] = covered.get(message_id, 0.0) + weights[term] / total
+    titled = _chat_title_words(user)
     return _TermCoverage(
-        unknown=tuple(row[0] for row in rows if not row[1] and not row[3]),
+        unknown=tuple(
+            row[0] for row in rows if not row[1] and not row[3] and fold_text(row[0]) not in titled
+        ),
         misspelled=tuple(row[0] for row in rows if not row[1] and row[3]),
         covered=covered,
         people_chat_ids=frozenset(rows[0][4]) if rows else frozenset(),
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
     )
+
+
+def _chat_title_words(user: User) -> frozenset[str]:
+    """The words of the titles of the user's chats open to AI: a word a chat is named by
+    ("Book Club", "Leak in 2F bathroom") is that chat's topic, known even when no message
+    repeats it."""
+    from conversations.models import Chat
+
+    titles = Chat.objects.filter(user=user, is_excluded_from_ai=False).values_list(
+        "title", flat=True
+    )
+    return frozenset(word for title in titles for word in re.findall(r"\w+", fold_text(title)))
 
 
 _NAME = re.compile(r"^[\w][\w' .-]*$")

@@ -377,3 +377,19 @@ def test_a_group_members_thing_told_by_another_member_answers(user):
         assert retrieval.unanswerable_rule is None, question
         allergy = message_row(user, "family", "f2").pk
         assert allergy in [pk for source in retrieval.pack.sources for pk in source.message_ids]
+
+
+def test_a_word_of_a_chat_title_is_a_known_topic(user):
+    ingest(
+        user,
+        chat_of("Knitting circle", "Rosa", "Ines"),
+        say("k1", T0, "Next pick: the cable scarf pattern, Wed 7 Oct?", sender="Rosa"),
+    )
+    retrieval = _ask(user, "What's the next knitting circle pattern?")
+    assert retrieval.answerability is not None
+    # "knitting" and "circle" name the chat, though no message repeats them.
+    assert retrieval.answerability.signals.unknown_terms == ()
+    assert not retrieval.is_no_evidence
+    unseen = _ask(user, "Which yarn for the knitting circle pattern?")
+    assert unseen.answerability is not None
+    assert unseen.answerability.signals.unknown_terms == ("yarn",)
