@@ -405,10 +405,10 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    found = _reported_turns(question, ranked)
-    reported = _reported_lead(found, timezone)
+    matched = _reported_turns(question, ranked)
+    reported = _reported_lead(matched, timezone)
     if reported and not _YES_NO_QUESTION.search(question):
-        reported = _typed_opening(question, found) + reported
+        reported = _typed_opening(question, matched) + reported
     if reported and _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
         reported = opening + "\n\n".join(
@@ -737,10 +737,8 @@ def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
 def _typed_opening(question: str, found: Sequence[_Found]) -> str:
     """A first line that states the value asked for, in its message's words, and cites it
     ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the first reported message that states one;
-    "" when none does (or one is itself just that value).
-
-    Note that this relies on the same cut as ``_reported_lead``: only messages the answer
-    reports can give its opening."""
+    "" when none does (or one is itself just that value). Only messages the answer reports
+    (the cut of ``_reported_lead``) can give it."""
     reported = [item for item in found[:REPORTED_TURNS] if item[0] >= found[0][0] / 2]
     stated = [
         (value, item[3])
