@@ -239,30 +239,37 @@ def loops_close_across_chats(
     were closed. Reads each open loop's topic and the messages after it that name a topic
     word or come from its person. With ``opened_since``, only the loops opened since then and
     ``loop_ids`` are read (no message can close an older loop: its window is over)."""
-    from retrieval.memory.selectors import person_ids_expand
+    from retrieval.memory.selectors import person_canonical_ids, person_group_expand
 
     user_name = (user.first_name or "").strip()
     closed = 0
     loops = Loop.objects.filter(user=user, status=LoopStatus.OPEN)
     if opened_since is not None:
         loops = loops.filter(Q(opened_at__gte=opened_since) | Q(pk__in=list(loop_ids)))
-    loops = loops.select_related("opened_by").order_by("opened_at", "pk")
-    for loop in loops:
+    open_loops = list(loops.select_related("opened_by").order_by("opened_at", "pk"))
+    if not open_loops:
+        return 0
+    # Merges and chat memberships read once for every loop.
+    canonical = person_canonical_ids(user=user)
+    memberships: dict[int, list[tuple[int, str]]] = {}
+    for member_id, chat_id, chat_kind in ChatParticipant.objects.filter(
+        chat__user=user
+    ).values_list("person_id", "chat_id", "chat__kind"):
+        memberships.setdefault(member_id, []).append((chat_id, chat_kind))
+    for loop in open_loops:
         topic = loop_topic(loop=loop, user_name=user_name)
         if not topic:
             continue
         window = QUESTION_CLOSE_WINDOW if loop.kind == LoopKind.QUESTION_TO_USER else CLOSE_WINDOW
         person_ids = (
-            set(person_ids_expand(user=user, person_ids=[loop.person_id]))
+            set(person_group_expand(canonical=canonical, person_ids=[loop.person_id]))
             if loop.person_id
             else set()
         )
         person_chats: set[int] = set()
         direct_chats: set[int] = set()
-        if person_ids:
-            for chat_id, kind in ChatParticipant.objects.filter(
-                chat__user=user, person_id__in=person_ids
-            ).values_list("chat_id", "chat__kind"):
+        for person_id in person_ids:
+            for chat_id, kind in memberships.get(person_id, ()):
                 person_chats.add(chat_id)
                 if kind == ChatKind.DIRECT:
                     direct_chats.add(chat_id)

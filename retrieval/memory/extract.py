@@ -8,6 +8,7 @@ the rules are testable one by one; ``retrieval.memory.services`` applies them to
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -686,20 +687,35 @@ def _named_subject(*, title: str | None, name: str) -> str:
     return f"titled:{name}" if title else f"named:{name}"
 
 
+# "I'm ..." / "I am ...": every nationality statement starts so (a cheap test first).
+_SELF_STATEMENT = re.compile(r"\bI['\u2019]?m |\bI am ", _FLAGS)
+
+
+@functools.cache
+def _nationality_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each nationality with one pattern for all its forms (compiled once)."""
+    from retrieval.lexicon import NATIONALITIES
+
+    patterns = []
+    for canonical, forms in NATIONALITIES.items():
+        alternation = "|".join(re.escape(form) for form in forms)
+        patterns.append(
+            (
+                canonical,
+                re.compile(
+                    rf"\bI['\u2019]?m (?:{alternation})\b|\bI am (?:{alternation})\b", _FLAGS
+                ),
+            )
+        )
+    return tuple(patterns)
+
+
 def nationality_claims(text: str) -> list[str]:
     """Nationalities an author states about themselves ("I'm Brazilian"). Sensitive: kept
     only when the user's memory policy allows it."""
-    from retrieval.lexicon import NATIONALITIES
-
-    found = []
-    for canonical, forms in NATIONALITIES.items():
-        for form in forms:
-            if re.search(
-                rf"\bI['\u2019]?m {re.escape(form)}\b|\bI am {re.escape(form)}\b", text, _FLAGS
-            ):
-                found.append(canonical)
-                break
-    return found
+    if not _SELF_STATEMENT.search(text):
+        return []
+    return [canonical for canonical, pattern in _nationality_patterns() if pattern.search(text)]
 
 
 def is_suspicious(text: str) -> bool:

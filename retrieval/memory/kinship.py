@@ -21,6 +21,7 @@ functions; ``kinship_claims`` reads the user's people and messages and returns c
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -228,10 +229,32 @@ def _contact_name_claims(*, user: User) -> list[KinClaim]:
     return claims
 
 
-def kinship_claims(*, user: User) -> list[KinClaim]:
-    """Relationships to the user shown by contact names, forms of address and signatures,
-    each with the message that shows it, in send-time order."""
-    claims = _contact_name_claims(user=user)
+@dataclass(frozen=True)
+class KinMessage:
+    """A message with relation words, and what finding whom they are about needs."""
+
+    message_id: int
+    chat_id: int
+    chat_kind: str
+    title: str
+    sender_id: int | None
+    is_from_self: bool
+    sent_at: datetime
+    replied_person: int | None
+    replied_self: bool | None
+    addressed: str | None
+    signed: str | None
+
+
+@dataclass(frozen=True)
+class KinContext:
+    """Each direct chat's counterpart and each chat's members."""
+
+    counterparts: dict[int, int]
+    members: dict[int, set[int]]
+
+
+def kin_context(*, user: User) -> KinContext:
     counterparts: dict[int, int] = {}
     members: dict[int, set[int]] = {}
     for chat_id, member_id, kind in ChatParticipant.objects.filter(chat__user=user).values_list(
@@ -240,6 +263,54 @@ def kinship_claims(*, user: User) -> list[KinClaim]:
         members.setdefault(chat_id, set()).add(member_id)
         if kind == ChatKind.DIRECT:
             counterparts.setdefault(chat_id, member_id)
+    return KinContext(counterparts=counterparts, members=members)
+
+
+def message_kin_claims(message: KinMessage, *, context: KinContext) -> list[KinClaim]:
+    """The relationships one message shows: the relation word it addresses someone with (the
+    user in a direct chat, or replying to them in a group; a parent word in a family group
+    said to another member) and the one it is signed with in a direct chat."""
+    claims = []
+    is_direct = message.chat_kind == ChatKind.DIRECT
+    addressed = message.addressed
+    if addressed is not None:
+        person_id: int | None = None
+        if message.is_from_self:
+            person_id = (
+                context.counterparts.get(message.chat_id) if is_direct else message.replied_person
+            )
+        elif (
+            not is_direct
+            and addressed in _PARENTS
+            and is_family_title(message.title or "")
+            and message.replied_person is not None
+            and not message.replied_self
+            and message.replied_person != message.sender_id
+        ):
+            person_id = message.replied_person
+        if person_id is not None and person_id in context.members.get(message.chat_id, set()):
+            claims.append(
+                KinClaim(
+                    person_id, addressed, message.message_id, message.sent_at, FactBasis.ADDRESSED
+                )
+            )
+    if not message.is_from_self and is_direct and message.sender_id is not None:
+        signed = message.signed
+        if signed is not None and context.counterparts.get(message.chat_id) == message.sender_id:
+            claims.append(
+                KinClaim(
+                    message.sender_id,
+                    signed,
+                    message.message_id,
+                    message.sent_at,
+                    FactBasis.SIGNATURE,
+                )
+            )
+    return claims
+
+
+def _kin_messages(*, user: User) -> Iterator[KinMessage]:
+    """Every live text message of the user that may show kinship, oldest first."""
     rows = (
         Message.objects.filter(
             user=user,
@@ -256,10 +327,10 @@ def kinship_claims(*, user: User) -> list[KinClaim]:
             "chat__title",
             "sender_person_id",
             "is_from_self",
-            "text",
             "sent_at",
             "reply_to__sender_person_id",
             "reply_to__is_from_self",
+            "text",
         )
     )
     for (
@@ -269,34 +340,34 @@ def kinship_claims(*, user: User) -> list[KinClaim]:
         title,
         sender_id,
         is_from_self,
-        text,
         sent_at,
         replied_person,
         replied_self,
+        text,
     ) in rows.iterator(chunk_size=2000):
-        is_direct = chat_kind == ChatKind.DIRECT
-        addressed = addressed_relation(text)
-        if addressed is not None:
-            person_id: int | None = None
-            if is_from_self:
-                person_id = counterparts.get(chat_id) if is_direct else replied_person
-            elif (
-                not is_direct
-                and addressed in _PARENTS
-                and is_family_title(title or "")
-                and replied_person is not None
-                and not replied_self
-                and replied_person != sender_id
-            ):
-                person_id = replied_person
-            if person_id is not None and person_id in members.get(chat_id, set()):
-                claims.append(
-                    KinClaim(person_id, addressed, message_id, sent_at, FactBasis.ADDRESSED)
-                )
-        if not is_from_self and is_direct and sender_id is not None:
-            signed = signed_relation(text)
-            if signed is not None and counterparts.get(chat_id) == sender_id:
-                claims.append(KinClaim(sender_id, signed, message_id, sent_at, FactBasis.SIGNATURE))
+        yield KinMessage(
+            message_id=message_id,
+            chat_id=chat_id,
+            chat_kind=chat_kind,
+            title=title,
+            sender_id=sender_id,
+            is_from_self=is_from_self,
+            sent_at=sent_at,
+            replied_person=replied_person,
+            replied_self=replied_self,
+            addressed=addressed_relation(text),
+            signed=signed_relation(text),
+        )
+
+
+def kinship_claims(*, user: User, messages: Iterable[KinMessage] | None = None) -> list[KinClaim]:
+    """Relationships to the user shown by contact names, forms of address and signatures,
+    each with the message that shows it, in send-time order. ``messages``: the messages with
+    relation words, oldest first, when the caller has them (else every message is read)."""
+    claims = _contact_name_claims(user=user)
+    context = kin_context(user=user)
+    for message in messages if messages is not None else _kin_messages(user=user):
+        claims.extend(message_kin_claims(message, context=context))
     claims.sort(key=lambda claim: (claim.sent_at, claim.message_id))
     return claims
 

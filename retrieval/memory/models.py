@@ -42,7 +42,14 @@ class PersonChatDay(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["person", "chat", "day"], name="person_chat_day_unique")
         ]
-        indexes = [models.Index(fields=["user", "day"], name="person_chat_day_user_day")]
+        indexes = [
+            # Covering: the rankings' aggregates over a window of days read the index alone.
+            models.Index(
+                fields=["user", "day"],
+                include=["person", "chat", "received_count", "sent_count"],
+                name="person_chat_day_user_day_cover",
+            )
+        ]
 
     def __str__(self) -> str:
         return (
@@ -303,6 +310,38 @@ class PersonFactRejection(models.Model):
 
     def __str__(self) -> str:
         return f"not {self.kind} {self.folded_value} ({self.person_id})"
+
+
+class MessageClaimSource(models.TextChoices):
+    STATEMENT = "statement", "A fact the message states"
+    NATIONALITY = "nationality", "A nationality the author states (sensitive)"
+    ADDRESSED = "addressed", "A relation word the message addresses someone with"
+    SIGNED = "signed", "A relation word the message is signed with"
+
+
+class MessageClaim(models.Model):
+    """What one message's text says toward facts, read by the rules before anyone is looked
+    up: the claims of ``extract.fact_claims`` and ``nationality_claims`` and the relation
+    words of ``kinship``. They depend on the message alone (its text, author side and chat
+    kind), so ingest keeps them per changed message and facts are assembled from them without
+    reading every message again; ``subject`` is resolved to a person when facts are derived.
+    ``position`` keeps the order the rules gave within the message."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="memory_claims")
+    position = models.PositiveSmallIntegerField()
+    source = models.CharField(max_length=12, choices=MessageClaimSource.choices)
+    subject = models.TextField(blank=True)
+    kind = models.CharField(max_length=16, blank=True)
+    value = models.TextField()
+    previous = models.TextField(blank=True)
+    related_to_sender = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "message"], name="message_claim_user_message")]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} {self.source} {self.kind} {self.value}"
 
 
 class FactRefinement(models.Model):

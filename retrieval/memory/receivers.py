@@ -32,6 +32,10 @@ class MemoryHook:
             deleted_ids=change.deleted_ids,
         )
         services.memory_forget_messages(user=user, message_ids=change.deleted_ids)
+        services.message_claims_refresh(
+            user=user,
+            message_ids=[*change.created_ids, *change.changed_ids, *change.deleted_ids],
+        )
         touched = Message.objects.filter(
             user=user, pk__in=[*change.created_ids, *change.changed_ids, *change.deleted_ids]
         ).aggregate(chat_ids=ArrayAgg("chat_id", distinct=True, default=[]), since=Min("sent_at"))

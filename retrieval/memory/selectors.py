@@ -6,11 +6,13 @@ These are what the answer engine calls for the ``people_ranking``, ``plan_recall
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.postgres.aggregates import ArrayAgg
@@ -20,7 +22,6 @@ from django.db.models import Case, Count, F, IntegerField, Max, Q, Sum, Value, W
 from claire.accounts.models import User
 from conversations.models import (
     ChatKind,
-    ChatParticipant,
     IdentityKind,
     Message,
     Person,
@@ -118,11 +119,18 @@ def _local_today(user: User, now: datetime) -> date:
 
 
 def relationship_metrics_for_user(
-    *, user: User, now: datetime, person_ids: list[int] | None = None
+    *,
+    user: User,
+    now: datetime,
+    person_ids: list[int] | None = None,
+    canonical: Mapping[int, int] | None = None,
 ) -> list[RelationshipMetrics]:
     """Metrics of every person the user exchanged messages with in the last 365 local days
     (or of ``person_ids`` only), strongest first. One aggregate query over the counters; chats
-    excluded from AI do not count."""
+    excluded from AI do not count. ``canonical``: the user's merges
+    (``person_canonical_ids``), when the caller has read them."""
+    if canonical is None:
+        canonical = person_canonical_ids(user=user)
     today = _local_today(user, now)
     since_365 = today - timedelta(days=364)
     since_90 = today - timedelta(days=89)
@@ -131,12 +139,13 @@ def relationship_metrics_for_user(
         user=user, day__gte=since_365, day__lte=today, chat__is_excluded_from_ai=False
     )
     if person_ids is not None:
-        rows = rows.filter(person_id__in=person_ids_expand(user=user, person_ids=person_ids))
+        rows = rows.filter(
+            person_id__in=person_group_expand(canonical=canonical, person_ids=person_ids)
+        )
     recent_90 = Q(day__gte=since_90)
     recent_30 = Q(day__gte=since_30)
     exchanged = Q(received_count__gt=0) | Q(sent_count__gt=0)
     # People merged by the user count as the one they were merged into.
-    canonical = person_canonical_ids(user=user)
     person_key = (
         Case(
             *[When(person_id=merged, then=Value(kept)) for merged, kept in canonical.items()],
@@ -234,93 +243,6 @@ def exchanged_counts_for_user(
     return counts
 
 
-def _representative_message_ids(
-    *,
-    user: User,
-    person_ids: Sequence[int],
-    before: datetime | None = None,
-    after: datetime | None = None,
-    platforms: Sequence[str] = (),
-    direct_chat_ids: Sequence[int] | None = None,
-) -> tuple[int, ...]:
-    """The latest messages exchanged with the person in chats visible to AI (theirs, and the
-    user's in direct chats with them), newest first: sent in ``[after, before)`` and on
-    ``platforms`` when given, so that the message a ranking cites is one the ranking counted
-    (and, for a drifted contact, the last exchange). ``direct_chat_ids``: their direct chats,
-    when the caller has read them."""
-    if direct_chat_ids is None:
-        direct_chat_ids = _direct_chat_ids(user=user, person_ids=person_ids)
-    visible = Message.objects.filter(
-        user=user, deleted_at__isnull=True, chat__is_excluded_from_ai=False
-    ).exclude(text="")
-    if before is not None:
-        visible = visible.filter(sent_at__lt=before)
-    if after is not None:
-        visible = visible.filter(sent_at__gte=after)
-    if platforms:
-        visible = visible.filter(chat__platform__in=list(platforms))
-    # Theirs and the user's read apart, each through its own (sender or chat, time) index,
-    # then merged: the newest of both.
-    newest: set[tuple[datetime, int]] = set()
-    for side in (
-        visible.filter(sender_person_id__in=list(person_ids)),
-        visible.filter(is_from_self=True, chat_id__in=list(direct_chat_ids)),
-    ):
-        newest |= set(
-            side.order_by("-sent_at", "-pk").values_list("sent_at", "pk")[:REPRESENTATIVE_MESSAGES]
-        )
-    return tuple(pk for _, pk in sorted(newest, reverse=True)[:REPRESENTATIVE_MESSAGES])
-
-
-def _direct_chat_ids(*, user: User, person_ids: Sequence[int]) -> list[int]:
-    return list(
-        ChatParticipant.objects.filter(
-            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
-        ).values_list("chat_id", flat=True)
-    )
-
-
-def _reply_latency_median_seconds(
-    *,
-    user: User,
-    person_ids: Sequence[int],
-    since: datetime,
-    direct_chat_ids: Sequence[int] | None = None,
-) -> float | None:
-    """Median time the user took to answer the person in their direct chats since ``since``:
-    for each of the user's messages that directly follows one of the person's, the gap. Reads
-    only that person's direct chats in the window (``direct_chat_ids``, when the caller has
-    read them)."""
-    chat_ids = list(
-        direct_chat_ids
-        if direct_chat_ids is not None
-        else _direct_chat_ids(user=user, person_ids=person_ids)
-    )
-    if not chat_ids:
-        return None
-    # Reads the chats through the (chat, sent_at) index: only these chats, only the window.
-    sql = """
-        WITH ordered AS (
-            SELECT m.is_from_self, m.sent_at,
-                   LAG(m.is_from_self) OVER w AS previous_from_self,
-                   LAG(m.sender_person_id) OVER w AS previous_sender,
-                   LAG(m.sent_at) OVER w AS previous_sent_at
-            FROM conversations_message m
-            WHERE m.chat_id = ANY(%s) AND m.user_id = %s
-              AND m.deleted_at IS NULL AND m.sent_at >= %s
-            WINDOW w AS (PARTITION BY m.chat_id ORDER BY m.sent_at, m.id)
-        )
-        SELECT percentile_cont(0.5) WITHIN GROUP (
-            ORDER BY EXTRACT(EPOCH FROM sent_at - previous_sent_at))
-        FROM ordered
-        WHERE is_from_self AND previous_from_self IS FALSE AND previous_sender = ANY(%s)
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [chat_ids, user.pk, since, list(person_ids)])
-        (median,) = cursor.fetchone() or (None,)
-    return round(float(median), 1) if median is not None else None
-
-
 def people_ranking(
     *,
     user: User,
@@ -340,8 +262,13 @@ def people_ranking(
     ``exchanged_counts_for_user``) only those people rank, most messages first. Each result
     carries its reply latency and the ids of up to three
     representative messages to cite, read from what was counted (``counted_since`` to
-    ``counted_until`` or ``now``, on ``platforms``)."""
-    metrics = relationship_metrics_for_user(user=user, now=now, person_ids=person_ids)
+    ``counted_until`` or ``now``, on ``platforms``). Four statements however many people are
+    shown: merges, the counters' aggregate, names, and ``_RANKED_DETAILS_SQL`` for the shown
+    people's latency and messages."""
+    canonical = person_canonical_ids(user=user)
+    metrics = relationship_metrics_for_user(
+        user=user, now=now, person_ids=person_ids, canonical=canonical
+    )
     if counts is not None:
         # A window or a platform named: rank by the messages exchanged there.
         by_person = {item.person_id: item for item in metrics}
@@ -358,44 +285,133 @@ def people_ranking(
             and item.days_since_last_contact >= NEGLECTED_AFTER_DAYS
             and item.messages_365d >= NEGLECTED_MIN_MESSAGES_365D
         ]
-    since = now - timedelta(days=90)
     shown = metrics[: max(limit, 0)]
-    # One read of merges and of direct chats for everyone shown, not one per person.
-    canonical = person_canonical_ids(user=user)
-    groups = {
-        item.person_id: _ids_expand(canonical=canonical, person_ids=[item.person_id])
-        for item in shown
-    }
-    direct_chats: dict[int, list[int]] = {}
-    for chat_id, person_id in ChatParticipant.objects.filter(
-        chat__user=user,
-        chat__kind=ChatKind.DIRECT,
-        person_id__in=[pk for group in groups.values() for pk in group],
-    ).values_list("chat_id", "person_id"):
-        direct_chats.setdefault(person_id, []).append(chat_id)
-    ranked = []
-    for item in shown:
-        group = groups[item.person_id]
-        group_chats = [chat_id for pk in group for chat_id in direct_chats.get(pk, [])]
-        ranked.append(
-            RelationshipMetrics(
-                **{
-                    **item.__dict__,
-                    "reply_latency_median_seconds": _reply_latency_median_seconds(
-                        user=user, person_ids=group, since=since, direct_chat_ids=group_chats
-                    ),
-                    "representative_message_ids": _representative_message_ids(
-                        user=user,
-                        person_ids=group,
-                        direct_chat_ids=group_chats,
-                        before=min(counted_until, now) if counted_until is not None else now,
-                        after=counted_since,
-                        platforms=platforms,
-                    ),
-                }
-            )
+    details = _ranked_details(
+        user=user,
+        groups={
+            item.person_id: person_group_expand(canonical=canonical, person_ids=[item.person_id])
+            for item in shown
+        },
+        since=now - timedelta(days=90),
+        before=min(counted_until, now) if counted_until is not None else now,
+        after=counted_since,
+        platforms=platforms,
+    )
+    return [
+        dataclasses.replace(
+            item,
+            reply_latency_median_seconds=details[item.person_id].reply_latency_median_seconds,
+            representative_message_ids=details[item.person_id].representative_message_ids,
         )
-    return ranked
+        for item in shown
+    ]
+
+
+# For each ranked person (``key``, with everyone merged with them in ``members``): their
+# direct chats, the median time the user took to answer them there since ``since``, and the
+# newest messages exchanged with them that the ranking counted. One statement for everyone
+# shown; each person's messages are read through the sender and (chat, time) indexes.
+_RANKED_DETAILS_SQL = """
+WITH members AS (
+    SELECT key, person_id
+    FROM unnest(%(member_keys)s::bigint[], %(member_ids)s::bigint[]) AS x(key, person_id)
+)
+SELECT shown.key, g.chat_ids,
+  (SELECT percentile_cont(0.5) WITHIN GROUP (
+       ORDER BY EXTRACT(EPOCH FROM o.sent_at - o.previous_sent_at))
+   FROM (
+     SELECT m.is_from_self, m.sent_at,
+            LAG(m.is_from_self) OVER w AS previous_from_self,
+            LAG(m.sender_person_id) OVER w AS previous_sender,
+            LAG(m.sent_at) OVER w AS previous_sent_at
+     FROM conversations_message m
+     WHERE m.chat_id = ANY(g.chat_ids) AND m.user_id = %(user)s
+       AND m.deleted_at IS NULL AND m.sent_at >= %(since)s
+     WINDOW w AS (PARTITION BY m.chat_id ORDER BY m.sent_at, m.id)
+   ) o
+   WHERE o.is_from_self AND o.previous_from_self IS FALSE
+     AND o.previous_sender = ANY(g.person_ids)),
+  ARRAY(
+    SELECT r.id FROM (
+      (SELECT m.sent_at, m.id FROM conversations_message m
+       JOIN conversations_chat c ON c.id = m.chat_id
+       WHERE m.sender_person_id = ANY(g.person_ids) AND {visible}
+       ORDER BY m.sent_at DESC, m.id DESC LIMIT %(count)s)
+      UNION
+      (SELECT m.sent_at, m.id FROM conversations_message m
+       JOIN conversations_chat c ON c.id = m.chat_id
+       WHERE m.is_from_self AND m.chat_id = ANY(g.chat_ids) AND {visible}
+       ORDER BY m.sent_at DESC, m.id DESC LIMIT %(count)s)
+    ) r
+    ORDER BY r.sent_at DESC, r.id DESC LIMIT %(count)s)
+FROM unnest(%(keys)s::bigint[]) WITH ORDINALITY AS shown(key, position)
+CROSS JOIN LATERAL (
+  SELECT ARRAY(SELECT mb.person_id FROM members mb WHERE mb.key = shown.key) AS person_ids,
+         ARRAY(SELECT cp.chat_id
+               FROM members mb
+               JOIN conversations_chatparticipant cp ON cp.person_id = mb.person_id
+               JOIN conversations_chat dc ON dc.id = cp.chat_id
+               WHERE mb.key = shown.key AND dc.user_id = %(user)s AND dc.kind = %(direct)s
+               ORDER BY mb.person_id, cp.id) AS chat_ids
+) g
+ORDER BY shown.position
+"""
+
+
+@dataclass(frozen=True)
+class _RankedDetails:
+    reply_latency_median_seconds: float | None
+    representative_message_ids: tuple[int, ...]
+
+
+def _ranked_details(
+    *,
+    user: User,
+    groups: Mapping[int, Sequence[int]],
+    since: datetime,
+    before: datetime,
+    after: datetime | None,
+    platforms: Sequence[str],
+) -> dict[int, _RankedDetails]:
+    """``_reply_latency_median_seconds`` and ``_representative_message_ids`` of every ranked
+    person at once (``groups``: each person with everyone merged with them)."""
+    if not groups:
+        return {}
+    visible = [
+        "m.user_id = %(user)s",
+        "m.deleted_at IS NULL",
+        "NOT c.is_excluded_from_ai",
+        "m.text <> ''",
+        "m.sent_at < %(before)s",
+    ]
+    if after is not None:
+        visible.append("m.sent_at >= %(after)s")
+    if platforms:
+        visible.append("c.platform = ANY(%(platforms)s)")
+    params: dict[str, Any] = {
+        "member_keys": [key for key, group in groups.items() for _ in group],
+        "member_ids": [pk for group in groups.values() for pk in group],
+        "keys": list(groups),
+        "user": user.pk,
+        "since": since,
+        "before": before,
+        "after": after,
+        "platforms": list(platforms),
+        "direct": ChatKind.DIRECT.value,
+        "count": REPRESENTATIVE_MESSAGES,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_RANKED_DETAILS_SQL.format(visible=" AND ".join(visible)), params)
+        rows = cursor.fetchall()
+    return {
+        key: _RankedDetails(
+            reply_latency_median_seconds=(
+                round(float(median), 1) if median is not None and chat_ids else None
+            ),
+            representative_message_ids=tuple(ids),
+        )
+        for key, chat_ids, median, ids in rows
+    }
 
 
 # --- Plans --------------------------------------------------------------------------------
@@ -939,10 +955,13 @@ def person_canonical_ids(*, user: User) -> dict[int, int]:
 def person_ids_expand(*, user: User, person_ids: Sequence[int]) -> tuple[int, ...]:
     """``person_ids`` plus everyone merged with them (either way), for filters such as "messages
     from Emma" that must read all of one human's identities. One query."""
-    return _ids_expand(canonical=person_canonical_ids(user=user), person_ids=person_ids)
+    return person_group_expand(canonical=person_canonical_ids(user=user), person_ids=person_ids)
 
 
-def _ids_expand(*, canonical: Mapping[int, int], person_ids: Sequence[int]) -> tuple[int, ...]:
+def person_group_expand(
+    *, canonical: Mapping[int, int], person_ids: Sequence[int]
+) -> tuple[int, ...]:
+    """``person_ids_expand`` with the merges (``person_canonical_ids``) already read."""
     roots = {canonical.get(pk, pk) for pk in person_ids}
     expanded = set(person_ids) | roots
     expanded |= {merged for merged, kept in canonical.items() if kept in roots}

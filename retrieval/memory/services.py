@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -60,6 +61,7 @@ from retrieval.memory.introductions import (
 )
 from retrieval.memory.kinship import (
     KINSHIP_VOCABULARY,
+    KinMessage,
     addressed_relation,
     kinship_claims,
     relation_of_contact_name,
@@ -75,6 +77,8 @@ from retrieval.memory.models import (
     LoopKind,
     LoopStatus,
     MemoryPolicy,
+    MessageClaim,
+    MessageClaimSource,
     PersonChatDay,
     PersonFact,
     PersonFactRejection,
@@ -182,6 +186,8 @@ class _PlanDraft:
     # Read back from a stored plan: its row, and how many of ``steps`` are stored already.
     plan_id: int | None = None
     stored_steps: int = 0
+    # The stored plan's row as read back (``_plan_fields``), to write it only when it changed.
+    stored_fields: dict[str, Any] = field(default_factory=dict)
 
     def add_step(
         self,
@@ -301,34 +307,45 @@ def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tup
     )
 
 
+def _plan_fields(draft: _PlanDraft) -> dict[str, Any]:
+    return {
+        "activity": draft.activity,
+        "place": draft.place[:128],
+        "event_label": draft.event_label[:128],
+        "status": draft.status,
+        "first_sent_at": draft.first_sent_at,
+        "last_sent_at": draft.last_sent_at,
+    }
+
+
 def _plans_write(*, user: User, drafts: Sequence[_PlanDraft]) -> None:
-    """Store the drafts: a draft read back from a stored plan updates that plan and adds the
-    steps it gained; any other draft is a new plan."""
+    """Store the drafts: a draft read back from a stored plan updates that plan (when it
+    changed) and adds the steps it gained; any other draft is a new plan. New plans and all
+    new steps are written in one statement each."""
+    new_drafts = [draft for draft in drafts if draft.plan_id is None]
+    created = Plan.objects.bulk_create(
+        Plan(user=user, **_plan_fields(draft)) for draft in new_drafts
+    )
+    plan_of = {id(draft): plan for draft, plan in zip(new_drafts, created, strict=True)}
     for draft in drafts:
-        fields = {
-            "activity": draft.activity,
-            "place": draft.place[:128],
-            "event_label": draft.event_label[:128],
-            "status": draft.status,
-            "first_sent_at": draft.first_sent_at,
-            "last_sent_at": draft.last_sent_at,
-        }
         if draft.plan_id is None:
-            plan = Plan.objects.create(user=user, **fields)
-        else:
+            continue
+        fields = _plan_fields(draft)
+        if draft.stored_steps < len(draft.steps) or fields != draft.stored_fields:
             Plan.objects.filter(user=user, pk=draft.plan_id).update(**fields)
-            plan = Plan(pk=draft.plan_id, user=user)
-        PlanStep.objects.bulk_create(
-            PlanStep(
-                user=user,
-                plan=plan,
-                message_id=message_id,
-                status=status,
-                event_label=event_label[:128],
-                sent_at=sent_at,
-            )
-            for message_id, status, event_label, sent_at in draft.steps[draft.stored_steps :]
+        plan_of[id(draft)] = Plan(pk=draft.plan_id, user=user)
+    PlanStep.objects.bulk_create(
+        PlanStep(
+            user=user,
+            plan=plan_of[id(draft)],
+            message_id=message_id,
+            status=status,
+            event_label=event_label[:128],
+            sent_at=sent_at,
         )
+        for draft in drafts
+        for message_id, status, event_label, sent_at in draft.steps[draft.stored_steps :]
+    )
 
 
 @transaction.atomic
@@ -386,6 +403,14 @@ def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
                 event_label=label,
                 sent_at=sent_at,
             )
+        draft.stored_fields = {
+            "activity": plan.activity,
+            "place": plan.place,
+            "event_label": plan.event_label,
+            "status": plan.status,
+            "first_sent_at": plan.first_sent_at,
+            "last_sent_at": plan.last_sent_at,
+        }
         drafts.append(draft)
     PlanStep.objects.filter(user=user, plan_id__in=list(plans), sent_at__gte=since).delete()
     Plan.objects.filter(user=user, pk__in=list(plans), steps__isnull=True).delete()
@@ -641,45 +666,72 @@ _CHAT_MESSAGE_FIELDS = (
 )
 
 
+_LOOP_FIELDS = ("chat_id", "person_id", "status", "resolved_by_id", "opened_at", "closed_at")
+
+
 def _loops_store(
     *, user: User, chat: Chat, found: Sequence[_LoopFound], read_opener_ids: set[int] | None
 ) -> list[int]:
-    """Store what ``_loops_in_chat`` found: loops of the openers it read (every message when
-    ``read_opener_ids`` is None) that it no longer finds go; a loop the user closed stays
-    closed. Returns the ids of the loops now open."""
-    existing = {
-        (loop.opened_by_id, loop.kind): loop for loop in Loop.objects.filter(user=user, chat=chat)
-    }
-    wanted = {(item.opened_by_id, item.kind) for item in found}
+    """``_loops_store_many`` for one chat."""
+    return _loops_store_many(user=user, stores=[(chat, found, read_opener_ids)])
+
+
+def _loops_store_many(
+    *,
+    user: User,
+    stores: Sequence[tuple[Chat, Sequence[_LoopFound], set[int] | None]],
+    scope: Q | None = None,
+) -> list[int]:
+    """Store what ``_loops_in_chat`` found in each chat: loops of the openers it read (every
+    message of the chat when the read openers are None) that it no longer finds go; a loop
+    the user closed stays closed. Only new and changed loops are written, in a few statements
+    however many chats and loops are read again. ``scope``: a filter that holds at least the
+    loops of the openers read (the chats' loops by default). Returns the ids of the loops now
+    open."""
+    if not stores:
+        return []
+    read_by_chat = {chat.pk: read_opener_ids for chat, _, read_opener_ids in stores}
+    if scope is None:
+        scope = Q(chat_id__in=list(read_by_chat))
+    existing: dict[tuple[int, str], Loop] = {}
+    for loop in Loop.objects.filter(scope, user=user, chat_id__in=list(read_by_chat)):
+        read = read_by_chat[loop.chat_id]
+        if read is None or loop.opened_by_id in read:
+            existing[(loop.opened_by_id, loop.kind)] = loop
+    wanted = {(item.opened_by_id, item.kind) for _, found, _ in stores for item in found}
     Loop.objects.filter(
-        pk__in=[
-            loop.pk
-            for key, loop in existing.items()
-            if key not in wanted and (read_opener_ids is None or key[0] in read_opener_ids)
-        ]
+        pk__in=[loop.pk for key, loop in existing.items() if key not in wanted]
     ).delete()
-    open_ids = []
-    for item in found:
-        loop = existing.get((item.opened_by_id, item.kind))
-        if loop is not None and loop.status == LoopStatus.CLOSED_BY_USER:
-            continue
-        status = LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN
-        loop, _ = Loop.objects.update_or_create(
-            user=user,
-            opened_by_id=item.opened_by_id,
-            kind=item.kind,
-            defaults={
-                "chat": chat,
+    created: list[Loop] = []
+    changed: list[Loop] = []
+    open_loops: list[Loop] = []
+    for chat, found, _ in stores:
+        for item in found:
+            stored = existing.get((item.opened_by_id, item.kind))
+            if stored is not None and stored.status == LoopStatus.CLOSED_BY_USER:
+                continue
+            values = {
+                "chat_id": chat.pk,
                 "person_id": item.person_id,
-                "status": status,
+                "status": LoopStatus.RESOLVED if item.resolved_by_id else LoopStatus.OPEN,
                 "resolved_by_id": item.resolved_by_id,
                 "opened_at": item.opened_at,
                 "closed_at": item.resolved_at,
-            },
-        )
-        if status == LoopStatus.OPEN:
-            open_ids.append(loop.pk)
-    return open_ids
+            }
+            if stored is None:
+                loop = Loop(user=user, opened_by_id=item.opened_by_id, kind=item.kind, **values)
+                created.append(loop)
+            else:
+                loop = stored
+                if any(getattr(loop, name) != value for name, value in values.items()):
+                    for name, value in values.items():
+                        setattr(loop, name, value)
+                    changed.append(loop)
+            if values["status"] == LoopStatus.OPEN:
+                open_loops.append(loop)
+    Loop.objects.bulk_create(created)
+    Loop.objects.bulk_update(changed, list(_LOOP_FIELDS))
+    return [loop.pk for loop in open_loops]
 
 
 def _chat_loops_derive(
@@ -723,12 +775,12 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
     return open_count
 
 
-def _loops_to_read_again(*, user: User, chat: Chat, since: datetime) -> list[Loop]:
-    """The chat's loops opened before ``since`` whose state a message from ``since`` on can
+def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime) -> list[Loop]:
+    """The chats' loops opened before ``since`` whose state a message from ``since`` on can
     change: still open, resolved from ``since`` on, or closed by a message of another chat (a
     message of their own chat may now resolve them first)."""
     return list(
-        Loop.objects.filter(user=user, chat=chat, opened_at__lt=since)
+        Loop.objects.filter(user=user, chat_id__in=list(chat_ids), opened_at__lt=since)
         .exclude(status=LoopStatus.CLOSED_BY_USER)
         .filter(
             Q(status=LoopStatus.OPEN)
@@ -750,83 +802,77 @@ _PREVIOUS_MESSAGES_SQL = """
     WHERE opener.id = ANY(%s) AND opener.user_id = %s
 """
 
+_USER_WROTE_BEFORE_SQL = """
+    SELECT chat.id FROM unnest(%s::bigint[]) AS chat(id)
+    WHERE EXISTS (
+        SELECT 1 FROM conversations_message m
+        WHERE m.chat_id = chat.id AND m.user_id = %s AND m.deleted_at IS NULL
+          AND m.is_from_self AND m.sent_at < %s
+    )
+"""
 
-def _chat_messages_around(
-    *, user: User, chat: Chat, since: datetime, opener_ids: Sequence[int]
-) -> list[_ChatMessage]:
-    """The chat's messages from ``since`` on, with what the loop rules read before them: the
-    message right before each of them and before each opener in ``opener_ids``, the openers
-    themselves and the messages any of them reply to. In send-time order, so each reader's
-    previous message is the one right before it."""
-    recent = [
-        _ChatMessage(*row)
-        for row in Message.objects.filter(
-            user=user, chat=chat, deleted_at__isnull=True, sent_at__gte=since
-        )
-        .order_by("sent_at", "pk")
-        .values_list(*_CHAT_MESSAGE_FIELDS)
-    ]
-    first_ids = [recent[0].pk] if recent else []
+
+def _chats_user_wrote_in_before(
+    *, user: User, chat_ids: Sequence[int], since: datetime
+) -> set[int]:
+    """Which of the chats hold a live message of the user sent before ``since``."""
     with connection.cursor() as cursor:
-        cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *opener_ids], user.pk])
+        cursor.execute(_USER_WROTE_BEFORE_SQL, [list(chat_ids), user.pk, since])
+        return {row[0] for row in cursor.fetchall()}
+
+
+def _chat_messages_of(rows: Iterable[tuple]) -> dict[int, dict[int, _ChatMessage]]:
+    """Rows of (chat id, *``_CHAT_MESSAGE_FIELDS``) by chat, then by message id."""
+    by_chat: dict[int, dict[int, _ChatMessage]] = {}
+    for chat_id, *fields in rows:
+        message = _ChatMessage(*fields)
+        by_chat.setdefault(chat_id, {})[message.pk] = message
+    return by_chat
+
+
+def _chats_messages_around(
+    *, user: User, since: datetime, opener_ids: Mapping[int, Sequence[int]]
+) -> dict[int, list[_ChatMessage]]:
+    """For each chat of ``opener_ids``: its messages from ``since`` on, with what the loop
+    rules read before them: the message right before each of them and before each of the
+    chat's openers in ``opener_ids``, the openers themselves and the messages of the chat any
+    of them reply to. In send-time order, so each reader's previous message is the one right
+    before it. Four statements for all the chats."""
+    chat_ids = list(opener_ids)
+    live = Message.objects.filter(user=user, deleted_at__isnull=True)
+    recent = _chat_messages_of(
+        live.filter(chat_id__in=chat_ids, sent_at__gte=since)
+        .order_by("sent_at", "pk")
+        .values_list("chat_id", *_CHAT_MESSAGE_FIELDS)
+    )
+    first_ids = [next(iter(messages)) for messages in recent.values()]
+    all_openers = [pk for pks in opener_ids.values() for pk in pks]
+    with connection.cursor() as cursor:
+        cursor.execute(_PREVIOUS_MESSAGES_SQL, [[*first_ids, *all_openers], user.pk])
         previous_ids = [row[0] for row in cursor.fetchall()]
-    earlier_ids = set(opener_ids) | set(previous_ids)
-    earlier = {
-        row[0]: _ChatMessage(*row)
-        for row in Message.objects.filter(
-            user=user, chat=chat, deleted_at__isnull=True, pk__in=earlier_ids
-        ).values_list(*_CHAT_MESSAGE_FIELDS)
-    }
-    targets = (
-        {m.reply_to_id for m in [*recent, *earlier.values()] if m.reply_to_id}
-        - set(earlier)
-        - {m.pk for m in recent}
-    )
-    for row in Message.objects.filter(
-        user=user, chat=chat, deleted_at__isnull=True, pk__in=targets
-    ).values_list(*_CHAT_MESSAGE_FIELDS):
-        earlier[row[0]] = _ChatMessage(*row)
-    merged = {m.pk: m for m in [*earlier.values(), *recent]}
-    return sorted(merged.values(), key=lambda m: (m.sent_at, m.pk))
-
-
-def _chat_loops_update(
-    *, user: User, chat: Chat, context: _LoopContext, since: datetime
-) -> tuple[list[int], int]:
-    """Loops of one chat from ``since`` on (see ``loops_update``). Returns the ids of the
-    loops the cross-chat pass must read again and the number of messages read."""
-    user_wrote_before = Message.objects.filter(
-        user=user, chat=chat, deleted_at__isnull=True, is_from_self=True, sent_at__lt=since
-    ).exists()
-    if not user_wrote_before:
-        # Whether the user ever wrote here decides which questions open loops at all.
-        messages = _chat_messages(user=user, chat=chat)
-        found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
-        _loops_store(user=user, chat=chat, found=found, read_opener_ids=None)
-        return list(Loop.objects.filter(user=user, chat=chat).values_list("pk", flat=True)), len(
-            messages
+    earlier = _chat_messages_of(
+        live.filter(chat_id__in=chat_ids, pk__in={*all_openers, *previous_ids}).values_list(
+            "chat_id", *_CHAT_MESSAGE_FIELDS
         )
-    again = _loops_to_read_again(user=user, chat=chat, since=since)
-    opener_ids = sorted({loop.opened_by_id for loop in again})
-    messages = _chat_messages_around(user=user, chat=chat, since=since, opener_ids=opener_ids)
-    read = {
-        index
-        for index, message in enumerate(messages)
-        if message.sent_at >= since or message.pk in set(opener_ids)
-    }
-    found = _chat_loops_derive(
-        user=user,
-        chat=chat,
-        context=context,
-        messages=messages,
-        opener_indexes=read,
-        user_writes_here=True,
     )
-    read_ids = {messages[index].pk for index in read}
-    _loops_store(user=user, chat=chat, found=found, read_opener_ids=read_ids)
-    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
-    # window (``loops_update`` reads those by their time); the others are matched again.
-    return [loop.pk for loop in again if loop.status != LoopStatus.OPEN], len(messages)
+    wanted: dict[int, set[int]] = {}
+    for chat_id in chat_ids:
+        read = {**earlier.get(chat_id, {}), **recent.get(chat_id, {})}
+        wanted[chat_id] = {m.reply_to_id for m in read.values() if m.reply_to_id} - set(read)
+    targets = _chat_messages_of(
+        live.filter(
+            chat_id__in=chat_ids, pk__in={pk for pks in wanted.values() for pk in pks}
+        ).values_list("chat_id", *_CHAT_MESSAGE_FIELDS)
+    )
+    around = {}
+    for chat_id in chat_ids:
+        merged = {
+            **{pk: m for pk, m in targets.get(chat_id, {}).items() if pk in wanted[chat_id]},
+            **earlier.get(chat_id, {}),
+            **recent.get(chat_id, {}),
+        }
+        around[chat_id] = sorted(merged.values(), key=lambda m: (m.sent_at, m.pk))
+    return around
 
 
 @transaction.atomic
@@ -834,21 +880,73 @@ def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int
     """What ``loops_refresh`` of every chat would store, after messages from ``since`` on
     changed in ``chat_ids``. Each of those chats (and each chat holding a loop that a message
     of another chat closed from ``since`` on) is read from ``since`` on, with the loops opened
-    before that a new message can still resolve; then only the loops read again and those
-    opened within the closing window before ``since`` are matched across chats. Returns the
-    number of messages read."""
+    before that a new message can still resolve; a chat where the user never wrote before
+    ``since`` is read whole (whether the user ever wrote there decides which questions open
+    loops at all). Then only the loops read again and those opened within the closing window
+    before ``since`` are matched across chats. The chats are read and written together, in a
+    fixed number of statements. Returns the number of messages read."""
     cross_closed = Loop.objects.filter(
         user=user, status=LoopStatus.RESOLVED, closed_at__gte=since
     ).exclude(resolved_by__chat_id=F("chat_id"))
     wanted = set(chat_ids) | set(cross_closed.values_list("chat_id", flat=True))
     chats = list(Chat.objects.filter(user=user, pk__in=wanted).order_by("pk"))
     context = _loop_context(user=user, chats=chats)
-    read_loop_ids: list[int] = []
+    wrote_before = _chats_user_wrote_in_before(
+        user=user, chat_ids=[chat.pk for chat in chats], since=since
+    )
+    again = _loops_to_read_again(user=user, chat_ids=sorted(wrote_before), since=since)
+    opener_ids: dict[int, list[int]] = {chat_id: [] for chat_id in sorted(wrote_before)}
+    for loop in again:
+        opener_ids[loop.chat_id].append(loop.opened_by_id)
+    around = _chats_messages_around(
+        user=user,
+        since=since,
+        opener_ids={chat_id: sorted(set(pks)) for chat_id, pks in opener_ids.items()},
+    )
+    read_loop_ids = [loop.pk for loop in again if loop.status != LoopStatus.OPEN]
     read_messages = 0
+    stores: list[tuple[Chat, list[_LoopFound], set[int] | None]] = []
+    whole: list[Chat] = []
     for chat in chats:
-        loop_ids, count = _chat_loops_update(user=user, chat=chat, context=context, since=since)
-        read_loop_ids.extend(loop_ids)
-        read_messages += count
+        if chat.pk not in wrote_before:
+            messages = _chat_messages(user=user, chat=chat)
+            found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)
+            stores.append((chat, found, None))
+            whole.append(chat)
+            read_messages += len(messages)
+            continue
+        messages = around[chat.pk]
+        openers = set(opener_ids[chat.pk])
+        read = {
+            index
+            for index, message in enumerate(messages)
+            if message.sent_at >= since or message.pk in openers
+        }
+        found = _chat_loops_derive(
+            user=user,
+            chat=chat,
+            context=context,
+            messages=messages,
+            opener_indexes=read,
+            user_writes_here=True,
+        )
+        stores.append((chat, found, {messages[index].pk for index in read}))
+        read_messages += len(messages)
+    _loops_store_many(
+        user=user,
+        stores=stores,
+        # The loops of the openers read: those of the chats read whole, those opened from
+        # ``since`` on and those of the openers read again.
+        scope=Q(chat_id__in=[chat.pk for chat in whole])
+        | Q(opened_at__gte=since)
+        | Q(opened_by_id__in=[pk for pks in opener_ids.values() for pk in pks]),
+    )
+    # A loop that was open stays as the cross-chat pass left it unless a new message is in its
+    # window (read by its time below); the others are matched again, and every loop of a chat
+    # read whole.
+    read_loop_ids.extend(
+        Loop.objects.filter(user=user, chat__in=whole).values_list("pk", flat=True)
+    )
     loops_close_across_chats(
         user=user, opened_since=since - LOOP_CLOSE_WINDOW, loop_ids=read_loop_ids
     )
@@ -986,9 +1084,11 @@ def memory_update(
     """Bring memory up to date after messages sent from ``since`` on changed in ``chat_ids``:
     loops and plans from those messages and their neighbourhood only (``loops_update``,
     ``plans_update``), facts re-derived when ``facts`` (``facts_touched`` or a change of
-    ``facts_inputs_signature``). When people or chat members changed (``people_changed``),
-    the touched chats' loops are read whole: who a group message names depends on its
-    members. The memory job's work; what it stores equals ``memory_rebuild``'s."""
+    ``facts_inputs_signature``): from the message claims ingest keeps (``facts_assemble``),
+    or from every message read again when people or chats changed (``facts_rebuild``). When
+    people or chat members changed (``people_changed``), the touched chats' loops are read
+    whole: who a group message names depends on its members. The memory job's work; what it
+    stores equals ``memory_rebuild``'s."""
     if since is None or people_changed:
         introductions_merge(user=user)
     if since is None:
@@ -1000,8 +1100,10 @@ def memory_update(
     else:
         loops_update(user=user, chat_ids=chat_ids, since=since)
         plans_update(user=user, since=since)
-    if facts:
+    if facts and people_changed:
         facts_rebuild(user=user)
+    elif facts:
+        facts_assemble(user=user)
 
 
 def facts_touched(*, user: User, changed_ids: Sequence[int], deleted_ids: Sequence[int]) -> bool:
@@ -1073,6 +1175,11 @@ _FACT_INPUTS_SQL = """
 """
 
 
+# Part of ``facts_inputs_signature``: a new version of the claim rules (or their first use)
+# reads every message's claims again at the next job run.
+MESSAGE_CLAIMS_VERSION = "claims-1"
+
+
 def facts_inputs_signature(*, user: User, today: date) -> str:
     """A digest of what facts read besides the messages: the user's people and their saved
     names, chats (kind, title, AI switch) and members, rejections and memory policy (and the
@@ -1083,7 +1190,7 @@ def facts_inputs_signature(*, user: User, today: date) -> str:
     policy = MemoryPolicy.objects.filter(user=user).first()
     if policy and policy.persist_sensitive_facts and policy.sensitive_retention_days:
         digest = f"{digest}:{today.isoformat()}"
-    return str(digest)
+    return f"{digest}:{MESSAGE_CLAIMS_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -1314,12 +1421,173 @@ class PeopleDirectory:
         return self.by_first_name(folded, chat_id=chat_id)
 
 
+def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> list[MessageClaim]:
+    """The claims the rules read from the user's live text messages (``message_ids`` only,
+    when given): those matching the fact vocabulary give ``fact_claims`` and
+    ``nationality_claims``, those matching the kinship vocabulary their relation words."""
+    live = Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
+    if message_ids is not None:
+        live = live.filter(pk__in=list(message_ids))
+    found: dict[int, list[dict[str, Any]]] = {}
+    for message_id, text, is_from_self, chat_kind in live.filter(
+        text__iregex=_FACT_VOCABULARY
+    ).values_list("pk", "text", "is_from_self", "chat__kind"):
+        is_direct = chat_kind == ChatKind.DIRECT
+        claims = found.setdefault(message_id, [])
+        claims.extend(
+            {
+                "source": MessageClaimSource.STATEMENT,
+                "subject": claim.subject,
+                "kind": claim.kind,
+                "value": claim.value,
+                "previous": claim.previous,
+                "related_to_sender": claim.related_to_sender,
+            }
+            for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct)
+        )
+        claims.extend(
+            {"source": MessageClaimSource.NATIONALITY, "value": nationality}
+            for nationality in nationality_claims(text)
+        )
+    for message_id, text in live.filter(text__iregex=KINSHIP_VOCABULARY).values_list("pk", "text"):
+        for source, relation in (
+            (MessageClaimSource.ADDRESSED, addressed_relation(text)),
+            (MessageClaimSource.SIGNED, signed_relation(text)),
+        ):
+            if relation is not None:
+                found.setdefault(message_id, []).append({"source": source, "value": relation})
+    return [
+        MessageClaim(user=user, message_id=message_id, position=position, **fields)
+        for message_id, claims in sorted(found.items())
+        for position, fields in enumerate(claims)
+    ]
+
+
+def message_claims_refresh(*, user: User, message_ids: Sequence[int]) -> None:
+    """Read the claims of these messages again (created, edited or deleted ones), inside the
+    ingest transaction: what ``facts_assemble`` reads stays what the messages say."""
+    if not message_ids:
+        return
+    MessageClaim.objects.filter(user=user, message_id__in=list(message_ids)).delete()
+    MessageClaim.objects.bulk_create(_message_claims_read(user=user, message_ids=message_ids))
+
+
+def message_claims_rebuild(*, user: User) -> None:
+    """Read the claims of every message of the user again."""
+    MessageClaim.objects.filter(user=user).delete()
+    MessageClaim.objects.bulk_create(
+        _message_claims_read(user=user, message_ids=None), batch_size=2000
+    )
+
+
 @transaction.atomic
 def facts_rebuild(*, user: User) -> int:
-    """Derive the user's person facts again from their live messages in send-time order (so
-    supersession follows when things were said, never when they were imported). Sensitive
-    attributes are kept only when the user's ``MemoryPolicy`` allows it. Returns the number of
+    """Derive the user's person facts again from their live messages: every message's claims
+    read again (``message_claims_rebuild``), then ``facts_assemble``. Returns the number of
     facts."""
+    message_claims_rebuild(user=user)
+    return facts_assemble(user=user)
+
+
+@dataclass(frozen=True)
+class _ClaimRow:
+    source: str
+    subject: str
+    kind: str
+    value: str
+    previous: str
+    related_to_sender: bool
+    message: KinMessage
+
+
+def _claim_rows(*, user: User) -> Iterator[_ClaimRow]:
+    """The stored claims of the user's live text messages, in send-time order (each
+    message's in the order the rules gave them), with what resolving them needs."""
+    rows = (
+        MessageClaim.objects.filter(
+            user=user, message__deleted_at__isnull=True, message__kind=MessageKind.TEXT
+        )
+        .order_by("message__sent_at", "message_id", "position")
+        .values_list(
+            "source",
+            "subject",
+            "kind",
+            "value",
+            "previous",
+            "related_to_sender",
+            "message__chat__is_excluded_from_ai",
+            "message_id",
+            "message__chat_id",
+            "message__chat__kind",
+            "message__chat__title",
+            "message__sender_person_id",
+            "message__is_from_self",
+            "message__sent_at",
+            "message__reply_to__sender_person_id",
+            "message__reply_to__is_from_self",
+        )
+    )
+    for (
+        source,
+        subject,
+        kind,
+        value,
+        previous,
+        related,
+        is_excluded,
+        message_id,
+        chat_id,
+        chat_kind,
+        title,
+        sender_id,
+        is_from_self,
+        sent_at,
+        replied_person,
+        replied_self,
+    ) in rows.iterator(chunk_size=2000):
+        is_kin = source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED)
+        if is_kin and is_excluded:
+            continue
+        message = KinMessage(
+            message_id=message_id,
+            chat_id=chat_id,
+            chat_kind=chat_kind,
+            title=title,
+            sender_id=sender_id,
+            is_from_self=is_from_self,
+            sent_at=sent_at,
+            replied_person=replied_person,
+            replied_self=replied_self,
+            addressed=value if source == MessageClaimSource.ADDRESSED else None,
+            signed=value if source == MessageClaimSource.SIGNED else None,
+        )
+        yield _ClaimRow(source, subject, kind, value, previous, related, message)
+
+
+def _kin_messages_of(rows: Sequence[_ClaimRow]) -> list[KinMessage]:
+    """The messages with relation words, one each (its addressed and signed words joined),
+    oldest first."""
+    by_message: dict[int, KinMessage] = {}
+    for row in rows:
+        message = row.message
+        seen = by_message.get(message.message_id)
+        if seen is not None:
+            message = dataclasses.replace(
+                seen,
+                addressed=seen.addressed or message.addressed,
+                signed=seen.signed or message.signed,
+            )
+        by_message[message.message_id] = message
+    return list(by_message.values())
+
+
+@transaction.atomic
+def facts_assemble(*, user: User) -> int:
+    """Derive the user's person facts from the stored message claims in send-time order (so
+    supersession follows when things were said, never when they were imported), resolving
+    who each is about with the current people and chats. Sensitive attributes are kept only
+    when the user's ``MemoryPolicy`` allows it. Only the facts of people whose facts changed
+    are written. Returns the number of facts."""
     policy = MemoryPolicy.objects.filter(user=user).first()
     keep_sensitive = bool(policy and policy.persist_sensitive_facts)
     # Sensitive facts older than the policy's retention are not kept.
@@ -1333,15 +1601,6 @@ def facts_rebuild(*, user: User) -> int:
             "person_id", "kind", "folded_value"
         )
     )
-    rows = (
-        Message.objects.filter(
-            user=user, deleted_at__isnull=True, kind=MessageKind.TEXT, text__iregex=_FACT_VOCABULARY
-        )
-        .order_by("sent_at", "pk")
-        .values_list(
-            "pk", "chat_id", "chat__kind", "sender_person_id", "is_from_self", "text", "sent_at"
-        )
-    )
     counterparts: dict[int, int] = {}
     for chat_id, person_id in ChatParticipant.objects.filter(
         chat__user=user, chat__kind=ChatKind.DIRECT
@@ -1350,51 +1609,63 @@ def facts_rebuild(*, user: User) -> int:
     people = PeopleDirectory(user=user)
 
     book = _FactBook()
-    for message_id, chat_id, chat_kind, sender_id, is_from_self, text, sent_at in rows.iterator(
-        chunk_size=2000
-    ):
-        is_direct = chat_kind == ChatKind.DIRECT
-        for claim in fact_claims(text, is_from_self=is_from_self, is_direct=is_direct):
-            subject: int | None
-            if claim.subject == "sender":
-                subject = sender_id
-            elif claim.subject == "counterpart":
-                subject = counterparts.get(chat_id)
-            else:
-                subject = people.by_claim(claim, chat_id=chat_id)
-            if subject is None:
+    kin_rows: list[_ClaimRow] = []
+    for row in _claim_rows(user=user):
+        message = row.message
+        if row.source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED):
+            kin_rows.append(row)
+            continue
+        sender_id = message.sender_id
+        if row.source == MessageClaimSource.NATIONALITY:
+            is_retained = sensitive_since is None or message.sent_at >= sensitive_since
+            if not (
+                keep_sensitive
+                and is_retained
+                and not message.is_from_self
+                and sender_id is not None
+            ):
                 continue
-            # A relationship to the user has no related person (the user is not a Person).
-            related = sender_id if claim.related_to_sender else None
-            if claim.related_to_sender and related is None:
-                continue
-            if (subject, claim.kind, fold_text(claim.value)) in rejected:
+            if (sender_id, FactKind.NATIONALITY.value, fold_text(row.value)) in rejected:
                 continue
             book.add(
-                person_id=subject,
-                kind=claim.kind,
-                value=claim.value,
-                message_id=message_id,
-                sent_at=sent_at,
-                related_person_id=related,
-                previous=claim.previous,
+                person_id=sender_id,
+                kind=FactKind.NATIONALITY,
+                value=row.value,
+                message_id=message.message_id,
+                sent_at=message.sent_at,
+                is_sensitive=True,
             )
-        is_retained = sensitive_since is None or sent_at >= sensitive_since
-        if keep_sensitive and is_retained and not is_from_self and sender_id is not None:
-            for nationality in nationality_claims(text):
-                if (sender_id, FactKind.NATIONALITY.value, fold_text(nationality)) in rejected:
-                    continue
-                book.add(
-                    person_id=sender_id,
-                    kind=FactKind.NATIONALITY,
-                    value=nationality,
-                    message_id=message_id,
-                    sent_at=sent_at,
-                    is_sensitive=True,
-                )
+            continue
+        claim = FactClaim(
+            row.subject, row.kind, row.value, row.previous, related_to_sender=row.related_to_sender
+        )
+        subject: int | None
+        if claim.subject == "sender":
+            subject = sender_id
+        elif claim.subject == "counterpart":
+            subject = counterparts.get(message.chat_id)
+        else:
+            subject = people.by_claim(claim, chat_id=message.chat_id)
+        if subject is None:
+            continue
+        # A relationship to the user has no related person (the user is not a Person).
+        related = sender_id if claim.related_to_sender else None
+        if claim.related_to_sender and related is None:
+            continue
+        if (subject, claim.kind, fold_text(claim.value)) in rejected:
+            continue
+        book.add(
+            person_id=subject,
+            kind=claim.kind,
+            value=claim.value,
+            message_id=message.message_id,
+            sent_at=message.sent_at,
+            related_person_id=related,
+            previous=claim.previous,
+        )
 
     # Relationships to the user shown by contact names, forms of address and signatures.
-    for kin in kinship_claims(user=user):
+    for kin in kinship_claims(user=user, messages=_kin_messages_of(kin_rows)):
         if (kin.person_id, FactKind.RELATIONSHIP.value, fold_text(kin.relation)) in rejected:
             continue
         book.add(
@@ -1407,8 +1678,114 @@ def facts_rebuild(*, user: User) -> int:
         )
 
     _model_claims_add(book=book, user=user, rejected=rejected)
+    written = _facts_write(user=user, drafts=book.drafts)
+    logger.info(
+        "memory.facts_derived",
+        extra={"user_id": user.pk, "facts": len(book.drafts), "writes": written},
+    )
+    return len(book.drafts)
 
-    PersonFact.objects.filter(user=user).delete()
+
+_FactShape = tuple[str, str, int | None, datetime, bool, str, int | None, frozenset]
+
+
+def _drafts_shape(drafts: Sequence[_FactDraft]) -> list[_FactShape]:
+    """One person's drafts as comparable rows (supersession as the index of the successor)."""
+    index = {id(draft): position for position, draft in enumerate(drafts)}
+    return [
+        (
+            draft.kind,
+            draft.value,
+            draft.related_person_id,
+            draft.valid_from,
+            draft.is_sensitive,
+            draft.origin,
+            index[id(draft.superseded_by)] if draft.superseded_by is not None else None,
+            frozenset((pk, draft.bases.get(pk, FactBasis.STATEMENT)) for pk in draft.message_ids),
+        )
+        for draft in drafts
+    ]
+
+
+def _stored_shapes(*, user: User) -> tuple[dict[int, list[_FactShape]], dict[int, list[int]]]:
+    """The stored facts of each person as ``_drafts_shape`` gives them (facts in id order, the
+    order they were written in), and their ids in that order."""
+    sources: dict[int, set[tuple[int, str]]] = {}
+    for fact_id, message_id, basis in PersonFactSource.objects.filter(fact__user=user).values_list(
+        "fact_id", "message_id", "basis"
+    ):
+        sources.setdefault(fact_id, set()).add((message_id, basis))
+    facts: dict[int, list[tuple]] = {}
+    for row in (
+        PersonFact.objects.filter(user=user)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "person_id",
+            "kind",
+            "value",
+            "related_person_id",
+            "valid_from",
+            "is_sensitive",
+            "origin",
+            "superseded_by_id",
+        )
+    ):
+        facts.setdefault(row[1], []).append(row)
+    shapes: dict[int, list[_FactShape]] = {}
+    for person_id, rows in facts.items():
+        index = {row[0]: position for position, row in enumerate(rows)}
+        shapes[person_id] = [
+            (
+                kind,
+                value,
+                related,
+                valid_from,
+                is_sensitive,
+                origin,
+                index.get(successor, -1) if successor is not None else None,
+                frozenset(sources.get(pk, ())),
+            )
+            for pk, _, kind, value, related, valid_from, is_sensitive, origin, successor in rows
+        ]
+    return shapes, {person_id: [row[0] for row in rows] for person_id, rows in facts.items()}
+
+
+def _facts_write(*, user: User, drafts: Sequence[_FactDraft]) -> int:
+    """Store the drafts of each person whose facts differ from the stored ones: the sources
+    that moved when only they did, else that person's facts replaced whole. Returns how many
+    people were replaced and sources added."""
+    by_person: dict[int, list[_FactDraft]] = {}
+    for draft in drafts:
+        by_person.setdefault(draft.person_id, []).append(draft)
+    stored, fact_ids = _stored_shapes(user=user)
+    changed: set[int] = set()
+    added: list[PersonFactSource] = []
+    removed = Q(pk__in=[])
+    for person_id in {*by_person, *stored}:
+        wanted = _drafts_shape(by_person.get(person_id, []))
+        held = stored.get(person_id, [])
+        if wanted == held:
+            continue
+        if len(wanted) != len(held) or any(
+            new[:-1] != old[:-1] for new, old in zip(wanted, held, strict=True)
+        ):
+            changed.add(person_id)
+            continue
+        # The same facts: only the messages that support them moved.
+        for fact_id, new, old in zip(fact_ids[person_id], wanted, held, strict=True):
+            for message_id, basis in old[-1] - new[-1]:
+                removed |= Q(fact_id=fact_id, message_id=message_id, basis=basis)
+            added.extend(
+                PersonFactSource(fact_id=fact_id, message_id=message_id, basis=basis)
+                for message_id, basis in new[-1] - old[-1]
+            )
+    PersonFactSource.objects.filter(removed).delete()
+    PersonFactSource.objects.bulk_create(added)
+    if not changed:
+        return len(added)
+    PersonFact.objects.filter(user=user, person_id__in=changed).delete()
+    written = [draft for draft in drafts if draft.person_id in changed]
     created = PersonFact.objects.bulk_create(
         PersonFact(
             user=user,
@@ -1420,11 +1797,11 @@ def facts_rebuild(*, user: User) -> int:
             is_sensitive=draft.is_sensitive,
             origin=draft.origin,
         )
-        for draft in book.drafts
+        for draft in written
     )
-    row_of = {id(draft): row for draft, row in zip(book.drafts, created, strict=True)}
+    row_of = {id(draft): row for draft, row in zip(written, created, strict=True)}
     superseded = []
-    for draft in book.drafts:
+    for draft in written:
         if draft.superseded_by is not None:
             row = row_of[id(draft)]
             row.superseded_by = row_of[id(draft.superseded_by)]
@@ -1436,11 +1813,10 @@ def facts_rebuild(*, user: User) -> int:
             message_id=message_id,
             basis=draft.bases.get(message_id, FactBasis.STATEMENT),
         )
-        for draft in book.drafts
+        for draft in written
         for message_id in draft.message_ids
     )
-    logger.info("memory.facts_rebuilt", extra={"user_id": user.pk, "facts": len(created)})
-    return len(created)
+    return len(changed) + len(added)
 
 
 def _model_claims_add(*, book: _FactBook, user: User, rejected: set[tuple[int, str, str]]) -> None:

@@ -14,6 +14,8 @@ from retrieval.memory.models import (
     Loop,
     MemoryJob,
     MemoryJobState,
+    MemoryPolicy,
+    MessageClaim,
     PersonChatDay,
     PersonFact,
     Plan,
@@ -62,6 +64,11 @@ SENTENCES = (
     "Leo, I'll send you the photos tomorrow",
     "Dee, could you share the slides?",
     "thanks Dee, got the photos",
+    "thanks mom, love you",
+    "see you soon, dad!",
+    "Call me when you land.\nLove, Mom",
+    "I'm Brazilian btw",
+    "I am Portuguese actually",
 )
 
 CHATS = {
@@ -184,9 +191,15 @@ def test_incremental_memory_equals_a_rebuild_after_random_ingest_edit_delete(
 ):
     user.first_name = "Sam"
     user.save(update_fields=["first_name"])
+    if seed % 2:
+        # Nationalities are kept only under this policy: read from the claims ingest kept.
+        MemoryPolicy.objects.create(user=user, persist_sensitive_facts=True, sensitive_purpose="t")
     _random_history(user, random.Random(seed), django_capture_on_commit_callbacks)
     incremental = _memory(user)
     assert incremental["plans"] and incremental["loops"] and incremental["facts"]
+    kinds = {fact[1] for fact in incremental["facts"]}
+    assert "relationship" in kinds
+    assert ("nationality" in kinds) == bool(seed % 2)
     memory_rebuild(user=user)
     assert _memory(user) == incremental
     job = MemoryJob.objects.get(user=user)
@@ -235,3 +248,18 @@ def test_a_job_held_by_a_live_worker_is_not_claimed_and_a_dead_one_is_taken_over
     job.refresh_from_db()
     assert (job.state, job.attempts, job.running_chat_ids) == (MemoryJobState.IDLE, 0, [])
     assert Loop.objects.filter(user=user).count() == 1
+
+
+def test_ingest_keeps_each_messages_claims_as_it_now_reads(user, monkeypatch):
+    monkeypatch.setattr(receivers, "task_send", lambda name, *, args: None)
+    chat = chat_of("dm-ana", "Ana")
+    ingest(user, chat, say("1", T0, "I moved to Berlin last month", sender="Ana"))
+    ingest(user, chat, say("2", T0 + timedelta(hours=1), "thanks mom, love you"))
+    claims = MessageClaim.objects.filter(user=user)
+    assert sorted(claims.values_list("source", "value")) == [
+        ("addressed", "mother"),
+        ("statement", "Berlin"),
+    ]
+    ingest(user, chat, say("1", T0, "ok see you", sender="Ana"))
+    ingest(user, chat, say("2", T0 + timedelta(hours=1), "", is_deleted=True))
+    assert not MessageClaim.objects.filter(user=user).exists()

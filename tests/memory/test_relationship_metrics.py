@@ -191,3 +191,22 @@ def test_metrics_are_scoped_to_the_user(user, other_user):
     ingest(other_user, chat_of("dm-ana", "Ana"), say("1", NOW, "hi", sender="Ana"))
     assert relationship_metrics_for_user(user=user, now=NOW) == []
     assert people_ranking(user=user, now=NOW) == []
+
+
+def test_ranking_reads_a_fixed_number_of_statements_however_many_people_it_shows(
+    user, django_assert_max_num_queries
+):
+    for name in ("Ana", "Bo", "Cy", "Di", "Ed", "Flo"):
+        chat = chat_of(f"dm-{name}", name)
+        ingest(
+            user,
+            chat,
+            say("1", NOW - timedelta(days=3), "are you around?", sender=name),
+            say("2", NOW - timedelta(days=3) + timedelta(minutes=5), "yes, what's up"),
+        )
+    with django_assert_max_num_queries(4):
+        ranked = people_ranking(user=user, now=NOW, limit=6)
+    assert len(ranked) == 6
+    for item in ranked:
+        assert item.reply_latency_median_seconds == pytest.approx(300)
+        assert len(item.representative_message_ids) == 2
