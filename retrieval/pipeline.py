@@ -197,10 +197,12 @@ def _answering_message(
         turns = [(m.sender_name, m.text) for m in source.messages]
         primary = source.message_ids.index(source.primary_message_id)
         weights = turn_weights(question, turns)
-        index = best_turn(question, turns)
+        is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
+        index = best_turn(
+            question, turns, preferred=_reaction(turns, weights, primary) if is_suspicious else None
+        )
         if index is None or index == primary:
             return None
-        is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
         if (
             weights[primary] > 0
             and not is_suspicious
@@ -218,6 +220,19 @@ def _answering_message(
         return source.messages[index].message_id
 
     return primary_of
+
+
+def _reaction(
+    turns: Sequence[tuple[str, str]], weights: Sequence[float], suspicious: int
+) -> int | None:
+    """The first trusted message after a suspicious one in its window that shares the
+    question's words: how the people involved reacted to it ("who is this? removing"), the
+    message a citation should name among equally good ones."""
+    for index in range(suspicious + 1, len(turns)):
+        sender, text = turns[index]
+        if weights[index] > 0 and not suspicious_text(text) and not suspicious_text(sender):
+            return index
+    return None
 
 
 def retrieve(

@@ -48,11 +48,35 @@ _SPAM = re.compile(
     r"|urgent(?:ly)?\s+(?:wire|transfer|send|pay)\b)\b",
     _FLAGS,
 )
+# Payment lures (toll, parcel, bank "notices"): any two of a demand to pay or verify against a
+# deadline, a threatened penalty, and a link to pay or verify. One alone is ordinary talk
+# ("can you pay me back within 2 days?", "to avoid a fine, park on the left").
+_PAY_DEADLINE = re.compile(
+    r"\b(?:pay|settle|verify|confirm)\b[^.\n]{0,40}\bwithin\s+\d+\s*(?:h|hrs?|hours?|days?)\b",
+    _FLAGS,
+)
+_PENALTY_THREAT = re.compile(
+    r"\bto\s+avoid\s+(?:a\s+|an\s+|further\s+|additional\s+)?(?:[$€£]\s?\d[\d.,]*\s+)?"
+    r"(?:penalty|penalties|fine|fines|late\s+fees?|suspension|disconnection)\b"
+    r"|\b(?:account|card|service)\s+(?:will\s+be|has\s+been)\s+(?:suspended|locked|blocked)\b",
+    _FLAGS,
+)
+_LURE_LINK = re.compile(
+    r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,8}/(?:verify|pay|claim|login|update|secure|confirm)\w*",
+    _FLAGS,
+)
 
 
-# A link: a web address, or a domain with a common top-level domain (never an email's).
+def _payment_lure(text: str) -> bool:
+    signals = (_PAY_DEADLINE, _PENALTY_THREAT, _LURE_LINK)
+    return sum(1 for signal in signals if signal.search(text)) >= 2
+
+
+# A link: a web address, a domain with a common top-level domain, or any domain followed by a
+# path ("pay-toll.example/verify"); never an email's domain.
 _LINK = re.compile(
     r"\bhttps?://\S+|\bwww\.\S+"
+    r"|(?<![@\w.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,12}/[^\s]*"
     r"|(?<![@\w.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
     r"(?:com|net|org|info|biz|shop|store|xyz|top|site|online|click|link|live|app|io|co|ly|me"
     r"|gl|to|cc|ru|cn|au|uk|us|ca|de|fr|it|es|nz|in)\b(?:/[^\s]*)?",
@@ -102,6 +126,8 @@ def suspicion_kind(text: str, *, is_unsolicited: bool = False) -> str:
         return ""
     if _INJECTION.search(text):
         return INJECTION
+    if _payment_lure(text):
+        return PHISHING
     has_link = _LINK.search(text) is not None
     if has_link and _ASK.search(text) and (is_unsolicited or _URGENCY.search(text)):
         return PHISHING

@@ -8,14 +8,10 @@ import re
 
 import pytest
 
+from claire.ai.local.answer_kinds import _COUNT, _MONEY, _REASON, _ROLE, answer_types
 from claire.ai.local.extractive import (
-    _COUNT,
-    _MONEY,
-    _REASON,
-    _ROLE,
     MODEL_NAME,
     PROVIDER_NAME,
-    answer_types,
     best_turn,
     compose_answer,
 )
@@ -54,15 +50,23 @@ EVIDENCE = (
     ),
 )
 CITATION = re.compile(r"\[(S\d+)\]")
+OPENING = re.compile(r"^\*\*(?:When|Where|Amount|How many|Why):\*\* [^\n]+\n\n")
+
+
+def _without_opening(answer: str) -> str:
+    """The answer after its first line stating the value asked for, when it has one."""
+    return OPENING.sub("", answer, count=1)
 
 
 def test_answer_reports_the_best_message_then_quotes_the_related_ones_with_citations():
     answer = compose_answer("When is dinner at Taberna?", EVIDENCE, "Europe/Lisbon")
 
-    # The first sentence says the answer in the answer's own words, with who said it; a
-    # "when" question also reports the other message that gives a day and a time, and does
-    # not quote it again.
+    # The first line states the value asked for from the message that states it (the other
+    # only proposes it), then the answer reports who said what in its own words; a "when"
+    # question also reports the other message that gives a day and a time, and does not quote
+    # it again.
     assert answer == (
+        "**When:** Friday 8pm [S3]\n\n"
         "**Marco** said (Lisbon crew, Tue 10 Mar 2026, 19:12): "
         "Who's up for dinner Friday at 8 at Taberna? I can book a table for five [S1]\n\n"
         "**Marco** said (Lisbon crew, Tue 10 Mar 2026, 19:40): "
@@ -335,7 +339,8 @@ def test_a_why_question_leads_with_the_message_that_gives_the_reason():
         ("Lena", "he said the boiler pump failed because the pressure was too low"),
     )
     answer = compose_answer("Why did the boiler stop?", (window,), "UTC")
-    first = answer.split("\n\n")[0]
+    opening, first = answer.split("\n\n")[:2]
+    assert opening == "**Why:** because the pressure was too low [S1]"
     assert first == (
         "**Lena** said: he said the boiler pump failed because the pressure was too low [S1]"
     )
@@ -356,7 +361,10 @@ def test_a_question_about_a_person_prefers_what_that_person_said():
         ("Rui", "my team is shrinking so I'm looking around"),
     )
     answer = compose_answer("Why is Rui looking for a new job?", (window,), "UTC")
-    assert answer.startswith("**Rui** said: my team is shrinking so I'm looking around [S1]")
+    assert answer.startswith(
+        "**Why:** my team is shrinking [S1]\n\n"
+        "**Rui** said: my team is shrinking so I'm looking around [S1]"
+    )
 
 
 def test_a_suspicious_message_is_never_restated_in_a_memory_list():
@@ -394,7 +402,7 @@ def test_a_cause_given_in_a_reply_that_does_not_repeat_the_topic_leads():
         "What did Tom think was causing the damp?",
         "why is there damp on the bathroom wall?",
     ):
-        answer = compose_answer(question, (window,), "UTC")
+        answer = _without_opening(compose_answer(question, (window,), "UTC"))
         assert answer.startswith("**Tom** said: it was the gutter last time, full of leaves [S1]")
 
 
@@ -409,7 +417,10 @@ def test_an_outcome_question_leads_with_the_later_message_that_settles_it():
         "how many chairs did we finally get for the party?",
     ):
         answer = compose_answer(question, (window,), "UTC")
-        assert answer.startswith("You wrote: rented 24 chairs in the end, the hall had the rest")
+        assert answer.startswith("**How many:** rented 24 chairs in the end [S1]\n\n")
+        assert _without_opening(answer).startswith(
+            "You wrote: rented 24 chairs in the end, the hall had the rest"
+        )
 
 
 def test_a_how_much_question_takes_the_sum_from_a_word_the_question_only_begins():
@@ -418,7 +429,7 @@ def test_a_how_much_question_takes_the_sum_from_a_word_the_question_only_begins(
         ("Ana", "the gasolina came to $54, so $18 each"),
     )
     for question in ("How much was gas for the road trip?", "what did gas cost us?"):
-        answer = compose_answer(question, (window,), "UTC")
+        answer = _without_opening(compose_answer(question, (window,), "UTC"))
         assert answer.startswith("**Ana** said: the gasolina came to $54, so $18 each [S1]")
 
 
@@ -428,7 +439,10 @@ def test_a_how_many_question_prefers_a_count_to_a_date():
         ("Mo", "two weeks in: 3,200 shops signed up"),
     )
     answer = compose_answer("how's the launch going, any numbers?", (window,), "UTC")
-    assert answer.startswith("**Mo** said: two weeks in: 3,200 shops signed up [S1]")
+    assert answer.startswith("**How many:** 3,200 shops signed up [S1]\n\n")
+    assert _without_opening(answer).startswith(
+        "**Mo** said: two weeks in: 3,200 shops signed up [S1]"
+    )
 
 
 def test_the_kinds_of_answer_a_question_asks_for():

@@ -70,3 +70,8 @@ def test_links_are_removed_but_email_addresses_and_words_stay() -> None:
     assert "www.pay-now.biz" not in cleaned and "pay-now.com today" not in cleaned
     assert "help@pay-now.com" in cleaned
     assert cleaned.count("[link removed]") == 2
+
+
+def test_a_domain_with_a_path_is_a_link_whatever_its_ending():
+    assert without_links("claim at prize-desk.example/claim now") == "claim at [link removed] now"
+    assert without_links("write to ana@mail.example") == "write to ana@mail.example"

@@ -151,8 +151,8 @@ def test_a_candidate_close_in_meaning_answers_whatever_its_words(user):
 
 def test_one_unseen_word_beside_known_ones_is_answered_from_the_best_evidence(user):
     _history(user)
-    # "broken" is in no message; "office", "door" and "fixed" are.
-    retrieval = _ask(user, "Is the office door fixed or broken?")
+    # "broken" is in no message; "front", "door" and "office" are.
+    retrieval = _ask(user, "Is the front door of the office broken?")
     assert not retrieval.is_no_evidence
     freeze = message_row(user, "team", "w1").pk
     assert retrieval.pack.sources[0].primary_message_id == freeze
@@ -641,3 +641,19 @@ def test_someone_elses_thing_is_refused_only_when_the_named_peoples_messages_mis
     assert answerability_decide(theirs_far).rule == "someone_elses_thing"
     theirs_on_topic = _signals(is_thing_of_another=True, people_best_coverage=0.9)
     assert answerability_decide(theirs_on_topic).rule is None
+
+
+def test_a_word_of_a_chat_title_is_a_known_topic(user):
+    ingest(
+        user,
+        chat_of("Knitting circle", "Rosa", "Ines"),
+        say("k1", T0, "Next pick: the cable scarf pattern, Wed 7 Oct?", sender="Rosa"),
+    )
+    retrieval = _ask(user, "What's the next knitting circle pattern?")
+    assert retrieval.answerability is not None
+    # "knitting" and "circle" name the chat, though no message repeats them.
+    assert retrieval.answerability.signals.unknown_terms == ()
+    assert not retrieval.is_no_evidence
+    unseen = _ask(user, "Which yarn for the knitting circle pattern?")
+    assert unseen.answerability is not None
+    assert unseen.answerability.signals.unknown_terms == ("yarn",)

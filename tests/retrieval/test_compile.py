@@ -332,6 +332,8 @@ def test_every_pattern_decides_at_least_one_question():
         "still_open": "what's still open with Bruno?",
         "did_they_deliver": "did Bruno send the invoice?",
         "did_i_do": "did I ever pay Bruno back?",
+        "did_i_receive": "did I ever get the tickets from Bruno?",
+        "was_it_settled": "was the parking permit ever sorted out?",
         "remind_me": "remind me to water the plants",
         "invite": "invite Ana to the party",
         "schedule": "set up a meeting with Mei",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question, stated_value
 from claire.ai.local.polarity import settled
 from claire.ai.providers.base import (
     CallTimeouts,
@@ -62,7 +63,7 @@ _STOPWORD_TEXT = """
     things tell told say said says ask asked know remember recall find show give get got
     let lets message messages chat chats conversation conversations text texted texting
     wrote write mention mentioned talk talked talking please claire thanks hey hi also
-    really go goes going went gone end ended actually
+    really go goes going went gone end ended actually want wants wanted
     """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
@@ -424,10 +425,17 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     def excerpt_of(scored: list[tuple[float, _Sentence]]) -> tuple[EvidenceSource, str]:
         best_first = [sentence for _, sentence in sorted(scored, key=lambda item: -item[0])]
         source = best_first[0].source
+        if source.turns and source.primary_text:
+            # The line names the cited message's sender and time: it quotes that message, not
+            # its whole window (other people's lines, and their names, under one sender).
+            return source, source.primary_text
         return source, _excerpt(source, best_first)
 
     best_source, best_text = excerpt_of(ranked[0])
-    reported = _reported_lead(question, ranked, timezone)
+    matched = _reported_turns(question, ranked)
+    reported = _reported_lead(matched, timezone)
+    if reported and not _YES_NO_QUESTION.search(question):
+        reported = _typed_opening(question, matched) + reported
     if _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
         if opening and (reported or opening.startswith("Yes")):
@@ -463,82 +471,6 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 REPORTED_TURNS = 2
 MAX_REPORTED_CHARS = 320
 
-# What a question word asks for, and how a message that gives it reads: a question-sentence
-# match by answer type ("when" wants a day or a time, "how much" an amount, "why" a reason).
-_DAY_OR_TIME = re.compile(
-    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
-    r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
-    r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
-    re.IGNORECASE,
-)
-_PLACE = re.compile(
-    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
-    r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
-)
-# A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
-_MONEY = re.compile(
-    r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
-    r"total|k|reais|pesos)\b",
-    re.IGNORECASE,
-)
-# A count: a number (or "a dozen") that is not a clock time, a date or a phone number.
-_COUNT = re.compile(
-    r"(?<![\d:/.,$€£-])"
-    r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
-    r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
-    r"|\ba\s+dozen\b|\bdozens\b",
-    re.IGNORECASE,
-)
-_REASON = re.compile(
-    r"\b(?:because|cause|caused|cuz|since|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
-    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
-    r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
-    re.IGNORECASE,
-)
-# What someone is or does: a job, a relation to someone, where they are from or live.
-_ROLE = re.compile(
-    r"\b(?:works?|working|worked)\s+(?:at|for|as|in)\b|\b(?:job|boss|teach\w*|nurse|doctor|"
-    r"engineer|lawyer|manager|student|designer|developer|chef|(?:my|his|her|their|your)\s+"
-    r"(?:\w+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|"
-    r"partner|girlfriend|boyfriend|fianc\w*|cousin|aunt|uncle|friend|colleague|roommate|"
-    r"neighbou?r|boss)|engaged|married|said\s+yes|lives?\s+in|moved\s+to|(?:is|'m|am|are|"
-    r"originally)\s+from)\b",
-    re.IGNORECASE,
-)
-_ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
-        _DAY_OR_TIME,
-    ),
-    (
-        re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
-        _PLACE,
-    ),
-    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
-    (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
-    (
-        re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
-        _REASON,
-    ),
-    (
-        re.compile(
-            r"^\W*(?:who\s+(?:is|was)|who's)\b|\bwhat\s+does\s+\S+\s+do\b|"
-            r"\bwhat(?:'s|\s+is|\s+was)\s+\S+\s+(?:job|work|profession|occupation)\b|"
-            r"\bwhere\s+does\s+\S+\s+work\b|\bhow\s+(?:is|are)\s+\S+\s+related\b",
-            re.I,
-        ),
-        _ROLE,
-    ),
-)
-# Questions about how something came out ("what did we end up ...", "how did it turn out",
-# "what was wrong in the end"): a later message that resolves an earlier one answers them.
-_OUTCOME_QUESTION = re.compile(
-    r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
-    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
-    re.IGNORECASE,
-)
 # What a turn that gives the kind of answer asked for is worth, next to its shared words.
 ANSWER_TYPE_WEIGHT = 1.0
 # A turn that gives the kind of answer asked for a few turns after one that shares the
@@ -557,17 +489,6 @@ ANSWERS_FIRST_SHARE = 0.5
 PREFIX_SHARE = 0.5
 PREFIX_MIN_CHARS = 3
 SHARED_PREFIX_MIN_CHARS = 5
-
-
-def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
-    """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
-    reason), from its question words."""
-    return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
-
-
-def is_outcome_question(question: str) -> bool:
-    """Whether ``question`` asks how something came out, so the latest word on it answers."""
-    return _OUTCOME_QUESTION.search(question) is not None
 
 
 def _begins(short: str, long: str) -> bool:
@@ -622,8 +543,11 @@ def turn_weights(
     answer type (for a question about how things came out, a little more than the whole
     answer type: the later message is the outcome). 0.0 for a turn that neither shares a word
     nor follows one."""
-    question_terms = set(content_terms(question))
     shapes = answer_types(question)
+    question_terms = set(content_terms(question))
+    if shapes:
+        # "What time", "which place", "the address of": the kind of answer asked, not its topic.
+        question_terms -= _KIND_NOUNS
     terms_of = [
         frozenset(content_terms(text)) | frozenset(content_terms(sender)) for sender, text in turns
     ]
@@ -632,6 +556,14 @@ def turn_weights(
     keys = list(windows) if windows is not None else [None] * total
     shaped = [any(shape.search(text) for shape in shapes) for _sender, text in turns]
     shared = [_term_weight(question_terms, terms, frequency, total) for terms in terms_of]
+    head = _asked_head(question)
+    if head:
+        # The thing whose amount is asked counts twice: "gas" in "how much was gas for the
+        # lake trip", more than the trip's name.
+        shared = [
+            weight + _term_weight(head, terms, frequency, total) if weight > 0 else weight
+            for weight, terms in zip(shared, terms_of, strict=True)
+        ]
     weights = [
         weight + ANSWER_TYPE_WEIGHT if weight > 0 and has_shape else weight
         for weight, has_shape in zip(shared, shaped, strict=True)
@@ -645,7 +577,64 @@ def turn_weights(
         ]
         if has_shape and earlier:
             weights[index] = max(weights[index], max(earlier) + bonus)
+    _lift_replies(question, turns, keys, shared, weights)
     return _answers_first(weights, shaped)
+
+
+# Nouns that name the kind of answer a question asks for ("what time", "what pastry place").
+_KIND_NOUNS = frozenset(content_terms("time day date place address adress"))
+# "How much was gas …", "how many boxes …": the thing whose amount or count is asked.
+_HEAD_OF_AMOUNT = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?:(?:was|were|is|are|did|does|do|will)\s+)?"
+    r"(?:(?:the|a|an|my|our|your|his|her|their)\s+)?([\w'\u2019-]+)",
+    re.IGNORECASE,
+)
+
+
+def _asked_head(question: str) -> set[str]:
+    """The content word a "how much / how many" question asks the amount of (none when it is
+    a stopword: "how much did it cost")."""
+    match = _HEAD_OF_AMOUNT.search(question)
+    return set(content_terms(match.group(1))) if match else set()
+
+
+# "What did Ana say / want / suggest ...", "which bar did Ana recommend": the question asks
+# for someone's reply.
+_ASKED_OF = re.compile(
+    r"\b(?:did|does|do|has|had|would|will)\s+([\w'\u2019-]+)\s+(?:want|say|said|"
+    r"suggest|recommend|ask|think|need|mean|tell|offer|propose|reply|respond|answer|decide|"
+    r"choose|pick|ask)\w*\b",
+    re.IGNORECASE,
+)
+
+
+def _lift_replies(
+    question: str,
+    turns: Sequence[tuple[str, str]],
+    keys: Sequence[object],
+    shared: Sequence[float],
+    weights: list[float],
+) -> None:
+    """For a question about what someone said or wanted, lift that person's first message
+    after a turn (not theirs) that shares the question's words, within ``FOLLOW_UP_TURNS`` of
+    the same window, to that turn's shared words plus ``FOLLOW_UP_SHARE`` of the answer type:
+    the reply answers, not the request it replies to ("could I borrow it?" / "sure, just fill
+    it up after"). Changes ``weights`` in place."""
+    match = _ASKED_OF.search(question)
+    subject = set(content_terms(match.group(1))) if match else set()
+    if not subject:
+        return
+    by_subject = [bool(subject & set(content_terms(sender))) for sender, _text in turns]
+    for index, (is_theirs, weight) in enumerate(zip(by_subject, shared, strict=True)):
+        if is_theirs or weight <= 0:
+            continue
+        for after in range(index + 1, min(len(turns), index + 1 + FOLLOW_UP_TURNS)):
+            if keys[after] != keys[index]:
+                break
+            if by_subject[after]:
+                lifted = weight + ANSWER_TYPE_WEIGHT * FOLLOW_UP_SHARE
+                weights[after] = max(weights[after], lifted)
+                break
 
 
 def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
@@ -681,18 +670,16 @@ def best_turn(
     return best
 
 
-def _reported_lead(
-    question: str,
-    ranked: Sequence[list[tuple[float, _Sentence]]],
-    timezone: str,
-) -> str:
-    """The answer's first sentences: what the best matching messages say, reported with who
-    said it ("Ines said (…): it's probably the fuse box [S1]"). A source's window may hold
-    several people's messages, so each message (turn) is scored on its own: the question's
+_Found = tuple[float, int, str, EvidenceSource, str]
+
+
+def _reported_turns(question: str, ranked: Sequence[list[tuple[float, _Sentence]]]) -> list[_Found]:
+    """The trusted messages (turns) of the best matching sources that share a word with
+    ``question``, best first, as (score, turn index, sender, source, text). A source's window
+    may hold several people's messages, so each message is scored on its own: the question's
     words it shares (and its sender's name), rarer words weighing more, plus
     ``ANSWER_TYPE_WEIGHT`` when it gives the kind of answer asked for (a time for "when", an
-    amount for "how much", a reason for "why"). Suspicious messages are never restated. ""
-    when no turn of the best sources shares a word with the question."""
+    amount for "how much", a reason for "why"). Suspicious messages are never restated."""
     turns: list[tuple[int, int, str, EvidenceSource, str]] = []
     for position, scored in enumerate(ranked):
         source = scored[0][1].source
@@ -705,7 +692,7 @@ def _reported_lead(
         [(sender, text) for _p, _i, sender, _s, text in turns],
         windows=[position for position, *_rest in turns],
     )
-    found: list[tuple[float, int, str, EvidenceSource, str]] = []
+    found: list[_Found] = []
     for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
         if weight <= 0:
             continue
@@ -720,9 +707,50 @@ def _reported_lead(
                 text,
             )
         )
+    found.sort(key=lambda item: -item[0])
+    return _latest_first(question, found)
+
+
+# A question after a value that may have changed: how it came out, or its new or final form.
+_REVISED_QUESTION = re.compile(
+    r"\b(?:new|latest|final|updated|revised|current|now)\b", re.IGNORECASE
+)
+# A message at least this share as good as the best is close enough to be the later word.
+LATEST_SHARE = 0.75
+
+
+def _turn_time(item: _Found) -> float:
+    _score, turn, _sender, source, _text = item
+    times = source.turn_sent_at
+    sent = times[turn] if source.turns and turn < len(times) else source.sent_at
+    return sent.timestamp() if sent is not None else float("-inf")
+
+
+def _latest_first(question: str, found: list[_Found]) -> list[_Found]:
+    """``found`` with, for a question about how something ended up or its new value, the
+    latest message among those nearly as good as the best (``LATEST_SHARE``) and giving the
+    kind of answer asked moved first: a figure or plan revised later supersedes the first."""
+    if not found or not (is_outcome_question(question) or _REVISED_QUESTION.search(question)):
+        return found
+    shapes = answer_types(question)
+    close = [
+        item
+        for item in found
+        if item[0] >= LATEST_SHARE * found[0][0]
+        and (not shapes or any(shape.search(item[4]) for shape in shapes))
+    ]
+    if not close:
+        return found
+    latest = max(close, key=_turn_time)
+    return [latest, *(item for item in found if item is not latest)]
+
+
+def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
+    """The answer's first sentences: what the best matching messages (``_reported_turns``)
+    say, reported with who said it ("Ines said (…): it's probably the fuse box [S1]"). ""
+    when no turn of the best sources shares a word with the question."""
     if not found:
         return ""
-    found.sort(key=lambda item: -item[0])
     best_score = found[0][0]
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
@@ -735,6 +763,27 @@ def _reported_lead(
         seen.add(key)
         lines.append(_reported_line(sender, text, source, timezone, turn=turn_index))
     return "\n\n".join(lines)
+
+
+def _typed_opening(question: str, found: Sequence[_Found]) -> str:
+    """A first line that states the value asked for, in its message's words, and cites it
+    ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the first reported message that states one;
+    "" when none does (or one is itself just that value). Only messages the answer reports
+    (the cut of ``_reported_lead``) can give it."""
+    reported = [item for item in found[:REPORTED_TURNS] if item[0] >= found[0][0] / 2]
+    stated = [
+        (value, item[3])
+        for item in reported
+        for value in [stated_value(question, item[4])]
+        if value is not None
+    ]
+    if not stated:
+        return ""
+    (label, words), source = stated[0]
+    cleaned = _MARKDOWN_SPECIALS.sub(
+        r"\\\1", " ".join(words.split()).replace("[", "(").replace("]", ")")
+    )
+    return f"**{label}:** {cleaned} [{source.label}]\n\n"
 
 
 def _reported_line(
@@ -760,7 +809,7 @@ def _reported_line(
 _ANYONE_SAID = re.compile(
     r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had)\s+(?:anyone|anybody|someone|somebody|"
     r"people|they|we|you|i)\b.*\b(?:mention|say|said|talk|bring\s+up|brought\s+up|ask|tell|"
-    r"told|write|wrote|text|discuss)\w*\b",
+    r"told|write|wrote|text|discuss|post|share|sent|send|warn)\w*\b",
     re.IGNORECASE,
 )
 # "Did someone post about …?", "did I get an email about my order?": a question about whether
@@ -820,7 +869,7 @@ def _yes_no_opening(
         return ""
     source, position, sender, text = placed[best]
     kind = turn_suspicion(source, sender, text)
-    if kind and _ASKS_ABOUT_A_MESSAGE.search(question):
+    if kind and (_ASKS_ABOUT_A_MESSAGE.search(question) or _ANYONE_SAID.search(question)):
         return _flagged_yes(source, sender, kind, timezone, turn=position)
     if kind:
         reactions = [

@@ -1,0 +1,193 @@
+"""What kind of answer a question asks for, and the words of a message that give it.
+
+"When" asks for a day or a time, "how much" for an amount, "why" for a cause, "where" for a
+place. The local answerer ranks the messages that carry that kind of answer first, and opens
+its answer with the value itself ("When: Sat 26 Sep, 7:05am [S1]") before reporting who said
+it: a reader gets the fact asked for, not a quote to search through. Pure text rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a question word asks for, and how a message that gives it reads: a question-sentence
+# match by answer type ("when" wants a day or a time, "how much" an amount, "why" a reason).
+_DAY_OR_TIME = re.compile(
+    r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
+    r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
+    r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
+    re.IGNORECASE,
+)
+_PLACE = re.compile(
+    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
+    r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
+)
+# A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
+_MONEY = re.compile(
+    r"[$€£¥]\s?\d|\b\d+(?:[.,]\d+)?\s?(?:usd|eur|gbp|dollars?|euros?|pounds|bucks|each|"
+    r"total|k|reais|pesos)\b",
+    re.IGNORECASE,
+)
+# A count: a number (or "a dozen") that is not a clock time, a date or a phone number.
+_COUNT = re.compile(
+    r"(?<![\d:/.,$€£-])"
+    r"(?<!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|ary|rch|ril|une|uly|ust|ept|ber)\s)"
+    r"\b\d{1,3}(?:,\d{3})*(?:\.\d+)?\b(?![:/]\d)(?!\s*(?:am|pm|h|st|nd|rd|th)\b)"
+    # A day of a month ("11 Oct") is a date.
+    r"(?!\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+    r"|\ba\s+dozen\b|\bdozens\b",
+    re.IGNORECASE,
+)
+_REASON = re.compile(
+    # "since" of a cause, not of a time ("since last night", "since Monday").
+    r"\bsince\b(?!\s+(?:last|yesterday|this|then|early|the\s+\w+day|\d|(?:mon|tue|wed|thu|fri|"
+    r"sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|morning|noon|lunch|"
+    r"tonight|forever|ages))"
+    r"|\b(?:because|cause|caused|cuz|due\s+to|thanks\s+to|so\s+(?:we|i|he|she|they)|"
+    r"the\s+reason|that's\s+why|turned\s+out|it\s+was|it's\s+the|was\s+the|means|"
+    r"the\s+problem|the\s+issue|broke|broken|died|failed|leak\w*|doing\s+\w+\s+in)\b",
+    re.IGNORECASE,
+)
+# What someone is or does: a job, a relation to someone, where they are from or live.
+_ROLE = re.compile(
+    r"\b(?:works?|working|worked)\s+(?:at|for|as|in)\b|\b(?:job|boss|teach\w*|nurse|doctor|"
+    r"engineer|lawyer|manager|student|designer|developer|chef|(?:my|his|her|their|your)\s+"
+    r"(?:\w+\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|wife|husband|"
+    r"partner|girlfriend|boyfriend|fianc\w*|cousin|aunt|uncle|friend|colleague|roommate|"
+    r"neighbou?r|boss)|engaged|married|said\s+yes|lives?\s+in|moved\s+to|(?:is|'m|am|are|"
+    r"originally)\s+from)\b",
+    re.IGNORECASE,
+)
+_ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
+        _DAY_OR_TIME,
+    ),
+    (
+        re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
+        _PLACE,
+    ),
+    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
+    (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
+    (
+        re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
+        _REASON,
+    ),
+    (
+        re.compile(
+            r"^\W*(?:who\s+(?:is|was)|who's)\b|\bwhat\s+does\s+\S+\s+do\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+\S+\s+(?:job|work|profession|occupation)\b|"
+            r"\bwhere\s+does\s+\S+\s+work\b|\bhow\s+(?:is|are)\s+\S+\s+related\b",
+            re.I,
+        ),
+        _ROLE,
+    ),
+)
+# Questions about how something came out ("what did we end up ...", "how did it turn out",
+# "what was wrong in the end"): a later message that resolves an earlier one answers them.
+_OUTCOME_QUESTION = re.compile(
+    r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
+    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
+    re.IGNORECASE,
+)
+
+
+def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
+    """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
+    reason), from its question words."""
+    return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
+
+
+def is_outcome_question(question: str) -> bool:
+    """Whether ``question`` asks how something came out, so the latest word on it answers."""
+    return _OUTCOME_QUESTION.search(question) is not None
+
+
+# The kinds of answer the answer opens with, by the shape that gives them, and the word that
+# introduces the value ("When: Sat 26 Sep, 7:05am").
+_OPENING_LABELS: dict[re.Pattern[str], str] = {
+    _DAY_OR_TIME: "When",
+    _PLACE: "Where",
+    _MONEY: "Amount",
+    _COUNT: "How many",
+    _REASON: "Why",
+}
+# Where a message's clauses part: a comma, semicolon or colon followed by a space, brackets,
+# a dash between spaces, a sentence end ("$48 total, so $16 each" is two clauses).
+_CLAUSE_BREAK = re.compile(r"[,;:](?=\s)|[()\[\]]|\s[\u2014\u2013-]\s|(?<=[.!?])\s+|\n+")
+MAX_VALUE_CHARS = 160
+# A question after a cause itself; "what was wrong" asks for the fault, which a causal clause
+# of the message does not name.
+_WHY_QUESTION = re.compile(r"\bwhy\b|\bhow\s+come\b|\bwhat\s+caused\b", re.IGNORECASE)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of ``text``'s statements: a question ("dinner Friday at 8?") proposes a
+    value, it does not state one."""
+    return [
+        clause.strip(" .!?")
+        for sentence in _SENTENCE.split(text)
+        if not sentence.rstrip().endswith("?")
+        for clause in _CLAUSE_BREAK.split(sentence)
+        if clause.strip(" .!?")
+    ]
+
+
+# Words that introduce a cause ("because the pressure was low") and words that follow one
+# ("the team is shrinking, so I'm looking"; "that's why").
+_CAUSE_AHEAD = re.compile(
+    r"\b(?:because(?:\s+of)?|cuz|cos|due\s+to|thanks\s+to|owing\s+to|as\s+a\s+result\s+of|"
+    r"the\s+reason\s+(?:is|was)|since(?=\s+(?:i|we|you|he|she|they|it|the|there|my|his|her|"
+    r"our|their)\b))\b",
+    re.IGNORECASE,
+)
+_CAUSE_BEHIND = re.compile(
+    r"\b(?:so\s+(?:we|i|he|she|they|it)|that's\s+why|which\s+is\s+why|that\s+is\s+why)\b",
+    re.IGNORECASE,
+)
+
+
+def _cause(text: str) -> list[str]:
+    """The words of ``text`` that give a cause: from a word that introduces one to the end of
+    its clause, else the words before one that follows a cause, else the first clause with a
+    word of trouble ("the pump failed"). Empty when it gives none."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if not s.rstrip().endswith("?")]
+    for sentence in sentences:
+        ahead = _CAUSE_AHEAD.search(sentence)
+        if ahead is not None:
+            return _clauses(sentence[ahead.start() :])[:1]
+    for sentence in sentences:
+        behind = _CAUSE_BEHIND.search(sentence)
+        if behind is not None and sentence[: behind.start()].strip(" ,;"):
+            return [sentence[: behind.start()].strip(" ,;")]
+    return [clause for clause in _clauses(text) if _REASON.search(clause)][:1]
+
+
+def stated_value(question: str, text: str) -> tuple[str, str] | None:
+    """The kind of answer ``question`` asks for and the words of ``text`` that give it: its
+    clauses that hold a day or time, a place, an amount or a count; for a cause, its clause
+    from the causal word on ("because his knee is sore"). None when ``text`` gives none of
+    the kinds asked, when those words are the whole message (the message is the answer) or
+    too long to be a value."""
+    for shape in answer_types(question):
+        label = _OPENING_LABELS.get(shape)
+        if label is None:
+            continue
+        if shape is _REASON:
+            if not _WHY_QUESTION.search(question):
+                continue
+            parts = _cause(text)
+        else:
+            parts = [clause for clause in _clauses(text) if shape.search(clause)][:3]
+        value = ", ".join(parts)
+        if not parts or len(value) > MAX_VALUE_CHARS:
+            continue
+        if value == text.strip(" .!?"):
+            return None
+        return label, value
+    return None
