@@ -21,9 +21,10 @@ functions; ``kinship_claims`` reads the user's people and messages and returns c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from claire.accounts.models import User
 from conversations.models import (
@@ -245,6 +246,43 @@ class KinMessage:
     addressed: str | None
     signed: str | None
 
+    @classmethod
+    def of(cls, fields: Sequence[Any], *, addressed: str | None, signed: str | None) -> KinMessage:
+        """One from a row of ``kin_message_fields``, with the relation words found in it."""
+        message_id, chat_id, chat_kind, title, sender_id, is_from_self, sent_at, *replied = fields
+        return cls(
+            message_id=message_id,
+            chat_id=chat_id,
+            chat_kind=chat_kind,
+            title=title,
+            sender_id=sender_id,
+            is_from_self=is_from_self,
+            sent_at=sent_at,
+            replied_person=replied[0],
+            replied_self=replied[1],
+            addressed=addressed,
+            signed=signed,
+        )
+
+
+def kin_message_fields(prefix: str = "") -> tuple[str, ...]:
+    """The ``values_list`` fields a ``KinMessage`` is read from, on the message model itself
+    or (``prefix`` "message__") through a model that points to one."""
+    return tuple(
+        prefix + name
+        for name in (
+            "id",
+            "chat_id",
+            "chat__kind",
+            "chat__title",
+            "sender_person_id",
+            "is_from_self",
+            "sent_at",
+            "reply_to__sender_person_id",
+            "reply_to__is_from_self",
+        )
+    )
+
 
 @dataclass(frozen=True)
 class KinContext:
@@ -320,43 +358,11 @@ def _kin_messages(*, user: User) -> Iterator[KinMessage]:
             text__iregex=_VOCABULARY,
         )
         .order_by("sent_at", "pk")
-        .values_list(
-            "pk",
-            "chat_id",
-            "chat__kind",
-            "chat__title",
-            "sender_person_id",
-            "is_from_self",
-            "sent_at",
-            "reply_to__sender_person_id",
-            "reply_to__is_from_self",
-            "text",
-        )
+        .values_list(*kin_message_fields(), "text")
     )
-    for (
-        message_id,
-        chat_id,
-        chat_kind,
-        title,
-        sender_id,
-        is_from_self,
-        sent_at,
-        replied_person,
-        replied_self,
-        text,
-    ) in rows.iterator(chunk_size=2000):
-        yield KinMessage(
-            message_id=message_id,
-            chat_id=chat_id,
-            chat_kind=chat_kind,
-            title=title,
-            sender_id=sender_id,
-            is_from_self=is_from_self,
-            sent_at=sent_at,
-            replied_person=replied_person,
-            replied_self=replied_self,
-            addressed=addressed_relation(text),
-            signed=signed_relation(text),
+    for *fields, text in rows.iterator(chunk_size=2000):
+        yield KinMessage.of(
+            fields, addressed=addressed_relation(text), signed=signed_relation(text)
         )
 
 

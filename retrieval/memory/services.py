@@ -65,6 +65,7 @@ from retrieval.memory.kinship import (
     KINSHIP_VOCABULARY,
     KinMessage,
     addressed_relation,
+    kin_message_fields,
     kinship_claims,
     relation_of_contact_name,
     signed_relation,
@@ -1548,48 +1549,17 @@ def _claim_rows(*, user: User) -> Iterator[_ClaimRow]:
             "previous",
             "related_to_sender",
             "message__chat__is_excluded_from_ai",
-            "message_id",
-            "message__chat_id",
-            "message__chat__kind",
-            "message__chat__title",
-            "message__sender_person_id",
-            "message__is_from_self",
-            "message__sent_at",
-            "message__reply_to__sender_person_id",
-            "message__reply_to__is_from_self",
+            *kin_message_fields("message__"),
         )
     )
-    for (
-        source,
-        subject,
-        kind,
-        value,
-        previous,
-        related,
-        is_excluded,
-        message_id,
-        chat_id,
-        chat_kind,
-        title,
-        sender_id,
-        is_from_self,
-        sent_at,
-        replied_person,
-        replied_self,
-    ) in rows.iterator(chunk_size=2000):
+    for source, subject, kind, value, previous, related, is_excluded, *fields in rows.iterator(
+        chunk_size=2000
+    ):
         is_kin = source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED)
         if is_kin and is_excluded:
             continue
-        message = KinMessage(
-            message_id=message_id,
-            chat_id=chat_id,
-            chat_kind=chat_kind,
-            title=title,
-            sender_id=sender_id,
-            is_from_self=is_from_self,
-            sent_at=sent_at,
-            replied_person=replied_person,
-            replied_self=replied_self,
+        message = KinMessage.of(
+            fields,
             addressed=value if source == MessageClaimSource.ADDRESSED else None,
             signed=value if source == MessageClaimSource.SIGNED else None,
         )
