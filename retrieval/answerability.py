@@ -46,12 +46,12 @@ Four more rules read what the question needs from its evidence rather than its w
    messages about the lease with no date. A value the message calls old does not answer a
    question about the new one.
 5. **Unknown speaker** (``unknown_speaker``). The question asks what someone said by a word of
-   its own ("what did council say ...") and nobody of that name is among the user's people,
+   its own ("what did the board say ...") and nobody of that name is among the user's people,
    their identities, chat titles or senders, and no candidate reports them saying anything
-   about the rest of the topic ("council said the permit is fine" answers).
+   about the rest of the topic ("the board said the permit is fine" answers).
 6. **No opinion** (``no_opinion``). The question asks what someone thought of something and
    neither the messages that mention it nor the replies within two days judge anything:
-   "Next pick: the new novel" says nothing of what anyone made of it.
+   "Next one: the sequel" says nothing of what anyone made of it.
 7. **Someone else's thing** (``someone_elses_thing``). The question asks about a named
    person's thing ("What does Ana's tattoo mean?"), none of their messages among the best
    candidates names it, nobody speaks of it as theirs ("your tattoo", "Ana's tattoo"),
@@ -298,7 +298,7 @@ class EvidenceSignals:
     # The question asks what someone thought of something; whether a message carrying the
     # topic, or a reply to it, judges anything (None: not asked).
     is_opinion_given: bool | None = None
-    # The speaker the question asks about by a word of its own ("what did council say"), when
+    # The speaker the question asks about by a word of its own ("what did the board say"), when
     # nobody of that name is in the user's people, chats or senders and no message tells what
     # they said about the topic.
     unknown_speaker: str | None = None
@@ -510,8 +510,8 @@ def _unknown_speaker(
 ) -> str | None:
     """The speaker the question asks about by a word of its own when nobody of that name is
     in the user's people, contacts' identities, chat titles or message senders, and no
-    candidate tells what they said about the rest of the question's topic ("council said
-    ..." answers "what did council say?")."""
+    candidate tells what they said about the rest of the question's topic ("the board said
+    ..." answers "what did the board say?")."""
     who = asked_speaker(compiled.question)
     if who is None:
         return None

@@ -795,7 +795,7 @@ def _accent_insensitive(key: str) -> str:
 
 def _word_start_pattern(keys: Sequence[str]) -> str:
     """One case-insensitive PostgreSQL pattern: any of ``keys`` at the start of a word, or a
-    whole word that is a short form of one ("Giu" for "Giulia"; see ``_nicknamed``)."""
+    whole word that is a short form of one ("Tina" for "Martina"; see ``nicknamed``)."""
     short_forms = {
         key[:length] for key in keys if key.isalpha() for length in range(_MIN_SHORT_FORM, len(key))
     }
@@ -918,7 +918,7 @@ def _resolve_names(
 
     def nicknamed(token: _Token) -> set[int]:
         """Contacts saved under nothing but a short form of a name another contact holds in
-        full: one human saved twice ("Giulia Bianchi" on one app, "Giu 🍋" on another)."""
+        full: one human saved twice ("Martina Russo" on one app, "Tina 🌻" on another)."""
         return {
             row.person_id
             for row in rows
@@ -929,7 +929,7 @@ def _resolve_names(
 
     def shortened(token: _Token, people: set[int]) -> set[int]:
         """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
-        or "Sam Whit" for "Sam Whitlock"): the rest of a full name the contact list cuts."""
+        or "Lee Harw" for "Lee Harwood"): the rest of a full name the contact list cuts."""
         return {
             row.person_id
             for row in rows
@@ -973,7 +973,7 @@ def _resolve_names(
     return resolved
 
 
-# A short form shorter than this is only an initial ("W" for "Whitlock").
+# A short form shorter than this is only an initial ("H" for "Harwood").
 _MIN_SHORT_FORM = 3
 
 

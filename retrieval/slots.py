@@ -2,7 +2,7 @@
 
 Sharing the question's topic words is not enough for evidence to answer it: "When does my
 lease end?" is not answered by messages about the lease that never give a day, nor "What's
-Ana's street address?" by "Ana moved to Porto", nor "How much did the plumber charge?" by
+Ana's street address?" by "Ana moved to Ghent", nor "How much did the plumber charge?" by
 "the plumber fixed it". A question asks for a typed slot (``Slot``) when its question words
 say so; the answerability check (``retrieval.answerability``) then looks for a value of that
 kind in the messages that carry the topic and their neighbours.
@@ -52,7 +52,7 @@ DAY_OR_TIME = re.compile(
     re.IGNORECASE,
 )
 
-# How long something took or a time of day ("1:52", "52 minutes", "under an hour", "7am").
+# How long something took or a time of day ("2:41", "52 minutes", "under an hour", "7am").
 TIME_TAKEN = re.compile(
     r"\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\b"
     r"|\b\d+(?:[.,]\d+)?\s*(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|h)\b"
@@ -67,7 +67,7 @@ _STREET_KINDS = (
     r"|court|cres|crescent|tce|terrace|pde|parade|hwy|highway|sq|square|close|cl|gr|grove"
     r"|circuit|cct|walk|row|mews|hill)"
 )
-# A street address: a number before a street name ("14 Rose St", "3/27 Lygon Street"), a
+# A street address: a number before a street name ("14 Rose St", "3/18 Alder Lane"), a
 # street word before a name and a number as in much of Europe and Latin America ("Via Roma
 # 12", "Rua das Flores, 45"), or a flat or unit number.
 STREET_ADDRESS = re.compile(
@@ -208,7 +208,7 @@ _ASKS_OPINION = re.compile(
 
 def asks_opinion(question: str) -> bool:
     """Whether ``question`` asks what someone thought of something (only a message that
-    judges it answers: "Next pick: the new novel" does not say what anyone made of it)."""
+    judges it answers: "Next one: the sequel" does not say what anyone made of it)."""
     return _ASKS_OPINION.search(fold_text(question)) is not None
 
 
@@ -241,7 +241,7 @@ _POSSESSIVE = re.compile(r"^(?:my|your|his|her|their|our|its|a|an|any|some|each|
 
 def asked_speaker(question: str) -> str | None:
     """The speaker ``question`` asks about when it names one by a word of its own ("what did
-    council say about the report?" gives "council"; "what did my boss say" and "what did
+    the board say about the report?" gives "board"; "what did my boss say" and "what did
     everyone think" give None), folded and without "the"."""
     match = _SPEAKER_QUESTION.search(fold_text(question))
     if match is None:

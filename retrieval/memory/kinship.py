@@ -21,7 +21,7 @@ functions; ``kinship_claims`` reads the user's people and messages and returns c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -347,32 +347,13 @@ def message_kin_claims(message: KinMessage, *, context: KinContext) -> list[KinC
     return claims
 
 
-def _kin_messages(*, user: User) -> Iterator[KinMessage]:
-    """Every live text message of the user that may show kinship, oldest first."""
-    rows = (
-        Message.objects.filter(
-            user=user,
-            deleted_at__isnull=True,
-            kind=MessageKind.TEXT,
-            chat__is_excluded_from_ai=False,
-            text__iregex=_VOCABULARY,
-        )
-        .order_by("sent_at", "pk")
-        .values_list(*kin_message_fields(), "text")
-    )
-    for *fields, text in rows.iterator(chunk_size=2000):
-        yield KinMessage.of(
-            fields, addressed=addressed_relation(text), signed=signed_relation(text)
-        )
-
-
-def kinship_claims(*, user: User, messages: Iterable[KinMessage] | None = None) -> list[KinClaim]:
+def kinship_claims(*, user: User, messages: Iterable[KinMessage]) -> list[KinClaim]:
     """Relationships to the user shown by contact names, forms of address and signatures,
     each with the message that shows it, in send-time order. ``messages``: the messages with
-    relation words, oldest first, when the caller has them (else every message is read)."""
+    relation words, oldest first (``KinMessage.of`` over ``kin_message_fields``)."""
     claims = _contact_name_claims(user=user)
     context = kin_context(user=user)
-    for message in messages if messages is not None else _kin_messages(user=user):
+    for message in messages:
         claims.extend(message_kin_claims(message, context=context))
     claims.sort(key=lambda claim: (claim.sent_at, claim.message_id))
     return claims

@@ -146,7 +146,7 @@ def _human(*, user: User, person_ids: frozenset[int]) -> set[int]:
 
 
 def _how_linked(*, user: User, person_ids: frozenset[int]) -> str:
-    """ ", with one phone number (0412 555 019, +61 412 555 019)" when a number ties them."""
+    """ ", with one phone number (0491 570 110, +61 491 570 110)" when a number ties them."""
     phones = list(
         PersonIdentity.objects.filter(
             user=user, person_id__in=sorted(person_ids), kind=IdentityKind.PHONE

@@ -1011,8 +1011,8 @@ def names_compatible(first: str, second: str) -> bool:
 
 
 def fuller_names(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, str]:
-    """For people saved under a cut name ("Sam W 🏃"), the fuller name their platform showed on
-    the messages a ranking cites ("Sam Whitlock"): a sender name compatible with the saved one
+    """For people saved under a cut name ("Lee H 🏄"), the fuller name their platform showed on
+    the messages a ranking cites ("Lee Harwood"): a sender name compatible with the saved one
     (``names_compatible``) with more letters. One query over the cited messages only."""
     canonical = person_canonical_ids(user=user)
     message_ids = [mid for item in ranked for mid in item.representative_message_ids]

@@ -550,7 +550,7 @@ _NAME_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _first_names(*, user: User, person_ids: set[int | None]) -> dict[int, str]:
-    """Each person's first name as a folded word ("Giu 🍋" -> "giu")."""
+    """Each person's first name as a folded word ("Tina 🌻" -> "tina")."""
     found: dict[int, str] = {}
     for pk, name in Person.objects.filter(
         user=user, pk__in=[pid for pid in person_ids if pid is not None]
@@ -569,7 +569,7 @@ def _same_name(one: str, other: str) -> bool:
 
 def _by_the_plans_people(row: _Row, names: dict[int, str], people_names: set[str]) -> bool:
     """Whether a message in another chat comes from one of the plan's people saved under
-    another name ("Giu" for "Giulia" on another platform), or names one of them ("Giulia
+    another name ("Tina" for "Martina" on another platform), or names one of them ("Martina
     says Sunday instead")."""
     sender = names.get(row.sender) if row.sender is not None else None
     if sender and any(_same_name(sender, name) for name in people_names):

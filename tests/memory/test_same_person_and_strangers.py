@@ -148,4 +148,5 @@ def test_a_contact_the_user_writes_to_is_never_called_a_stranger(user):
     )
     person = Person.objects.get(user=user, display_name="Nia").pk
     findings, _ids = who_findings(user=user, person_ids=[person], name="Nia")
-    assert not findings or "not one of your contacts" not in findings[0].text
+    assert findings
+    assert all("not one of your contacts" not in finding.text for finding in findings)

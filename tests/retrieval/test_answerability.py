@@ -459,7 +459,7 @@ def test_a_value_called_old_does_not_answer_a_question_about_the_current_one():
 @pytest.mark.parametrize(
     ("question", "speaker"),
     [
-        ("What did council say about the permit?", "council"),
+        ("What did the board say about the permit?", "board"),
         ("what did the landlord say about the boiler?", "landlord"),
         ("What did Ana say about the trip?", "ana"),
         ("What did my boss say about the raise?", None),
@@ -487,7 +487,7 @@ def test_missing_slots_unknown_speakers_and_unexpressed_opinions_are_refused():
     )
     assert answerability_decide(_signals(slot="amount", is_slot_given=True)).rule is None
     assert answerability_decide(_signals(slot="amount", is_slot_given=None)).rule is None
-    assert answerability_decide(_signals(unknown_speaker="council")).rule == "unknown_speaker"
+    assert answerability_decide(_signals(unknown_speaker="board")).rule == "unknown_speaker"
     assert answerability_decide(_signals(is_opinion_given=False)).rule == "no_opinion"
     assert answerability_decide(_signals(is_opinion_given=True)).rule is None
 
@@ -536,15 +536,17 @@ def test_an_address_nobody_gave_is_refused_and_a_given_one_answers(user):
 
 def test_what_a_speaker_nobody_knows_said_is_refused_unless_someone_reports_it(user):
     _lease_history(user, lease_line="Sent the lease renewal to the agency")
-    retrieval = _ask(user, "What did council say about the lease?")
+    retrieval = _ask(user, "What did the board say about the lease?")
     assert retrieval.unanswerable_rule == "unknown_speaker"
     chat = chat_of("flat", "Priya", "Tom")
     ingest(
         user,
         chat,
-        say("l8", T0 + timedelta(days=6), "council said the lease transfer is fine", sender="Tom"),
+        say(
+            "l8", T0 + timedelta(days=6), "the board said the lease transfer is fine", sender="Tom"
+        ),
     )
-    assert _ask(user, "What did council say about the lease?").unanswerable_rule is None
+    assert _ask(user, "What did the board say about the lease?").unanswerable_rule is None
 
 
 def test_a_chat_title_and_a_platform_in_the_question_are_no_unknown_topic(user):
@@ -591,7 +593,7 @@ def test_a_refusal_for_what_the_messages_lack_says_what_they_lack():
         return refusal_note(answerability_decide(signals))
 
     assert "a street address" in note(slot="address", is_slot_given=False)
-    assert '"council"' in note(unknown_speaker="council")
+    assert '"board"' in note(unknown_speaker="board")
     assert "thought" in note(is_opinion_given=False)
     assert note(unknown_terms=("boiler", "repair")) == ""
     assert note() == ""

@@ -2,7 +2,7 @@
 
 "When" asks for a day or a time, "how much" for an amount, "why" for a cause, "where" for a
 place. The local answerer ranks the messages that carry that kind of answer first, and opens
-its answer with the value itself ("When: Sat 26 Sep, 7:05am [S1]") before reporting who said
+its answer with the value itself ("When: Thu 14 May, 6:40pm [S1]") before reporting who said
 it: a reader gets the fact asked for, not a quote to search through. Pure text rules.
 """
 
@@ -106,7 +106,7 @@ def is_outcome_question(question: str) -> bool:
 
 
 # The kinds of answer the answer opens with, by the shape that gives them, and the word that
-# introduces the value ("When: Sat 26 Sep, 7:05am").
+# introduces the value ("When: Thu 14 May, 6:40pm").
 _OPENING_LABELS: dict[re.Pattern[str], str] = {
     _DAY_OR_TIME: "When",
     _PLACE: "Where",
