@@ -116,7 +116,8 @@ _IMPERATIVE = (
 )
 _RECENCY = (
     r"last|past|recent|recently|lately|today|yesterday|this\s+(?:week|morning|weekend)|"
-    r"few\s+days|while\s+i\s+was"
+    r"few\s+days|while\s+(?:i|we)\s+(?:was|were)|during\s+(?:the|my|our)\s+(?:\w+\s+)?"
+    r"(?:trip|holiday|holidays|vacation|travels|honeymoon)"
 )
 
 
@@ -159,10 +160,25 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(Intent.CATCH_UP, "recap", r"\brecap\b"),
     _pattern(
         Intent.CATCH_UP,
+        "catch_up_other_languages",
+        # Portuguese, Spanish, French and German askings of "what did I miss" / "catch me up"
+        # / "what's new" (the question is folded: no accents).
+        r"\bo\s+que\s+(?:e\s+que\s+)?(?:eu\s+)?(?:perdi|me\s+escapou)\b|\bp[oe]e?-?me\s+a(?:o)?\s+"
+        r"(?:par|corrente|dia)\b|\batualiza-?me\b|\bo\s+que\s+(?:ha|houve)\s+de\s+novo\b"
+        r"|\bque\s+(?:me\s+)?perdi\b|\bponme\s+al\s+(?:dia|corriente)\b"
+        r"|\bque\s+hay\s+de\s+nuevo\b|\bque\s+(?:ha\s+pasado|paso)\s+(?:desde|mientras|esta|estos)\b"
+        r"|\bqu'?est-ce\s+que\s+j'?ai\s+rate\b|\bquoi\s+de\s+neuf\b|\bmets-moi\s+a\s+jour\b"
+        r"|\bwas\s+(?:habe\s+ich|hab\s+ich)\s+verpasst\b|\bwas\s+gibt'?s\s+neues\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
         "since_then",
         # "What happened since we got back?", "what's changed since Monday?"
         r"\b(?:what(?:'s|\s+has|\s+have)?\s+(?:happened|changed|been\s+happening|new)"
-        r"|anything\s+new)\s+since\b",
+        r"|anything\s+new)\s+since\b"
+        # "What happened after the trip?": after an event of the user's own.
+        r"|\bwhat\s+(?:happened|changed|did\s+i\s+miss)\s+after\s+(?:my|our|the)\s+(?:\w+\s+)?"
+        r"(?:trip|holiday|holidays|vacation|travels|honeymoon)\b",
     ),
     _pattern(
         Intent.CATCH_UP,
@@ -415,6 +431,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
+        # "What does Ana do?" as the whole question: her occupation.
+        r"|^\W*what\s+does\s+(?:[\w'-]+\s+){1,3}?do\s*\?*\s*$"
+        # Portuguese, Spanish, French and German askings of a job or a home ("o que faz a
+        # Ana?", "¿a qué se dedica Ana?", "onde mora o Rui?", "où habite Léa ?").
+        r"|^\W*o\s+que\s+(?:e\s+que\s+)?(?:a\s+|o\s+)?[\w'-]+\s+faz\b|^\W*o\s+que\s+faz\s+"
+        r"|\ba\s+que\s+se\s+dedica\b|^\W*(?:en\s+)?(?:que|donde)\s+trabaja\b|^\W*que\s+hace\s+\w+"
+        r"|^\W*(?:onde|donde|ou)\s+(?:e\s+que\s+)?(?:mora|vive|trabalha|trabaja|habite|travaille)\b"
+        r"|^\W*(?:wo|was)\s+(?:wohnt|arbeitet|macht)\b|\bquel\s+est\s+(?:le\s+)?(?:metier|travail)\b"
         # "Where's Ana from (originally)?", "what is Rui allergic to?"
         r"|^\W*where(?:'s|\s+is|\s+was|\s+are)\s+(?:[\w']+\s+){1,3}?(?:originally\s+)?from\b"
         r"|\b(?:is|are|was|'s)\s+(?:[\w']+\s+){1,3}?allergic\b"
@@ -436,6 +460,12 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"(?:person\s+|people\s+|guy\s+|girl\s+|man\s+|woman\s+|contact\s+|one\s+)?as\b"
         r"|^\W*(?:are|were)\s+.+?\s+and\s+.+?\s+(?:really\s+|actually\s+)?"
         r"(?:the\s+same\s+(?:person|people|guy|girl|man|woman|contact|one)|one\s+and\s+the\s+same)\b",
+    ),
+    _pattern(
+        Intent.IDENTITY_LOOKUP,
+        "who_is_name_other_languages",
+        # "Quem é a Ana?", "¿quién es Rui?", "qui est Léa ?", "wer ist Jonas?"
+        r"^\W*(?:quem\s+e|quien\s+es|qui\s+est|wer\s+ist)\s+(?:a\s+|o\s+)?[^\s?]+(?:\s+[^\s?]+)?\s*\?*\s*$",
     ),
     _pattern(
         Intent.IDENTITY_LOOKUP,

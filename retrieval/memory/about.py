@@ -37,6 +37,9 @@ from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 from retrieval.memory.findings import Finding, moment_text
+from retrieval.memory.models import FactKind
+from retrieval.memory.selectors import person_facts_for_user
+from retrieval.memory.selfdescribed import statement_text, statements_of_person
 
 # Messages about the person read per question, newest first.
 ABOUT_MESSAGES_READ = 400
@@ -45,7 +48,20 @@ ABOUT_CITED = 2
 
 _ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("name", re.compile(r"\b(?:real|full|last|sur)\s*name\b|\bsurname\b")),
-    ("who", re.compile(r"^\W*(?:who\s+(?:is|was)|who's|whos)\b|\bhow\s+do\s+i\s+know\b")),
+    (
+        "who",
+        re.compile(
+            r"^\W*(?:who\s+(?:is|was)|who's|whos|quem\s+e|quien\s+es|qui\s+est|wer\s+ist)\b"
+            r"|\bhow\s+do\s+i\s+know\b"
+        ),
+    ),
+    (
+        "home",
+        re.compile(
+            r"\bwhere\b.*\b(?:live|lives|living|based|stay|staying)\b|\baddress\b"
+            r"|\b(?:onde|donde|ou)\b.*\b(?:mora|vive|habite)\b|\bwo\s+wohnt\b"
+        ),
+    ),
     ("allergy", re.compile(r"\ballerg")),
     ("pet", re.compile(r"\b(?:cat|dog|pet|kitten|puppy)s?\b")),
     ("origin", re.compile(r"\bwhere\b.*\bfrom\b|\boriginally\b|\bhometown\b|\bgr[eo]w\s+up\b")),
@@ -53,7 +69,8 @@ _ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "job",
         re.compile(
             r"\bjob\b|\bwork\b|\bfor\s+a\s+living\b|\bprofession\b|\boccupation\b"
-            r"|\bwhat\s+does\s+\S+\s+do(?:\s+for\s+(?:a\s+living|work))?\W*$"
+            r"|\bwhat\s+does\s+(?:\S+\s+){1,3}?do(?:\s+for\s+(?:a\s+living|work))?\W*$"
+            r"|\b(?:faz|trabalha|dedica|trabaja|hace|travaille|metier|arbeitet|beruf)\b"
         ),
     ),
 )
@@ -137,6 +154,10 @@ def about_findings(
         return _name_findings(user=user, person_ids=person_ids, name=name)
     if attribute == "who":
         return _who_findings(user=user, person_ids=person_ids, name=name)
+    if attribute in ("job", "home"):
+        told = _told_of_themselves(user=user, person_ids=person_ids, name=name, attribute=attribute)
+        if told is not None or attribute == "home":
+            return ([told], list(told.message_ids)) if told is not None else ([], [])
     cue = _CUES[attribute]
     rows = _about_rows(user=user, person_ids=person_ids, name=name)
     scored = []
@@ -178,6 +199,36 @@ def about_findings(
         }[attribute]
     finding = Finding(text=f"{head}: {said}: {text}", message_ids=tuple(row.pk for row in best))
     return [finding], [row.pk for row in best]
+
+
+def _told_of_themselves(
+    *, user: User, person_ids: Sequence[int], name: str, attribute: str
+) -> Finding | None:
+    """The person's job or home as they said it themselves ("I work as a … at …", "moro em
+    …"), else as a current fact of memory says it, stated first and cited; ``None`` when
+    neither tells it."""
+    lead = name or "They"
+    own = statements_of_person(user=user, person_ids=person_ids)
+    kinds = ("occupation", "employer") if attribute == "job" else ("home",)
+    said = [own[kind] for kind in kinds if kind in own]
+    if said:
+        parts = [statement_text(item.statement) for item in said]
+        first = said[0]
+        when = moment_text(first.sent_at, user.zoneinfo)
+        return Finding(
+            text=f"{lead} {' and '.join(dict.fromkeys(parts))}, as {first.sender_name or lead} "
+            f"wrote on {when}.",
+            message_ids=tuple(dict.fromkeys(item.message_id for item in said)),
+        )
+    fact_kind = FactKind.WORKS_AT if attribute == "job" else FactKind.LIVES_IN
+    for fact in person_facts_for_user(user=user, person_ids=person_ids):
+        if fact.kind == fact_kind and fact.is_current and fact.source_message_ids:
+            verb = "works at" if attribute == "job" else "lives in"
+            return Finding(
+                text=f"{lead} {verb} {fact.value}, as your messages tell it.",
+                message_ids=fact.source_message_ids[:ABOUT_CITED],
+            )
+    return None
 
 
 # Statements of who someone is, one per kind, each read from one message that names them.

@@ -88,6 +88,9 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
             named.append(pk)
     if named:
         return named
+    partly = _partly_titled(folded, rows)
+    if partly:
+        return partly
     described = described_stems(folded)
     if not described:
         return []
@@ -96,6 +99,60 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
         for pk, title, kind in rows
         if kind != ChatKind.DIRECT and _stems_meet(described, title_stems(title or ""))
     ]
+
+
+# A title word said alone names its chat only after "on", "in" or "from" ("catch me up on
+# Fitzroy"), and never when it is a word of time ("on the weekend" names no "Weekend Crew").
+_AFTER_PLACE_WORD = r"(?:on|in|from|at)\s+(?:the\s+|my\s+|our\s+)?"
+_TIME_WORDS = frozenset(
+    "week weekend weeks month months year today tonight tomorrow yesterday morning evening night"
+    " days monday tuesday wednesday thursday friday saturday sunday january february march april"
+    " june july august september october november december".split()
+)
+PARTIAL_WORD_MIN = 4
+
+
+def _partly_titled(folded: str, rows: list[tuple[int, str, str]]) -> list[int]:
+    """Chats the question names by part of their title: two or more consecutive title words
+    ("the book club" for "Book Club 📚 Fitzroy"), or one longer title word after "on / in /
+    from"; the chats with the longest such run, when that run is said of few chats."""
+    best: list[int] = []
+    best_length = 0
+    for pk, title, kind in rows:
+        words = [
+            word
+            for word in re.findall(r"[a-z0-9]+", _title_words(title or ""))
+            if word not in STOP_WORDS
+        ]
+        length = _longest_run_said(folded, words, single=kind != ChatKind.DIRECT)
+        if length > best_length:
+            best, best_length = [pk], length
+        elif length and length == best_length:
+            best.append(pk)
+    # A run shared by many chats ("group" in every title) names none of them.
+    return best if len(best) <= 2 else []
+
+
+def _longest_run_said(folded: str, words: list[str], *, single: bool) -> int:
+    longest = 0
+    for start in range(len(words)):
+        for end in range(len(words), start, -1):
+            run = words[start:end]
+            if end - start <= longest:
+                break
+            phrase = r"\s+".join(re.escape(word) for word in run)
+            if len(run) >= 2:
+                if re.search(rf"(?<!\w){phrase}(?!\w)", folded):
+                    longest = len(run)
+            elif (
+                single
+                and len(run[0]) >= PARTIAL_WORD_MIN
+                and run[0] not in _TIME_WORDS
+                and not run[0].isdigit()
+                and re.search(rf"\b{_AFTER_PLACE_WORD}{phrase}(?!\w)", folded)
+            ):
+                longest = 1
+    return longest
 
 
 def _stems_meet(described: set[str], title: set[str]) -> bool:

@@ -41,12 +41,22 @@ from django.db import models
 
 from claire.accounts.models import User
 from claire.ai.local.polarity import settled
-from conversations.models import Chat, Message, MessageKind, Person, Platform
+from conversations.identities import phone_same_number
+from conversations.models import (
+    Chat,
+    IdentityKind,
+    Message,
+    MessageKind,
+    Person,
+    PersonIdentity,
+    Platform,
+)
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
 from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
+from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
 from retrieval.memory.closure import owed_amount
@@ -69,6 +79,7 @@ from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.sameperson import same_person_findings
+from retrieval.memory.selfdescribed import people_self_named
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
@@ -1157,6 +1168,10 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         findings: list[Finding] = []
         refs = [person for person in compiled.people if person.name and person.person_ids]
         name, person_ids = "", []
+        humans = _distinct_humans(user=user, person_ids=refs[0].person_ids) if len(refs) == 1 else []
+        if len(humans) > 1:
+            # Two people share the name asked about: answer for each, told apart.
+            return _each_namesake(user=user, name=refs[0].name or "", humans=humans, question=compiled.question)
         if len(refs) == 1:
             person_ids = list(person_ids_expand(user=user, person_ids=list(refs[0].person_ids)))
             person_ids += alias_person_ids(user=user, person_ids=person_ids)
@@ -1164,6 +1179,8 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         elif not refs:
             # A name no contact has may be a contact's real name under a nickname.
             name, person_ids = people_called(user=user, question=compiled.question)
+            if not person_ids:
+                name, person_ids = _self_named(user=user, question=compiled.question)
         if person_ids:
             findings, ids = _about_person(
                 user=user, person_ids=person_ids, name=name, question=compiled.question
@@ -1218,6 +1235,78 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             )
         )
     return hits, findings
+
+
+def _distinct_humans(*, user: User, person_ids: Sequence[int]) -> list[list[int]]:
+    """``person_ids`` grouped into humans: merged people, and people with one phone number
+    written two ways, are one."""
+    groups: list[list[int]] = []
+    phones = dict(
+        PersonIdentity.objects.filter(
+            user=user, person_id__in=list(person_ids), kind=IdentityKind.PHONE
+        ).values_list("person_id", "value")
+    )
+    for pid in person_ids:
+        expanded = set(person_ids_expand(user=user, person_ids=[pid]))
+        for group in groups:
+            if expanded & set(group) or any(
+                phones.get(pid) and phones.get(other) and phone_same_number(phones[pid], phones[other])
+                for other in group
+            ):
+                group.append(pid)
+                break
+        else:
+            groups.append([pid])
+    return groups
+
+
+NAMESAKES_ANSWERED = 3
+
+
+def _each_namesake(
+    *, user: User, name: str, humans: Sequence[Sequence[int]], question: str
+) -> tuple[list[_Hit], list[Finding]]:
+    """Several humans share the name asked about ("who is Sam?" with two Sams): what the
+    question asks about each, under their full contact name, and which one is meant is left
+    to the user."""
+    parts: list[str] = []
+    hits: list[_Hit] = []
+    shown = 0
+    for group in humans[:NAMESAKES_ANSWERED]:
+        person_ids = list(person_ids_expand(user=user, person_ids=list(group)))
+        full = (
+            Person.objects.filter(user=user, pk__in=person_ids)
+            .order_by("pk")
+            .values_list("display_name", flat=True)
+            .first()
+        ) or name
+        findings, ids = _about_person(user=user, person_ids=person_ids, name=full, question=question)
+        if not findings:
+            findings, ids = who_findings(user=user, person_ids=person_ids, name=full)
+        if findings:
+            parts.append(findings[0].text)
+            hits.extend((mid, f"about {full}") for mid in ids)
+            shown += 1
+    if not parts:
+        return [], []
+    lead = f"You have {len(humans)} contacts called {name.removesuffix(chr(39) + 's')}; which one do you mean?"
+    finding = Finding(text=" ".join([lead, *parts]), message_ids=tuple(mid for mid, _ in hits))
+    return hits, [finding]
+
+
+_NAME_SAID = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ]{2,})(?:['\u2019]s)?\b")
+
+
+def _self_named(*, user: User, question: str) -> tuple[str, list[int]]:
+    """A name no contact is saved under that one contact gave as their own ("it's Greta, new
+    number" from "Bubbles 🐙"): that contact, with every identity of the human."""
+    for match in _NAME_SAID.finditer(question):
+        if match.start() == 0 and fold_text(match.group(1)) in STOP_WORDS:
+            continue
+        person_ids = people_self_named(user=user, name=match.group(1))
+        if person_ids:
+            return match.group(1), list(person_ids_expand(user=user, person_ids=person_ids))
+    return "", []
 
 
 def _about_person(
@@ -1305,21 +1394,6 @@ def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) ->
     return (-item[0], -item[1].timestamp(), -item[2])
 
 
-# "Since we got back": the user's own messages saying they are back.
-_BACK_QUESTION = re.compile(
-    r"\bsince\s+(?:we|i)\s+(?:got|came|were|was|are|am)?\s*(?:back|home|returned|landed)\b"
-    r"|\bsince\s+(?:we|i)\s+(?:returned|landed|arrived)\b"
-)
-_BACK_MESSAGE = (
-    r"(?:^|[^a-z])(?:(?:got|are|we're|were|i'm|im|am|just|finally)\s+back|back\s+(?:home|in)"
-    r"|landed|home\s+again|home\s+safe)(?:[^a-z]|$)"
-    # A message that opens with the news itself: "home!!", "back home."
-    r"|^\s*(?:back|home)(?:\s+(?:home|safe|again))?\s*[!.]"
-)
-# Messages saying the user is back that belong to one return ("home!!" on landing, "I'm
-# back" at work the next day, "we got back Sunday" two days later) lie this close together.
-RETURN_CLUSTER_DAYS = 3
-RETURN_MESSAGES_READ = 20
 # A catch-up with no window of its own widens while fewer messages of others came in it.
 RECENT_MIN_MESSAGES = 1
 RECENT_WIDER_DAYS = (7, 14, 30)
@@ -1328,36 +1402,6 @@ RECENT_WIDER_DAYS = (7, 14, 30)
 SCOPED_CATCH_UP_DAYS = 7
 # A name shorter than this is not looked for in other people's messages.
 MENTION_MIN_CHARS = 3
-
-
-def _return_moment(*, user: User, now: datetime) -> datetime | None:
-    """When the user got back from their latest trip: the earliest of their messages saying
-    so that lie within ``RETURN_CLUSTER_DAYS`` of the latest one, or the day such a message
-    names ("we got back Sunday") when that is earlier. ``None`` when they never said it."""
-    rows = list(
-        Message.objects.filter(
-            user=user,
-            is_from_self=True,
-            deleted_at__isnull=True,
-            sent_at__lt=now,
-            text__iregex=_BACK_MESSAGE,
-        )
-        .order_by("-sent_at", "-pk")
-        .values_list("sent_at", "text")[:RETURN_MESSAGES_READ]
-    )
-    if not rows:
-        return None
-    latest = rows[0][0]
-    cluster_start = latest - timedelta(days=RETURN_CLUSTER_DAYS)
-    moments = []
-    for sent_at, text in rows:
-        if sent_at < cluster_start:
-            break
-        moments.append(sent_at)
-        said = message_relative_date(text or "", sent_at, user.zoneinfo, direction="past")
-        if said is not None and cluster_start <= said.start_utc < sent_at:
-            moments.append(said.start_utc)
-    return min(moments)
 
 
 @dataclass(frozen=True)
@@ -1378,11 +1422,9 @@ def _catch_up_window(
     """The window of a catch-up: its own time words, the user's return ("since we got back"),
     else the default window (at least ``SCOPED_CATCH_UP_DAYS`` for a catch-up over one chat,
     person or platform), which may widen later when quiet."""
-    folded = fold_text(compiled.question)
-    if _BACK_QUESTION.search(folded):
-        back = _return_moment(user=user, now=now)
-        if back is not None:
-            return CatchUpWindow(start=back, end=now, is_chosen=True, asked_start=back)
+    trip_window = _trip_window(user=user, question=compiled.question, now=now)
+    if trip_window is not None:
+        return trip_window
     time_range = compiled.time_range
     explicit = resolve_time_expression(compiled.question, now=now, tz=user.zoneinfo)[0]
     start = (
@@ -1394,6 +1436,25 @@ def _catch_up_window(
     if explicit is None and is_scoped:
         start = min(start, end - timedelta(days=SCOPED_CATCH_UP_DAYS))
     return CatchUpWindow(start=start, end=end, is_chosen=explicit is not None, asked_start=start)
+
+
+def _trip_window(*, user: User, question: str, now: datetime) -> CatchUpWindow | None:
+    """A window told by the user's latest trip (``away.latest_trip``): from their return
+    ("since we got back", "since the trip"), or from leaving to coming back ("while I was
+    away"); ``None`` when the question says neither or no trip is known."""
+    since_return = asks_since_return(question)
+    while_away = asks_while_away(question)
+    if not (since_return or while_away):
+        return None
+    trip = latest_trip(user=user, now=now)
+    if trip is None:
+        return None
+    if while_away and trip.left is not None:
+        end = trip.back or now
+        return CatchUpWindow(start=trip.left, end=end, is_chosen=True, asked_start=trip.left)
+    if trip.back is not None:
+        return CatchUpWindow(start=trip.back, end=now, is_chosen=True, asked_start=trip.back)
+    return None
 
 
 # A narrowed catch-up reads back at most this far for the user's last word.
@@ -1571,6 +1632,7 @@ def _recent_hits(
     findings = _catch_up_findings(
         user=user,
         start=start,
+        until=end if end < now - timedelta(hours=1) else None,
         asked_start=asked_start,
         loops=loops,
         changes=changes,
@@ -1712,6 +1774,7 @@ def _catch_up_findings(
     *,
     user: User,
     start: datetime,
+    until: datetime | None,
     asked_start: datetime,
     loops: Sequence[OpenLoop],
     changes: Sequence[tuple[datetime, int, str]],
@@ -1726,6 +1789,8 @@ def _catch_up_findings(
     first."""
     findings: list[Finding] = []
     since = moment_text(start, zone)
+    # A window that ended before the question (while the user was away) is said with its end.
+    span = f"Between {since} and {moment_text(until, zone)}" if until else f"Since {since}"
     if start < asked_start:
         findings.append(
             Finding(
@@ -1749,7 +1814,7 @@ def _catch_up_findings(
     if waiting:
         findings.append(
             Finding(
-                text=f"Waiting on you since {since}: {_join_words(waiting)}.",
+                text=f"Waiting on you {span[0].lower() + span[1:]}: {_join_words(waiting)}.",
                 message_ids=tuple(loop.opened_by_message_id for loop in [*questions, *promises]),
             )
         )
@@ -1772,7 +1837,7 @@ def _catch_up_findings(
         total = sum(len(items) for items in by_chat.values())
         findings.append(
             Finding(
-                text=f"Since {since}: {total} {'message' if total == 1 else 'messages'} from "
+                text=f"{span}: {total} {'message' if total == 1 else 'messages'} from "
                 f"others in {len(by_chat)} {'chat' if len(by_chat) == 1 else 'chats'} — "
                 + ", ".join(parts)
                 + ".",
@@ -1782,7 +1847,7 @@ def _catch_up_findings(
             )
         )
     else:
-        findings.append(Finding(text=f"Nothing new from others since {since}."))
+        findings.append(Finding(text=f"Nothing new from others {span[0].lower() + span[1:]}."))
     if suspicious:
         senders = dict(
             Person.objects.filter(

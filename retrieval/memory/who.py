@@ -44,6 +44,7 @@ from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.introductions import name_words
 from retrieval.memory.models import FactKind
 from retrieval.memory.selectors import person_facts_for_user
+from retrieval.memory.selfdescribed import SaidOfThemselves, statement_text, statements_of_person
 
 _WHO = re.compile(
     r"^\W*(?:so\s+|and\s+|wait\s+)?who(?:'s|\s+is|\s+was|\s+are)\s+(?!the\b|that\b|this\b|a\b|an\b)"
@@ -51,6 +52,8 @@ _WHO = re.compile(
     r"|\bwho\s+is\s+[\w' -]+?\s+to\s+me\b"
     r"|\bhow\s+(?:am\s+i|are\s+we)\s+(?:related|connected)\b"
     r"|\b(?:remind\s+me\s+who|do\s+you\s+know\s+who)\s+(?!the\b|that\b)"
+    r"|^\W*(?:quem\s+e|quien\s+es|qui\s+est|wer\s+ist)\s+"
+    r"|\bcomo\s+(?:e\s+que\s+)?conhe[cç]o\b|\bde\s+que\s+conozco\b"
 )
 _CONTACT_KINDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (
@@ -178,6 +181,11 @@ def who_findings(
         )
         sentences.extend(finding.text for finding in statements)
         cited.extend(statement_ids)
+    for sentence, message_id in _told_sentences(user=user, person_ids=person_ids, lead=lead):
+        sentences.append(sentence)
+        if message_id not in cited:
+            cited.append(message_id)
+    leading = len(sentences)
     if not cited:
         for row in _related_rows(user=user, person_ids=person_ids, name=lead):
             who = "you" if row.is_from_self else (row.sender_name or "someone")
@@ -194,7 +202,11 @@ def who_findings(
         cited.append(news.pk)
     also = _other_names(user=user, person_ids=person_ids, lead=lead)
     if also:
-        sentences.insert(0, f"{lead} is also saved as {_and(also)}{_tied_by(user, person_ids)}")
+        # After what they are to the user (a relation, a job, where they met), which the
+        # question asks first; before everything else.
+        sentences.insert(
+            leading, f"{lead} is also saved as {_and(also)}{_tied_by(user, person_ids)}"
+        )
     where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)
@@ -211,6 +223,60 @@ def who_findings(
         return [], []
     text = " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
     return [Finding(text=text, message_ids=tuple(cited))], cited
+
+
+def _told_sentences(
+    *, user: User, person_ids: Sequence[int], lead: str
+) -> list[tuple[str, int]]:
+    """What the person is, as facts and their own words tell it, each with the message that
+    says it: where the user met them (a ``met_at`` fact), their occupation or employer and
+    where they live (their own statements, ``selfdescribed``; else the current facts)."""
+    told: list[tuple[str, int]] = []
+    facts = [
+        fact
+        for fact in person_facts_for_user(user=user, person_ids=person_ids)
+        if fact.is_current and fact.source_message_ids
+    ]
+    for fact in facts:
+        if fact.kind == FactKind.MET_AT:
+            message_id = fact.source_message_ids[0]
+            told.append(
+                (f"You met {lead} at {fact.value} ({_said(user=user, message_id=message_id)})", message_id)
+            )
+            break
+    own = statements_of_person(user=user, person_ids=person_ids)
+    named = own.get("name")
+    if named is not None and named.statement.value.casefold() not in fold_text(lead):
+        # A contact saved under a nickname or emoji who said who they are ("it's Greta").
+        when = moment_text(named.sent_at, user.zoneinfo)
+        told.append(
+            (f"{lead} introduced themselves as {named.statement.value} (on {when})", named.message_id)
+        )
+    work = own.get("occupation") or own.get("employer")
+    if work is not None:
+        told.append((_own_words(user, lead, work), work.message_id))
+    else:
+        told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.WORKS_AT)
+    home = own.get("home")
+    if home is not None:
+        told.append((_own_words(user, lead, home), home.message_id))
+    else:
+        told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.LIVES_IN)
+    return told[:4]
+
+
+def _own_words(user: User, lead: str, said: SaidOfThemselves) -> str:
+    when = moment_text(said.sent_at, user.zoneinfo)
+    return (
+        f"{lead} {statement_text(said.statement)} (as {_first(said.sender_name) or lead} "
+        f"wrote on {when})"
+    )
+
+
+def _fact_sentence(user: User, lead: str, fact) -> tuple[str, int]:  # type: ignore[no-untyped-def]
+    verb = "works at" if fact.kind == FactKind.WORKS_AT else "lives in"
+    message_id = fact.source_message_ids[0]
+    return f"{lead} {verb} {fact.value} ({_said(user=user, message_id=message_id)})", message_id
 
 
 def _latest_news(

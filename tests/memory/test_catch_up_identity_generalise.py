@@ -1,0 +1,173 @@
+"""Catch-up windows, identity answers and rankings on histories written for these tests: trips
+told in the user's own words, chats named by part of their title, people saying what they do
+and where they live in several languages, a contact saved under a nickname, two namesakes."""
+
+from __future__ import annotations
+
+import pytest
+
+from conversations.models import Message
+from tests.memory.generalise import Line, Story, dm, group, story_ask, story_ingest
+
+pytestmark = pytest.mark.django_db
+
+CHATS = {
+    "Wren Ashby": dm("Wren Ashby"),
+    "Teodor Blum": dm("Teodor Blum"),
+    "Lantern Readers 📚 Ealing": group("Yusra Okafor", "Teodor Blum", "Pim Vasquez"),
+    "Ilse Marr": dm("Ilse Marr"),
+    "Noodle 🦦": dm("Noodle 🦦"),
+    "Kasia Bel": dm("Kasia Bel"),
+    "Kasia Drummond": dm("Kasia Drummond", platform="slack"),
+    "Rosa Prado": dm("Rosa Prado"),
+}
+LINES = (
+    Line("Ilse Marr", 1, None, "so lovely meeting you at the ceramics workshop yesterday!"),
+    Line("Ilse Marr", 1.5, "Ilse Marr", "same! I work as a radiographer at Helmsley Infirmary btw"),
+    Line("Ilse Marr", 2, "Ilse Marr", "I live in Whitstable these days, come visit"),
+    Line("Noodle 🦦", 3, "Noodle 🦦", "hi, it's Marguerite! changed phones. I'm the head baker at Crumb & Co now"),
+    Line("Rosa Prado", 3.5, "Rosa Prado", "Sou enfermeira no Hospital de São Bento, e moro em Braga"),
+    Line("Kasia Bel", 4, "Kasia Bel", "I'm an illustrator, mostly children's books"),
+    Line("Kasia Drummond", 4, "Kasia Drummond", "I work for Northwind Freight as a dispatcher"),
+    Line("Wren Ashby", 5, None, "off to Reykjavik tomorrow morning, back in ten days!"),
+    Line("Wren Ashby", 30, None, "landed in Reykjavik, it's freezing"),
+    Line("Teodor Blum", 100, "Teodor Blum", "the quiz night on Thursday is off, the pub closed for repairs"),
+    Line("Lantern Readers 📚 Ealing", 120, "Yusra Okafor", "next book is Salt Harbour, we meet at Pim's on the 22nd"),
+    Line("Lantern Readers 📚 Ealing", 121, "Pim Vasquez", "could someone bring extra mugs?"),
+    Line("Wren Ashby", 290, None, "home at last, what a week"),
+    Line("Teodor Blum", 300, "Teodor Blum", "you still up for the allotment day on Saturday? need numbers by Friday"),
+    Line("Lantern Readers 📚 Ealing", 310, "Yusra Okafor", "reminder: bring your copy and some snacks"),
+    Line("Wren Ashby", 311, "Wren Ashby", "welcome home!! also I got the job at the observatory, I start in May"),
+)
+ASKED = 320
+
+
+def _ask(user, question: str):
+    story = Story("catch-up and identity", CHATS, LINES, question, ASKED, ())
+    story_ingest(user, story)
+    retrieval = story_ask(user, story)
+    texts = [text for text, _labels in retrieval.memory_findings]
+    cited = (
+        set(
+            Message.objects.filter(pk__in=retrieval.memory.message_ids).values_list(
+                "text", flat=True
+            )
+        )
+        if retrieval.memory
+        else set()
+    )
+    return retrieval, texts, cited
+
+
+AWAY = "the quiz night on Thursday is off, the pub closed for repairs"
+BACK_HOME = "you still up for the allotment day on Saturday? need numbers by Friday"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what happened while I was away?",
+        "catch me up on what I missed during my trip",
+        "what did I miss while we were travelling?",
+    ],
+)
+def test_while_away_reads_from_leaving_to_coming_back(user, question):
+    retrieval, texts, cited = _ask(user, question)
+
+    assert retrieval.compiled.intent == "catch_up"
+    assert AWAY in cited
+    assert BACK_HOME not in cited
+    assert any(text.startswith("Between ") for text in texts)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "catch me up since the trip",
+        "what did I miss since I got home?",
+        "anything new since we got back?",
+        "what happened after my holiday?",
+    ],
+)
+def test_since_the_return_reads_from_the_users_own_home_message(user, question):
+    retrieval, texts, cited = _ask(user, question)
+
+    assert retrieval.compiled.intent == "catch_up"
+    assert BACK_HOME in cited
+    assert AWAY not in cited
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["o que é que eu perdi?", "¿qué me perdí?", "quoi de neuf ?", "was habe ich verpasst?"],
+)
+def test_catch_up_is_understood_in_other_languages(user, question):
+    retrieval, _texts, _cited = _ask(user, question)
+
+    assert retrieval.compiled.intent == "catch_up"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["catch me up on the readers", "what did I miss in Lantern Readers?", "catch me up on Ealing"],
+)
+def test_catch_up_on_part_of_a_chat_title_reads_only_that_chat(user, question):
+    _retrieval, texts, cited = _ask(user, question)
+
+    assert "reminder: bring your copy and some snacks" in cited
+    assert BACK_HOME not in cited
+    assert any("Lantern Readers" in text for text in texts)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what does Ilse do?", "Ilse is a radiographer at Helmsley Infirmary"),
+        ("where does Ilse work?", "Ilse is a radiographer at Helmsley Infirmary"),
+        ("where does Ilse live?", "Ilse lives in Whitstable"),
+        ("o que faz a Rosa?", "Rosa is an enfermeira at Hospital de São Bento"),
+        ("onde mora a Rosa?", "Rosa lives in Braga"),
+        ("what's Marguerite's job?", "Marguerite is a head baker at Crumb & Co"),
+    ],
+)
+def test_job_and_home_are_stated_first_from_the_persons_own_words(user, question, expected):
+    retrieval, texts, _cited = _ask(user, question)
+
+    assert retrieval.compiled.intent == "identity_lookup"
+    assert texts and texts[0].startswith(expected)
+
+
+@pytest.mark.parametrize("question", ["who is Ilse?", "how do I know Ilse?", "quem é a Ilse?"])
+def test_who_is_states_where_they_met_and_what_they_do(user, question):
+    _retrieval, texts, cited = _ask(user, question)
+
+    assert texts[0].startswith("You met Ilse at ceramics workshop")
+    assert "Ilse is a radiographer at Helmsley Infirmary" in texts[0]
+    assert "so lovely meeting you at the ceramics workshop yesterday!" in cited
+
+
+def test_a_nickname_contact_is_told_by_the_name_they_gave(user):
+    _retrieval, texts, _cited = _ask(user, "who's Noodle?")
+
+    assert texts[0].startswith("Noodle introduced themselves as Marguerite")
+    assert "head baker at Crumb & Co" in texts[0]
+
+
+def test_two_people_with_one_first_name_are_both_answered(user):
+    _retrieval, texts, _cited = _ask(user, "what does Kasia do?")
+
+    assert texts[0].startswith("You have 2 contacts called Kasia; which one do you mean?")
+    assert "illustrator" in texts[0]
+    assert "Northwind Freight" in texts[0]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["who's most active in the readers?", "who was the most active in Lantern Readers in March?"],
+)
+def test_a_ranking_counts_the_chat_named_by_part_of_its_title(user, question):
+    retrieval, texts, _cited = _ask(user, question)
+
+    assert retrieval.compiled.intent == "people_ranking"
+    assert "Lantern Readers" in texts[0]
+    assert texts[1].startswith("1. Yusra Okafor: 2 messages")
