@@ -65,6 +65,7 @@ from retrieval.memory.extract import RELATIONS, is_suspicious, puts_off
 from retrieval.memory.findings import (
     Finding,
     LoopState,
+    cancel_statement,
     change_statement,
     deed_finding,
     loop_answer_finding,
@@ -1604,7 +1605,7 @@ def _recent_hits(
             )
         change = change_statement(
             text or "", sender=_shown(sender_name or "", "sender"), sent_at=sent_at, zone=zone
-        )
+        ) or cancel_statement(text or "", sender=_shown(sender_name or "", "sender"))
         if change:
             changes.append((sent_at, pk, change))
     changes.sort()

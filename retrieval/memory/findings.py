@@ -622,3 +622,42 @@ def change_statement(text: str, *, sender: str, sent_at: datetime, zone: ZoneInf
     if old:
         sentence += f", instead of {old.removeprefix('at ')}"
     return sentence + "."
+
+
+# "the quiz night on Thursday is off", "we have to cancel dinner", "o jantar foi cancelado",
+# "la cena se cancela", "le dîner est annulé", "das Essen fällt aus".
+_CANCELLED = re.compile(
+    r"\b(?:cancel(?:l?ed|l?ing|s)?|call(?:ed|ing)?\s+(?:it\s+)?off|(?:is|are)\s+off(?!\s+(?:to|for|work|today|tomorrow))"
+    r"|not\s+happening|no\s+longer\s+happening|won't\s+happen|scrap(?:ped|ping)?"
+    r"|cancelad[oa]s?|desmarcad[oa]s?|se\s+cancela|suspendid[oa]|annul[ée]e?s?|abgesagt"
+    r"|f[äa]llt\s+aus)\b",
+    re.IGNORECASE,
+)
+# A cancellation is of something planned: an activity word, or "plan(s)".
+_PLANNED_THING = re.compile(
+    r"\b(" + "|".join(map(re.escape, ACTIVITIES)) + r"|plans?|trip|party|meeting|session"
+    r"|class|practice|game|match|booking|reservation|quiz(?:\s+night)?|gig|concert|show|event"
+    r"|rehearsal|appointment|jantar|almo[cç]o|festa|cena|comida|fiesta|d[îi]ner|f[êe]te|essen"
+    r"|feier)s?\b",
+    re.IGNORECASE,
+)
+
+
+def cancel_statement(text: str, *, sender: str) -> str:
+    """What a message says was called off, in the answer's words ("Ana called off the quiz
+    night: “the quiz night on Thursday is off …”"), or "" when it cancels no planned thing
+    ("I cancelled my gym membership" has no activity word; a question asks, it does not
+    cancel)."""
+    if suspicious_text(text) or "?" in text:
+        return ""
+    cancelled = _CANCELLED.search(text)
+    if cancelled is None:
+        return ""
+    sentence = re.split(r"(?<=[.!?\n])", text[: cancelled.end()])[-1]
+    thing = _PLANNED_THING.search(sentence) or _PLANNED_THING.search(text)
+    if thing is None:
+        return ""
+    said = " ".join(text.split())
+    if len(said) > 140:
+        said = said[:139].rstrip() + "…"
+    return f"{sender or 'Someone'} called off the {thing.group(1).lower()}: “{said}”"

@@ -171,3 +171,28 @@ def test_a_ranking_counts_the_chat_named_by_part_of_its_title(user, question):
     assert retrieval.compiled.intent == "people_ranking"
     assert "Lantern Readers" in texts[0]
     assert texts[1].startswith("1. Yusra Okafor: 2 messages")
+
+
+def test_a_called_off_plan_is_stated_as_a_change_while_away(user):
+    _retrieval, texts, _cited = _ask(user, "what happened while I was away?")
+
+    assert any(
+        text.startswith("Changed: Teodor Blum called off the quiz") for text in texts
+    ), texts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("sorry all, dinner on Friday is cancelled", "called off the dinner"),
+        ("o jantar de sábado foi cancelado", "called off the jantar"),
+        ("Laura's off to the party already", ""),
+        ("is the hike cancelled?", ""),
+        ("we had to call off the picnic, rain all day", "called off the picnic"),
+    ],
+)
+def test_cancel_statement_needs_a_cancel_word_and_a_planned_thing(text, expected):
+    from retrieval.memory.findings import cancel_statement
+
+    said = cancel_statement(text, sender="Ana")
+    assert (expected in said) if expected else said == ""
