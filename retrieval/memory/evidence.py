@@ -1491,15 +1491,27 @@ def _since_user_last_wrote(
     return min(start, last or floor)
 
 
-def _from_or_about(*, compiled: CompiledQuery, person_ids: Sequence[int]) -> models.Q:
+def _from_or_about(
+    *, compiled: CompiledQuery, person_ids: Sequence[int], names: Sequence[str] = ()
+) -> models.Q:
     """Messages a catch-up on people reads: theirs in any chat, and others' that name them
     the way the question does ("catch me up on Ana": "Ana got the job!" in a group)."""
     condition = models.Q(sender_person_id__in=list(person_ids))
-    for person in compiled.people:
-        name = (person.name or "").strip()
-        if person.person_ids and len(name) >= MENTION_MIN_CHARS and name.replace(" ", "").isalpha():
+    said = [(person.name or "").strip() for person in compiled.people if person.person_ids]
+    for name in [*said, *names]:
+        if len(name) >= MENTION_MIN_CHARS and name.replace(" ", "").isalpha():
             condition |= models.Q(text__iregex=rf"\m{re.escape(name)}\M")
     return condition
+
+
+def _named_otherwise(*, user: User, question: str) -> tuple[str, list[int]]:
+    """A name of the question (not its first word, which is capitalised anyway) that no
+    contact is saved under but leads to one (``about.people_called``, ``_self_named``)."""
+    rest = question.split(maxsplit=1)[1] if len(question.split()) > 1 else ""
+    name, person_ids = people_called(user=user, question=rest)
+    if not person_ids:
+        name, person_ids = _self_named(user=user, question=rest)
+    return name, list(person_ids_expand(user=user, person_ids=person_ids)) if person_ids else []
 
 
 def _recent_hits(
@@ -1524,6 +1536,13 @@ def _recent_hits(
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
     platforms = question_platforms(fold_text(compiled.question))
+    mentioned: list[str] = []
+    if not person_ids and not compiled.people and chat_ids is None and not platforms:
+        # "Anything from Declan I need to deal with?" where Declan is saved as "Pickle": the
+        # contact a name leads to through their titled group or their own introduction.
+        name, found_ids = _named_otherwise(user=user, question=compiled.question)
+        if found_ids:
+            person_ids, mentioned = tuple(found_ids), [name]
     is_scoped = chat_ids is not None or bool(person_ids) or bool(platforms)
     window = _catch_up_window(user=user, compiled=compiled, now=now, is_scoped=is_scoped)
     start, end, chosen = window.start, window.end, window.is_chosen
@@ -1533,7 +1552,9 @@ def _recent_hits(
     if chat_ids is not None:
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
-        rows = rows.filter(_from_or_about(compiled=compiled, person_ids=person_ids))
+        rows = rows.filter(
+            _from_or_about(compiled=compiled, person_ids=person_ids, names=mentioned)
+        )
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
     if not chosen and is_scoped and (chat_ids is not None or platforms):

@@ -196,3 +196,25 @@ def test_cancel_statement_needs_a_cancel_word_and_a_planned_thing(text, expected
 
     said = cancel_statement(text, sender="Ana")
     assert (expected in said) if expected else said == ""
+
+
+def test_catch_up_on_a_name_only_a_nickname_contact_gave_reads_that_contact(user):
+    story = Story(
+        "nickname catch-up",
+        {**CHATS},
+        (
+            *LINES,
+            Line("Noodle 🦦", 312, "Noodle 🦦", "did you get a chance to look at the bakery menu draft?"),
+        ),
+        "anything from Marguerite I need to deal with?",
+        ASKED,
+        (),
+    )
+    story_ingest(user, story)
+    retrieval = story_ask(user, story)
+    cited = set(
+        Message.objects.filter(pk__in=retrieval.memory.message_ids).values_list("text", flat=True)
+    )
+
+    assert "did you get a chance to look at the bakery menu draft?" in cited
+    assert BACK_HOME not in cited
