@@ -396,7 +396,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PEOPLE_RANKING,
         "most_by_count",
         r"^(?=.*(?:\bwho(?!\s+(?:said|told|asked|sent|wrote|mentioned|posted|shared)\b)|\bwhom\b"
-        r"|\bwhich\s+(?:[\w']+\s+){0,2}?(?:people|person|friends?|contacts?|ones?|members?)\b))"
+        r"|\bwhich\s+(?:[\w']+\s+){0,2}?(?:people|person|friends?|contacts?|ones?|members?"
+        r"|colleagues?|co-?workers?|relatives?)\b))"
         r"(?=.*\b(?:talk|text|messag|chat|speak|spoke|writ|wrote|call|dm|hear|heard|repl|active"
         r"|post|sen[dt]|email)\w*)"
         r"(?=.*\b(?:the\s+)?most\b(?!\s+(?:recent|recently|lately|last|important)\b)"

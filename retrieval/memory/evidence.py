@@ -44,6 +44,7 @@ from claire.ai.local.polarity import settled
 from conversations.identities import phone_same_number
 from conversations.models import (
     Chat,
+    ChatParticipant,
     IdentityKind,
     Message,
     MessageKind,
@@ -77,8 +78,16 @@ from retrieval.memory.findings import (
     ranking_findings,
 )
 from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
-from retrieval.memory.kinship import KIN_FORMS
-from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
+from retrieval.memory.kinship import KIN_FORMS, KIN_RELATIONS
+from retrieval.memory.models import (
+    FactKind,
+    Loop,
+    LoopKind,
+    LoopStatus,
+    PersonFact,
+    PlanStatus,
+)
+from retrieval.people_context import WORK_PLATFORMS
 from retrieval.memory.sameperson import same_person_findings
 from retrieval.memory.selfdescribed import people_self_named
 from retrieval.memory.selectors import (
@@ -649,11 +658,13 @@ def _ranking_hits(
     today = now.astimezone(zone).date()
     time_range = compiled.time_range
     chat_ids = _ranking_chat_ids(user=user, compiled=compiled)
+    among = None if chat_ids else _ranking_among(user=user, question=compiled.question)
     counts: dict[int, int] | None = None
     if (
         time_range is not None
         or ranking.platforms
         or chat_ids
+        or among is not None
         or ranking.kind == RankingKind.MOST_MESSAGES
     ):
         # In a chat, who is most active there over its year; elsewhere the recent months.
@@ -676,6 +687,9 @@ def _ranking_hits(
             chat_ids=chat_ids,
         )
         window = time_range.label if time_range is not None else f"in the last {default_days} days"
+        if among is not None:
+            counts = {pid: count for pid, count in counts.items() if pid in among[1]}
+            window += f" among {among[0]}"
     else:
         window = "in the last 90 days"
     if ranking.platforms:
@@ -730,6 +744,47 @@ def _ranking_hits(
         fuller=fuller_names(user=user, ranked=ranked),
     )
     return [(mid, notes[mid]) for mid in ordered], findings
+
+
+# "Who in my family do I talk to most?", "which colleague messages me most?": a ranking
+# among the user's relatives, or among the people they talk to on a work platform.
+_AMONG_FAMILY = re.compile(r"\b(?:family|relatives|relations|familia|famille|familie)\b(?!\s+(?:group|chat)s?\b)")
+_AMONG_COLLEAGUES = re.compile(
+    r"\b(?:colleagues?|co-?workers?|teammates?|work\s+(?:people|friends|contacts)"
+    r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen)\b"
+)
+
+
+def _ranking_among(*, user: User, question: str) -> tuple[str, set[int]] | None:
+    """The people a ranking is asked among, with how the answer names them, or ``None``."""
+    folded = fold_text(question)
+    if _AMONG_FAMILY.search(folded):
+        ids = set(
+            PersonFact.objects.filter(
+                user=user,
+                kind=FactKind.RELATIONSHIP,
+                related_person__isnull=True,
+                superseded_by__isnull=True,
+                value__in=sorted(KIN_RELATIONS),
+            ).values_list("person_id", flat=True)
+        )
+        return "your family", set(person_ids_expand(user=user, person_ids=sorted(ids)))
+    if _AMONG_COLLEAGUES.search(folded):
+        ids = set(
+            ChatParticipant.objects.filter(
+                chat__user=user, chat__platform__in=WORK_PLATFORMS
+            ).values_list("person_id", flat=True)
+        ) | set(
+            PersonFact.objects.filter(
+                user=user,
+                kind=FactKind.RELATIONSHIP,
+                related_person__isnull=True,
+                superseded_by__isnull=True,
+                value__in=["colleague", "boss", "manager", "teammate"],
+            ).values_list("person_id", flat=True)
+        )
+        return "your colleagues", set(person_ids_expand(user=user, person_ids=sorted(ids)))
+    return None
 
 
 def _ranking_chat_ids(*, user: User, compiled: CompiledQuery) -> tuple[int, ...]:

@@ -218,3 +218,36 @@ def test_catch_up_on_a_name_only_a_nickname_contact_gave_reads_that_contact(user
 
     assert "did you get a chance to look at the bakery menu draft?" in cited
     assert BACK_HOME not in cited
+
+
+FAMILY_CHATS = {
+    "Mum": dm("Mum"),
+    "Jonah (brother)": dm("Jonah (brother)"),
+    "Orla Finch": dm("Orla Finch"),
+    "Priit Saar": dm("Priit Saar", platform="slack"),
+}
+FAMILY_LINES = (
+    *(Line("Orla Finch", 1 + i, "Orla Finch", f"climbing tonight? wall opens at {5 + i}") for i in range(6)),
+    *(Line("Mum", 2 + i, "Mum", f"did you eat today love {i}") for i in range(3)),
+    Line("Jonah (brother)", 3, "Jonah (brother)", "new bike arrived!!"),
+    *(Line("Priit Saar", 4 + i, "Priit Saar", f"standup notes {i} are in the doc") for i in range(2)),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "absent"),
+    [
+        ("who in my family do I talk to most?", "1. Mum: 3 messages", "Orla"),
+        ("which of my colleagues do I message most?", "1. Priit Saar: 2 messages", "Orla"),
+    ],
+)
+def test_a_ranking_among_family_or_colleagues_counts_only_them(user, question, first, absent):
+    story = Story("among", FAMILY_CHATS, FAMILY_LINES, question, 30, ())
+    story_ingest(user, story)
+    retrieval = story_ask(user, story)
+    texts = [text for text, _labels in retrieval.memory_findings]
+
+    assert retrieval.compiled.intent == "people_ranking"
+    assert texts[1] == first
+    assert not any(absent in text for text in texts)
+    assert "among your" in texts[0]
