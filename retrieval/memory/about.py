@@ -215,8 +215,9 @@ def _told_of_themselves(
         parts = [statement_text(item.statement) for item in said]
         first = said[0]
         when = moment_text(first.sent_at, user.zoneinfo)
+        writer = lead if fold_text(lead) in fold_text(first.sender_name) else first.sender_name
         return Finding(
-            text=f"{lead} {' and '.join(dict.fromkeys(parts))}, as {first.sender_name or lead} "
+            text=f"{lead} {' and '.join(dict.fromkeys(parts))}, as {writer or lead} "
             f"wrote on {when}.",
             message_ids=tuple(dict.fromkeys(item.message_id for item in said)),
         )
@@ -248,6 +249,13 @@ _ENGAGED = re.compile(
 )
 
 
+# Capitalised words of an engagement message that name nobody.
+_NOT_PARTNER_WORDS = frozenset(
+    "omg wow congrats congratulations yes she he they we our my the and just finally big news"
+    " engaged said proposed".split()
+)
+
+
 def who_statements(
     *, text: str, name: str, sender: str, is_from_self: bool
 ) -> list[tuple[str, str]]:
@@ -271,7 +279,14 @@ def who_statements(
         word = (relation.group(1) or relation.group(2)).lower()
         found.append(("relation", f"{first} is {owner} {word}"))
     if re.search(rf"\b{who}\b", text) and _ENGAGED.search(text):
-        partner = "you" if is_from_self else sender
+        # The partner is the other name the sentence says ("Jonah got engaged to Priya"
+        # by Mum: Priya and Jonah), else whoever wrote it ("Ana said yes 💍" by Rui).
+        others = [
+            word
+            for word in re.findall(r"(?<![\w'])[A-ZÀ-Ý][a-zà-ÿ]{2,}\b", text)
+            if fold_text(word) != fold_text(first) and fold_text(word) not in _NOT_PARTNER_WORDS
+        ]
+        partner = others[0] if others else ("you" if is_from_self else sender)
         is_other = partner and fold_text(partner).split()[0] != fold_text(first)
         found.append(
             ("engaged", f"{first} got engaged to {partner}" if is_other else f"{first} got engaged")

@@ -56,7 +56,12 @@ from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
 from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
-from retrieval.memory.about import about_findings, alias_person_ids, people_called
+from retrieval.memory.about import (
+    about_findings,
+    alias_person_ids,
+    people_called,
+    who_statements,
+)
 from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
@@ -1237,6 +1242,12 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             name, person_ids = people_called(user=user, question=compiled.question)
             if not person_ids:
                 name, person_ids = _self_named(user=user, question=compiled.question)
+            if not person_ids:
+                # ... or someone the user's contacts talk about ("my sister Bea just started
+                # at Greyline"): what those messages say of them.
+                findings, ids = _said_of_someone(user=user, question=compiled.question)
+                if findings:
+                    return [(mid, "about them") for mid in ids], findings
         if person_ids:
             findings, ids = _about_person(
                 user=user, person_ids=person_ids, name=name, question=compiled.question
@@ -1264,21 +1275,28 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
     ]
     findings = []
     asks_who = fold_text(compiled.question).lstrip(" ¿?¡!'\"").startswith("who")
-    if len(result.matches) == 1 and (asked_contact_kinds(compiled.question) or asks_who):
+    if len(result.matches) == 1 and (
+        asked_contact_kinds(compiled.question) or asks_who or is_relation
+    ):
         # "What's our landlord's number?", "who's the landlord?": the one person the words
         # describe, asked about like a named person.
         (match,) = result.matches
         match_ids = person_ids_expand(user=user, person_ids=[match.person_id])
+        # "Jonah (brother)" is said "Jonah": the relation is the question's own word.
+        shown_name = re.sub(r"\s*\([^)]*\)", "", match.display_name).strip() or match.display_name
         findings, ids = (
             _about_person(
                 user=user,
                 person_ids=match_ids,
-                name=match.display_name,
+                name=shown_name,
                 question=compiled.question,
             )
             if not asks_who
-            else who_findings(user=user, person_ids=match_ids, name=match.display_name)
+            else who_findings(user=user, person_ids=match_ids, name=shown_name)
         )
+        if not findings and is_relation:
+            # "What about my sister?": who she is, when the attribute asked is not told.
+            findings, ids = who_findings(user=user, person_ids=match_ids, name=shown_name)
         hits = [*((mid, f"about {match.display_name}") for mid in ids), *hits]
     if is_relation:
         # A relative found by the relation is then asked about like a named person ("where
@@ -1351,6 +1369,47 @@ def _each_namesake(
 
 
 _NAME_SAID = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ]{2,})(?:['\u2019]s)?\b")
+
+
+MENTIONS_READ = 200
+
+
+def _said_of_someone(*, user: User, question: str) -> tuple[list[Finding], list[int]]:
+    """Who a person no contact is saved as is, from the messages that name them: whose
+    relative or partner they are, where they work or live (``about.who_statements``), one
+    statement per kind, each cited."""
+    for match in _NAME_SAID.finditer(question):
+        name = match.group(1)
+        if match.start() == 0 or fold_text(name) in STOP_WORDS:
+            continue
+        rows = (
+            Message.objects.filter(
+                user=user,
+                deleted_at__isnull=True,
+                chat__is_excluded_from_ai=False,
+                text__iregex=rf"(^|[^[:alnum:]]){re.escape(name)}([^[:alnum:]]|$)",
+            )
+            .order_by("-sent_at", "-pk")
+            .values_list("pk", "text", "is_from_self", "sender_person__display_name")[
+                :MENTIONS_READ
+            ]
+        )
+        statements: dict[str, Finding] = {}
+        for pk, text, is_from_self, sender in rows:
+            if is_suspicious(text or ""):
+                continue
+            for kind, statement in who_statements(
+                text=text or "", name=name, sender=sender or "", is_from_self=is_from_self
+            ):
+                statements.setdefault(kind, Finding(text=f"{statement}.", message_ids=(pk,)))
+        if statements:
+            findings = list(statements.values())[:3]
+            merged = Finding(
+                text=" ".join(finding.text for finding in findings),
+                message_ids=tuple(pk for finding in findings for pk in finding.message_ids),
+            )
+            return [merged], list(merged.message_ids)
+    return [], []
 
 
 def _self_named(*, user: User, question: str) -> tuple[str, list[int]]:

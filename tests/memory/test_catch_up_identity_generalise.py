@@ -251,3 +251,38 @@ def test_a_ranking_among_family_or_colleagues_counts_only_them(user, question, f
     assert texts[1] == first
     assert not any(absent in text for text in texts)
     assert "among your" in texts[0]
+
+
+KIN_CHATS = {
+    "Mum": dm("Mum"),
+    "Jonah (brother)": dm("Jonah (brother)"),
+    "Orla Finch": dm("Orla Finch"),
+    "Fam 🏠": group("Mum", "Jonah (brother)"),
+}
+KIN_LINES = (
+    Line("Jonah (brother)", 1, "Jonah (brother)", "first shift done, I'm a paramedic now officially!!"),
+    Line("Jonah (brother)", 2, "Jonah (brother)", "I live in Dunedin now btw, moved last month"),
+    Line("Mum", 3, "Mum", "I work for the Harbour Trust three days a week now"),
+    Line("Orla Finch", 4, "Orla Finch", "my sister Bea just started at Greyline Studios"),
+    Line("Fam 🏠", 5, "Mum", "Jonah got engaged to Priya!!! 💍"),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what does my brother do?", "Jonah is a paramedic, as Jonah wrote"),
+        ("where does my brother live?", "Jonah lives in Dunedin"),
+        ("what does Mum do?", "Mum works at Harbour Trust"),
+        ("who's Bea?", "Bea is Orla Finch's sister. Bea started at Greyline Studios."),
+        ("who is Priya?", "Priya got engaged to Jonah."),
+    ],
+)
+def test_relatives_and_people_only_talked_about_are_told_first(user, question, expected):
+    story = Story("kin", KIN_CHATS, KIN_LINES, question, 30, ())
+    story_ingest(user, story)
+    retrieval = story_ask(user, story)
+    texts = [text for text, _labels in retrieval.memory_findings]
+
+    assert retrieval.compiled.intent == "identity_lookup"
+    assert texts and texts[0].startswith(expected), texts
