@@ -38,8 +38,12 @@ from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.models import FactKind
-from retrieval.memory.selectors import person_facts_for_user
-from retrieval.memory.selfdescribed import statement_text, statements_of_person
+from retrieval.memory.selectors import PersonFactView, person_facts_for_user
+from retrieval.memory.selfdescribed import (
+    SaidOfThemselves,
+    statement_text,
+    statements_of_person,
+)
 
 # Messages about the person read per question, newest first.
 ABOUT_MESSAGES_READ = 400
@@ -201,6 +205,18 @@ def about_findings(
     return [finding], [row.pk for row in best]
 
 
+def outdated(said: SaidOfThemselves, facts: Sequence[PersonFactView]) -> bool:
+    """Whether memory holds a newer word than the person's own statement: a current fact of
+    that kind from later ("moved from Porto to Berlin" after "I live in Porto"), or the
+    statement's value is one a later fact superseded."""
+    for fact in facts:
+        if fact.is_current and fact.valid_from > said.sent_at:
+            return True
+        if not fact.is_current and fold_text(fact.value) in fold_text(said.statement.value):
+            return True
+    return False
+
+
 def _told_of_themselves(
     *, user: User, person_ids: Sequence[int], name: str, attribute: str
 ) -> Finding | None:
@@ -210,7 +226,9 @@ def _told_of_themselves(
     lead = name or "They"
     own = statements_of_person(user=user, person_ids=person_ids)
     kinds = ("occupation", "employer") if attribute == "job" else ("home",)
-    said = [own[kind] for kind in kinds if kind in own]
+    fact_kind = FactKind.WORKS_AT if attribute == "job" else FactKind.LIVES_IN
+    facts = person_facts_for_user(user=user, person_ids=person_ids, kinds=[fact_kind])
+    said = [own[kind] for kind in kinds if kind in own and not outdated(own[kind], facts)]
     if said:
         parts = [statement_text(item.statement) for item in said]
         first = said[0]
@@ -221,9 +239,8 @@ def _told_of_themselves(
             f"wrote on {when}.",
             message_ids=tuple(dict.fromkeys(item.message_id for item in said)),
         )
-    fact_kind = FactKind.WORKS_AT if attribute == "job" else FactKind.LIVES_IN
-    for fact in person_facts_for_user(user=user, person_ids=person_ids):
-        if fact.kind == fact_kind and fact.is_current and fact.source_message_ids:
+    for fact in facts:
+        if fact.is_current and fact.source_message_ids:
             verb = "works at" if attribute == "job" else "lives in"
             return Finding(
                 text=f"{lead} {verb} {fact.value}, as your messages tell it.",

@@ -1297,7 +1297,10 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         if not findings and is_relation:
             # "What about my sister?": who she is, when the attribute asked is not told.
             findings, ids = who_findings(user=user, person_ids=match_ids, name=shown_name)
-        hits = [*((mid, f"about {match.display_name}") for mid in ids), *hits]
+        about = [(mid, f"about {match.display_name}") for mid in ids]
+        # A relative is cited as the message saying who they are first, then what was asked.
+        asked_directly = asks_who or asked_contact_kinds(compiled.question)
+        hits = [*about, *hits] if asked_directly else [*hits, *about]
     if is_relation:
         # A relative found by the relation is then asked about like a named person ("where
         # does my sister live" reads what memory knows about her).

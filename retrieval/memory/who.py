@@ -39,7 +39,7 @@ from conversations.models import (
     Platform,
 )
 from retrieval.lexicon import ROLES, fold_text
-from retrieval.memory.about import AboutMessage, about_rows, who_statement_findings
+from retrieval.memory.about import AboutMessage, about_rows, outdated, who_statement_findings
 from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.introductions import name_words
 from retrieval.memory.models import FactKind
@@ -232,11 +232,8 @@ def _told_sentences(
     says it: where the user met them (a ``met_at`` fact), their occupation or employer and
     where they live (their own statements, ``selfdescribed``; else the current facts)."""
     told: list[tuple[str, int]] = []
-    facts = [
-        fact
-        for fact in person_facts_for_user(user=user, person_ids=person_ids)
-        if fact.is_current and fact.source_message_ids
-    ]
+    every_fact = person_facts_for_user(user=user, person_ids=person_ids)
+    facts = [fact for fact in every_fact if fact.is_current and fact.source_message_ids]
     for fact in facts:
         if fact.kind == FactKind.MET_AT:
             message_id = fact.source_message_ids[0]
@@ -252,13 +249,22 @@ def _told_sentences(
         told.append(
             (f"{lead} introduced themselves as {named.statement.value} (on {when})", named.message_id)
         )
-    work = own.get("occupation") or own.get("employer")
+    works = [fact for fact in every_fact if fact.kind == FactKind.WORKS_AT]
+    homes = [fact for fact in every_fact if fact.kind == FactKind.LIVES_IN]
+    work = next(
+        (
+            own[kind]
+            for kind in ("occupation", "employer")
+            if kind in own and not outdated(own[kind], works)
+        ),
+        None,
+    )
     if work is not None:
         told.append((_own_words(user, lead, work), work.message_id))
     else:
         told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.WORKS_AT)
     home = own.get("home")
-    if home is not None:
+    if home is not None and not outdated(home, homes):
         told.append((_own_words(user, lead, home), home.message_id))
     else:
         told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.LIVES_IN)

@@ -286,3 +286,21 @@ def test_relatives_and_people_only_talked_about_are_told_first(user, question, e
 
     assert retrieval.compiled.intent == "identity_lookup"
     assert texts and texts[0].startswith(expected), texts
+
+
+def test_an_old_statement_of_home_gives_way_to_a_later_move(user):
+    story = Story(
+        "moved since",
+        {"Hanne Lys": dm("Hanne Lys")},
+        (
+            Line("Hanne Lys", 1, "Hanne Lys", "I live in Porto, five minutes from the river"),
+            Line("Hanne Lys", 200, "Hanne Lys", "Keys in hand! Officially moved from Porto to Berlin"),
+        ),
+        "where does Hanne live?",
+        210,
+        (),
+    )
+    story_ingest(user, story)
+    texts = [text for text, _labels in story_ask(user, story).memory_findings]
+
+    assert texts and texts[0].startswith("Hanne lives in Berlin"), texts
