@@ -14,7 +14,7 @@ import re
 import unicodedata
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind
+from conversations.models import Chat, ChatKind, Person
 from retrieval.lexicon import STOP_WORDS, fold_text
 
 # "the <word> group", "my <word> <word> chat", "the <word> channel".
@@ -88,7 +88,7 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
             named.append(pk)
     if named:
         return named
-    partly = _partly_titled(folded, rows)
+    partly = _partly_titled(folded, rows, people_words=_people_words(user))
     if partly:
         return partly
     described = described_stems(folded)
@@ -112,7 +112,19 @@ _TIME_WORDS = frozenset(
 PARTIAL_WORD_MIN = 4
 
 
-def _partly_titled(folded: str, rows: list[tuple[int, str, str]]) -> list[int]:
+def _people_words(user: User) -> frozenset[str]:
+    """The words of the user's contacts' names: "catch me up on Tilde" names Tilde, not the
+    group "Tilde's 40th"."""
+    return frozenset(
+        word
+        for name in Person.objects.filter(user=user).values_list("display_name", flat=True)
+        for word in re.findall(r"[a-z0-9]+", fold_text(name or ""))
+    )
+
+
+def _partly_titled(
+    folded: str, rows: list[tuple[int, str, str]], *, people_words: frozenset[str]
+) -> list[int]:
     """Chats the question names by part of their title: two or more consecutive title words
     ("the book club" for "Book Club 📚 Fitzroy"), or one longer title word after "on / in /
     from"; the chats with the longest such run, when that run is said of few chats."""
@@ -124,7 +136,9 @@ def _partly_titled(folded: str, rows: list[tuple[int, str, str]]) -> list[int]:
             for word in re.findall(r"[a-z0-9]+", _title_words(title or ""))
             if word not in STOP_WORDS
         ]
-        length = _longest_run_said(folded, words, single=kind != ChatKind.DIRECT)
+        length = _longest_run_said(
+            folded, words, single=kind != ChatKind.DIRECT, people_words=people_words
+        )
         if length > best_length:
             best, best_length = [pk], length
         elif length and length == best_length:
@@ -133,7 +147,9 @@ def _partly_titled(folded: str, rows: list[tuple[int, str, str]]) -> list[int]:
     return best if len(best) <= 2 else []
 
 
-def _longest_run_said(folded: str, words: list[str], *, single: bool) -> int:
+def _longest_run_said(
+    folded: str, words: list[str], *, single: bool, people_words: frozenset[str]
+) -> int:
     longest = 0
     for start in range(len(words)):
         for end in range(len(words), start, -1):
@@ -148,6 +164,7 @@ def _longest_run_said(folded: str, words: list[str], *, single: bool) -> int:
                 single
                 and len(run[0]) >= PARTIAL_WORD_MIN
                 and run[0] not in _TIME_WORDS
+                and run[0] not in people_words
                 and not run[0].isdigit()
                 and re.search(rf"\b{_AFTER_PLACE_WORD}{phrase}(?!\w)", folded)
             ):

@@ -1711,6 +1711,27 @@ def _recent_hits(
         opened_after=start,
         limit=RECENT_ITEMS,
     )
+    if person_ids and chat_ids is None:
+        # "Anything from Ana I need to deal with?": the user's own open promises in the chats
+        # Ana is in count too ("I'll send the photos tomorrow" in her birthday group).
+        their_chats = list(
+            ChatParticipant.objects.filter(chat__user=user, person_id__in=list(person_ids))
+            .values_list("chat_id", flat=True)
+            .distinct()
+        )
+        known = {loop.opened_by_message_id for loop in loops}
+        loops += [
+            loop
+            for loop in open_loops_for_user(
+                user=user,
+                kinds=(LoopKind.PROMISE_BY_USER,),
+                chat_ids=their_chats,
+                opened_after=start,
+                limit=RECENT_ITEMS,
+            )
+            if loop.opened_by_message_id not in known
+        ]
+        loops.sort(key=lambda loop: loop.opened_at, reverse=True)
     loops = [loop for loop in loops if loop.opened_at < end]
     found: list[_Hit] = [
         (loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops

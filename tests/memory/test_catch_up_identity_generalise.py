@@ -304,3 +304,31 @@ def test_an_old_statement_of_home_gives_way_to_a_later_move(user):
     texts = [text for text, _labels in story_ask(user, story).memory_findings]
 
     assert texts and texts[0].startswith("Hanne lives in Berlin"), texts
+
+
+def test_a_catch_up_on_a_person_brings_the_users_promise_in_a_group_they_are_in(user):
+    story = Story(
+        "promise in their group",
+        {
+            "Tilde's 40th 🎈": group("Tilde Ruud", "Arno Veld"),
+            "Tilde Ruud": dm("Tilde Ruud"),
+        },
+        (
+            Line("Tilde's 40th 🎈", 10, None, "what a night!! I'll send everyone the videos tomorrow"),
+            Line("Tilde's 40th 🎈", 10.2, "Tilde Ruud", "yes please, thank you all for coming"),
+            Line("Tilde Ruud", 60, "Tilde Ruud", "hey, any luck with those videos? no rush"),
+        ),
+        "anything from Tilde I need to deal with?",
+        70,
+        (),
+    )
+    story_ingest(user, story)
+    retrieval = story_ask(user, story)
+    cited = set(
+        Message.objects.filter(pk__in=retrieval.memory.message_ids).values_list("text", flat=True)
+    )
+    texts = [text for text, _labels in retrieval.memory_findings]
+
+    assert "what a night!! I'll send everyone the videos tomorrow" in cited
+    assert texts[0].startswith("Waiting on you since"), texts
+    assert "you promised" in texts[0]
