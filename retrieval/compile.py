@@ -174,7 +174,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.CATCH_UP,
         "since_then",
         # "What happened since we got back?", "what's changed since Monday?"
-        r"\b(?:what(?:'s|\s+has|\s+have)?\s+(?:happened|changed|been\s+happening|new)"
+        r"\b(?:what(?:'s|s|\s+has|\s+have)?\s+(?:happened|changed|been\s+happening|new)"
         r"|anything\s+new)\s+since\b"
         # "What happened after the trip?": after an event of the user's own.
         r"|\bwhat\s+(?:happened|changed|did\s+i\s+miss)\s+after\s+(?:my|our|the)\s+(?:\w+\s+)?"
@@ -190,10 +190,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.CATCH_UP,
         "whats_new",
-        r"\bwhat(?:'s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
+        # "whats new" is typed without its apostrophe as often as with it.
+        r"\bwhat(?:'s|s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
         # "What's happening on Sunday?" asks about a plan ahead, not about recent messages.
         rf"(?!\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b)"
-        r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|\s+is)\s+the\s+latest\b",
+        r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\b",
     ),
     _pattern(
         Intent.CATCH_UP,

@@ -99,9 +99,16 @@ def test_since_the_return_reads_from_the_users_own_home_message(user, question):
 
 @pytest.mark.parametrize(
     "question",
-    ["o que é que eu perdi?", "¿qué me perdí?", "quoi de neuf ?", "was habe ich verpasst?"],
+    [
+        "o que é que eu perdi?",
+        "¿qué me perdí?",
+        "quoi de neuf ?",
+        "was habe ich verpasst?",
+        "whats new with Teodor",
+        "whats the latest",
+    ],
 )
-def test_catch_up_is_understood_in_other_languages(user, question):
+def test_catch_up_is_understood_in_other_languages_and_without_apostrophes(user, question):
     retrieval, _texts, _cited = _ask(user, question)
 
     assert retrieval.compiled.intent == "catch_up"
