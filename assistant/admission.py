@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -51,7 +52,7 @@ JSON_MEDIA_TYPE = "application/json"
 class Arrival:
     """One request as the ASGI application read it."""
 
-    scope: dict[str, Any]
+    scope: Mapping[str, Any]
     body: bytes
 
 
@@ -93,14 +94,14 @@ def negotiate(accept: str) -> str:
     return best[2]
 
 
-def header_of(scope: dict[str, Any], name: bytes) -> str:
+def header_of(scope: Mapping[str, Any], name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
             return bytes(value).decode("latin-1")
     return ""
 
 
-def _authenticate(scope: dict[str, Any], body: bytes) -> User:
+def _authenticate(scope: Mapping[str, Any], body: bytes) -> User:
     """DRF's configured authenticators on a Django request built from the ASGI scope: token
     first, then the session (whose POSTs must pass the CSRF check)."""
     django_request = ASGIRequest(dict(scope), io.BytesIO(body))
@@ -124,7 +125,7 @@ def _authenticate(scope: dict[str, Any], body: bytes) -> User:
     return user
 
 
-def admission_decide(scope: dict[str, Any], body: bytes) -> Admitted:
+def admission_decide(scope: Mapping[str, Any], body: bytes) -> Admitted:
     """One request's admission, in the order its errors take precedence: authentication,
     rate limit, negotiation, validation, then ``answer_begin``."""
     user = _authenticate(scope, body)
@@ -134,7 +135,7 @@ def admission_decide(scope: dict[str, Any], body: bytes) -> Admitted:
     return Admitted(transport=transport, user=user, request=request, pair=pair)
 
 
-def _parsed(scope: dict[str, Any], body: bytes) -> tuple[str, AskRequest]:
+def _parsed(scope: Mapping[str, Any], body: bytes) -> tuple[str, AskRequest]:
     transport = negotiate(header_of(scope, b"accept"))
     return transport, ask_request_from(json_loads_bounded(body or b"null"))
 
@@ -184,7 +185,7 @@ def _decide_remaining(arrivals: list[Arrival], outcomes: list[Outcome | None]) -
         )
 
 
-def _token_key(scope: dict[str, Any]) -> str | None:
+def _token_key(scope: Mapping[str, Any]) -> str | None:
     """The key of a plain ``Authorization: Token <key>`` (or ``Bearer``) header; None for
     anything else, which DRF's authenticators judge one request at a time."""
     values = [value for key, value in scope.get("headers", []) if key.lower() == b"authorization"]

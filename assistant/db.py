@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -128,13 +128,13 @@ class _AdmissionBatches:
     at once, so a lone request never waits for a batch to form."""
 
     def __init__(self) -> None:
-        self._waiting: list[tuple[object, asyncio.Future[object]]] = []
+        self._waiting: list[tuple[object, asyncio.Future[Any]]] = []
         self._running = 0
         # The batch-taking tasks, held so that they are not collected while they run.
         self._drains: set[asyncio.Task[None]] = set()
 
-    async def admit(self, decide: Callable[[list[T]], list[object]], item: T) -> object:
-        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    async def admit(self, decide: Callable[[list[Any]], Sequence[Any]], item: object) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((item, future))
         if self._running < settings.ASSISTANT_ADMISSION_THREADS:
             self._running += 1
@@ -143,7 +143,7 @@ class _AdmissionBatches:
             drain.add_done_callback(self._drains.discard)
         return await future
 
-    async def _drain(self, decide: Callable[[list[T]], list[object]]) -> None:
+    async def _drain(self, decide: Callable[[list[Any]], Sequence[Any]]) -> None:
         try:
             while self._waiting:
                 batch = self._waiting[:ADMISSION_BATCH_MAX]
@@ -151,7 +151,7 @@ class _AdmissionBatches:
                 try:
                     outcomes = await sync_to_async(
                         decide, thread_sensitive=False, executor=_admission_executor()
-                    )([item for item, _ in batch])  # type: ignore[misc]
+                    )([item for item, _ in batch])
                 except BaseException as error:
                     for _, future in batch:
                         if not future.done():
@@ -171,7 +171,7 @@ _admission_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Admiss
 )
 
 
-async def run_admission_batched(decide: Callable[[list[T]], list[object]], item: T) -> object:
+async def run_admission_batched(decide: Callable[[list[T]], Sequence[R]], item: T) -> R:
     """``decide([item, ...])[i]`` for ``item``: the admission of one request, decided in a
     batch with the others waiting on this event loop (``decide`` returns one outcome per item,
     in order, and runs on the admission threads). Like ``run_admission``, it goes ahead of the

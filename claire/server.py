@@ -217,7 +217,7 @@ def direct_writes_enable(transport: Any) -> None:
         transport, "is_writing_directly", False
     ):
         return
-    transport.is_writing_directly = True
+    transport.is_writing_directly = True  # type: ignore[attr-defined]
     queued_write = transport.write
 
     def write(data: bytes) -> None:

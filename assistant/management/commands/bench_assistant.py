@@ -18,7 +18,8 @@
    word of each stream). A stream that does not end with ``[DONE]`` is dropped.
 
 ``--burst N`` measures admission instead: N streams opened at the same moment on a warmed
-server, request -> first byte and -> ``data-sources`` for each (then it hangs up).
+server, request -> first byte and -> ``data-sources`` for each (then it hangs up), and the
+server's CPU time (every process) until the last stream had its first byte.
 ``--processes N`` serves with the production layout (``python -m claire.serve``: N daphne
 processes on one socket; several need ``REDIS_URL``); a burst always does, with one process by
 default. The bench user's rate limit and stream cap are
