@@ -14,8 +14,20 @@ from dataclasses import dataclass
 
 from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
+from retrieval.memory.when_words import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    DAY_OF_MONTH,
+    EVENING_AFTER,
+    HALF_PAST,
+    NUMERIC_DATE,
+    RELATIVE_DAY,
+    WEEKEND,
+)
 from retrieval.memory.plan_words import (
     AGREEMENT,
+    BOOKED_THINGS,
+    BOOKING,
     CANCELLATION,
     CHANGE,
     DEFERRAL,
@@ -110,8 +122,9 @@ _SHORT_DAY = (
 _DAY_DATE = (
     rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w)"
-    # "mercoledì 14", "Friday 13": a number no clock has is the day of the month.
-    r"|\s+(?:1[3-9]|2\d|3[01])\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
+    # "mercoledì 14", "jueves 5": a number no clock has may be the day of the month (the
+    # reader keeps it only when that date falls on that weekday).
+    r"|\s+(?:[12]\d|3[01]|0?[1-9])\b(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s+(?:people|pax|of us)\b))?"
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
@@ -123,14 +136,17 @@ _CLOCK = (
     r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
-    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
-    r"(?::\d{2})?\s?(?:am|pm|h)?\b)"
-)
+    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b|(?:%s)\b)|\d{1,2}[:h]\d{2}|(?:%s)\s?\d{1,2}"
+    r"(?::\d{2})?\s?(?:am|pm|h|%s)?\b|%s)"
+    # "a las 9 de la noche", "at 8 in the evening": the part of the day said after the hour.
+    r"(?:\s+(?:%s)\b)?"
+) % ("|".join(CLOCK_AFTER), "|".join(CLOCK_BEFORE), "|".join(CLOCK_AFTER), HALF_PAST, EVENING_AFTER)
 _TIME = re.compile(
     rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}{_DAY_DATE}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
-    r"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week"
-    r"|hoje|amanh[aã]|mañana|hoy|ce soir|demain|heute|morgen"
+    # "6/3 at 8", "am 6.3. um 19 Uhr", "el 14 a las 9": a date written with numbers.
+    rf"|(?:{NUMERIC_DATE}|{DAY_OF_MONTH})(?:\s+(?:at\s+)?{_CLOCK})?"
+    rf"|(?:{WEEKEND}|{RELATIVE_DAY})(?: (?:morning|evening|night|afternoon))?(?!\w)|next week"
     rf"|{_CLOCK})"
     # "Dinner @ 7": the at sign starts no word, so it needs no word boundary.
     r"|(?<!\w)@\s?\d{1,2}(?::\d{2})?\s?(?:am|pm|h)?\b",
@@ -168,13 +184,38 @@ _PROPOSAL_CUE = re.compile(
 
 @dataclass(frozen=True)
 class PlanSignal:
-    """What one message says about a plan: its own status claim and what it names."""
+    """What one message says about a plan: its own status claim and what it names. A booking
+    (``is_booking``) is a plan already arranged: it starts one, confirmed."""
 
     status: PlanStatus | None
     activity: str
     place: str
     event_label: str
     is_proposal: bool
+    is_booking: bool = False
+
+
+_BOOKING = phrases_regex(BOOKING)
+_BOOKED_THING = re.compile(r"(?<!\w)(" + "|".join(BOOKED_THINGS) + r")(?!\w)", _FLAGS)
+# "booked the cabin", "reservé la salle": the thing named right after the booking word.
+_BOOKED_OBJECT = re.compile(
+    r"\s+(?:us\s+)?(?:the|a|an|our|my|o|a|la|el|le|den|die|das|il|lo)\s+([^\W\d_]{3,})", _FLAGS
+)
+
+
+def _booked(text: str) -> str:
+    """What a booking message says was booked ("table", "cabin"), "booking" when it names
+    nothing, "" when it is no booking."""
+    booking = _BOOKING.search(text)
+    if booking is None:
+        return ""
+    thing = _BOOKED_THING.search(text)
+    if thing is not None:
+        return thing.group(1).lower()
+    named = _BOOKED_OBJECT.match(text, booking.end())
+    if named is not None and not _TIME.match(text, named.start(1)):
+        return named.group(1).lower()
+    return "booking"
 
 
 # "can we push to 8?", "make it 7:30", "move it to 9": the bare hour a change names.
@@ -332,11 +373,16 @@ def plan_signal(text: str) -> PlanSignal:
     else:
         status = None
     activity = activity_match.group(1).lower() if activity_match else ""
+    booked = _booked(text) if time_match is not None and status in (None, PlanStatus.CONFIRMED) else ""
+    if booked:
+        # "Booked the cabin for the weekend after next": arranged, so confirmed from the start.
+        activity = activity or booked
+        status = PlanStatus.CONFIRMED
     is_proposal = bool(
         activity
         and (time_match or place)
-        and status is None
-        and (_PROPOSAL_CUE.search(text) or _is_note(text, activity_match, time_match))
+        and (status is None or booked)
+        and (booked or _PROPOSAL_CUE.search(text) or _is_note(text, activity_match, time_match))
     )
     if not place and is_proposal and time_match:
         place = _place_after_time(text, time_match)
@@ -370,6 +416,7 @@ def plan_signal(text: str) -> PlanSignal:
         place=place,
         event_label=label,
         is_proposal=is_proposal,
+        is_booking=bool(booked),
     )
 
 

@@ -25,6 +25,20 @@ from retrieval.memory.deeds import DeedAnswer
 from retrieval.memory.extract import ACTIVITIES
 from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
+from retrieval.memory.when_words import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    EVENING_AFTER,
+    NUMBER_WORDS,
+    NUMERIC_DATE,
+    day_of_month,
+    hour_of_word,
+    is_month_first,
+    numeric_date,
+    relative_day,
+    weekday_with_day,
+    weekend_day,
+)
 
 
 @dataclass(frozen=True)
@@ -46,14 +60,43 @@ def moment_text(moment: datetime, zone: ZoneInfo) -> str:
     return f"{local:%a} {local.day} {local:%B}, {local:%H:%M}"
 
 
-# A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "at 8".
+# A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "20 Uhr", "at 8",
+# "alle 20", "half 7" (7:30).
 _CLOCK = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b)?"
-    r"|(?:\b(?:at|um|a las|às|as|à)|@)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
+    r"\bhalf\s+(?P<halfpast>\d{1,2}|%s)\b"
+    r"|(?<![\d:/.])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b|%s\b)?"
+    r"|(?:\b(?:%s)|@)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b"
+    % (NUMBER_WORDS, "|".join(CLOCK_AFTER), "|".join(w for w in CLOCK_BEFORE if w != "@")),
     re.IGNORECASE,
 )
+# "a las 9 de la noche", "8 du soir": the hour is in the afternoon or evening.
+_EVENING_AFTER = re.compile(rf"\s*(?:{EVENING_AFTER})\b", re.IGNORECASE)
+# A date written with numbers ("6/3", "am 6.3.") holds no clock time.
+_NUMBER_DATE = re.compile(rf"(?<![\w/.:])(?:{NUMERIC_DATE})", re.IGNORECASE)
 # Activities that happen in the evening: "dinner at 8" is 20:00.
-_EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema", "game night"})
+_EVENING = frozenset(
+    {
+        "dinner",
+        "drinks",
+        "party",
+        "concert",
+        "movie",
+        "cinema",
+        "game night",
+        # A table booked at "8" is a dinner table, in any language.
+        "table",
+        "mesa",
+        "tisch",
+        "tavolo",
+        "cena",
+        "jantar",
+        "dîner",
+        "abendessen",
+        "theatre",
+        "theater",
+        "show",
+    }
+)
 
 
 # "8-10am", "between 10 and 12", "from 6 to 9pm": a window, not one time.
@@ -99,12 +142,16 @@ def clock_text(label: str, *, activity: str = "") -> str:
     """The clock time a plan's words name, as "20:00 (8pm)" (a window as "8:00-10:00
     (8-10am)"); "" when they name none. A bare hour ("at 8") is read in the evening for
     evening activities and for 1-6."""
+    label = _NUMBER_DATE.sub(" ", label)
     window = _range_text(label)
     if window:
         return window
     for match in _CLOCK.finditer(label):
         minute_text = ""
-        if match.group("bare"):
+        if match.group("halfpast"):
+            hour, minute, half = hour_of_word(match.group("halfpast")) or 99, 30, ""
+            minute_text = "30"
+        elif match.group("bare"):
             hour, minute, half = int(match.group("bare")), 0, ""
         else:
             minute_text = match.group("minute")
@@ -114,6 +161,8 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour, minute = int(match.group("hour")), int(minute_text or 0)
         if hour > 23 or minute > 59:
             continue
+        if not half and hour < 12 and _EVENING_AFTER.match(label, match.end()):
+            half = "pm"
         if half == "pm" and hour < 12:
             hour += 12
         elif half == "am" and hour == 12:
@@ -121,7 +170,11 @@ def clock_text(label: str, *, activity: str = "") -> str:
         elif (
             not half
             and hour < 12
-            and (activity in _EVENING or (hour <= 6 and not minute_text and not minute))
+            and (
+                activity in _EVENING
+                or (hour <= 6 and not minute_text and not minute)
+                or (match.group("halfpast") and hour <= 6)
+            )
         ):
             hour += 12
         elif not half and hour < 12:
@@ -271,12 +324,13 @@ _WEEKDAY_BEFORE_MONTH = re.compile(
 _DAY_WORD = re.compile(r"[^\W\d_]+")
 # A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
 _ORDINAL_AFTER_DAY = re.compile(
-    r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b)"
+    r"\b[a-z]+day\s+(?:the\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})(?:st|nd|rd|th))\b"
+    r"(?![:.]\d|\s*(?:am|pm|h)\b)"
 )
 
 
 def _ordinal(match: re.Match[str]) -> str:
-    number = int(match.group(1))
+    number = int(match.group(1) or match.group(2))
     ordinals = {1: "st", 2: "nd", 3: "rd"}
     suffix = "th" if 10 <= number % 100 <= 20 else ordinals.get(number % 10, "th")
     return f"the {number}{suffix}"
@@ -289,14 +343,58 @@ def _english_days(label: str) -> str:
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
     english = _DAY_BEFORE_MONTH.sub(r"\2 \1", english)
     english = _WEEKDAY_BEFORE_MONTH.sub("", english)
-    return _ORDINAL_AFTER_DAY.sub(_ordinal, english)
+    # "saturday 19th", "tuesday the 13th": the date decides; a bare number after a weekday
+    # that is not its date ("friday 8") is no date (``day_said`` reads the ones that are).
+    english = _ORDINAL_AFTER_DAY.sub(_ordinal, english)
+    return _WEEKDAY_NUMBER.sub(r"\1", english)
+
+
+_WEEKDAY_INDEX = {
+    name: index
+    for index, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+}
+# A weekday and a bare number after it ("jueves 5", "mercoledì 14", "Friday 13").
+_WEEKDAY_NUMBER = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\b"
+    r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s*(?:st|nd|rd|th)\b)"
+)
+
+
+def day_said(
+    label: str, sent_day: date, *, month_first: bool = False, sent_hour: int = 12
+) -> date | None:
+    """The day ``label`` names when it is one the shared date reader has no grammar for:
+    a weekday with its day of the month (kept only when they agree), a date written with
+    numbers, a day of the month after a small word ("el 14", "am 14."), the weekend after
+    next, a short or foreign "tomorrow" ("tmrw", "pasado mañana"). ``None`` otherwise."""
+    english = _DAY_WORD.sub(
+        lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), fold_text(label)
+    )
+    paired = _WEEKDAY_NUMBER.search(english)
+    if paired is not None:
+        return weekday_with_day(_WEEKDAY_INDEX[paired.group(1)], int(paired.group(2)), sent_day)
+    if any(re.search(rf"\b{name}\b", english) for name in _WEEKDAY_INDEX):
+        return None
+    return (
+        numeric_date(label, sent_day, month_first=month_first)
+        or day_of_month(label, sent_day)
+        or weekend_day(label, sent_day)
+        or relative_day(label, sent_day, sent_hour=sent_hour)
+    )
 
 
 def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
-    window = message_relative_date(
-        _english_days(step.event_label), step.sent_at, zone, direction="future"
+    sent = step.sent_at.astimezone(zone)
+    day = day_said(
+        step.event_label, sent.date(), month_first=is_month_first(zone.key), sent_hour=sent.hour
     )
-    day = window.start.astimezone(zone).date() if window is not None else None
+    if day is None:
+        window = message_relative_date(
+            _english_days(step.event_label), step.sent_at, zone, direction="future"
+        )
+        day = window.start.astimezone(zone).date() if window is not None else None
     return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
 
 
@@ -322,6 +420,8 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     that names another time (a pickup, a reminder) leaves it as it is; a time with no day
     keeps the day it had ("we now land at 10:25pm"), a day with no time keeps the hour."""
     whens: list[PlanWhen] = []
+    # The plan's first step sets its time whatever it says (a booking starts confirmed).
+    first = plan.steps[0] if plan.steps else None
     for step in plan.steps:
         if not step.event_label or step.status == PlanStatus.CANCELLED:
             continue
@@ -340,7 +440,7 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
             elif not when.clock and when.day != whens[-1].day:
                 # "Shall we move to Sunday? Same time": another day keeps the hour it had.
                 when = PlanWhen(day=when.day, clock=whens[-1].clock, step=step)
-        elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+        elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED) and step is not first:
             continue
         whens.append(when)
     return whens

@@ -239,6 +239,61 @@ PROMISE: Mapping[str, tuple[str, ...]] = {
     "de": (r"ich (?:schicke?|[üu]berweise|zahle|bringe?) dir",),
 }
 
+# An arrangement already made: a booking or a reservation said with its day or time is a plan
+# in its own right ("booked the cabin for the weekend after next", "got us a table at 8 on
+# Fri", "reservei mesa para sexta"), confirmed from the start.
+BOOKING: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "booked",
+        "reserved",
+        "reservation",
+        "booking",
+        "got us",
+        "grabbed",
+        "tickets",
+    ),
+    "pt": ("reservei", "reservamos", "reservad[oa]", "reserva", "marquei", "bilhetes?"),
+    "es": ("reserv[ée]", "reservamos", "reservad[oa]", "reserva", "entradas"),
+    "fr": (r"r[ée]serv[ée]e?s?", r"r[ée]servation", "billets?"),
+    "de": ("reserviert", "gebucht", "reservierung", "karten"),
+    "it": ("prenotat[oa]", "prenotazione", "biglietti"),
+}
+
+# What gets booked, in every language: the plan's name when no activity is said.
+BOOKED_THINGS: tuple[str, ...] = (
+    "reservation",
+    "booking",
+    "reserva",
+    "réservation",
+    "reservierung",
+    "prenotazione",
+    "table",
+    "tickets",
+    "cabin",
+    "room",
+    "court",
+    "campsite",
+    "tee time",
+    "mesa",
+    "pista",
+    "cancha",
+    "quarto",
+    "campo",
+    "habitación",
+    "chambre",
+    "terrain",
+    "tisch",
+    "zimmer",
+    "platz",
+    "tavolo",
+    "camera",
+    "billets",
+    "bilhetes",
+    "entradas",
+    "biglietti",
+    "karten",
+)
+
 # Kinds of event said in several languages: a question in one finds the plan said in another
 # ("when is lunch with Joana?" reads "bora almoçar sábado").
 ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
@@ -283,6 +338,20 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("party", "festa", "fiesta", "soirée", "soiree", "fête", "fete"),
     ("trip", "viagem", "viaje", "voyage", "reise"),
     ("climbing", "bouldering", "escalada", "escalade", "klettern"),
+    # What gets booked, in every language ("when is our table?" finds "reservei mesa").
+    ("table", "mesa", "tisch", "tavolo"),
+    ("tickets", "bilhetes", "entradas", "billets", "biglietti", "karten"),
+    ("court", "pista", "cancha", "campo", "terrain", "platz"),
+    ("room", "quarto", "habitación", "habitacion", "chambre", "zimmer", "camera"),
+    (
+        "reservation",
+        "booking",
+        "reserva",
+        "réservation",
+        "reservation",
+        "reservierung",
+        "prenotazione",
+    ),
     (
         "hike",
         "hiking",

@@ -43,6 +43,7 @@ from retrieval.memory.models import (
     PlanStep,
 )
 from retrieval.memory.places import cities_in, nationality_of_place
+from retrieval.memory.plan_words import activity_family
 from retrieval.types import RankingKind
 
 # A person counts as neglected when nothing was exchanged in this many days...
@@ -496,8 +497,9 @@ def plans_for_user(
     if lowered:
         term_filter = Q()
         for term in lowered:
+            # A kind of event matches its name in any language ("table" finds a "mesa").
             term_filter |= (
-                Q(activity__iexact=term)
+                Q(activity__in=activity_family(term))
                 | Q(place__iexact=term)
                 | Q(steps__message__text__icontains=term)
             )

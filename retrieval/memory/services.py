@@ -173,6 +173,20 @@ _PLAN_VOCABULARY = (
     "plac",
     "verschieb",
     "switch",
+    # Bookings ("got us a table", "reservei mesa", "prenotato il campo").
+    "book",
+    "reserv",
+    "réserv",
+    "tickets",
+    "got us",
+    "grabbed",
+    "bilhete",
+    "entradas",
+    "billet",
+    "gebucht",
+    "karten",
+    "prenot",
+    "bigliett",
 )
 
 
@@ -203,9 +217,12 @@ class _PlanDraft:
     ) -> None:
         self.steps.append((message_id, status, event_label, sent_at))
         self.status = status
-        # Only a proposal or a change sets when the plan happens; a "yes, see you Sunday
-        # morning" or "cancel tonight" says something else.
-        if event_label and status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+        # Only a proposal or a change sets when the plan happens (or the first time said at
+        # all, a booking's); a "yes, see you Sunday morning" or "cancel tonight" says
+        # something else.
+        if event_label and (
+            status in (PlanStatus.PROPOSED, PlanStatus.CHANGED) or not self.event_label
+        ):
             self.event_label = event_label
         self.last_sent_at = sent_at
         self.last_step_at_by_chat[chat_id] = sent_at
@@ -278,18 +295,20 @@ class _PlanReplay:
             )
             self.plan_by_message[message_id] = draft
         elif draft is None and signal.is_proposal:
+            # A booking is arranged already: its plan starts confirmed.
+            status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
             draft = _PlanDraft(
                 activity=signal.activity,
                 place=signal.place,
                 event_label=signal.event_label,
-                status=PlanStatus.PROPOSED,
+                status=status,
                 first_sent_at=sent_at,
                 last_sent_at=sent_at,
             )
             draft.add_step(
                 message_id=message_id,
                 chat_id=chat_id,
-                status=PlanStatus.PROPOSED,
+                status=status,
                 event_label=signal.event_label,
                 sent_at=sent_at,
             )

@@ -44,6 +44,7 @@ from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal, time_p
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
+    BOOKED_THINGS,
     CHANGE,
     DECLINE,
     activity_family,
@@ -80,6 +81,7 @@ WINDOW_SEEDS = 40
 CATEGORY_WORDS = frozenset(
     {
         *ACTIVITIES,
+        *BOOKED_THINGS,
         "plan", "plans", "event", "meeting", "call", "date", "appointment", "visit", "meetup",
         "session", "class", "show", "match", "game", "reservation", "booking", "holiday",
         "vacation", "celebration", "ceremony", "reunion", "drink", "thing",
@@ -113,8 +115,21 @@ def _term_regex(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(_root(term))}{_SUFFIXES}(?!\w)")
 
 
+# A folded letter and its accented forms: "padel" finds "pádel", "cafe" finds "café".
+_ACCENTED = {
+    "a": "[aáàâãä]",
+    "e": "[eéèêë]",
+    "i": "[iíìîï]",
+    "o": "[oóòôõö]",
+    "u": "[uúùûü]",
+    "c": "[cç]",
+    "n": "[nñ]",
+}
+
+
 def _term_sql(term: str) -> str:
-    return rf"\m{re.escape(_root(term))}{_SUFFIXES}\M"
+    root = "".join(_ACCENTED.get(letter, re.escape(letter)) for letter in fold_text(_root(term)))
+    return rf"\m{root}{_SUFFIXES}\M"
 
 
 # Someone changing what was set: the new time comes with one of these.
@@ -326,7 +341,7 @@ class _Steps:
             if row.is_direct or not _DECLINE.search(folded):
                 step_status = PlanStatus.CANCELLED
         elif said is not None and current is None:
-            step_status = PlanStatus.PROPOSED
+            step_status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
             self.current = said
         elif said is not None and current is not None:
             merged = when_merged(current, said)
