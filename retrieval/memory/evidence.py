@@ -488,7 +488,7 @@ def _request_answer(
 
 def _put_off_reply(*, loop: LoopState, now: datetime) -> Message | None:
     """The other side's reply to the user's request that puts it off ("I'll let you know",
-    "end of next week, promise"): one replying to it, or their first message soon after."""
+    "by Monday, promise"): one replying to it, or their first message soon after."""
     opener = Message.objects.filter(pk=loop.opened_by_message_id).first()
     if opener is None:
         return None

@@ -118,11 +118,11 @@ _SHORT_DAY = (
     r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|(?<=on\s)(?:sat|sun)|(?<=this\s)(?:sat|sun)"
     r"|(?<=next\s)(?:sat|sun))\.?(?=\s*(?:[?!.,]|$))"
 )
-# "Thursday the 26th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
+# "Tuesday the 17th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
 _DAY_DATE = (
     rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w)"
-    # "mercoledì 14", "jueves 5": a number no clock has may be the day of the month (the
+    # "giovedì 9", "jueves 5": a number no clock has may be the day of the month (the
     # reader keeps it only when that date falls on that weekday).
     r"|\s+(?:[12]\d|3[01]|0?[1-9])\b(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s+(?:people|pax|of us)\b))?"
 )
@@ -164,7 +164,7 @@ _NOT_PLACES = re.compile(
 _CANCEL = phrases_regex(CANCELLATION)
 _CHANGE = phrases_regex(CHANGE)
 _INSTEAD_OF = re.compile(r"instead\s+of\b|\ben (?:vez|lugar) de\b|\bem vez de\b", _FLAGS)
-# A time named as the one given up ("my Saturday booking", "reserva del sábado", "not 2").
+# A time named as the one given up ("my Saturday booking", "reserva del domingo", "not 2").
 _OLD_TIME_BEFORE = re.compile(
     # "do" is the Portuguese "of the", not the English "let's do Saturday".
     r"\b(?:of|from|not|del|(?<!['\u2019]s )(?<!we )(?<!to )do|da|du|vom|von|my|our|mi|minha|meu"
@@ -263,17 +263,16 @@ def _place_after_time(text: str, time_match: re.Match[str]) -> str:
     return match.group(1) if match else ""
 
 
+# A day said relative to the message (any language we read), with its part of the day.
 _RELATIVE_DAY = re.compile(
-    r"today|tonight|tomorrow(?: (?:morning|evening|night))?|hoje|amanh[aã]|mañana|hoy|demain"
-    r"|heute|morgen",
-    _FLAGS,
+    rf"(?:{RELATIVE_DAY}|{WEEKEND})(?: (?:morning|evening|night|afternoon))?", _FLAGS
 )
 
 
 def _dated_time(text: str) -> re.Match[str] | None:
-    """The first time ``text`` names, or a weekday or date said after it when that one is only
-    "today" or "tomorrow" ("August pick is Tomorrow, and Tomorrow — meet Wed 2 Sep?": the
-    date is the plan's, the first is a title or an aside)."""
+    """The time ``text`` names: the first one, unless it is only a relative day ("today",
+    "tmrw", "domani") and the message names a weekday or a date later: the more precise
+    day is the plan's ("Tomorrow works? or rather Thu 12 Nov?")."""
     first = _TIME.search(text)
     if first is None or not _RELATIVE_DAY.fullmatch(first.group(0).strip()):
         return first
@@ -341,7 +340,7 @@ def plan_signal(text: str) -> PlanSignal:
     elif change_match and (time_match or bare_clock):
         status = PlanStatus.CHANGED
         # The new time is the one said with the change ("move it to Saturday at 8"), or the
-        # one before "instead of" ("at 4 instead of 2", "Wed instead of Tuesday").
+        # one before "instead of" ("at 5 instead of 3", "Wed instead of Tuesday").
         preceding = [
             match
             for match in _TIME.finditer(text, 0, change_match.start())
@@ -438,7 +437,7 @@ _REQUEST = re.compile(
     _FLAGS,
 )
 _PROMISE_VERB = re.compile(
-    # "I'll send …", "I will pay …", and a reply that drops the subject: "will send tonight!",
+    # "I'll send …", "I will pay …", and a reply that drops the subject: "will post it tonight!",
     # "yes, will tell him today".
     r"(?:\b(?:I['\u2019]ll|I will)|(?:^|[.!?;,]\s*|\b(?:yes|yep|sure|ok|okay)\W{0,3})will)"
     r"(?!\s+(?:you|u|he|she|they|we|it|that|this)\b)\s+(?:\w+\s+)?"
@@ -479,7 +478,7 @@ def is_request_by_user(text: str) -> bool:
     return bool(_REQUEST.search(text)) and ("?" in text or "please" in text.lower())
 
 
-# A reply that names a later time for the thing ("end of next week, promise", "not yet").
+# A reply that names a later time for the thing ("by Monday, promise", "not yet").
 _LATER = re.compile(
     r"\b(?:promise|promised|not yet|still (?:working|waiting|need)|working on it|on it"
     r"|asap|soon|will do)\b"

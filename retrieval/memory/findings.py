@@ -338,7 +338,7 @@ def _ordinal(match: re.Match[str]) -> str:
 
 def _english_days(label: str) -> str:
     """``label`` with day words of other languages and short forms as English day names; a
-    weekday said with a date gives way to the date ("sat sep 19" is 19 September)."""
+    weekday said with a date gives way to the date ("sun nov 22" is 19 September)."""
     folded = fold_text(label)
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
     english = _DAY_BEFORE_MONTH.sub(r"\2 \1", english)
@@ -355,7 +355,7 @@ _WEEKDAY_INDEX = {
         ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
     )
 }
-# A weekday and a bare number after it ("jueves 5", "mercoledì 14", "Friday 13").
+# A weekday and a bare number after it ("jueves 5", "giovedì 9", "Friday 13").
 _WEEKDAY_NUMBER = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\b"
     r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s*(?:st|nd|rd|th)\b)"
@@ -416,9 +416,9 @@ def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
 
 def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     """Each time the plan was set (proposed or moved), oldest first. A time said with the same
-    day or clock makes the current one more precise ("Sat 19th, we leave 7am"); a confirmation
+    day or clock makes the current one more precise ("Sun 22nd, we leave 8am"); a confirmation
     that names another time (a pickup, a reminder) leaves it as it is; a time with no day
-    keeps the day it had ("we now land at 10:25pm"), a day with no time keeps the hour."""
+    keeps the day it had ("we now land at 11:40pm"), a day with no time keeps the hour."""
     whens: list[PlanWhen] = []
     # The plan's first step sets its time whatever it says (a booking starts confirmed).
     first = plan.steps[0] if plan.steps else None
@@ -642,7 +642,7 @@ def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
     return Finding(text=head + said, message_ids=tuple(ids))
 
 
-# A time or day as people write it after "to" or "instead of": "Tuesday Oct 13", "the 13th",
+# A time or day as people write it after "to" or "instead of": "Thursday Nov 12", "the 12th",
 # "4", "4pm", "8:30", "tomorrow".
 _CHANGE_TIME = (
     r"(?:(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?"
@@ -651,14 +651,14 @@ _CHANGE_TIME = (
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b|today|tonight|tomorrow|next\s+week"
     r"|\d{1,2}(?::\d{2})?\s*(?:am|pm|h\b)?(?!\s*(?:%|lbs?|kg|km|mi|miles|people|min))(?!\d))"
 )
-# "move it to Sunday", "we're moving launch to Tuesday Oct 13", "pushed back to 9".
+# "move it to Sunday", "we're moving the demo to Thursday Nov 12", "pushed back to 9".
 _MOVED_TO = re.compile(
     r"\b(?:move[sd]?|moving|push(?:ed|ing)?|postpon\w*|reschedul\w*|chang(?:e|ed|ing)|"
     r"bump(?:ed|ing)?|shift(?:ed|ing)?)\b[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?"
     rf"(?:at\s+)?(?P<new>{_CHANGE_TIME})",
     re.IGNORECASE,
 )
-# "dinner at 4 instead of 2", "Sunday instead of Saturday".
+# "dinner at 5 instead of 3", "Sunday instead of Saturday".
 _INSTEAD_OF = re.compile(
     rf"\b(?:instead\s+of|rather\s+than)\s+(?:at\s+)?(?:the\s+)?(?P<old>{_CHANGE_TIME})",
     re.IGNORECASE,

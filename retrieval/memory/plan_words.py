@@ -96,7 +96,8 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "change of plans?",
         "change of (?:venue|location|place|time|date)",
         r"chang(?:ed|ing) (?:\w+ ){0,3}?to",
-        "new (?:venue|location|place|time|date|due date|deadline)",
+        # "new venue", "new start time", "new due date": a new when or where of anything.
+        r"new (?:\w+ )?(?:venue|location|place|time|date|deadline)",
         "switch(?:ed)? (?:it )?to",
         "delay(?:ed)?",
         "(?<!['\u2019]t )(?<!not )make it",
@@ -161,19 +162,16 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         f"it{_APOSTROPHE}s off",
     ),
     "pt": (
-        "cancelad[oa]",
-        "cancelar",
-        "desmarcad[oa]",
-        "desmarcar",
+        r"cancel(?:ad[oa]|ar|ei|ou|amos)",
+        r"desmarc\w*",
         "n[aã]o vou poder",
         "n[aã]o vou conseguir",
         "furar",
     ),
     "es": (
-        "cancelad[oa]",
-        "cancelar",
-        "cancelamos",
+        r"cancel(?:ad[oa]|ar|amos|[ée]|[óo])",
         "se cancela",
+        r"suspendid[oa]",
         "no puedo ir",
         "ya no va",
         "no voy a poder",
@@ -184,8 +182,8 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "je (?:ne )?peux (?:plus|pas)",
         r"emp[êe]chement",
     ),
-    "de": ("abgesagt", "absagen", "f[äa]llt aus", "klappt nicht"),
-    "it": (r"annullat[oa]", "annulliamo", "non si fa", r"non posso pi[uù]"),
+    "de": (r"abgesagt", r"absag\w*", "sagen? ab", "storniert", "f[äa]llt aus", "klappt nicht"),
+    "it": (r"annull\w*", r"disdett[oa]", "disdire", "non si fa", r"non posso pi[uù]"),
 }
 
 # One person dropping out of a group plan: the plan goes on without them.

@@ -141,7 +141,7 @@ _CHANGE_CUE = re.compile(
 # One person dropping out of a group plan, not the plan being called off.
 _DECLINE = phrases_regex(DECLINE)
 _CHANGE_WORDS = phrases_regex(CHANGE)
-# A short agreement in the conversation right after a proposal ("eu!! 11 👍", "me!", "in!").
+# A short agreement in the conversation right after a proposal ("me!! 👍", "eu também", "in!").
 _SHORT_AGREE = re.compile(
     r"^\W*(?:me|eu|yo|moi|ich|in|same|yes+|yep|yeah|sure|ok(?:ay)?|sim|s[ií]|oui|ja|bora|down"
     r"|deal|np|no problem|fine)\b"
@@ -248,7 +248,7 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
         if when is not None and when.day == day:
             return True
         if when is not None and when.day is not None:
-            # "moving day is SATURDAY OCT 3": that Saturday is the 3rd, not the plan's.
+            # "the fair is SUNDAY NOV 8": that Saturday is the 3rd, not the plan's.
             text = text.replace(phrase, " ")
     folded = fold_text(text)
     words = _WEEKDAY_WORDS[day.weekday()]
@@ -263,7 +263,7 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
     return when is not None and when.day == day
 
 
-# A street address ("2217 S Kinnickinnic Ave", "12 Rua Augusta"): where the plan now is.
+# A street address ("418 N Larkspur Ave", "12 Rua Augusta"): where the plan now is.
 _ADDRESS = re.compile(
     r"\b\d{1,5}\s+(?:[NSEW]\.?\s+)?(?:[A-Z][\w.'-]*\s+){1,3}"
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Pl|Place|Sq|Square)\b\.?"
@@ -271,7 +271,7 @@ _ADDRESS = re.compile(
 )
 
 
-# A day said alone in passing ("how good is the sun today"): no time of a plan.
+# A day said alone in passing ("what a grey day today"): no time of a plan.
 _BARE_DAY = re.compile(
     r"today|tonight|tomorrow|hoje|amanh[aã]|hoy|ma[nñ]ana|demain|heute|morgen|oggi|domani",
     re.IGNORECASE,
@@ -299,10 +299,11 @@ def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
 
 
 # A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
-# with the small words names hold, right before "instead".
+# with any short word a name holds between them ("of", "on", "da", "di"; not "and", which
+# joins two people), right before "instead".
 _PLACE_INSTEAD = re.compile(
-    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?:for|of|on|the|de|da|do|del|di)\s+)?"
-    r"[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
+    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?!(?:and|or|but|y|e|et|und|o|ou)\s)"
+    r"[a-z\u00e0-\u00ff]{1,3}\s+)?[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
 )
 
 
@@ -346,7 +347,7 @@ class _Steps:
         elif said is not None and current is not None:
             merged = when_merged(current, said)
             if merged is not None:
-                # The same day said with a change ("change of venue for Wed, 7pm") moves it.
+                # The same day said with a change ("new venue for Thu, 6pm") moves it.
                 changed = signal.status == PlanStatus.CHANGED and _says_change(folded)
                 step_status = PlanStatus.CHANGED if changed else PlanStatus.CONFIRMED
                 self.current = merged
@@ -782,7 +783,7 @@ _NOT_TOPIC = frozenset(
 
 def _topic_name(terms: Sequence[str]) -> str:
     """What to call a plan that names no kind of event: the question's topic words without
-    its words of time ("bike lanes report" of "when is the bike lanes report due?"), else
+    its words of time ("tax return" of "when is the tax return due?"), else
     "plan"."""
     words = [term for term in terms if term not in _NOT_TOPIC]
     return " ".join(words) or "plan"
