@@ -922,7 +922,10 @@ def _nothing_in_window(
     nearest = [plan for _day, plan in (before + ahead)[:NEAREST_PLANS]]
     if not nearest:
         return [], []
-    phrase = compiled.time_range.label.split(" (")[0].strip() or "that time"
+    # "on friday" is asked as "Friday": the window's words without their preposition.
+    phrase = re.sub(r"^(?:on|for|at)\s+", "", compiled.time_range.label.split(" (")[0].strip())
+    if re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", phrase):
+        phrase = phrase.capitalize()
     stated = _plan_findings(user=user, plans=nearest)
     first = stated[0]
     opening = f"I found no plans for {phrase} ({_span_text(first_day, last_day)}); the nearest: "

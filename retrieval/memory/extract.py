@@ -288,6 +288,37 @@ def time_phrases(text: str) -> list[str]:
     return [match.group(0).strip() for match in _TIME.finditer(text)]
 
 
+# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
+# with any short word a name holds between them ("of", "on", "da", "di"; not "and", which
+# joins two people), right before "instead".
+_PLACE_INSTEAD = re.compile(
+    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?!(?:and|or|but|y|e|et|und|o|ou)\s)"
+    r"[a-z\u00e0-\u00ff]{1,3}\s+)?[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+"
+    r"(?:instead|em vez disso|en su lugar|en cambio|[àa] la place|plut[ôo]t|stattdessen|invece)\b"
+)
+
+
+_NOT_PLACE_STARTS = frozenset({"i", "we", "let's", "lets", "let\u2019s"})
+
+
+# Said as where to go, not who comes: "let's do X instead", "meet at X instead", "vamos a X".
+_VENUE_CUE = re.compile(
+    r"\b(?:at|to|do|try|meet|in|em|no|na|en|al|à|au|chez|im|zum|zur|al|alla|da)\s+(?:the\s+)?$",
+    _FLAGS,
+)
+
+
+def place_instead(text: str, *, cued: bool = False) -> str:
+    """The place said as the new one ("let's do Hall of Hops instead"), or "". ``cued``: only
+    a place said after a word of going somewhere ("at", "do", "try"), so "Ana and Rui
+    instead" (who comes) is no place."""
+    instead = _PLACE_INSTEAD.search(text)
+    if instead is None or (cued and not _VENUE_CUE.search(text, 0, instead.start(1))):
+        return ""
+    place = instead.group(1).strip(" ,.")
+    return "" if place.split()[0].lower() in _NOT_PLACE_STARTS else place
+
+
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 
@@ -324,6 +355,7 @@ def plan_signal(text: str) -> PlanSignal:
     change_match = _change_for(text, activity_match)
     bare_clock = _bare_clock_after(text, change_match) if change_match else ""
     cancel_match = _CANCEL.search(text)
+    following_label = ""
     moved_to = change_match is not None and (
         _TIME.search(text, change_match.end()) is not None
         or bool(bare_clock)
@@ -364,6 +396,11 @@ def plan_signal(text: str) -> PlanSignal:
         later = (following[0] if following else None) or (before[-1] if before else None)
         later = later or _TIME.search(text, 0)
         time_match = preceding[-1] if preceding else (time_match and later)
+    elif change_match and place_instead(text, cued=True):
+        # "closed, let's do Hall of Hops instead": a new place, the time as it was.
+        status = PlanStatus.CHANGED
+        place = place_instead(text, cued=True)
+        time_match = None
     elif (_CONFIRM.search(text) or _CONFIRM_EMOJI.search(text)) and not (
         # "bora almoçar sábado às 13h?": a question naming an activity and a time proposes.
         "?" in text and activity_match and time_match

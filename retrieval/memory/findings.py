@@ -476,8 +476,12 @@ def plan_finding(
             sentence += f" (it was for {current.text})"
     elif current is not None:
         sentence += f": {'now ' if len(whens) > 1 else ''}{current.text}"
-        if len(whens) > 1:
-            sentence += f" (it was {whens[-2].text})"
+        was = [whens[-2].text] if len(whens) > 1 else []
+        if plan.previous_place:
+            # What changed, from and to: the place it was at too.
+            was.append(f"at {plan.previous_place}")
+        if was:
+            sentence += f" (it was {' '.join(was)})"
     if latest is not None and status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
         where = chat_titles.get(latest.chat_id, "")
         said = "said" if status == PlanStatus.CHANGED else "called off"
@@ -486,6 +490,7 @@ def plan_finding(
     ids = [
         *([latest.message_id] if latest is not None else []),
         *([current.step.message_id] if current is not None and current.step else []),
+        *([plan.place_step_id] if plan.place_step_id is not None else []),
         *([plan.steps[0].message_id] if plan.steps else []),
     ]
     return Finding(text=sentence + ".", message_ids=tuple(dict.fromkeys(ids)))

@@ -115,6 +115,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "remarcar",
         "remarcamos",
         "em vez de",
+        "em vez disso",
     ),
     "es": (
         "cambio de planes?",
@@ -130,6 +131,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "mejor el",
         "en vez de",
         "en lugar de",
+        "en su lugar",
     ),
     "fr": (
         "changement de plans?",
@@ -140,7 +142,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "repousser",
         "plut[oô]t",
     ),
-    "de": (r"verschieb\w*", "verlegt", "lieber"),
+    "de": (r"verschieb\w*", "verlegt", "lieber", "stattdessen"),
     "it": (r"spost\w*", r"rimand\w*", r"rinvi\w*", r"posticip\w*", "invece", "cambio di programma"),
 }
 

@@ -460,6 +460,10 @@ class PlanTimeline:
     first_sent_at: datetime
     last_sent_at: datetime
     steps: tuple[PlanStepView, ...]
+    # The place it was at before its latest change of place ("" when it never moved), and the
+    # step that moved it.
+    previous_place: str = ""
+    place_step_id: int | None = None
 
     @property
     def message_ids(self) -> tuple[int, ...]:

@@ -293,6 +293,9 @@ class _PlanReplay:
                 event_label=signal.event_label,
                 sent_at=sent_at,
             )
+            if signal.status == PlanStatus.CHANGED and signal.place:
+                # A change that names a place moves the plan there.
+                draft.place = signal.place
             self.plan_by_message[message_id] = draft
         elif draft is None and signal.is_proposal:
             # A booking is arranged already: its plan starts confirmed.

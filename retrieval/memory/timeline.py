@@ -40,7 +40,13 @@ from django.db.models import Q, QuerySet
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal, time_phrases
+from retrieval.memory.extract import (
+    ACTIVITIES,
+    PlanSignal,
+    place_instead,
+    plan_signal,
+    time_phrases,
+)
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
@@ -298,25 +304,13 @@ def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
     )
 
 
-# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
-# with any short word a name holds between them ("of", "on", "da", "di"; not "and", which
-# joins two people), right before "instead".
-_PLACE_INSTEAD = re.compile(
-    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?!(?:and|or|but|y|e|et|und|o|ou)\s)"
-    r"[a-z\u00e0-\u00ff]{1,3}\s+)?[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
-)
-
-
 def _place_said(text: str) -> str:
     match = _ADDRESS.search(text)
     if match:
         return match.group(0).strip(" ,.")
-    instead = _PLACE_INSTEAD.search(text)
-    if instead is None:
-        return ""
-    place = instead.group(1).strip(" ,.")
-    first = fold_text(place.split()[0])
-    return "" if first in _NOT_NAMES or first in ("i", "we", "let's", "lets") else place
+    place = place_instead(text)
+    first = fold_text(place.split()[0]) if place else ""
+    return "" if first in _NOT_NAMES else place
 
 
 class _Steps:
@@ -329,6 +323,8 @@ class _Steps:
         self.status = PlanStatus.PROPOSED
         self.current: PlanWhen | None = None
         self.place = ""
+        self.previous_place = ""
+        self.place_step_id: int | None = None
 
     def take(self, row: _Row) -> None:
         signal = plan_signal(row.text)
@@ -359,6 +355,14 @@ class _Steps:
             else:
                 # Another time said in passing (a pickup, a reminder): a detail of the plan.
                 step_status = PlanStatus.CONFIRMED
+        elif (
+            self.steps
+            and signal.status == PlanStatus.CHANGED
+            and signal.place
+            and fold_text(signal.place) != fold_text(self.place)
+        ):
+            # Another place said with a change word, no new time: the plan moves there.
+            step_status = PlanStatus.CHANGED
         elif self.steps and (
             signal.status == PlanStatus.CONFIRMED
             or (len(folded.split()) <= 6 and _SHORT_AGREE.search(row.text.lower()))
@@ -370,6 +374,8 @@ class _Steps:
         self.status = step_status
         place = _place_said(row.text) or signal.place
         if place and step_status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+            if self.place and fold_text(place) != fold_text(self.place):
+                self.previous_place, self.place_step_id = self.place, row.pk
             self.place = place
 
     def plan(self) -> PlanTimeline | None:
@@ -389,6 +395,8 @@ class _Steps:
             first_sent_at=steps[0].sent_at,
             last_sent_at=steps[-1].sent_at,
             steps=tuple(steps),
+            previous_place=self.previous_place,
+            place_step_id=self.place_step_id,
         )
         return plan if plan_whens(plan, self.user.zoneinfo) else None
 
@@ -621,6 +629,9 @@ def _is_participant_update(
     if signal.status == PlanStatus.CANCELLED:
         return row.is_direct or not _DECLINE.search(fold_text(row.text))
     changed = signal.status == PlanStatus.CHANGED
+    if changed and not signal.event_label and signal.place:
+        # "X is closed, let's do Y instead": a new place, said by one of its people.
+        return True
     return changed and _near_current(_when(row, signal.event_label, "", user), reader)
 
 

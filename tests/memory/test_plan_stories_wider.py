@@ -185,7 +185,93 @@ CHANGES = (
     ),
 )
 
+MORE_CHANGES = (
+    Story(
+        name="German postponement keeps the hour",
+        chats={"kollegen": group("Henrik", "Mara")},
+        lines=(
+            Line("kollegen", MON + 2, "Henrik", "Abendessen Samstag um 19 Uhr?"),
+            Line("kollegen", MON + 2.2, "Mara", "bin dabei"),
+            Line("kollegen", THU + 2, "Henrik", "wir müssen das Abendessen auf Sonntag verschieben"),
+        ),
+        question="when is dinner with Henrik?",
+        asked_hours=THU + 5,
+        expect=("moved", "Sunday 8 March", "19:00", "Saturday 7 March"),
+    ),
+    Story(
+        name="a booking sets the hour of a plan proposed without one",
+        chats={"yusuf": dm("Yusuf")},
+        lines=(
+            Line("yusuf", MON + 2, "Yusuf", "dinner friday?"),
+            Line("yusuf", MON + 2.2, None, "yes!"),
+            Line("yusuf", MON + 2.5, "Yusuf", "booked Tavola Rossa for 8:30 on Friday"),
+        ),
+        question="what time is dinner with Yusuf?",
+        asked_hours=TUE + 1,
+        expect=("Friday 6 March", "20:30"),
+    ),
+    Story(
+        name="a new venue said with 'instead'",
+        chats={"gang": group("Priti", "Colm")},
+        lines=(
+            Line("gang", MON + 2, "Priti", "drinks thursday at 7 at Copper Still?"),
+            Line("gang", MON + 2.3, "Colm", "I'm in"),
+            Line("gang", WED + 2, "Priti", "Copper Still is closed, let's do Hall of Hops instead"),
+        ),
+        question="where are drinks on thursday?",
+        asked_hours=WED + 4,
+        expect=("at Hall of Hops", "Thursday 5 March", "at Copper Still"),
+    ),
+    Story(
+        name="a new venue in Portuguese",
+        chats={"malta": group("Rita", "Bruno")},
+        lines=(
+            Line("malta", MON + 2, "Rita", "jantar sexta às 20h na Tasca Alma?"),
+            Line("malta", MON + 2.3, "Bruno", "bora"),
+            Line("malta", WED + 2, "Rita", "a Tasca Alma fechou, vamos no Café Lume em vez disso"),
+        ),
+        question="where is dinner on friday?",
+        asked_hours=WED + 4,
+        expect=("Café Lume", "Friday 6 March", "20:00"),
+    ),
+    Story(
+        name="a new venue in French",
+        chats={"potes": group("Léa", "Malik")},
+        lines=(
+            Line("potes", MON + 2, "Léa", "apéro jeudi à 19h ?"),
+            Line("potes", MON + 2.3, "Malik", "carrément"),
+            Line("potes", WED + 2, "Léa", "on se retrouve au Petit Zinc plutôt ?"),
+        ),
+        question="where are drinks on thursday?",
+        asked_hours=WED + 4,
+        expect=("Petit Zinc", "Thursday 5 March", "19:00"),
+    ),
+)
+
 WINDOWS = (
+    Story(
+        name="nothing on Friday: said with the day",
+        chats={"abe": dm("Abe")},
+        lines=(
+            Line("abe", MON + 1, "Abe", "brunch sunday at 11?"),
+            Line("abe", MON + 1.2, None, "sure"),
+        ),
+        question="what have I got on on Friday?",
+        asked_hours=TUE + 1,
+        expect=("I found no plans for Friday", "Fri 6 March", "Sunday 8 March"),
+    ),
+    Story(
+        name="the plan in the window, not an old message saying 'this weekend'",
+        chats={"kit": dm("Kit"), "old": dm("Fitz")},
+        lines=(
+            Line("old", MON - 300, "Fitz", "drinks this weekend? it was great last time"),
+            Line("kit", TUE + 2, "Kit", "hike on saturday at 9am?"),
+            Line("kit", TUE + 2.2, None, "count me in"),
+        ),
+        question="what have I got on this weekend?",
+        asked_hours=WED + 2,
+        expect=("hike", "Saturday 7 March", "9:00"),
+    ),
     Story(
         name="nothing this weekend: the nearest plan instead",
         chats={"nell": dm("Nell"), "old": dm("Fitz")},
@@ -211,7 +297,7 @@ WINDOWS = (
     ),
 )
 
-STORIES = (*BOOKINGS, *DATES_AND_CLOCKS, *CHANGES, *WINDOWS)
+STORIES = (*BOOKINGS, *DATES_AND_CLOCKS, *CHANGES, *MORE_CHANGES, *WINDOWS)
 
 
 @pytest.mark.parametrize("story", STORIES, ids=[story.name for story in STORIES])
