@@ -304,3 +304,28 @@ STORIES = (*BOOKINGS, *DATES_AND_CLOCKS, *CHANGES, *MORE_CHANGES, *WINDOWS)
 def test_wider_plan_stories(user, story):
     problems = story_failures(user, story)
     assert not problems, "; ".join(problems)
+
+
+def test_a_change_said_on_another_platform_joins_the_stored_plan(user):
+    """The stored plan (not only the one read when asked) takes a move one of its people said
+    in another chat, in another language: same kind of event, same person, within days."""
+    from retrieval.memory.selectors import plans_for_user
+    from tests.memory.generalise import story_ingest
+
+    story = Story(
+        name="stored plan moved elsewhere",
+        chats={"club": group("Oona", "Pim"), "oona": dm("Oona", platform="signal")},
+        lines=(
+            Line("club", MON + 2, "Oona", "lunch on thursday at 1 at Mesa Verde?"),
+            Line("club", MON + 2.2, "Pim", "works for me"),
+            Line("oona", TUE + 6, "Oona", "preciso de adiar o almoço para sexta às 13h"),
+        ),
+        question="",
+        asked_hours=WED,
+        expect=(),
+    )
+    story_ingest(user, story)
+    plans = plans_for_user(user=user, terms=("lunch",), limit=5)
+    assert len(plans) == 1
+    assert plans[0].status == "changed"
+    assert [step.event_label for step in plans[0].steps][-1] == "sexta às 13h"
