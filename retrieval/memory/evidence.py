@@ -878,7 +878,7 @@ NEAREST_PLANS = 2
 
 
 def _span_text(first_day: date, last_day: date) -> str:
-    """ "Sat 7–Sun 8 March", "Tue 3 March"."""
+    """ "Sat 7-Sun 8 March" (with an en dash), "Tue 3 March"."""
     if first_day == last_day:
         return f"{first_day:%a} {first_day.day} {first_day:%B}"
     start = f"{first_day:%a} {first_day.day}"
@@ -890,7 +890,7 @@ def _span_text(first_day: date, last_day: date) -> str:
 def _nothing_in_window(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
-    """ "I found no plans for this weekend (Sat 7–Sun 8 March); the nearest: …": the window
+    """ "I found no plans for this weekend (Sat 7-Sun 8 March); the nearest: …": the window
     asked about, then the plans nearest it (the soonest after it, else the latest before),
     each stated and cited as a plan is."""
     days = _window_days(user, compiled)

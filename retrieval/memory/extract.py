@@ -14,16 +14,6 @@ from dataclasses import dataclass
 
 from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
-from retrieval.memory.when_words import (
-    CLOCK_AFTER,
-    CLOCK_BEFORE,
-    DAY_OF_MONTH,
-    EVENING_AFTER,
-    HALF_PAST,
-    NUMERIC_DATE,
-    RELATIVE_DAY,
-    WEEKEND,
-)
 from retrieval.memory.plan_words import (
     AGREEMENT,
     BOOKED_THINGS,
@@ -33,6 +23,16 @@ from retrieval.memory.plan_words import (
     DEFERRAL,
     PROMISE,
     phrases_regex,
+)
+from retrieval.memory.when_words import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    DAY_OF_MONTH,
+    EVENING_AFTER,
+    HALF_PAST,
+    NUMERIC_DATE,
+    RELATIVE_DAY,
+    WEEKEND,
 )
 
 _FLAGS = re.IGNORECASE
@@ -131,16 +131,19 @@ _MONTH_DAY = (
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
+_CLOCK_WORD_AFTER = "|".join(CLOCK_AFTER)
+_CLOCK_WORD_BEFORE = "|".join(CLOCK_BEFORE)
 _CLOCK = (
     r"(?:(?:between|from|tra le|fra le|entre|zwischen)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?"
     r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
-    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b|(?:%s)\b)|\d{1,2}[:h]\d{2}|(?:%s)\s?\d{1,2}"
-    r"(?::\d{2})?\s?(?:am|pm|h|%s)?\b|%s)"
+    rf"|\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h\b|(?:{_CLOCK_WORD_AFTER})\b)|\d{{1,2}}[:h]\d{{2}}"
+    rf"|(?:{_CLOCK_WORD_BEFORE})\s?\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h|{_CLOCK_WORD_AFTER})?\b"
+    rf"|{HALF_PAST})"
     # "a las 9 de la noche", "at 8 in the evening": the part of the day said after the hour.
-    r"(?:\s+(?:%s)\b)?"
-) % ("|".join(CLOCK_AFTER), "|".join(CLOCK_BEFORE), "|".join(CLOCK_AFTER), HALF_PAST, EVENING_AFTER)
+    rf"(?:\s+(?:{EVENING_AFTER})\b)?"
+)
 _TIME = re.compile(
     rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}{_DAY_DATE}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
@@ -409,7 +412,9 @@ def plan_signal(text: str) -> PlanSignal:
     else:
         status = None
     activity = activity_match.group(1).lower() if activity_match else ""
-    booked = _booked(text) if time_match is not None and status in (None, PlanStatus.CONFIRMED) else ""
+    booked = (
+        _booked(text) if time_match is not None and status in (None, PlanStatus.CONFIRMED) else ""
+    )
     if booked:
         # "Booked the cabin for the weekend after next": arranged, so confirmed from the start.
         activity = activity or booked

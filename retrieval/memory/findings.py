@@ -62,11 +62,13 @@ def moment_text(moment: datetime, zone: ZoneInfo) -> str:
 
 # A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "20 Uhr", "at 8",
 # "alle 20", "half 7" (7:30).
+_HOUR_WORD_AFTER = "|".join(CLOCK_AFTER)
+_HOUR_WORD_BEFORE = "|".join(word for word in CLOCK_BEFORE if word != "@")
 _CLOCK = re.compile(
-    r"\bhalf\s+(?P<halfpast>\d{1,2}|%s)\b"
-    r"|(?<![\d:/.])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b|%s\b)?"
-    r"|(?:\b(?:%s)|@)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b"
-    % (NUMBER_WORDS, "|".join(CLOCK_AFTER), "|".join(w for w in CLOCK_BEFORE if w != "@")),
+    rf"\bhalf\s+(?P<halfpast>\d{{1,2}}|{NUMBER_WORDS})\b"
+    r"|(?<![\d:/.])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*"
+    rf"(?P<half>am|pm|h\b|{_HOUR_WORD_AFTER}\b)?"
+    rf"|(?:\b(?:{_HOUR_WORD_BEFORE})|@)\s*(?P<bare>\d{{1,2}})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
     re.IGNORECASE,
 )
 # "a las 9 de la noche", "8 du soir": the hour is in the afternoon or evening.

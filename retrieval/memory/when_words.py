@@ -67,7 +67,7 @@ WEEKENDS: Mapping[int, Mapping[str, tuple[str, ...]]] = {
 # "il 14", "dia 14", "am 14.", "den 14.".
 _DAY_OF_MONTH = (
     r"(?:the\s+(?P<en>\d{1,2})(?:st|nd|rd|th)"
-    r"|(?:el|le|il|o\s+dia|dia|am|den)\s+(?P<other>\d{1,2})(?:º|°|er|\.)?"
+    r"|(?:el|le|il|o\s+dia|dia|am|den)\s+(?P<other>\d{1,2})(?!\d)(?:º|°|er|\.)?"
     r"(?!\s*(?:[:h.]\d|am\b|pm\b|uhr\b|h\b|%|€|\$|min|people|personas|pessoas|personnes)))"
 )
 # "6/3", "6/3/26", "06.03.", "6.3.2026": a date written with numbers.
@@ -120,7 +120,12 @@ _MONTH_FIRST_ZONES = ("America/", "US/", "Pacific/Honolulu")
 
 
 def _alternation(table: Mapping[int, Mapping[str, tuple[str, ...]]]) -> str:
-    phrases = [phrase for by_language in table.values() for group in by_language.values() for phrase in group]
+    phrases = [
+        phrase
+        for by_language in table.values()
+        for group in by_language.values()
+        for phrase in group
+    ]
     return "|".join(sorted(phrases, key=len, reverse=True))
 
 
@@ -202,8 +207,11 @@ def numeric_date(text: str, sent: date, *, month_first: bool) -> date | None:
     """ "6/3", "06.03.", "6/3/26": day and month (month and day where the user's zone writes
     them so; a number above 12 settles it), in the year that puts it nearest ahead."""
     match = _NUMERIC_READ.search(text)
-    if match is None or (match.group("sep") == "." and not match.group(0).endswith(".")
-                         and match.group("year") is None):
+    if match is None or (
+        match.group("sep") == "."
+        and not match.group(0).endswith(".")
+        and match.group("year") is None
+    ):
         # "8.30" is a clock; a dotted date ends with a dot or a year ("6.3.", "6.3.2026").
         return None
     first, second = int(match.group("first")), int(match.group("second"))
@@ -213,7 +221,11 @@ def numeric_date(text: str, sent: date, *, month_first: bool) -> date | None:
     if not (1 <= month <= 12):
         return None
     year_said = match.group("year")
-    years = [int(year_said) + (2000 if len(year_said) == 2 else 0)] if year_said else [sent.year, sent.year + 1]
+    years = (
+        [int(year_said) + (2000 if len(year_said) == 2 else 0)]
+        if year_said
+        else [sent.year, sent.year + 1]
+    )
     for year in years:
         try:
             found = date(year, month, day)

@@ -73,7 +73,12 @@ BOOKINGS = (
         name="Spanish: padel court booked for Thursday the 5th",
         chats={"lucia": dm("Lucía")},
         lines=(
-            Line("lucia", MON + 9, "Lucía", "he reservado la pista de pádel para el jueves 5 a las 19h"),
+            Line(
+                "lucia",
+                MON + 9,
+                "Lucía",
+                "he reservado la pista de pádel para el jueves 5 a las 19h",
+            ),
         ),
         question="when is padel?",
         asked_hours=TUE + 1,
@@ -82,9 +87,7 @@ BOOKINGS = (
     Story(
         name="German: table reserved for Saturday at 20 Uhr",
         chats={"jonas": dm("Jonas")},
-        lines=(
-            Line("jonas", MON + 9, "Jonas", "Hab den Tisch für Samstag um 20 Uhr reserviert"),
-        ),
+        lines=(Line("jonas", MON + 9, "Jonas", "Hab den Tisch für Samstag um 20 Uhr reserviert"),),
         question="when is the table on Saturday?",
         asked_hours=TUE + 1,
         expect=("Saturday 7 March", "20:00"),
@@ -192,7 +195,9 @@ MORE_CHANGES = (
         lines=(
             Line("kollegen", MON + 2, "Henrik", "Abendessen Samstag um 19 Uhr?"),
             Line("kollegen", MON + 2.2, "Mara", "bin dabei"),
-            Line("kollegen", THU + 2, "Henrik", "wir müssen das Abendessen auf Sonntag verschieben"),
+            Line(
+                "kollegen", THU + 2, "Henrik", "wir müssen das Abendessen auf Sonntag verschieben"
+            ),
         ),
         question="when is dinner with Henrik?",
         asked_hours=THU + 5,
