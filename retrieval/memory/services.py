@@ -478,14 +478,16 @@ def _plan_drafts_before(
             plan_id=plan_id,
             stored_steps=len(steps),
         )
-        for message_id, chat_id, step_status, label, sent_at, sender in steps:
+        for message_id, chat_id, step_status, label, sent_at, step_sender in steps:
             draft.add_step(
                 message_id=message_id,
                 chat_id=chat_id,
                 status=PlanStatus(step_status),
                 event_label=label,
                 sent_at=sent_at,
-                sender=canonical.get(sender, sender) if sender is not None else None,
+                sender=(
+                    canonical.get(step_sender, step_sender) if step_sender is not None else None
+                ),
             )
         draft.stored_fields = {
             "activity": plan.activity,
