@@ -86,6 +86,7 @@ from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
@@ -175,6 +176,17 @@ SIMILARITY_HIGH = 0.7
 SLOT_TOPIC_SHARE = 0.5
 SLOT_TOPIC_HITS = 8
 SLOT_MEANING_HITS = 3
+# ... and, relevant whatever the search engine's stems say, the candidates that use a word the
+# question's topic word begins or shares a long start with ("gas" / "gasolina", "allergy" /
+# "allergic": a language or a word form the text search does not fold) and those moderately
+# close in meaning (at most ``SLOT_MEANING_HITS``). Measured with the local embedder: a
+# message giving the sum asked in another language 0.46 ("how much was gas for the trip?" /
+# "gasolina deu $48 total, so $16 each"), an unrelated sum 0.30 ("how much did the plumber
+# charge?" against the same message).
+SLOT_RELATED_SIMILARITY = 0.45
+SLOT_KIN_HITS = 8
+# A message beside one that carries the topic gives its value when sent within this time of it.
+SLOT_NEIGHBOUR_WINDOW = timedelta(hours=6)
 # A named person's thing is judged by the best this many candidates (``_is_thing_of_another``).
 OWNER_HITS = 10
 # A reply judges the message it follows when sent within this time of it.
@@ -437,9 +449,38 @@ def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...])
     return list(dict.fromkeys([*covering, *close]))
 
 
+def _related_ids(
+    *, user: User, terms: list[str], candidates: tuple[SearchCandidate, ...]
+) -> list[int]:
+    """Candidates relevant to the question's topic beyond its exact words (one query on the
+    candidates' own ids): those using a word of the same stem or language kin as a topic word
+    (``is_kin_word``, at most ``SLOT_KIN_HITS``, best ranked first) and those at least
+    ``SLOT_RELATED_SIMILARITY`` close in meaning (at most ``SLOT_MEANING_HITS``)."""
+    words = {word for term in terms for word in fold_text(term.strip('"')).split() if word}
+    close = [
+        c.message_id
+        for c in sorted(candidates, key=lambda c: -(c.vector_similarity or 0.0))
+        if (c.vector_similarity or 0.0) >= SLOT_RELATED_SIMILARITY
+    ][:SLOT_MEANING_HITS]
+    if not words or not candidates:
+        return close
+    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in candidates])
+    kin = [
+        c.message_id
+        for c in candidates
+        if any(
+            is_kin_word(word, other)
+            for other in re.findall(r"[\w']+", fold_text(texts.get(c.message_id, "")))
+            for word in words
+        )
+    ][:SLOT_KIN_HITS]
+    return list(dict.fromkeys([*kin, *close]))
+
+
 def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) -> bool | None:
     """Whether a message carrying the topic, or one beside it in its chat (the question
-    before, the reply after), gives a value of ``slot``; None when no message carries it."""
+    before, the reply after, within ``SLOT_NEIGHBOUR_WINDOW``: a message a day away is about
+    something else), gives a value of ``slot``; None when no message carries it."""
     if not topic_ids:
         return None
     windows = windows_expand(
@@ -448,9 +489,15 @@ def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) 
         before=settings.RETRIEVAL_WINDOW_BEFORE,
         after=settings.RETRIEVAL_WINDOW_AFTER,
     )
-    return any(
-        gives_slot(slot, m.text, question=question) for window in windows for m in window.messages
-    )
+    for window in windows:
+        hits = [m.sent_at for m in window.messages if m.is_hit]
+        if any(
+            gives_slot(slot, m.text, question=question)
+            and any(abs(m.sent_at - hit) <= SLOT_NEIGHBOUR_WINDOW for hit in hits)
+            for m in window.messages
+        ):
+            return True
+    return False
 
 
 def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
@@ -619,6 +666,12 @@ def evidence_signals(
     slot = asked_slot(compiled.question)
     wants_opinion = asks_opinion(compiled.question)
     topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
+    if slot:
+        topic_ids = list(
+            dict.fromkeys(
+                [*topic_ids, *_related_ids(user=user, terms=terms, candidates=candidates)]
+            )
+        )
     return EvidenceSignals(
         terms=tuple(term for term in terms if term not in coverage.named),
         unknown_terms=coverage.unknown,

@@ -67,7 +67,7 @@ def test_the_answer_opens_with_the_value_and_cites_it():
     )
     answer = compose_answer("When is the recital?", evidence, "UTC", "conversation_qa")
     first_line = answer.split("\n\n")[0]
-    assert first_line.startswith("**When:**")
+    assert first_line.startswith("**Teo** said: ")
     assert "Sat 16 May at 3pm" in first_line
     assert first_line.endswith("[S2]")
 
@@ -191,6 +191,6 @@ def test_the_noun_naming_the_kind_of_answer_is_not_its_topic():
         "what gelato place did Gia tell me to try in Rome?", (window, other), "UTC"
     )
     assert answer.startswith(
-        "**Where:** gelato at Fatamorgana [S1]\n\n**Gia** said (Gia, Wed 6 May 2026, 10:00): "
+        "**Gia** said: gelato at Fatamorgana [S1]\n\n**Gia** said (Gia, Wed 6 May 2026, 10:00): "
         "gelato at Fatamorgana, trust me [S1]"
     )

@@ -16,12 +16,15 @@ _DAY_OR_TIME = re.compile(
     r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
     r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
     r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
     re.IGNORECASE,
 )
 _PLACE = re.compile(
-    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
+    # English, Portuguese, Spanish, Italian, French and German place prepositions.
+    r"\b(?:at|in|near|to|from|na|no|em|en|nel|nella|alla|al|chez|bei|im)\s+(?:the\s+)?"
+    r"[A-ZÀ-Ý][\w'\u2019-]+"
     r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
 )
 # A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
@@ -38,6 +41,13 @@ _COUNT = re.compile(
     # A day of a month ("11 Oct") is a date.
     r"(?!\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
     r"|\ba\s+dozen\b|\bdozens\b",
+    re.IGNORECASE,
+)
+# A time taken ("1:52", "52 minutes", "three weeks").
+_DURATION = re.compile(
+    r"\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\b|\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five"
+    r"|six|few|couple\s+of)\s*(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?"
+    r"|months?|years?)\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(
@@ -61,6 +71,8 @@ _ROLE = re.compile(
     re.IGNORECASE,
 )
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    # "What was my half marathon time?", "how long did the drive take?": a time taken.
+    (re.compile(r"\bhow\s+long\b|\b(?:time|pace|pb|pr|split)\s*\W*$", re.I), _DURATION),
     (
         re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
         _DAY_OR_TIME,
