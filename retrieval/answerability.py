@@ -427,6 +427,18 @@ def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
     )
 
 
+def _asks_persons_value(compiled: CompiledQuery) -> bool:
+    """Whether the question asks for a value of a named person's thing ("Bia's 10k time",
+    "Theo's new address")."""
+    folded = fold_text(compiled.question)
+    return any(
+        person.person_ids
+        and person.name
+        and re.search(r"(?<!\w)" + re.escape(fold_text(person.name.strip())) + r"'s?\s+\w", folded)
+        for person in compiled.people
+    )
+
+
 def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...]) -> list[int]:
     """The candidates that carry the question's topic, best first: those with at least
     ``SLOT_TOPIC_SHARE`` of the best coverage (at most ``SLOT_TOPIC_HITS``), then those
@@ -672,6 +684,13 @@ def evidence_signals(
                 [*topic_ids, *_related_ids(user=user, terms=terms, candidates=candidates)]
             )
         )
+    slot_ids = topic_ids
+    if slot and _asks_persons_value(compiled):
+        # "What was Bia's 10k time?": someone else's time is no answer; only what the person
+        # sent, what the user sent in a chat with them, or what names them (in any chat: "Bia
+        # ran 47:12" in the club's group tells her time).
+        own = {c.message_id for c in theirs} | set(coverage.naming_ids)
+        slot_ids = [mid for mid in topic_ids if mid in own]
     return EvidenceSignals(
         terms=tuple(term for term in terms if term not in coverage.named),
         unknown_terms=coverage.unknown,
@@ -690,9 +709,11 @@ def evidence_signals(
         is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
         slot=slot.name if slot else None,
         is_slot_given=(
-            _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=topic_ids)
-            if slot
-            else None
+            None
+            if not slot
+            else False
+            if topic_ids and not slot_ids
+            else _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=slot_ids)
         ),
         is_opinion_given=(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None

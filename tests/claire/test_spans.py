@@ -181,3 +181,12 @@ def test_a_span_that_is_the_whole_message_is_reported_once_first():
     )
     assert answer.startswith("**Pia** said (Crew, Sun 3 May 2026, 12:00): parking was $14 [S2]")
     assert answer.count("parking was $14") == 1
+
+
+def test_a_name_the_question_already_says_does_not_answer_it():
+    first = _first(
+        "what bakery did Rita tell me to try in Braga?",
+        _source("S1", "You", "Braga in two weeks!! any tips?"),
+        _source("S2", "Rita", "jantar na Adega Velha, and the bakery is Forno Azul"),
+    )
+    assert first == "**Rita** said: and the bakery is Forno Azul [S2]"

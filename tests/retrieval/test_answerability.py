@@ -686,3 +686,19 @@ def test_an_amount_nowhere_near_the_topic_still_is_refused(user):
     retrieval = _ask(user, "how much did the roofer charge for the gutter?")
     assert retrieval.unanswerable_rule is not None
     assert retrieval.is_no_evidence
+
+
+def test_a_named_persons_value_given_only_for_someone_else_is_refused(user):
+    club = chat_of("club", "Bia", "Theo", "Caio")
+    ingest(
+        user,
+        club,
+        say("c1", T0, "10k results are up: Theo ran 47:12, a PB!", sender="Bia"),
+        say("c2", T0 + timedelta(days=1), "climbing on Friday?", sender="Caio"),
+    )
+    refused = _ask(user, "What was Caio's 10k time?")
+    assert refused.unanswerable_rule == "missing_slot"
+    assert refused.is_no_evidence
+    answered = _ask(user, "What was Theo's 10k time?")
+    assert answered.unanswerable_rule is None
+    assert not answered.is_no_evidence

@@ -181,6 +181,27 @@ def _statement_clauses(text: str) -> list[str]:
     return clauses or [part.strip(" ?!.") for part in re.split(r"[,;:]\s", text) if part.strip()]
 
 
+_WORD = re.compile(r"[\w']+")
+# Kinds whose value is a name: one the question already says ("Porto" in "what bakery in
+# Porto?") places the question, it does not answer it.
+_NAME_KINDS = frozenset({PLACE, PERSON})
+
+
+def _gives_value(
+    kind: str, shape: re.Pattern[str] | None, clause: str, asked_words: set[str]
+) -> bool:
+    """Whether ``clause`` gives a value of ``kind`` (for a name, one the question lacks)."""
+    if shape is None:
+        return False
+    if kind not in _NAME_KINDS:
+        return shape.search(clause) is not None
+    return any(
+        not set(_WORD.findall(match.group().lower())) <= asked_words
+        and _WORD.findall(match.group().lower())[-1] not in asked_words
+        for match in shape.finditer(clause)
+    )
+
+
 def answer_span(
     question: str,
     candidates: Sequence[str],
@@ -199,13 +220,14 @@ def answer_span(
     if not shape:
         candidates = candidates[:1]
     question_terms = terms_of(question)
+    asked_words = set(_WORD.findall(question.lower()))
     clauses = [
         _Clause(
             index=index,
             position=position,
             text=clause,
             terms=frozenset(terms_of(clause)),
-            has_shape=bool(shape and shape.search(clause)),
+            has_shape=_gives_value(kind, shape, clause, asked_words),
         )
         for index, text in enumerate(candidates)
         for position, clause in enumerate(_statement_clauses(text))
