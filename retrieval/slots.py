@@ -321,4 +321,3 @@ def claims_thing(text: str, thing: str, *, owners: tuple[str, ...] = ("my", "our
 def mentions_thing(text: str, thing: str) -> bool:
     """Whether ``text`` uses the word ``thing`` (or its plural)."""
     return re.search(r"\b" + _thing_pattern(thing), fold_text(text)) is not None
-

@@ -1,9 +1,9 @@
 """What kind of answer a question asks for, and the words of a message that give it.
 
 "When" asks for a day or a time, "how much" for an amount, "why" for a cause, "where" for a
-place. The local answerer ranks the messages that carry that kind of answer first, and opens
-its answer with the value itself ("When: Thu 14 May, 6:40pm [S1]") before reporting who said
-it: a reader gets the fact asked for, not a quote to search through. Pure text rules.
+place. The local answerer ranks the messages that carry that kind of answer first, and
+``claire.ai.local.spans`` states the clause that gives it before reporting whole messages: a
+reader gets the fact asked for, not a quote to search through. Pure text rules.
 """
 
 from __future__ import annotations
@@ -117,19 +117,9 @@ def is_outcome_question(question: str) -> bool:
     return _OUTCOME_QUESTION.search(question) is not None
 
 
-# The kinds of answer the answer opens with, by the shape that gives them, and the word that
-# introduces the value ("When: Thu 14 May, 6:40pm").
-_OPENING_LABELS: dict[re.Pattern[str], str] = {
-    _DAY_OR_TIME: "When",
-    _PLACE: "Where",
-    _MONEY: "Amount",
-    _COUNT: "How many",
-    _REASON: "Why",
-}
 # Where a message's clauses part: a comma, semicolon or colon followed by a space, brackets,
 # a dash between spaces, a sentence end ("$48 total, so $16 each" is two clauses).
 _CLAUSE_BREAK = re.compile(r"[,;:](?=\s)|[()\[\]]|\s[\u2014\u2013-]\s|(?<=[.!?])\s+|\n+")
-MAX_VALUE_CHARS = 160
 # A question after a cause itself; "what was wrong" asks for the fault, which a causal clause
 # of the message does not name.
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow\s+come\b|\bwhat\s+caused\b", re.IGNORECASE)
@@ -178,28 +168,3 @@ def _cause(text: str) -> list[str]:
         if behind is not None and sentence[: behind.start()].strip(" ,;"):
             return [sentence[: behind.start()].strip(" ,;")]
     return [clause for clause in _clauses(text) if _REASON.search(clause)][:1]
-
-
-def stated_value(question: str, text: str) -> tuple[str, str] | None:
-    """The kind of answer ``question`` asks for and the words of ``text`` that give it: its
-    clauses that hold a day or time, a place, an amount or a count; for a cause, its clause
-    from the causal word on ("because his knee is sore"). None when ``text`` gives none of
-    the kinds asked, when those words are the whole message (the message is the answer) or
-    too long to be a value."""
-    for shape in answer_types(question):
-        label = _OPENING_LABELS.get(shape)
-        if label is None:
-            continue
-        if shape is _REASON:
-            if not _WHY_QUESTION.search(question):
-                continue
-            parts = _cause(text)
-        else:
-            parts = [clause for clause in _clauses(text) if shape.search(clause)][:3]
-        value = ", ".join(parts)
-        if not parts or len(value) > MAX_VALUE_CHARS:
-            continue
-        if value == text.strip(" .!?"):
-            return None
-        return label, value
-    return None

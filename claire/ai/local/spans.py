@@ -129,7 +129,26 @@ KIN_SHARE = 0.5
 KIN_MIN_CHARS = 3
 KIN_SHARED_START = 4
 # Words too common to be kin of anything by their start.
-_KIN_STOP = frozenset("the and are was were for you your our their this that with have has had".split())
+_KIN_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "are",
+        "was",
+        "were",
+        "for",
+        "you",
+        "your",
+        "our",
+        "their",
+        "this",
+        "that",
+        "with",
+        "have",
+        "has",
+        "had",
+    ]
+)
 
 
 def is_kin_word(word: str, other: str) -> bool:
@@ -182,6 +201,7 @@ def _statement_clauses(text: str) -> list[str]:
 
 
 _WORD = re.compile(r"[\w']+")
+_CAPITALISED = re.compile(r"(?<![\w'])[A-ZÀ-Ý][\w'\u2019-]*")
 # Kinds whose value is a name: one the question already says ("Porto" in "what bakery in
 # Porto?") places the question, it does not answer it.
 _NAME_KINDS = frozenset({PLACE, PERSON})
@@ -220,6 +240,10 @@ def answer_span(
     if not shape:
         candidates = candidates[:1]
     question_terms = terms_of(question)
+    if kind in _NAME_KINDS:
+        # The question's own names place it ("in Porto"); a clause is not nearer the answer
+        # for repeating them (nor their kin: "port").
+        question_terms -= terms_of(" ".join(_CAPITALISED.findall(question[1:])))
     asked_words = set(_WORD.findall(question.lower()))
     clauses = [
         _Clause(
@@ -266,9 +290,7 @@ def answer_span(
     )
 
 
-def _widened(
-    best: _Clause, clauses: Sequence[_Clause], text: str, kind: str, question: str
-) -> str:
+def _widened(best: _Clause, clauses: Sequence[_Clause], text: str, kind: str, question: str) -> str:
     """The span around ``best``: for a cause, the words from its causal connective on; for an
     amount, a count or a time, the neighbouring clauses that give one too; for a clause too
     short to stand alone, its whole sentence."""
