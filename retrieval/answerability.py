@@ -42,9 +42,13 @@ Four more rules read what the question needs from its evidence rather than its w
 4. **Missing slot** (``missing_slot``). The question asks for a value a message must spell out
    (``retrieval.slots``: a day or time for a present or future "when", a street address, an
    email address, a phone number, an amount, a time taken), and neither the candidates that
-   carry its topic nor the messages beside them give one: "When does the lease end?" against
-   messages about the lease with no date. A value the message calls old does not answer a
-   question about the new one.
+   carry its topic nor the messages beside them (within ``SLOT_NEIGHBOUR_WINDOW``) give one:
+   "When does the lease end?" against messages about the lease with no date. A candidate
+   carries the topic by the question's words, by a word of the same stem or language kin
+   ("gas" / "gasolina") or by meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
+   A value the message calls old does not answer a question about the new one, and a named
+   person's value ("Bia's 10k time") is looked for only in what they sent, what the user sent
+   in a chat with them and what names them: someone else's time is not theirs.
 5. **Unknown speaker** (``unknown_speaker``). The question asks what someone said by a word of
    its own ("what did the board say ...") and nobody of that name is among the user's people,
    their identities, chat titles or senders, and no candidate reports them saying anything
