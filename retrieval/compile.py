@@ -477,7 +477,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "Who is Ana?", "who's Ana Lima?", "who is Sam from work?", "who is Bea 🌻 on
         # Telegram?", "who's Bo in my contacts?"
         r"^\W*who(?:'s|\s+is|\s+was)\s+(?!\w+ing\b)[^\s?]+(?:\s+[^\s?]+){0,2}?"
-        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+)?"
+        # ... "who is Alex from book club?", "who's Sam from the running group?"
+        r"(?:\s+(?:from|at)\s+(?:the\s+|my\s+)?[^\s?]+(?:\s+[^\s?]+){0,2}?)?"
         r"(?:\s+(?:on|in)\s+(?:my\s+)?(?:contacts|phone|" + _PLATFORM_NAMES + r"))?\s*\?*\s*$",
     ),
     _pattern(
