@@ -258,21 +258,23 @@ def search(
 
 _FACTS_SQL = """
 SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
+       m.text ~* %(time_words)s,
        EXISTS (
            SELECT 1 FROM conversations_chatparticipant cp
            WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
        ),
-       pv.ids, pv.sent, pv.senders, pv.from_self,
-       nx.ids, nx.sent, nx.senders, nx.from_self
+       pv.ids, pv.sent, pv.senders, pv.from_self, pv.times,
+       nx.ids, nx.sent, nx.senders, nx.from_self, nx.times
 FROM conversations_message m
 JOIN conversations_chat c ON c.id = m.chat_id
 LEFT JOIN LATERAL (
     SELECT array_agg(p.id ORDER BY p.sent_at DESC, p.id DESC) AS ids,
            array_agg(p.sent_at ORDER BY p.sent_at DESC, p.id DESC) AS sent,
            array_agg(p.sender_person_id ORDER BY p.sent_at DESC, p.id DESC) AS senders,
-           array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self
+           array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self,
+           array_agg(p.text ~* %(time_words)s ORDER BY p.sent_at DESC, p.id DESC) AS times
     FROM (
-        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self
+        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self, p.text
         FROM conversations_message p
         WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
           AND (p.sent_at, p.id) < (m.sent_at, m.id)
@@ -285,9 +287,10 @@ LEFT JOIN LATERAL (
     SELECT array_agg(n.id ORDER BY n.sent_at, n.id) AS ids,
            array_agg(n.sent_at ORDER BY n.sent_at, n.id) AS sent,
            array_agg(n.sender_person_id ORDER BY n.sent_at, n.id) AS senders,
-           array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self
+           array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self,
+           array_agg(n.text ~* %(time_words)s ORDER BY n.sent_at, n.id) AS times
     FROM (
-        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self
+        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self, n.text
         FROM conversations_message n
         WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
           AND (n.sent_at, n.id) > (m.sent_at, m.id)
@@ -307,6 +310,31 @@ WHERE m.id = ANY(%(message_ids)s)
 # messages one and two places away).
 CONTEXT_DEPTH = 2
 
+# Words that say when something happened or will (PostgreSQL's regular expressions: ``\m`` and
+# ``\M`` are word edges): a relative day, a weekday, a month, a year. "May" is left out: it is
+# mostly the verb. A message that says when is what a "when" question looks for
+# (``FusionWeights.time_answer_boost``).
+TIME_WORDS_SQL = (
+    r"\m(yesterday|today|tonight|tomorrow|ago|recently|lately|the\s+other\s+day"
+    r"|last\s+(night|week|weekend|month|year|summer|winter|spring|fall|autumn)"
+    r"|(this|next|past)\s+(week|weekend|month|year)"
+    r"|(mon|tues|wednes|thurs|fri|satur|sun)day|weekends?"
+    r"|january|february|march|april|june|july|august|september|october|november|december"
+    r"|(19|20)[0-9]{2})\M"
+)
+
+# A question that asks when: "when did ...", "what year ...", "which week ...", "how long ago".
+_ASKS_WHEN = re.compile(
+    r"^\W*(?:when\b|(?:in\s+)?(?:what|which)\s+(?:year|month|week|day|date)\b|how\s+long\s+ago\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks when something happened (its answer is a message that says
+    when: fusion prefers those, ``FusionWeights.time_answer_boost``)."""
+    return _ASKS_WHEN.search(question) is not None
+
 
 def _in_time(filters: SearchFilters, sent_at: datetime) -> bool:
     return (filters.start is None or sent_at >= filters.start) and (
@@ -319,7 +347,7 @@ def _neighbours(
 ) -> list[MessageFacts | None]:
     """The neighbours on one side, nearest first (``CONTEXT_DEPTH`` entries, None where the
     chat ends or the neighbour is outside the time range)."""
-    ids, sent, senders, from_self = values
+    ids, sent, senders, from_self, times = values
     out: list[MessageFacts | None] = []
     for index in range(CONTEXT_DEPTH):
         if ids is None or index >= len(ids) or not _in_time(filters, sent[index]):
@@ -333,6 +361,7 @@ def _neighbours(
                 sender_person_id=senders[index],
                 is_from_self=from_self[index],
                 chat_has_named_person=chat_has_named_person,
+                states_time=bool(times[index]),
             )
         )
     return out
@@ -359,6 +388,7 @@ def _candidate_facts(
         "user_id": user.pk,
         "person_ids": list(person_ids),
         "context_depth": CONTEXT_DEPTH,
+        "time_words": TIME_WORDS_SQL,
         **filters_params(filters),
     }
     with connection.cursor() as cursor:
@@ -366,9 +396,9 @@ def _candidate_facts(
         rows = cursor.fetchall()
     facts = {}
     for row in rows:
-        chat_id, with_person = row[1], row[5]
-        previous = _neighbours(row[6:10], chat_id, with_person, filters)
-        following = _neighbours(row[10:14], chat_id, with_person, filters)
+        chat_id, with_person = row[1], row[6]
+        previous = _neighbours(row[7:12], chat_id, with_person, filters)
+        following = _neighbours(row[12:17], chat_id, with_person, filters)
         facts[row[0]] = CandidateFacts(
             message_id=row[0],
             chat_id=chat_id,
@@ -376,6 +406,7 @@ def _candidate_facts(
             sender_person_id=row[3],
             is_from_self=row[4],
             chat_has_named_person=with_person,
+            states_time=bool(row[5]),
             previous=previous[0],
             next=following[0],
             second_previous=previous[1],
@@ -689,6 +720,7 @@ def _hybrid(
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
         named_context_only=asks_for_several(compiled.question),
+        asks_when=asks_when(compiled.question),
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000
