@@ -859,7 +859,9 @@ def _with_year_of(first: str, second: str, ctx: _Context) -> _Window | None:
     return None
 
 
-def _step_window(ctx: _Context, step: re.Match[str], anchor: _Window, *, is_before: bool) -> _Window:
+def _step_window(
+    ctx: _Context, step: re.Match[str], anchor: _Window, *, is_before: bool
+) -> _Window:
     """The window a measured step names from ``anchor``: before it, the ``n``-th day, week,
     weekend, month, year or weekday counted back from its start ("the week before 9 June" is 2-8
     June, "two days before" the 7th, "the Friday before" the last Friday before that day); after
@@ -909,9 +911,7 @@ def _compounds(folded: str, hits: list[_Hit], ctx: _Context) -> list[_Hit]:
         window: _Window | None = None
         end = hit.end
         start = before.start()
-        step = (
-            _STEP_BEFORE.search(folded[:start]) if word in ("before", "after") else None
-        )
+        step = _STEP_BEFORE.search(folded[:start]) if word in ("before", "after") else None
         if step is not None:
             window = _step_window(ctx, step, hit.window, is_before=word == "before")
             start = step.start()

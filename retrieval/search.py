@@ -325,7 +325,8 @@ TIME_WORDS_SQL = (
 
 # A question that asks when: "when did ...", "what year ...", "which week ...", "how long ago".
 _ASKS_WHEN = re.compile(
-    r"^\W*(?:when\b|(?:in\s+)?(?:what|which)\s+(?:year|month|week|day|date)\b|how\s+long\s+ago\b)",
+    r"^\W*(?:when\b|how\s+long\s+ago\b|(?:in\s+)?(?:what|which)\s+(?:year|month|week|day|date)"
+    r"(?:'s\s+\w+)?\s+(?:did|does|do|is|was|were|will|would|has|have|had|are)\b)",
     re.IGNORECASE,
 )
 
