@@ -44,6 +44,7 @@ from claire.accounts.models import User
 from claire.ai.embeddings import embed_many_with, embedding_candidate
 from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
+from conversations.models import TEXT_SEARCH_CONFIG
 from indexing.selectors import SearchPlan, active_search_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
@@ -258,7 +259,7 @@ def search(
 
 _FACTS_SQL = """
 SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
-       m.text ~* %(time_words)s,
+       %(asks_when)s AND m.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s),
        EXISTS (
            SELECT 1 FROM conversations_chatparticipant cp
            WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
@@ -272,9 +273,13 @@ LEFT JOIN LATERAL (
            array_agg(p.sent_at ORDER BY p.sent_at DESC, p.id DESC) AS sent,
            array_agg(p.sender_person_id ORDER BY p.sent_at DESC, p.id DESC) AS senders,
            array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self,
-           array_agg(p.text ~* %(time_words)s ORDER BY p.sent_at DESC, p.id DESC) AS times
+           array_agg(
+               %(asks_when)s
+               AND p.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s)
+               ORDER BY p.sent_at DESC, p.id DESC
+           ) AS times
     FROM (
-        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self, p.text
+        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self, p.search_vector
         FROM conversations_message p
         WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
           AND (p.sent_at, p.id) < (m.sent_at, m.id)
@@ -288,9 +293,13 @@ LEFT JOIN LATERAL (
            array_agg(n.sent_at ORDER BY n.sent_at, n.id) AS sent,
            array_agg(n.sender_person_id ORDER BY n.sent_at, n.id) AS senders,
            array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self,
-           array_agg(n.text ~* %(time_words)s ORDER BY n.sent_at, n.id) AS times
+           array_agg(
+               %(asks_when)s
+               AND n.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s)
+               ORDER BY n.sent_at, n.id
+           ) AS times
     FROM (
-        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self, n.text
+        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self, n.search_vector
         FROM conversations_message n
         WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
           AND (n.sent_at, n.id) > (m.sent_at, m.id)
@@ -310,17 +319,21 @@ WHERE m.id = ANY(%(message_ids)s)
 # messages one and two places away).
 CONTEXT_DEPTH = 2
 
-# Words that say when something happened or will (PostgreSQL's regular expressions: ``\m`` and
-# ``\M`` are word edges): a relative day, a weekday, a month, a year. "May" is left out: it is
-# mostly the verb. A message that says when is what a "when" question looks for
-# (``FusionWeights.time_answer_boost``).
-TIME_WORDS_SQL = (
-    r"\m(yesterday|today|tonight|tomorrow|ago|recently|lately|the\s+other\s+day"
-    r"|last\s+(night|week|weekend|month|year|summer|winter|spring|fall|autumn)"
-    r"|(this|next|past)\s+(week|weekend|month|year)"
-    r"|(mon|tues|wednes|thurs|fri|satur|sun)day|weekends?"
-    r"|january|february|march|april|june|july|august|september|october|november|december"
-    r"|(19|20)[0-9]{2})\M"
+# Words that say when something happened or will, as a text search query over the stored
+# tsvector (the lexical leg's configuration, so the words are stemmed alike): a relative day,
+# a weekday, a month, a year. "May" is left out: it is mostly the verb. A message that says
+# when is what a "when" question looks for (``FusionWeights.time_answer_boost``).
+TIME_WORDS_QUERY = " | ".join(
+    [
+        "yesterday | today | tonight | tomorrow | ago | recently | lately",
+        "last <-> (night | week | weekend | month | year | summer | winter | spring | fall"
+        " | autumn)",
+        "(next | past) <-> (week | weekend | month | year) | weekend",
+        "monday | tuesday | wednesday | thursday | friday | saturday | sunday",
+        "january | february | march | april | june | july | august | september | october"
+        " | november | december",
+        *(str(year) for year in range(1950, 2050)),
+    ]
 )
 
 # A question that asks when: "when did ...", "what year ...", "which week ...", "how long ago".
@@ -375,12 +388,14 @@ def _candidate_facts(
     context_ids: list[int],
     filters: SearchFilters,
     person_ids: tuple[int, ...],
+    asks_when: bool = False,
 ) -> dict[int, CandidateFacts]:
     """Facts about the union of both legs' hits and their chat neighbours, in one query. Every
     filter is applied again here, so a hit the vector index still holds after its message was
     deleted, excluded or moved out of scope never reaches the result. Neighbours are loaded for
     ``context_ids`` only (the best hits: a low-ranked hit shares too little to matter); a
-    neighbour outside the time range is left out."""
+    neighbour outside the time range is left out. Whether a message says when
+    (``MessageFacts.states_time``) is read only for a question that ``asks_when``."""
     if not message_ids:
         return {}
     params: dict[str, Any] = {
@@ -389,7 +404,9 @@ def _candidate_facts(
         "user_id": user.pk,
         "person_ids": list(person_ids),
         "context_depth": CONTEXT_DEPTH,
-        "time_words": TIME_WORDS_SQL,
+        "time_words": TIME_WORDS_QUERY,
+        "asks_when": asks_when,
+        "config": TEXT_SEARCH_CONFIG,
         **filters_params(filters),
     }
     with connection.cursor() as cursor:
@@ -689,6 +706,7 @@ def _hybrid(
 
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
+    is_when = asks_when(compiled.question)
     union = list(
         dict.fromkeys(
             message_id
@@ -707,6 +725,7 @@ def _hybrid(
         ),
         filters=filters,
         person_ids=person_ids,
+        asks_when=is_when,
     )
     preferred = compiled.scope.chat_ids if compiled.scope.mode == ScopeMode.PREFERRED else ()
     candidates = fuse(
@@ -721,7 +740,7 @@ def _hybrid(
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
         named_context_only=asks_for_several(compiled.question),
-        asks_when=asks_when(compiled.question),
+        asks_when=is_when,
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000
