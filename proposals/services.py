@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,13 @@ from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
-from proposals.drafting import DraftContext, DraftGround, greeting_for, local_draft
+from proposals.drafting import (
+    DraftContext,
+    DraftGround,
+    greeting_default,
+    greeting_for,
+    local_draft,
+)
 from proposals.errors import (
     CapabilityNotGranted,
     DestinationInvalid,
@@ -176,7 +182,7 @@ def proposal_prepare(
     key = intent_key(
         user_id=user.pk,
         capability_key=capability_key,
-        person_id=destination.person.pk,
+        person_id=destination.person.pk if destination.person is not None else None,
         question=question,
     )
     same_intent = Proposal.objects.filter(user=user, intent_key=key).first()
@@ -187,11 +193,16 @@ def proposal_prepare(
             return proposal_view_of(same_intent)
     context = DraftContext(
         question=question,
-        recipient_name=destination.person.display_name,
-        named_as=_named_as(compiled_query, destination.person.pk),
+        recipient_name=destination.recipient_name,
+        named_as=(
+            _named_as(compiled_query, destination.person.pk)
+            if destination.person is not None
+            else destination.named_as
+        ),
+        is_group=destination.is_group,
         loop_kind=str(destination.loop.kind) if destination.loop is not None else "",
         loop_opened_at=destination.loop.opened_at if destination.loop is not None else None,
-        greeting=greeting_for(chat=destination.chat),
+        greeting=greeting_for(chat=destination.chat, default=greeting_default(question)),
         timezone=user.timezone,
         grounds=tuple(grounds),
     )
@@ -208,7 +219,7 @@ def _payload_for(*, destination: Destination, text: str, capability_key: str) ->
     return {
         "capability": capability_key,
         "chatId": destination.chat.pk,
-        "personId": destination.person.pk,
+        "personId": destination.person.pk if destination.person is not None else None,
         "platform": str(destination.chat.platform),
         "text": text,
     }
@@ -273,7 +284,7 @@ def proposal_record(
             "draft_source": draft_source,
         },
     )
-    return proposal_view_of(proposal)
+    return replace(proposal_view_of(proposal), note=draft.destination.note)
 
 
 # --- deciding --------------------------------------------------------------------------------
