@@ -187,6 +187,27 @@ def _group_destination(*, user: User, question: str, platforms: set[str]) -> Des
     return Destination(chat=chosen.chat, person=None, named_as=chosen.named_as)
 
 
+def _group_said_in(*, user: User, question: str, person_ids: Sequence[int]) -> Destination | None:
+    """ "Reply to Ana in the climbing group ...": the named group, when the person is in it,
+    addressed to them."""
+    head = question[: content_start(question)]
+    for group in groups_named(user=user, head=head):
+        said_in = rf"\b(?:in|on|into)\s+(?:(?:the|our|my)\s+)?{re.escape(group.named_as)}"
+        if not re.search(said_in, head, re.I):
+            continue
+        person = (
+            Person.objects.filter(user=user, pk__in=list(person_ids), memberships__chat=group.chat)
+            .order_by("pk")
+            .first()
+        )
+        if person is not None:
+            loops = open_loops_for_user(
+                user=user, person_ids=[person.pk], chat_ids=[group.chat.pk], limit=1
+            )
+            return Destination(chat=group.chat, person=person, loop=loops[0] if loops else None)
+    return None
+
+
 def destination_resolve(
     *,
     user: User,
@@ -205,6 +226,8 @@ def destination_resolve(
     )
     if not person_ids:
         return _group_destination(user=user, question=question, platforms=platforms)
+    if (in_group := _group_said_in(user=user, question=question, person_ids=person_ids)) is not None:
+        return in_group
     choice = direct_chat_choice(
         user=user,
         chats=_direct_chats(user=user, person_ids=person_ids),

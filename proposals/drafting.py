@@ -171,7 +171,7 @@ def ask_of(question: str, named_as: str) -> Ask:
         message = told["x"] if told else after
         if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
             return Ask(message=_tidy(message))
-    if after and re.search(r"\bask\s+(?:\w+\s+)?$", before, re.IGNORECASE) and (
+    if after and re.search(r"\bask\s+(?:[\w'#-]+\s+){0,3}$", before, re.IGNORECASE) and (
         match := _INQUIRY.search(after)
     ):
         return Ask(inquiry=_tidy(match["x"]))

@@ -353,3 +353,47 @@ def test_the_loop_a_draft_follows_up_names_who_what_and_since_when():
     draft = local_draft(context)
     assert draft.startswith("Hey Tobias,")
     assert "Just following up on the paddle from Mon 2 Mar." in draft
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Reply to Kip in the climbing group about Sunday",
+        "Tell Oona in the Crag Rats chat that I have a spare harness",
+    ],
+)
+def test_a_person_addressed_inside_a_named_group_is_answered_there(user, question):
+    groups_history(user)
+    view = propose(user, question)
+    proposal = proposal_of(view)
+    assert proposal.destination_chat.platform_chat_id == "grp-crag"
+    assert proposal.destination_person is not None
+    assert view.recipient_name in {"Kip Arden", "Oona Vale"}
+
+
+def test_a_person_from_a_group_is_still_reached_directly(user):
+    groups_history(user)
+    proposal = proposal_of(propose(user, "Text Oona from the climbing group about the rope"))
+    assert proposal.destination_chat.platform_chat_id == "dm-oona"
+
+
+def test_asking_a_group_something_is_a_question_to_all_of_them(user):
+    groups_history(user)
+    view = propose(user, "Ask everyone in Crag Rats whether they can drive on Sunday")
+    assert view is not None
+    assert view.draft_text.startswith("Hey all,")
+    assert "Could you let me know whether you can drive on Sunday?" in view.draft_text
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Envoie un message à Gaspard pour le remercier", "Je t'écris pour te remercier."),
+        ("Escríbele a Marisol sobre el viernes", "Te escribo sobre el viernes."),
+    ],
+)
+def test_a_request_in_another_language_is_drafted_in_it(user, question, line):
+    people_history(user)
+    view = propose(user, question)
+    assert view is not None
+    assert line in view.draft_text
