@@ -127,7 +127,9 @@ def direct_chat_choice(
             return DirectChoice(
                 chat=winners[0], person_id=people.get(winners[0].pk), is_topic_chosen=True
             )
-    if len({people.get(chat.pk) for chat in candidates}) == 1:
+    if len(_namesakes(user=user, person_ids=set(people.values()), names=names)) <= 1:
+        # One human: one contact on several platforms, or saved again under a nickname the
+        # compiler matched to the name ("Tina 🌻" beside "Martina Russo").
         newest = max(
             candidates,
             key=lambda chat: (chat.last_message_at.timestamp() if chat.last_message_at else 0),
@@ -135,12 +137,23 @@ def direct_chat_choice(
         return DirectChoice(chat=newest, person_id=people.get(newest.pk))
     chosen = candidates[0]
     chosen_person = people.get(chosen.pk)
-    other_ids = {people.get(chat.pk) for chat in candidates} - {chosen_person, None}
+    namesakes = _namesakes(user=user, person_ids=set(people.values()), names=names)
     others = tuple(
         name
-        for name in Person.objects.filter(user=user, pk__in=other_ids)
-        .order_by("display_name")
-        .values_list("display_name", flat=True)
-        if not is_suspicious(name)
+        for person_id, name in sorted(namesakes.items(), key=lambda item: item[1])
+        if person_id != chosen_person and not is_suspicious(name)
     )
     return DirectChoice(chat=chosen, person_id=chosen_person, others=others)
+
+
+def _namesakes(*, user: User, person_ids: set[int], names: Sequence[str]) -> dict[int, str]:
+    """Of these contacts, those whose saved name holds a word the question said (two people
+    called Tobias), by id: a nickname the compiler matched holds none of them."""
+    said = {word for name in names for word in re.findall(r"[a-z]+", fold_text(name))}
+    return {
+        person_id: name
+        for person_id, name in Person.objects.filter(user=user, pk__in=person_ids).values_list(
+            "pk", "display_name"
+        )
+        if said & set(re.findall(r"[a-z]+", fold_text(name)))
+    }

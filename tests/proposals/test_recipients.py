@@ -397,3 +397,31 @@ def test_a_request_in_another_language_is_drafted_in_it(user, question, line):
     view = propose(user, question)
     assert view is not None
     assert line in view.draft_text
+
+
+def test_one_human_saved_twice_gets_the_newest_chat_and_no_namesake_note(user):
+    ingest(
+        user,
+        chat_of("wa-martina", "Martina Russo"),
+        say("w1", NOW - 9 * DAY, "Hi Martina, welcome back"),
+    )
+    ingest(
+        user,
+        chat_of("tg-tina", "Tina \U0001f33b", platform="telegram"),
+        say("t1", NOW - DAY, "Hi Tina, on my way", platform="telegram"),
+    )
+    merged = Person.objects.filter(user=user, display_name__in=["Martina Russo", "Tina \U0001f33b"])
+    ids = list(merged.values_list("pk", flat=True))
+    from proposals.choice import direct_chat_choice
+    from proposals.destination import _direct_chats
+
+    choice = direct_chat_choice(
+        user=user,
+        chats=_direct_chats(user=user, person_ids=ids),
+        person_ids=ids,
+        question="Text Martina that I'm outside",
+        names=["Martina"],
+        platforms=set(),
+    )
+    assert choice.chat is not None and choice.chat.platform_chat_id == "tg-tina"
+    assert choice.others == ()
