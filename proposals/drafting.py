@@ -145,6 +145,8 @@ class Ask:
     purpose: str = ""
     # What the recipient is asked to tell ("ask Ana whether she can drive").
     inquiry: str = ""
+    # "remind X about Y": the topic is a reminder.
+    is_reminder: bool = False
 
 
 def ask_of(question: str, named_as: str) -> Ask:
@@ -176,7 +178,8 @@ def ask_of(question: str, named_as: str) -> Ask:
     ):
         return Ask(inquiry=_tidy(match["x"]))
     if match := _TOPIC.search(text):
-        return Ask(topic=_tidy(match["x"]))
+        is_reminder = bool(re.search(r"\bremind\b", before or text, re.IGNORECASE))
+        return Ask(topic=_tidy(match["x"]), is_reminder=is_reminder)
     if after and (match := _WITH.search(after)):
         return Ask(topic=_tidy(match["x"]))
     if after and (match := _ASK_TO.search(after)):
@@ -456,6 +459,8 @@ def local_draft(context: DraftContext) -> str:
         about = topic or "what I promised"
         when = f" (since {since})" if since else ""
         lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
+    elif topic and ask.is_reminder:
+        lines.append(f"Just a friendly reminder about {topic}!")
     elif topic and not relayed:
         lines.append(f"I wanted to get in touch about {topic}.")
     elif not relayed:

@@ -425,3 +425,10 @@ def test_one_human_saved_twice_gets_the_newest_chat_and_no_namesake_note(user):
     )
     assert choice.chat is not None and choice.chat.platform_chat_id == "tg-tina"
     assert choice.others == ()
+
+
+def test_reminding_a_group_about_something_is_a_reminder(user):
+    groups_history(user)
+    view = propose(user, "Remind the climbing group about the early start on Sunday")
+    assert view is not None
+    assert "Just a friendly reminder about the early start on Sunday!" in view.draft_text
