@@ -165,6 +165,8 @@ def ask_of(question: str, named_as: str) -> Ask:
             after = re.sub(r"^'s\b", "", after)
     if after and (match := _THAT_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
+    if courtesy := _courtesy(before, after):
+        return Ask(message=courtesy)
     hyphenated = _HYPHENATED_MESSAGE.search(after or text)
     if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
         return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))
@@ -191,6 +193,35 @@ def ask_of(question: str, named_as: str) -> Ask:
     if rest and not re.match(r"^(?:to|in|on|at|for|from)\b", rest, re.IGNORECASE):
         return Ask(topic=rest)
     return Ask()
+
+
+# "say happy birthday to Ana", "wish Ana luck", "thank Ana for the lift", "congratulate Ana
+# on the job", "apologise to Ana for the mess": the courtesy is the message.
+_SAY_TO = re.compile(r"\b(?:say|send)\s+(?P<x>(?!(?:a|an|the|my|this|it)\b).+?)\s+to\s+$", re.I)
+_COURTESY_AFTER = (
+    (re.compile(r"\bwish\s+$", re.I), re.compile(r"^\s*(?P<x>\w.*)", re.I), "Wishing you {}!"),
+    (re.compile(r"\bthank\s+$", re.I), re.compile(r"^\s*for\s+(?P<x>.+)", re.I), "Thank you for {}!"),
+    (
+        re.compile(r"\bcongratulate\s+$", re.I),
+        re.compile(r"^\s*on\s+(?P<x>.+)", re.I),
+        "Congratulations on {}!",
+    ),
+    (
+        re.compile(r"\bapologi[sz]e\s+to\s+$", re.I),
+        re.compile(r"^\s*for\s+(?P<x>.+)", re.I),
+        "Sorry for {}.",
+    ),
+)
+
+
+def _courtesy(before: str, after: str) -> str:
+    if match := _SAY_TO.search(before):
+        said = _tidy(match["x"])
+        return said[0].upper() + said[1:] + "!" if said else ""
+    for verb, rest, line in _COURTESY_AFTER:
+        if verb.search(before) and (match := rest.search(after)):
+            return line.format(_tidy(_second_person(match["x"])))
+    return ""
 
 
 # --- the user's voice ------------------------------------------------------------------------

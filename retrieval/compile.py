@@ -343,6 +343,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|that|this|which|history|thread)\b)"
         r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up|check\s+in)\s+(?:to|with)\b"
         r"|(?:nudge|poke)\s+(?!(?:me|us)\b)"
+        # "say happy birthday to Ines", "apologise to Ines for ...".
+        r"|say\s+(?!(?:what|who|when|where|how|why|whether|if|that|about)\b)(?:[\w'!-]+\s+){1,4}?"
+        r"to\s+(?!(?:me|us)\b)\w"
+        r"|apologi[sz]e\s+to\s+(?!(?:me|us)\b)\w"
         # "drop Ines a line", "shoot Ines a quick text", "give the team a heads-up".
         r"|(?:drop|shoot|give|fire\s+off)\s+(?!(?:me|us)\b)(?:[\w'-]+\s+){1,4}?(?:an?|the)\s+"
         r"(?:(?:quick|short|little|brief)\s+)?(?:line|message|text|note|e-?mail|dm|shout"

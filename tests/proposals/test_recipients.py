@@ -432,3 +432,21 @@ def test_reminding_a_group_about_something_is_a_reminder(user):
     view = propose(user, "Remind the climbing group about the early start on Sunday")
     assert view is not None
     assert "Just a friendly reminder about the early start on Sunday!" in view.draft_text
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Say happy birthday to Wren", "Happy birthday!"),
+        ("Wish Wren good luck with the audition", "Wishing you good luck with the audition!"),
+        ("Thank Wren for the concert tickets", "Thank you for the concert tickets!"),
+        ("Congratulate Wren on the new flat", "Congratulations on the new flat!"),
+        ("Apologise to Wren for missing the show", "Sorry for missing the show."),
+    ],
+)
+def test_a_courtesy_the_request_names_is_the_message(user, question, line):
+    people_history(user)
+    view = propose(user, question)
+    assert view is not None
+    assert view.recipient_name == "Wren Abbott"
+    assert line in view.draft_text

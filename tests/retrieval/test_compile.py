@@ -464,6 +464,8 @@ def test_the_frame_of_an_outcome_question_is_not_a_keyword(user, question, keywo
         "écris à Quill que le ferry est en retard",
         "manda uma mensagem ao Quill a dizer que o ferry atrasou",
         "schreib Quill, dass die Fähre spät ist",
+        "say happy birthday to Quill",
+        "apologise to Quill for the late ferry",
     ],
 )
 def test_outreach_in_other_wordings_and_languages_asks_for_a_draft(question):
@@ -479,6 +481,7 @@ def test_outreach_in_other_wordings_and_languages_asks_for_a_draft(question):
         "did I post in the rowing chat?",
         "let me know what Quill said",
         "what did Quill say about the ferry?",
+        "what did Quill say to the harbour master?",
     ],
 )
 def test_questions_about_outreach_are_not_requests(question):
