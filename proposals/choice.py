@@ -61,17 +61,22 @@ class DirectChoice:
         )
 
 
-def topic_stems(question: str, names: Sequence[str]) -> set[str]:
-    """Stems of the request's subject words: not stop words, names or the words of asking."""
+def topic_words(question: str, names: Sequence[str]) -> list[str]:
+    """The request's subject words, folded: not stop words, names or the words of asking."""
     named = {word for name in names for word in re.findall(r"[a-z]+", fold_text(name))}
-    return {
-        word_stem(word)
+    return [
+        word
         for word in re.findall(r"[a-z][a-z'-]*", fold_text(question))
         if len(word) >= MIN_STEM
         and word not in STOP_WORDS
         and word not in named
         and word not in _REQUEST_WORDS
-    }
+    ]
+
+
+def topic_stems(question: str, names: Sequence[str]) -> set[str]:
+    """Stems of the request's subject words."""
+    return {word_stem(word) for word in topic_words(question, names)}
 
 
 def _chat_topic_score(*, user: User, chat: Chat, stems: set[str]) -> int:

@@ -59,6 +59,8 @@ class DraftContext:
     grounds: tuple[DraftGround, ...] = ()
     # A message to a whole group chat (``recipient_name`` is its title).
     is_group: bool = False
+    # The plan in that chat the request is about ("climbing on Saturday at 9 at Redstone").
+    plan: str = ""
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -461,6 +463,7 @@ def local_draft(context: DraftContext) -> str:
     topic = _second_person(ask.topic)
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
+    plan = f" ({context.plan})" if context.plan else ""
     lines: list[str] = []
     closing = "Talk soon!"
     if ask.message:
@@ -491,9 +494,9 @@ def local_draft(context: DraftContext) -> str:
         when = f" (since {since})" if since else ""
         lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
     elif topic and ask.is_reminder:
-        lines.append(f"Just a friendly reminder about {topic}!")
+        lines.append(f"Just a friendly reminder about {topic}{plan}!")
     elif topic and not relayed:
-        lines.append(f"I wanted to get in touch about {topic}.")
+        lines.append(f"I wanted to get in touch about {topic}{plan}.")
     elif not relayed:
         lines.append("I wanted to get in touch.")
     addressed = "all" if context.is_group else first_name

@@ -21,13 +21,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from claire.accounts.models import User
+from conversations.models import Chat
 from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
+from proposals.choice import topic_words
 from proposals.drafting import (
     DraftContext,
     DraftGround,
+    draft_is_safe,
     greeting_default,
     greeting_for,
     local_draft,
@@ -54,6 +57,8 @@ from proposals.models import (
 )
 from proposals.selectors import capability_is_granted, proposal_view_of
 from proposals.types import ProposalView
+from retrieval.memory.models import PlanStatus
+from retrieval.memory.selectors import plans_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -145,6 +150,26 @@ def requested_capability(compiled_query: Mapping[str, Any]) -> str:
     return ""
 
 
+def _people(compiled_query: Mapping[str, Any]) -> list[dict[str, Any]]:
+    people = compiled_query.get("people") or []
+    return [person for person in people if isinstance(person, dict)] if isinstance(people, list) else []
+
+
+def plan_summary(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:
+    """The plan in the destination chat the request is about, as the draft can say it
+    ("climbing on Saturday at 9 at Redstone"); "" when none, or when cancelled or unsafe."""
+    words = topic_words(question, names)
+    if not words:
+        return ""
+    for plan in plans_for_user(user=user, terms=words, chat_ids=[chat.pk], limit=3):
+        if plan.status == PlanStatus.CANCELLED or not plan.event_label:
+            continue
+        place = f" at {plan.place}" if plan.place else ""
+        summary = " ".join(f"{plan.activity} {plan.event_label}{place}".split())
+        return summary if draft_is_safe(summary, question=question) else ""
+    return ""
+
+
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
     for person in compiled_query.get("people") or []:
         if isinstance(person, dict) and person_id in (person.get("personIds") or []):
@@ -192,6 +217,12 @@ def proposal_prepare(
         if same_intent.status != ProposalStatus.PROPOSED or same_intent.expires_at > now:
             return proposal_view_of(same_intent)
     context = DraftContext(
+        plan=plan_summary(
+            user=user,
+            chat=destination.chat,
+            question=question,
+            names=[str(person.get("name") or "") for person in _people(compiled_query)],
+        ),
         question=question,
         recipient_name=destination.recipient_name,
         named_as=(

@@ -450,3 +450,22 @@ def test_a_courtesy_the_request_names_is_the_message(user, question, line):
     assert view is not None
     assert view.recipient_name == "Wren Abbott"
     assert line in view.draft_text
+
+
+def test_a_reminder_carries_the_plan_it_is_about(user):
+    groups_history(user)
+    ingest(
+        user,
+        titled("grp-crag", "Crag Rats \U0001f9d7", "Oona Vale", "Kip Arden"),
+        say("c3", NOW - DAY, "Climbing on Saturday at 9 at Redstone?", sender="Oona Vale"),
+        say("c4", NOW - DAY + timedelta(minutes=5), "Yes! Saturday at 9 works"),
+    )
+    memory_services.memory_refresh(
+        user=user, chat_ids=list(Chat.objects.filter(user=user).values_list("pk", flat=True))
+    )
+    view = propose(user, "Remind the climbing group about Saturday")
+    assert view is not None
+    assert (
+        "Just a friendly reminder about Saturday (climbing on Saturday at 9 at Redstone)!"
+        in view.draft_text
+    )
