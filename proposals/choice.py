@@ -42,7 +42,8 @@ _REQUEST_WORDS = frozenset(
 @dataclass(frozen=True)
 class DirectChoice:
     chat: Chat | None
-    # The contact the choice settled on, when the candidates were several people.
+    # The contact the choice settled on, when the candidates were different people (a
+    # contact saved twice keeps all its ids: its loops may be in either).
     person_id: int | None = None
     # Chosen because what the request is about was discussed there.
     is_topic_chosen: bool = False
@@ -122,27 +123,26 @@ def direct_chat_choice(
     candidates = written or candidates
     people = _chat_people(user=user, chats=candidates, person_ids=person_ids)
     if len(candidates) == 1:
-        return DirectChoice(chat=candidates[0], person_id=people.get(candidates[0].pk))
+        return DirectChoice(chat=candidates[0])
+    namesakes = _namesakes(user=user, person_ids=set(people.values()), names=names)
     stems = topic_stems(question, names)
     if stems:
         scores = [(_chat_topic_score(user=user, chat=chat, stems=stems), chat) for chat in candidates]
         best = max(score for score, _ in scores)
         winners = [chat for score, chat in scores if score == best]
         if best > 0 and len(winners) == 1:
-            return DirectChoice(
-                chat=winners[0], person_id=people.get(winners[0].pk), is_topic_chosen=True
-            )
-    if len(_namesakes(user=user, person_ids=set(people.values()), names=names)) <= 1:
+            settled = people.get(winners[0].pk) if len(namesakes) > 1 else None
+            return DirectChoice(chat=winners[0], person_id=settled, is_topic_chosen=True)
+    if len(namesakes) <= 1:
         # One human: one contact on several platforms, or saved again under a nickname the
         # compiler matched to the name ("Tina 🌻" beside "Martina Russo").
         newest = max(
             candidates,
             key=lambda chat: (chat.last_message_at.timestamp() if chat.last_message_at else 0),
         )
-        return DirectChoice(chat=newest, person_id=people.get(newest.pk))
+        return DirectChoice(chat=newest)
     chosen = candidates[0]
     chosen_person = people.get(chosen.pk)
-    namesakes = _namesakes(user=user, person_ids=set(people.values()), names=names)
     others = tuple(
         name
         for person_id, name in sorted(namesakes.items(), key=lambda item: item[1])
