@@ -29,12 +29,60 @@ TOPIC_SAMPLE = 300
 # Words of asking and writing that say nothing about the subject.
 _REQUEST_WORDS = frozenset(
     {
-        "text", "message", "messag", "ping", "remind", "tell", "ask", "write", "send", "reply",
-        "respond", "answer", "drop", "line", "shoot", "quick", "follow", "check", "nudge",
-        "let", "know", "draft", "email", "mail", "note", "again", "please", "back", "whatsapp",
-        "slack", "telegram", "signal", "sms", "imessage", "dile", "escribe", "escribele",
-        "ecris", "envoie", "manda", "mensagem", "mensaje", "que", "sobre", "about", "saying",
-        "contact", "touch", "reach", "heads", "shout", "give", "post", "get",
+        "text",
+        "message",
+        "messag",
+        "ping",
+        "remind",
+        "tell",
+        "ask",
+        "write",
+        "send",
+        "reply",
+        "respond",
+        "answer",
+        "drop",
+        "line",
+        "shoot",
+        "quick",
+        "follow",
+        "check",
+        "nudge",
+        "let",
+        "know",
+        "draft",
+        "email",
+        "mail",
+        "note",
+        "again",
+        "please",
+        "back",
+        "whatsapp",
+        "slack",
+        "telegram",
+        "signal",
+        "sms",
+        "imessage",
+        "dile",
+        "escribe",
+        "escribele",
+        "ecris",
+        "envoie",
+        "manda",
+        "mensagem",
+        "mensaje",
+        "que",
+        "sobre",
+        "about",
+        "saying",
+        "contact",
+        "touch",
+        "reach",
+        "heads",
+        "shout",
+        "give",
+        "post",
+        "get",
     }
 )
 
@@ -127,7 +175,9 @@ def direct_chat_choice(
     namesakes = _namesakes(user=user, person_ids=set(people.values()), names=names)
     stems = topic_stems(question, names)
     if stems:
-        scores = [(_chat_topic_score(user=user, chat=chat, stems=stems), chat) for chat in candidates]
+        scores = [
+            (_chat_topic_score(user=user, chat=chat, stems=stems), chat) for chat in candidates
+        ]
         best = max(score for score, _ in scores)
         winners = [chat for score, chat in scores if score == best]
         if best > 0 and len(winners) == 1:
@@ -138,7 +188,7 @@ def direct_chat_choice(
         # compiler matched to the name ("Tina 🌻" beside "Martina Russo").
         newest = max(
             candidates,
-            key=lambda chat: (chat.last_message_at.timestamp() if chat.last_message_at else 0),
+            key=lambda chat: chat.last_message_at.timestamp() if chat.last_message_at else 0,
         )
         return DirectChoice(chat=newest)
     chosen = candidates[0]

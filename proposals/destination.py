@@ -18,14 +18,13 @@ from django.db.models import Count, Max, Q
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person, Platform
+from proposals.choice import direct_chat_choice
+from proposals.groups import groups_named
+from proposals.wording import content_start
 from retrieval.compile import question_platforms
 from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
-
-from proposals.choice import direct_chat_choice
-from proposals.groups import groups_named
-from proposals.wording import content_start
 
 
 @dataclass(frozen=True)
@@ -226,7 +225,9 @@ def destination_resolve(
     )
     if not person_ids:
         return _group_destination(user=user, question=question, platforms=platforms)
-    if (in_group := _group_said_in(user=user, question=question, person_ids=person_ids)) is not None:
+    if (
+        in_group := _group_said_in(user=user, question=question, person_ids=person_ids)
+    ) is not None:
         return in_group
     choice = direct_chat_choice(
         user=user,

@@ -177,8 +177,10 @@ def ask_of(question: str, named_as: str) -> Ask:
         message = told["x"] if told else after
         if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
             return Ask(message=_tidy(message))
-    if after and re.search(r"\bask\s+(?:[\w'#-]+\s+){0,3}$", before, re.IGNORECASE) and (
-        match := _INQUIRY.search(after)
+    if (
+        after
+        and re.search(r"\bask\s+(?:[\w'#-]+\s+){0,3}$", before, re.IGNORECASE)
+        and (match := _INQUIRY.search(after))
     ):
         return Ask(inquiry=_tidy(match["x"]))
     if match := _TOPIC.search(text):
@@ -202,7 +204,11 @@ def ask_of(question: str, named_as: str) -> Ask:
 _SAY_TO = re.compile(r"\b(?:say|send)\s+(?P<x>(?!(?:a|an|the|my|this|it)\b).+?)\s+to\s+$", re.I)
 _COURTESY_AFTER = (
     (re.compile(r"\bwish\s+$", re.I), re.compile(r"^\s*(?P<x>\w.*)", re.I), "Wishing you {}!"),
-    (re.compile(r"\bthank\s+$", re.I), re.compile(r"^\s*for\s+(?P<x>.+)", re.I), "Thank you for {}!"),
+    (
+        re.compile(r"\bthank\s+$", re.I),
+        re.compile(r"^\s*for\s+(?P<x>.+)", re.I),
+        "Thank you for {}!",
+    ),
     (
         re.compile(r"\bcongratulate\s+$", re.I),
         re.compile(r"^\s*on\s+(?P<x>.+)", re.I),
@@ -374,25 +380,70 @@ class Frame:
 
 ENGLISH = "en"
 FRAMES = {
-    "es": Frame("Hola", "a todos", "¡Hasta pronto!", "¡Gracias!", "Te escribo sobre {}.",
-                "Te escribo para {}.", "Un recordatorio: ¿podrías {}?", "Quería escribirte."),
-    "fr": Frame("Salut", "à tous", "À bientôt !", "Merci !", "Je t'écris au sujet de {}.",
-                "Je t'écris pour {}.", "Petit rappel : pourrais-tu {} ?",
-                "Je voulais prendre des nouvelles."),
-    "pt": Frame("Olá", "a todos", "Até já!", "Obrigado!", "Escrevo-te sobre {}.",
-                "Escrevo-te para {}.", "Só para lembrar: podes {}?", "Queria falar contigo."),
-    "de": Frame("Hallo", "zusammen", "Bis bald!", "Danke!", "Ich schreibe dir wegen {}.",
-                "Ich schreibe dir, um {}.", "Kurze Erinnerung: kannst du {}?",
-                "Ich wollte mich kurz melden."),
+    "es": Frame(
+        "Hola",
+        "a todos",
+        "¡Hasta pronto!",
+        "¡Gracias!",
+        "Te escribo sobre {}.",
+        "Te escribo para {}.",
+        "Un recordatorio: ¿podrías {}?",
+        "Quería escribirte.",
+    ),
+    "fr": Frame(
+        "Salut",
+        "à tous",
+        "À bientôt !",
+        "Merci !",
+        "Je t'écris au sujet de {}.",
+        "Je t'écris pour {}.",
+        "Petit rappel : pourrais-tu {} ?",
+        "Je voulais prendre des nouvelles.",
+    ),
+    "pt": Frame(
+        "Olá",
+        "a todos",
+        "Até já!",
+        "Obrigado!",
+        "Escrevo-te sobre {}.",
+        "Escrevo-te para {}.",
+        "Só para lembrar: podes {}?",
+        "Queria falar contigo.",
+    ),
+    "de": Frame(
+        "Hallo",
+        "zusammen",
+        "Bis bald!",
+        "Danke!",
+        "Ich schreibe dir wegen {}.",
+        "Ich schreibe dir, um {}.",
+        "Kurze Erinnerung: kannst du {}?",
+        "Ich wollte mich kurz melden.",
+    ),
 }
 # The verb that opens the request says its language (the question is folded: no accents).
 _LANGUAGE_OF_VERB = (
-    ("pt", re.compile(r"^\W*(?:(?:manda|envia)\s+uma\s+mensagem|diz\s+(?:a|ao)|pergunta\s+(?:a|ao)"
-                      r"|lembra\s+(?:a|o)|escreve\s+(?:a|ao|para))\b")),
-    ("es", re.compile(r"^\W*(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
-                      r"|recuerdale|avisale|contestale|respondele|(?:manda|envia)(?:le)?\s+un)\b")),
-    ("fr", re.compile(r"^\W*(?:ecris|ecrivez|envoie|envoyez|dis|dites|demande|demandez|rappelle"
-                      r"|rappelez|reponds|repondez)\b")),
+    (
+        "pt",
+        re.compile(
+            r"^\W*(?:(?:manda|envia)\s+uma\s+mensagem|diz\s+(?:a|ao)|pergunta\s+(?:a|ao)"
+            r"|lembra\s+(?:a|o)|escreve\s+(?:a|ao|para))\b"
+        ),
+    ),
+    (
+        "es",
+        re.compile(
+            r"^\W*(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
+            r"|recuerdale|avisale|contestale|respondele|(?:manda|envia)(?:le)?\s+un)\b"
+        ),
+    ),
+    (
+        "fr",
+        re.compile(
+            r"^\W*(?:ecris|ecrivez|envoie|envoyez|dis|dites|demande|demandez|rappelle"
+            r"|rappelez|reponds|repondez)\b"
+        ),
+    ),
     ("de", re.compile(r"^\W*(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\b")),
 )
 _FOREIGN_MESSAGE = re.compile(

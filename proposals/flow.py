@@ -216,9 +216,7 @@ def proposal_paragraph(view: ProposalView, *, grounds: Sequence[DraftGround] = (
     platform = _PLATFORM_LABELS.get(view.platform, view.platform)
     # A message to a whole group is "for" the group: its title is said once.
     is_group = view.is_group
-    where = (
-        f"{view.chat_title}, {platform}" if view.chat_title and not is_group else platform
-    )
+    where = f"{view.chat_title}, {platform}" if view.chat_title and not is_group else platform
     recipient = f"the group {view.recipient_name}" if is_group else view.recipient_name
     draft = _SOURCE_MARK.sub("", view.draft_text).strip()
     labels = list(dict.fromkeys(ground.label for ground in grounds if ground.label))

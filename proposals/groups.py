@@ -34,9 +34,38 @@ _EVERYONE = re.compile(
     re.IGNORECASE,
 )
 _NOT_DESCRIBING = frozenset(
-    {"the", "my", "our", "a", "that", "this", "whole", "new", "old", "big", "in", "on", "to",
-     "everyone", "everybody", "all", "of", "post", "tell", "text", "message", "remind", "ask",
-     "write", "ping", "let", "send", "group", "chat", "channel"}
+    {
+        "the",
+        "my",
+        "our",
+        "a",
+        "that",
+        "this",
+        "whole",
+        "new",
+        "old",
+        "big",
+        "in",
+        "on",
+        "to",
+        "everyone",
+        "everybody",
+        "all",
+        "of",
+        "post",
+        "tell",
+        "text",
+        "message",
+        "remind",
+        "ask",
+        "write",
+        "ping",
+        "let",
+        "send",
+        "group",
+        "chat",
+        "channel",
+    }
 )
 # The request's own verb and preposition before a described group ("remind the climbing
 # group" names "the climbing group").

@@ -61,7 +61,9 @@ def proposal_view_of(proposal: Proposal) -> ProposalView:
         requires_approval=proposal.capability.requires_approval,
         status=str(proposal.status),
         payload_hash=proposal.payload_hash,
-        recipient_name=person.display_name if person is not None else proposal.destination_chat.title,
+        recipient_name=person.display_name
+        if person is not None
+        else proposal.destination_chat.title,
         chat_title=proposal.destination_chat.title,
         platform=str(proposal.destination_chat.platform),
         draft_text=str(proposal.payload.get("text", "")),

@@ -21,12 +21,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from claire.accounts.models import User
-from conversations.models import Chat
 from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
+from conversations.models import Chat
 from proposals import registry
-from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.choice import topic_words
+from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.drafting import (
     DraftContext,
     DraftGround,
@@ -152,7 +152,11 @@ def requested_capability(compiled_query: Mapping[str, Any]) -> str:
 
 def _people(compiled_query: Mapping[str, Any]) -> list[dict[str, Any]]:
     people = compiled_query.get("people") or []
-    return [person for person in people if isinstance(person, dict)] if isinstance(people, list) else []
+    return (
+        [person for person in people if isinstance(person, dict)]
+        if isinstance(people, list)
+        else []
+    )
 
 
 def plan_summary(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:

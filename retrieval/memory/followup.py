@@ -223,9 +223,7 @@ def group_follow_up(
     there (the thread), and the user's open promises in it that share the request's words."""
     if not group_ids:
         return FollowUp()
-    readable = _readable(user=user, compiled=compiled, now=now).filter(
-        chat_id__in=list(group_ids)
-    )
+    readable = _readable(user=user, compiled=compiled, now=now).filter(chat_id__in=list(group_ids))
     since = now - FOLLOW_UP_WINDOW
     recent = list(readable.filter(sent_at__gte=since).order_by("-sent_at", "-pk")[:SCAN_LIMIT])
     question_terms = {word for term in topic_terms(compiled) for word in _terms(term)}

@@ -258,7 +258,9 @@ def two_tobias(user) -> None:
         user,
         chat_of("dm-tobias-h", "Tobias Hale"),
         say("h1", NOW - 6 * DAY, "Hi Tobias, the kayak is in the garage"),
-        say("h2", NOW - 6 * DAY + timedelta(hours=1), "Great, I'll pick it up", sender="Tobias Hale"),
+        say(
+            "h2", NOW - 6 * DAY + timedelta(hours=1), "Great, I'll pick it up", sender="Tobias Hale"
+        ),
         say("h3", NOW - 5 * DAY, "Hi Tobias, did you get the paddle too?"),
     )
     ingest(
