@@ -497,16 +497,20 @@ def _day(moment: datetime, tz: str) -> str:
     return f"{local:%a} {local.day} {local:%b}"
 
 
+def _foreign_draft(context: DraftContext, frame: Frame, *, first_name: str) -> str:
+    body, closing = _foreign_lines(context.question, context.named_as, frame)
+    addressed = frame.everyone if context.is_group else first_name
+    greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
+    return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
+
+
 def local_draft(context: DraftContext) -> str:
     """A short polite message: greeting, what it is about (and since when), a closing, in the
     request's language; to a group, addressed to everyone in it."""
     first_name = "" if context.is_group else (context.recipient_name.split() or [""])[0]
     frame = FRAMES.get(request_language(context.question))
     if frame is not None:
-        lines, closing = _foreign_lines(context.question, context.named_as, frame)
-        addressed = frame.everyone if context.is_group else first_name
-        greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
-        return "\n\n".join([greeting, *lines, closing])[:MAX_DRAFT_CHARS]
+        return _foreign_draft(context, frame, first_name=first_name)
     ask = ask_of(context.question, context.named_as)
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
