@@ -74,7 +74,14 @@ _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
 # "tell Noor I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
 _TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
-_KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
+# "let Alex K know ...": a surname's initial the name as resolved may leave out.
+_KNOW = re.compile(r"^\s*(?:[\w.'-]+\s+){0,2}?know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
+# "text Kenji I'll pick him up at 6": a first-person clause right after the name is the
+# message itself.
+_FIRST_PERSON_CLAUSE = re.compile(
+    r"^\s*,?\s*(?P<x>(?:i|i'm|i'll|i've|i'd|im|ill|we|we're|we'll|we've)\b.+)",
+    re.IGNORECASE,
+)
 _TOPIC = re.compile(
     r"\b(?:about|regarding|re:?|concerning|on\s+the\s+subject\s+of)\s+(?P<x>.+)", re.IGNORECASE
 )
@@ -169,6 +176,8 @@ def ask_of(question: str, named_as: str) -> Ask:
         return Ask(message=_tidy(match["x"]))
     if courtesy := _courtesy(before, after):
         return Ask(message=courtesy)
+    if after and (match := _FIRST_PERSON_CLAUSE.search(after)):
+        return Ask(message=_tidy(match["x"]))
     hyphenated = _HYPHENATED_MESSAGE.search(after or text)
     if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
         return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))

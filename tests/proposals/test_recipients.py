@@ -498,3 +498,18 @@ def test_a_message_naming_a_group_cannot_redirect_a_request(user):
     proposal = proposal_of(propose(user, "Text Oona about Sunday"))
     assert proposal.destination_chat.platform_chat_id == "dm-oona"
     assert Proposal.objects.filter(user=user).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Text Wren I'll pick her up at six by the gate", "I'll pick you up at six by the gate."),
+        ("Message Wren we're running ten minutes late", "We're running ten minutes late."),
+        ("Let Wren A know I can't make the show", "I can't make the show."),
+    ],
+)
+def test_a_first_person_clause_after_the_name_is_the_message(user, question, line):
+    people_history(user)
+    view = propose(user, question)
+    assert view is not None
+    assert line in view.draft_text
