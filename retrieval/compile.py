@@ -343,9 +343,38 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|(?:text|message|email|dm|ping|contact|tell|ask|wish|congratulate|thank|remind)"
         r"\s+(?!(?:me|us|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with"
         r"|that|this|which|history|thread)\b)"
-        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b"
-        # "let Ines know the plumber moved": a message to someone, not to the user.
-        r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)[\w'-]+(?:\s+[\w'-]+)?\s+know\b)",
+        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up|check\s+in)\s+(?:to|with)\b"
+        r"|(?:nudge|poke)\s+(?!(?:me|us)\b)"
+        # "say happy birthday to Ines", "apologise to Ines for ...".
+        r"|say\s+(?!(?:what|who|when|where|how|why|whether|if|that|about)\b)(?:[\w'!-]+\s+){1,4}?"
+        r"to\s+(?!(?:me|us)\b)\w"
+        r"|apologi[sz]e\s+to\s+(?!(?:me|us)\b)\w"
+        # "drop Ines a line", "shoot Ines a quick text", "give the team a heads-up".
+        r"|(?:drop|shoot|give|fire\s+off)\s+(?!(?:me|us)\b)(?:[\w'-]+\s+){1,4}?(?:an?|the)\s+"
+        r"(?:(?:quick|short|little|brief)\s+)?(?:line|message|text|note|e-?mail|dm|shout"
+        r"|heads[\s-]?up)\b"
+        # "post in #design that ...", "announce in the band chat ...".
+        r"|(?:post|announce|share)\s+(?:it\s+|this\s+)?(?:in|on|to)\s+(?:the\s+|my\s+|our\s+)?#?\w"
+        # "let Ines know the plumber moved", "let the book club know ...": a message to
+        # someone, not to the user.
+        r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)(?:[\w'#-]+\s+){0,4}?[\w'-]+\s+know\b)",
+        ActionType.DRAFT_OUTREACH,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "outreach_elsewhere",
+        # The same requests in Spanish, French, Portuguese and German (folded: no accents):
+        # "dile a Marta que ...", "ecris a Paul ...", "manda uma mensagem a Rita ...",
+        # "schreib Jonas ...".
+        _IMPERATIVE + r"(?:(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
+        r"|recuerdale|avisale|contestale|respondele)\s+(?:un\s+(?:mensaje|correo|whatsapp)\s+)?"
+        r"(?:a|al)\s+\w"
+        r"|(?:manda|envia|escribe)(?:le)?\s+(?:un|una|uma)\s+(?:mensaje|correo|mensagem|e-?mail)\s+"
+        r"(?:a|al|ao|à|para)\s+\w"
+        r"|(?:ecris|ecrivez|envoie|envoyez|dis|dites|demande|demandez|rappelle|rappelez|reponds"
+        r"|repondez)\s+(?:un\s+(?:message|mail|texto|sms)\s+)?(?:a|au|aux)\s+\w"
+        r"|(?:diz|pergunta|lembra|escreve|responde)\s+(?:a|ao|à|para\s+[ao]?)\s*\w"
+        r"|(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\s+(?!mir\b|mich\b|uns\b)\w)",
         ActionType.DRAFT_OUTREACH,
     ),
     _pattern(

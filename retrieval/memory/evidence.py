@@ -65,7 +65,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
-from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
+from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up, group_follow_up
 from retrieval.memory.kinship import KIN_FORMS
 from retrieval.memory.models import FactKind, Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.sameperson import same_person_findings
@@ -1979,6 +1979,12 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
             _person_loop_hits(user=user, compiled=compiled)
             + action_follow_up(user=user, compiled=compiled, now=now).hits()
         )
+    elif compiled.intent == Intent.ACTION_REQUEST and (
+        groups := chats_named(user=user, question=compiled.question, groups_only=True)
+    ):
+        # Writing to a whole group: its thread about the request grounds the draft.
+        source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
+        found = group_follow_up(user=user, compiled=compiled, group_ids=groups, now=now).hits()
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)
