@@ -44,6 +44,7 @@ from retrieval.memory.extract import (
     FactClaim,
     fact_claims,
     fulfils_promise,
+    is_ask,
     is_deferral,
     is_question_to_user,
     is_request_by_user,
@@ -52,6 +53,7 @@ from retrieval.memory.extract import (
     plan_signal,
     promise_object,
     puts_off,
+    takes_on,
 )
 from retrieval.memory.introductions import (
     FIRST_MESSAGES,
@@ -532,11 +534,15 @@ def _loops_in_chat(
                 )
             continue
         replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
+        asked = _ask_answered(message, messages[:index], replied)
         person_id = counterpart_id if is_direct else (replied.sender_person_id if replied else None)
         if person_id is None and not is_direct:
             person_id = next(
                 (pid for name, pid in members.items() if _names(message.text, name)), None
             )
+        if person_id is None and asked is not None:
+            # "yes, I'll post them after work" in a group is owed to whoever just asked.
+            person_id = asked.sender_person_id
         if is_request_by_user(message.text):
             answer = next(
                 (
@@ -550,6 +556,9 @@ def _loops_in_chat(
             )
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
         promised = promise_object(message.text)
+        if promised is None and asked is not None and takes_on(message.text):
+            # "will do!" after "could you share the slides?": the ask says what is owed.
+            promised = ""
         if promised is not None:
             asked = (
                 _deferred_question(message, messages[:index]) if is_deferral(message.text) else None
@@ -580,6 +589,25 @@ def _loops_in_chat(
             )
             found.append(_loop(LoopKind.PROMISE_BY_USER, message, person_id, kept))
     return found
+
+
+# How soon after an ask the user's reply takes it on.
+TAKE_ON_WINDOW = timedelta(hours=12)
+
+
+def _ask_answered(
+    message: _ChatMessage, earlier: Sequence[_ChatMessage], replied: _ChatMessage | None
+) -> _ChatMessage | None:
+    """The ask the user's ``message`` answers: the message it replies to, else the other
+    side's last message within ``TAKE_ON_WINDOW`` before it, when that asks for something."""
+    if replied is not None:
+        return replied if not replied.is_from_self and is_ask(replied.text) else None
+    for previous in reversed(earlier):
+        if message.sent_at - previous.sent_at > TAKE_ON_WINDOW:
+            return None
+        if not previous.is_from_self:
+            return previous if is_ask(previous.text) else None
+    return None
 
 
 def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
