@@ -222,7 +222,7 @@ _ANSWERED_SQL = """
         SELECT m.id FROM conversations_message m
         WHERE m.chat_id = opener.chat_id AND m.user_id = opener.user_id
           AND m.deleted_at IS NULL AND m.is_from_self <> opener.is_from_self
-          AND m.sent_at < opener.sent_at AND m.sent_at >= opener.sent_at - %s
+          AND m.sent_at < opener.sent_at AND m.sent_at >= opener.sent_at - make_interval(secs => %s)
         ORDER BY m.sent_at DESC, m.id DESC LIMIT 1
     ) previous
     WHERE opener.id = ANY(%s)
@@ -236,7 +236,7 @@ def answered_messages(openers: Sequence[Message]) -> dict[int, Message]:
     replied = {opener.pk: opener.reply_to_id for opener in openers if opener.reply_to_id}
     rest = [opener.pk for opener in openers]
     with connection.cursor() as cursor:
-        cursor.execute(_ANSWERED_SQL, [CONTEXT_WINDOW, rest])
+        cursor.execute(_ANSWERED_SQL, [CONTEXT_WINDOW.total_seconds(), rest])
         previous = dict(cursor.fetchall())
     wanted = {*replied.values(), *previous.values()}
     found = Message.objects.filter(pk__in=wanted, deleted_at__isnull=True).in_bulk()
@@ -429,7 +429,7 @@ def _deliveries(
     wanted = [
         loop
         for loop in loops
-        if loop.kind in _DELIVERED_BY_USER and reach[loop.pk].direct_chats - {loop.chat_id}
+        if LoopKind(loop.kind) in _DELIVERED_BY_USER and reach[loop.pk].direct_chats - {loop.chat_id}
     ]
     if not wanted:
         return {}
@@ -453,7 +453,7 @@ def _deliveries(
     found = {}
     for loop in wanted:
         person = reach[loop.pk]
-        by_user = _DELIVERED_BY_USER[loop.kind]
+        by_user = _DELIVERED_BY_USER[LoopKind(loop.kind)]
         for pk, chat_id, is_from_self, sender_id, sent_at, kind, text in rows:
             if (
                 chat_id == loop.chat_id

@@ -16,9 +16,9 @@ from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
     AGREEMENT,
+    ARRIVED,
     CANCELLATION,
     CHANGE,
-    ARRIVED,
     DEFERRAL,
     DONE,
     LATER_TIME,
@@ -387,7 +387,7 @@ def mentions_word(text: str, word: str) -> bool:
 
 # Second-person words: a question with one of them is asked of the person it is sent to.
 _ADDRESSED_QUESTION = re.compile(
-    r"\b(?:you|your|u|ya)\b|\bany (?:news|update)s?\b|\bstill up for\b"
+    r"\b(?:you|your|u|ya)\b"
     # es, pt, fr, it, de
     r"|\b(?:t[uú]|usted|ustedes|vos|voc[eê]s?|vc|vous|toi|ton|ta|tes|votre|voi|tuo|tua|tuoi"
     r"|du|dich|dir|dein\w*|euch)\b",

@@ -298,7 +298,9 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
         r"|forward|bring|get|pay|book|sign|remind|look|send)",
         r"(?:send|text|email|forward|tell|remind|call) me",
         r"let me know",
+        # Follow-ups that leave out "you": "any news on the lease?", "still up for Friday?"
         r"any (?:eta|news|updates?)",
+        r"still (?:up for|on for|keen|in for)",
         r"(?:did|have) (?:you|u) (?:had |get |got )?a chance to",
         r"do (?:you|u) (?:still )?have",
         r"can i (?:get|have|borrow|grab)",
@@ -322,9 +324,9 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
     "fr": (
         r"(?:tu|vous) (?:peux|pourrais|pouvez|pourriez|as|avez) ",
         r"(?:peux|pourrais|pouvez|pourriez|as|avez)[- ](?:tu|vous)",
-        r"(?:tu|vous) (?:m|nous)['’]",
+        r"(?:tu|vous) (?:m|nous)['\u2019]",
         r"est[- ]ce que (?:tu|vous)",
-        r"s['’]il (?:te|vous) pla[iî]t",
+        r"s['\u2019]il (?:te|vous) pla[iî]t",
         "stp",
         "svp",
     ),
@@ -354,12 +356,13 @@ DONE: Mapping[str, tuple[str, ...]] = {
         r"(?:j[aá] )?te (?:mandei|enviei|passei|paguei)",
     ),
     "fr": (
-        r"c['’]est (?:fait|envoy[ée]|r[ée]gl[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]",
-        r"vir[ée]", r"je (?:te |vous )?(?:l['’]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis)",
+        r"c['\u2019]est (?:fait|envoy[ée]|r[ée]gl[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]",
+        r"vir[ée]",
+        r"je (?:te |vous )?(?:l['\u2019]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis)",
         "voil[aà]",
     ),
     "it": (r"fatto", r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]", r"ecco(?:l[oaie])?",
-           r"(?:te|ti) (?:l['’]|l[oaie] )?ho (?:mandat|inviat|passat|pagat)[oaie]"),
+           r"(?:te|ti) (?:l['\u2019]|l[oaie] )?ho (?:mandat|inviat|passat|pagat)[oaie]"),
     "de": ("erledigt", "gemacht", "geschickt", r"[üu]berwiesen", "bezahlt", "anbei",
            r"hier (?:ist|sind)"),
 }  # fmt: skip
@@ -368,12 +371,15 @@ DONE: Mapping[str, tuple[str, ...]] = {
 # "bien reçu", "ricevuto", "angekommen").
 ARRIVED: Mapping[str, tuple[str, ...]] = {
     "en": (
-        r"got (?:it|them|the|your)", "received", r"(?:it|they|that|your \w+) (?:arrived|came)",
-        r"(?:has|have) arrived", "came through",
+        r"got (?:it|them|the|your)",
+        "received",
+        r"(?:it|they|that|your \w+) (?:arrived|came)",
+        r"(?:has|have) arrived",
+        "came through",
     ),
     "es": (r"recib[ií]", "lo tengo", r"(?:ya )?(?:me )?lleg[oó]"),
     "pt": ("recebi", "peguei", r"(?:j[aá] )?chegou"),
-    "fr": (r"bien re[çc]u", r"re[çc]u", r"(?:c['’]est |bien )arriv[ée]"),
+    "fr": (r"bien re[çc]u", r"re[çc]u", r"(?:c['\u2019]est |bien )arriv[ée]"),
     "it": (r"ricevut[oaie]", r"(?:[eè] )?arrivat[oaie]"),
     "de": ("erhalten", "angekommen", "bekommen"),
 }
@@ -388,7 +394,7 @@ LATER_TIME: Mapping[str, tuple[str, ...]] = {
     ),
     "es": ("ma[ñn]ana", "esta (?:noche|tarde|semana)", "luego", "despu[ée]s", "m[aá]s tarde"),
     "pt": ("amanh[aã]", "(?:hoje )?[àa] noite", "mais tarde", "depois", "essa semana"),
-    "fr": ("demain", "ce soir", "plus tard", "tout [àa] l['’]heure", "cette semaine"),
+    "fr": ("demain", "ce soir", "plus tard", "tout [àa] l['\u2019]heure", "cette semaine"),
     "it": ("domani", "stasera", "pi[uù] tardi", "dopo", "questa settimana"),
     "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich"),
 }  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -11,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -493,10 +494,14 @@ def _loops_in_chat(
     if user_writes_here is None:
         user_writes_here = any(message.is_from_self for message in messages)
     by_pk = {message.pk: message for message in messages}
+    replies_to: dict[int, list[_ChatMessage]] = {}
+    for message in messages:
+        if message.reply_to_id:
+            replies_to.setdefault(message.reply_to_id, []).append(message)
     for index, message in enumerate(messages):
         if opener_indexes is not None and index not in opener_indexes:
             continue
-        later = messages[index + 1 :]
+        later = _answer_candidates(messages, index, replies_to)
         if not message.is_from_self:
             replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
             # "Are you coming too?" right after the user spoke is asked of them.
@@ -588,6 +593,24 @@ def _loops_in_chat(
                 None,
             )
             found.append(_loop(LoopKind.PROMISE_BY_USER, message, person_id, kept))
+    return found
+
+
+# How long a loop can be answered in its chat by a message that does not reply to it: a
+# message half a year later is about something else. Bounding it keeps the memory job from
+# reading every old open loop again at each batch.
+LOOP_ANSWER_HORIZON = timedelta(days=180)
+
+
+def _answer_candidates(
+    messages: Sequence[_ChatMessage], index: int, replies_to: Mapping[int, list[_ChatMessage]]
+) -> list[_ChatMessage]:
+    """The messages after ``messages[index]`` that may answer it: those within
+    ``LOOP_ANSWER_HORIZON``, then the later ones that reply to it."""
+    opener = messages[index]
+    until = opener.sent_at + LOOP_ANSWER_HORIZON
+    found = list(itertools.takewhile(lambda m: m.sent_at <= until, messages[index + 1 :]))
+    found += [m for m in replies_to.get(opener.pk, ()) if m.sent_at > until]
     return found
 
 
@@ -839,7 +862,15 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
 def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime) -> list[Loop]:
     """The chats' loops opened before ``since`` whose state a message from ``since`` on can
     change: still open, resolved from ``since`` on, or closed by a message of another chat (a
-    message of their own chat may now resolve them first)."""
+    message of their own chat may now resolve them first). A loop opened more than
+    ``LOOP_ANSWER_HORIZON`` before ``since`` only when a message from ``since`` on replies to
+    its opening message: nothing else can answer it any more."""
+    replied_now = Message.objects.filter(
+        user=user,
+        chat_id__in=list(chat_ids),
+        sent_at__gte=since,
+        reply_to_id=OuterRef("opened_by_id"),
+    )
     return list(
         Loop.objects.filter(user=user, chat_id__in=list(chat_ids), opened_at__lt=since)
         .exclude(status=LoopStatus.CLOSED_BY_USER)
@@ -848,6 +879,7 @@ def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime
             | Q(closed_at__gte=since)
             | ~Q(resolved_by__chat_id=F("chat_id"))
         )
+        .filter(Q(opened_at__gte=since - LOOP_ANSWER_HORIZON) | Exists(replied_now))
     )
 
 

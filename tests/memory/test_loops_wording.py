@@ -170,8 +170,13 @@ PROMISES = (
         name="promise kept by replying to the ask with a file in a group",
         chats={"trip": group("Farah", "Kenji")},
         lines=(
-            Line("trip", MON + 3, "Farah", "Maya can you post the ferry tickets here?",
-                 message_id="ask"),
+            Line(
+                "trip",
+                MON + 3,
+                "Farah",
+                "Maya can you post the ferry tickets here?",
+                message_id="ask",
+            ),
             Line("trip", MON + 3.1, None, "yes, I'll post them after work"),
             Line("trip", TUE + 2, None, MEDIA, reply_to="ask"),
         ),
