@@ -308,3 +308,123 @@ def maya(user):
 def test_loop_wording(maya, story):
     problems = story_failures(maya, story)
     assert not problems, "; ".join(problems)
+
+
+# Written after the rules above, run once before any change to measure how they carry over.
+AFTER = (
+    Story(
+        name="after: Portuguese ask kept by a file in another app",
+        chats={"nuno": dm("Nuno"), "nuno-tg": dm("Nuno", platform="telegram")},
+        lines=(
+            Line("nuno", MON + 2, None, "e aí Nuno"),
+            Line("nuno", MON + 3, "Nuno", "você pode me mandar o orçamento da pintura?"),
+            Line("nuno", MON + 3.2, None, "claro, mando hoje à noite"),
+            Line("nuno-tg", MON + 11, None, MEDIA),
+        ),
+        question="did I send Nuno the orçamento?",
+        asked_hours=WED + 3,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="after: German promise still open on the list",
+        chats={"ilse": dm("Ilse")},
+        lines=(
+            Line("ilse", MON + 2, "Ilse", "hast du noch die Fotos vom Konzert?"),
+            Line("ilse", MON + 2.3, None, "ja! ich schicke dir die Fotos heute abend"),
+        ),
+        question="what do I still owe people?",
+        asked_hours=THU + 3,
+        expect=("Ilse",),
+    ),
+    Story(
+        name="after: on it, then a link in reply to the ask",
+        chats={"yusuf": dm("Yusuf", platform="slack")},
+        lines=(
+            Line(
+                "yusuf",
+                MON + 2,
+                "Yusuf",
+                "can you dig up the onboarding doc for Mirela?",
+                message_id="doc-ask",
+            ),
+            Line("yusuf", MON + 2.1, None, "on it"),
+            Line("yusuf", MON + 5, None, "https://wiki.example.com/onboarding", reply_to="doc-ask"),
+        ),
+        question="did I send Yusuf the onboarding doc?",
+        asked_hours=WED + 3,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="after: Spanish request put off, still open",
+        chats={"valeria": dm("Valeria")},
+        lines=(
+            Line("valeria", MON + 2, None, "¿me puedes mandar las fotos de la boda?"),
+            Line("valeria", MON + 2.5, "Valeria", "sí, mañana te las paso"),
+            Line("valeria", WED + 1, "Valeria", "qué calor hace hoy"),
+        ),
+        question="has Valeria sent the wedding fotos yet?",
+        asked_hours=THU + 3,
+        expect=("No",),
+        refuse=("Yes",),
+    ),
+    Story(
+        name="after: imperative ask in a group naming the user, answered in a DM",
+        chats={"flat": group("Saoirse", "Tiago"), "saoirse": dm("Saoirse")},
+        lines=(
+            Line("flat", MON + 1, None, "morning all"),
+            Line("flat", MON + 2, "Saoirse", "Maya pls pay the electricity bill before friday"),
+            Line("saoirse", MON + 20, None, "paid the electricity bill just now"),
+        ),
+        question="did I pay the electricity bill?",
+        asked_hours=WED + 3,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="after: who is waiting, French and English",
+        chats={"mirela": dm("Mirela"), "joaquim": dm("Joaquim")},
+        lines=(
+            Line("mirela", MON + 1, None, "coucou"),
+            Line("joaquim", MON + 1, None, "yo"),
+            Line("mirela", TUE + 2, "Mirela", "est-ce que tu as reçu mon colis ?"),
+            Line("joaquim", TUE + 3, "Joaquim", "would you mind checking the lease clause?"),
+        ),
+        question="who's waiting on a reply from me?",
+        asked_hours=WED + 3,
+        expect=("Mirela", "Joaquim"),
+    ),
+    Story(
+        name="after: Italian request answered with ecco",
+        chats={"tiago": dm("Tiago")},
+        lines=(
+            Line("tiago", MON + 2, None, "mi mandi il link della playlist per favore?"),
+            Line("tiago", MON + 2.4, "Tiago", "dopo"),
+            Line("tiago", TUE + 9, "Tiago", "ecco la playlist: https://music.example.com/p/77"),
+        ),
+        question="did Tiago ever send me the playlist?",
+        asked_hours=WED + 3,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+    Story(
+        name="after: promise to nobody kept in its own group by a file",
+        chats={"hike": group("Tiago", "Nuno")},
+        lines=(
+            Line("hike", MON + 2, "Tiago", "who has the trail map?"),
+            Line("hike", MON + 2.2, None, "I'll upload the trail map tonight"),
+            Line("hike", MON + 9, None, MEDIA),
+        ),
+        question="did I upload the trail map?",
+        asked_hours=WED + 3,
+        expect=("Yes",),
+        refuse=("No",),
+    ),
+)
+
+
+@pytest.mark.parametrize("story", AFTER, ids=[story.name for story in AFTER])
+def test_loop_wording_written_after(maya, story):
+    problems = story_failures(maya, story)
+    assert not problems, "; ".join(problems)
