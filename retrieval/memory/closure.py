@@ -256,14 +256,27 @@ _AMOUNT = re.compile(
 _PAY_BACK = re.compile(
     r"\b(?:pay|paying|venmo|zelle|transfer|owe|reimburse|pay\s+\w+\s+back)\b", re.IGNORECASE
 )
+# Paying, in the lexicon's languages: "paguei o estacionamento, 12 euros" → "te passo amanhã"
+# is a promise to pay it back.
+_PAID_FOR = re.compile(
+    r"\b(?:paid|covered|paguei|pagu[eé]|pagado|pagato|pay[ée]|bezahlt|ausgelegt|owe|debes|deves"
+    r"|devi|schuldest)\b",
+    re.IGNORECASE,
+)
 
 
 def owed_amount(opener: Message) -> tuple[str, int] | None:
     """The amount a promise to pay ("I'll pay you back Saturday!") is about, with the message
     that states it: the promise itself, else the message it answers ("I paid your pass, $22")."""
-    if not _PAY_BACK.search(opener.text or ""):
+    answered = answered_message(opener)
+    about_paying = _PAY_BACK.search(opener.text or "") or (
+        answered is not None
+        and _PAID_FOR.search(answered.text or "")
+        and _AMOUNT.search(answered.text or "")
+    )
+    if not about_paying:
         return None
-    for message in (opener, answered_message(opener)):
+    for message in (opener, answered):
         if message is None:
             continue
         match = _AMOUNT.search(message.text or "")
@@ -429,7 +442,8 @@ def _deliveries(
     wanted = [
         loop
         for loop in loops
-        if LoopKind(loop.kind) in _DELIVERED_BY_USER and reach[loop.pk].direct_chats - {loop.chat_id}
+        if LoopKind(loop.kind) in _DELIVERED_BY_USER
+        and reach[loop.pk].direct_chats - {loop.chat_id}
     ]
     if not wanted:
         return {}

@@ -294,6 +294,20 @@ LISTS = (
     ),
 )
 
+LISTS += (
+    Story(
+        name="what do I owe: the amount said in Portuguese before the promise",
+        chats={"tomas": dm("Tomas")},
+        lines=(
+            Line("tomas", MON + 3, "Tomas", "paguei o estacionamento, 12 euros"),
+            Line("tomas", MON + 3.2, None, "valeu! te passo amanhã"),
+        ),
+        question="what do I owe people?",
+        asked_hours=THU + 3,
+        expect=("Tomas", "12 euros"),
+    ),
+)
+
 STORIES = ASKS + PROMISES + REQUESTS + LISTS
 
 
