@@ -29,6 +29,7 @@ AI is never returned (checked again on the messages themselves, whatever the sel
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -49,9 +50,15 @@ from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import answered_messages, owed_amount
+from retrieval.memory.closure import answered_messages, owed_amount, says_done
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
-from retrieval.memory.extract import RELATIONS, is_suspicious, puts_off
+from retrieval.memory.extract import (
+    RELATIONS,
+    has_link,
+    is_request_form,
+    is_suspicious,
+    puts_off,
+)
 from retrieval.memory.findings import (
     Finding,
     LoopState,
@@ -429,6 +436,14 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             return 1
         return shared
 
+    asks_for_deed = is_self and LoopKind.QUESTION_TO_USER in kinds and len(kinds) > 1
+    if asks_for_deed:
+        # What someone asked the user for ("mi mandi la ricevuta?"), not any question.
+        rows = [
+            (row, name)
+            for row, name in rows
+            if row.kind != LoopKind.QUESTION_TO_USER or is_request_form(row.opened_by.text or "")
+        ]
     scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
     if terms:
         # With nobody named, the topic alone picks the loop: two of its words when it has two.
@@ -448,12 +463,34 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         closed_at=row.closed_at,
         resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
     )
+    if (
+        asks_for_deed
+        and row.kind == LoopKind.QUESTION_TO_USER
+        and row.status == LoopStatus.RESOLVED
+        and not _delivers(row.resolved_by)
+    ):
+        # A reply is not the thing asked for: "sure!" leaves "did I send …?" at no.
+        loop = dataclasses.replace(
+            loop,
+            status=LoopStatus.OPEN,
+            resolved_by_message_id=None,
+            closed_at=None,
+            resolved_at=None,
+        )
     note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
     hits: list[_Hit] = []
-    if row.resolved_by_id:
-        hits.append((row.resolved_by_id, "closed it"))
+    if loop.resolved_by_message_id:
+        hits.append((loop.resolved_by_message_id, "closed it"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+def _delivers(message: Message | None) -> bool:
+    """A file, a link or a message saying it is done."""
+    if message is None:
+        return False
+    text = message.text or ""
+    return message.kind == MessageKind.MEDIA or has_link(text) or says_done(text)
 
 
 def _request_answer(

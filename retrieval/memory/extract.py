@@ -437,6 +437,12 @@ def is_ask(text: str) -> bool:
     return bool(_REQUEST.search(text) and _PLEASE.search(text))
 
 
+def is_request_form(text: str) -> bool:
+    """``text`` asks for something in one of ``plan_words.REQUEST``'s forms ("could you send
+    …", "mi mandi …", "pls …"), not only a question ("did you find the map?")."""
+    return bool(_REQUEST.search(text))
+
+
 def is_question_to_user(
     text: str, *, user_name: str, is_direct: bool, replies_to_user: bool
 ) -> bool:
