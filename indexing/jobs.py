@@ -27,6 +27,7 @@ from claire.ai.profiles import eligible_candidates
 from claire.ai.tokens import count_tokens
 from claire.ai.types import DataPolicy, EmbeddingResult
 from claire.backoff import backoff_delay
+from claire.db.leases import LeaseLost
 from indexing import services
 from indexing.batching import batches_split
 from indexing.concurrency import ProviderSlotUnavailable, provider_slot_pool, slot_held
@@ -131,7 +132,7 @@ def index_job_run(
             user_search_index_due=outcome == JobOutcome.DONE
             and services.user_search_index_due(user_id=job.user_id, index_version=version),
         )
-    except services.LeaseLost:
+    except LeaseLost:
         logger.warning("indexing.job_lease_lost", extra={"job_id": job_id, "worker": worker_id})
         return JobRun(job_id=job_id, outcome=JobOutcome.LEASE_LOST, embedded=runner.embedded)
     except (TransientJobError, ProviderSlotUnavailable, OperationalError) as error:
@@ -182,7 +183,7 @@ def _after_transient(*, job: IndexJob, worker_id: str, code: str, runner: _JobRu
         services.index_job_release(
             job=job, worker_id=worker_id, error_code=code, count_attempt=True
         )
-    except services.LeaseLost:
+    except LeaseLost:
         return JobRun(job_id=job.pk, outcome=JobOutcome.LEASE_LOST, embedded=runner.embedded)
     delay = retry_delay_seconds(attempts=attempts)
     logger.warning(

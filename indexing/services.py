@@ -22,6 +22,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from claire.accounts.models import User
+from claire.db.leases import (
+    WORKER_LOST,
+    Claim,
+    LeaseLost,
+    lease_check,
+    lease_claim,
+    lease_renew,
+)
 from indexing.models import (
     MAINTAINED_VERSION_STATES,
     OPEN_JOB_STATES,
@@ -331,20 +339,13 @@ def _deltas_bulk(
 # --- entries: written by jobs -----------------------------------------------------------------
 
 
-class LeaseLost(Exception):
-    """Another worker holds the job now (this one was presumed dead); stop without writing."""
+def _job_lease() -> timedelta:
+    return timedelta(seconds=settings.INDEXING_JOB_LEASE_SECONDS)
 
 
 def _job_touch(*, job: IndexJob, worker_id: str, **changes: object) -> None:
-    """Renew the lease and apply ``changes`` (field -> value or expression) to the job row, or
-    raise ``LeaseLost``. Inside a transaction this also makes that transaction's writes
-    conditional on still holding the job."""
-    lease = timedelta(seconds=settings.INDEXING_JOB_LEASE_SECONDS)
-    updated = IndexJob.objects.filter(
-        pk=job.pk, state=JobState.RUNNING, lease_owner=worker_id
-    ).update(lease_expires_at=timezone.now() + lease, updated_at=timezone.now(), **changes)
-    if updated != 1:
-        raise LeaseLost(f"job {job.pk} is no longer held by {worker_id}")
+    """Renew the lease and apply ``changes`` to the job row, or raise ``LeaseLost``."""
+    lease_renew(IndexJob.objects, job=job, worker_id=worker_id, lease=_job_lease(), **changes)
 
 
 def entries_seed_batch(*, job: IndexJob, worker_id: str, batch_size: int) -> int | None:
@@ -652,7 +653,7 @@ def index_jobs_mark_sent(*, job_ids: Sequence[int]) -> list[int]:
                 continue
             if job.state == JobState.RUNNING:
                 job.attempts += 1
-                job.last_error = "worker_lost"
+                job.last_error = WORKER_LOST
             job.state = JobState.QUEUED
             job.lease_owner = ""
             job.lease_expires_at = now + _queued_grace()
@@ -693,28 +694,22 @@ def index_job_claim(*, job_id: int, worker_id: str) -> IndexJob | None:
         )
         if job is None or job.state not in OPEN_JOB_STATES:
             return None
-        if job.state == JobState.RUNNING:
-            if job.lease_expires_at is not None and job.lease_expires_at > now:
-                return None
-            job.attempts += 1
-            job.last_error = "worker_lost"
-        if job.attempts >= settings.INDEXING_JOB_MAX_ATTEMPTS:
-            # Workers keep dying on this job (out of memory on one batch, say): stop
-            # instead of taking every worker down in turn.
-            job.state = JobState.FAILED
-            job.last_error = f"{job.last_error or 'attempts'}:gave_up"
-            job.finished_at = now
-            job.lease_owner = ""
-            job.lease_expires_at = None
+        claim = lease_claim(
+            job,
+            worker_id=worker_id,
+            lease=_job_lease(),
+            max_attempts=settings.INDEXING_JOB_MAX_ATTEMPTS,
+            now=now,
+        )
+        if claim is Claim.HELD:
+            return None
+        if claim is Claim.GAVE_UP:
             job.save()
             logger.warning(
                 "indexing.job_failed",
                 extra={"job_id": job.pk, "user_id": job.user_id, "error_code": job.last_error},
             )
             return None
-        job.state = JobState.RUNNING
-        job.lease_owner = worker_id
-        job.lease_expires_at = now + timedelta(seconds=settings.INDEXING_JOB_LEASE_SECONDS)
         job.started_at = job.started_at or now
         job.save()
     logger.info(
@@ -733,13 +728,12 @@ def index_job_finish(*, job: IndexJob, worker_id: str) -> bool:
     cursor and return False so the caller makes another pass."""
     with transaction.atomic():
         locked = IndexJob.objects.select_for_update().get(pk=job.pk)
-        if locked.state != JobState.RUNNING or locked.lease_owner != worker_id:
-            raise LeaseLost(f"job {job.pk} is no longer held by {worker_id}")
+        lease_check(locked, worker_id=worker_id)
         now = timezone.now()
         if locked.rerun_requested:
             locked.rerun_requested = False
             locked.cursor = 0
-            locked.lease_expires_at = now + timedelta(seconds=settings.INDEXING_JOB_LEASE_SECONDS)
+            locked.lease_expires_at = now + _job_lease()
             locked.save(
                 update_fields=["rerun_requested", "cursor", "lease_expires_at", "updated_at"]
             )
@@ -773,8 +767,7 @@ def index_job_release(
     sent again by the caller."""
     with transaction.atomic():
         locked = IndexJob.objects.select_for_update().get(pk=job.pk)
-        if locked.state != JobState.RUNNING or locked.lease_owner != worker_id:
-            raise LeaseLost(f"job {job.pk} is no longer held by {worker_id}")
+        lease_check(locked, worker_id=worker_id)
         locked.state = JobState.QUEUED
         locked.lease_owner = ""
         locked.lease_expires_at = timezone.now() + _queued_grace()

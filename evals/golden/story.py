@@ -42,6 +42,7 @@ STORY_SETS_DIR = Path(__file__).resolve().parent
 STORY_SETS: dict[str, Path] = {
     "demo-v2": STORY_SETS_DIR / "demo_v2",
     "demo-v3": STORY_SETS_DIR / "demo_v3",
+    "demo-v4": STORY_SETS_DIR / "demo_v4",
 }
 
 SPLITS = ("dev", "heldout")

@@ -22,16 +22,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from claire.accounts.models import User
+from claire.db.leases import Claim, LeaseLost, lease_check, lease_claim, lease_renew
 from retrieval.memory import services
 from retrieval.memory.models import MemoryJob, MemoryJobState
 
 logger = logging.getLogger(__name__)
 
 OPEN_STATES = (MemoryJobState.QUEUED, MemoryJobState.RUNNING)
-
-
-class LeaseLost(Exception):
-    """Another worker took the job over (this one was presumed dead)."""
 
 
 def _lease() -> timedelta:
@@ -105,24 +102,20 @@ def _claim(*, user_id: int, worker_id: str) -> MemoryJob | None:
         job = MemoryJob.objects.select_for_update().filter(user_id=user_id).first()
         if job is None or job.state not in OPEN_STATES:
             return None
-        if job.state == MemoryJobState.RUNNING:
-            if job.lease_expires_at is not None and job.lease_expires_at > now:
-                return None
-            job.attempts += 1
-            job.last_error = "worker_lost"
-        if job.attempts >= settings.MEMORY_JOB_MAX_ATTEMPTS:
-            job.state = MemoryJobState.FAILED
-            job.last_error = f"{job.last_error or 'attempts'}:gave_up"
-            job.lease_owner = ""
-            job.lease_expires_at = None
-            job.finished_at = now
+        claim = lease_claim(
+            job,
+            worker_id=worker_id,
+            lease=_lease(),
+            max_attempts=settings.MEMORY_JOB_MAX_ATTEMPTS,
+            now=now,
+        )
+        if claim is Claim.HELD:
+            return None
+        if claim is Claim.GAVE_UP:
             job.save()
             logger.warning("memory.job_failed", extra={"user_id": user_id})
             return None
         _take_pending(job)
-        job.state = MemoryJobState.RUNNING
-        job.lease_owner = worker_id
-        job.lease_expires_at = now + _lease()
         job.started_at = now
         job.save()
     return job
@@ -144,8 +137,7 @@ def _finish_or_take_more(*, job: MemoryJob, worker_id: str, elapsed_ms: int) -> 
     (True)."""
     with transaction.atomic():
         locked = MemoryJob.objects.select_for_update().get(pk=job.pk)
-        if locked.state != MemoryJobState.RUNNING or locked.lease_owner != worker_id:
-            raise LeaseLost(f"memory job {job.pk} is no longer held by {worker_id}")
+        lease_check(locked, worker_id=worker_id)
         locked.runs_count += 1
         locked.last_run_chats = len(locked.running_chat_ids)
         locked.last_run_ms = elapsed_ms
@@ -218,11 +210,7 @@ def memory_job_run(*, user_id: int, worker_id: str) -> MemoryJobRun | None:
 def _lease_renew(*, job: MemoryJob, worker_id: str) -> None:
     """Renew the lease, or raise ``LeaseLost``; inside the update's transaction, so a worker
     that lost the job writes nothing."""
-    updated = MemoryJob.objects.filter(
-        pk=job.pk, state=MemoryJobState.RUNNING, lease_owner=worker_id
-    ).update(lease_expires_at=timezone.now() + _lease(), updated_at=timezone.now())
-    if updated != 1:
-        raise LeaseLost(f"memory job {job.pk} is no longer held by {worker_id}")
+    lease_renew(MemoryJob.objects, job=job, worker_id=worker_id, lease=_lease())
 
 
 def _give_back(*, job: MemoryJob, worker_id: str, error: str) -> None:

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from claire.ai.registry import models_overridden
+from claire.db.leases import LeaseLost
 from indexing import jobs, services
 from indexing.jobs import JobOutcome
 from indexing.models import (
@@ -258,7 +259,7 @@ def test_a_worker_that_lost_its_lease_writes_nothing(user, version):
         content_hash=entry.content_hash,
         vector=[0.2] * 384,
     )
-    with pytest.raises(services.LeaseLost):
+    with pytest.raises(LeaseLost):
         services.entries_results_write(
             job=stalled, worker_id="stalled", outcomes=[outcome], cursor=9
         )
