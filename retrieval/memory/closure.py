@@ -37,7 +37,13 @@ from django.db.models import Q
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
-from retrieval.memory.extract import has_link, puts_off, says_arrived_words, says_done_words
+from retrieval.memory.extract import (
+    has_link,
+    puts_off,
+    says_arrived_words,
+    says_delivered_words,
+    says_done_words,
+)
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
 
 # How long after a promise or a request the closing message may come.
@@ -112,6 +118,15 @@ _RECEIVED = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def says_delivered(text: str) -> bool:
+    """A sentence of ``text`` (not a question) saying something was sent, paid or handed over
+    ("sent", "attached", "c'est envoyé"); "done" or "fatto" alone do not say what."""
+    return any(
+        "?" not in sentence and (_DONE.search(sentence) or says_delivered_words(sentence))
+        for sentence in _SENTENCE.findall(text)
+    )
 
 
 def says_done(text: str) -> bool:

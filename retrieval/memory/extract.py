@@ -21,6 +21,7 @@ from retrieval.memory.plan_words import (
     CHANGE,
     DEFERRAL,
     DONE,
+    FINISHED,
     LATER_TIME,
     PLEASE,
     PROMISE,
@@ -414,7 +415,8 @@ _FULFILMENT = re.compile(
     r"(?:is|are) (?:now )?in the|done)\b",
     _FLAGS,
 )
-_DONE_WORDS = phrases_regex(DONE)
+_DONE_WORDS = phrases_regex({**DONE, **{f"{key}-finished": v for key, v in FINISHED.items()}})
+_DELIVERED_WORDS = phrases_regex(DONE)
 _ARRIVED_WORDS = phrases_regex(ARRIVED)
 _DEFERRAL = phrases_regex(DEFERRAL)
 _PROMISE_OTHER = phrases_regex(PROMISE)
@@ -522,6 +524,12 @@ def says_done_words(text: str) -> bool:
     """``text`` says in one of the lexicon's languages that something was done ("done ✅",
     "c'est envoyé", "fatto", "pix feito")."""
     return bool(_DONE_WORDS.search(text))
+
+
+def says_delivered_words(text: str) -> bool:
+    """``text`` says in one of the lexicon's languages that something was handed over ("c'est
+    envoyé", "überwiesen"), not only that something is finished ("fatto")."""
+    return bool(_DELIVERED_WORDS.search(text))
 
 
 def says_arrived_words(text: str) -> bool:

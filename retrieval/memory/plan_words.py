@@ -343,28 +343,36 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
     ),
 }
 
-# Saying something was done or handed over, each language's common forms ("sent", "done ✅",
-# "c'est envoyé", "ya te lo mandé", "fatto", "pix feito", "erledigt").
+# Saying something was handed over, each language's common forms ("c'est envoyé", "ya te lo
+# mandé", "pix feito", "überwiesen"): a delivery whatever it is about.
 DONE: Mapping[str, tuple[str, ...]] = {
-    "en": ("done", "all done", "sorted", "taken care of"),
     "es": (
-        "hecho", "listo", r"enviad[oa]s?", r"mandad[oa]s?", r"pagad[oa]", r"transferid[oa]",
+        r"enviad[oa]s?", r"mandad[oa]s?", r"pagad[oa]", r"transferid[oa]",
         r"ya te (?:l[oa]s? )?(?:mand[eé]|envi[eé]|pas[eé]|pagu[eé])",
     ),
     "pt": (
-        r"feito", r"enviad[oa]s?", r"mandad[oa]s?", r"pag[oa]", r"transferid[oa]",
+        r"enviad[oa]s?", r"mandad[oa]s?", r"transferid[oa]", r"pix feito",
         r"(?:j[aá] )?te (?:mandei|enviei|passei|paguei)",
     ),
     "fr": (
-        r"c['\u2019]est (?:fait|envoy[ée]|r[ée]gl[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]",
-        r"vir[ée]",
+        r"c['\u2019]est (?:envoy[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]", r"vir[ée]",
         r"je (?:te |vous )?(?:l['\u2019]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis)",
-        "voil[aà]",
     ),
-    "it": (r"fatto", r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]", r"ecco(?:l[oaie])?",
+    "it": (r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]",
            r"(?:te|ti) (?:l['\u2019]|l[oaie] )?ho (?:mandat|inviat|passat|pagat)[oaie]"),
-    "de": ("erledigt", "gemacht", "geschickt", r"[üu]berwiesen", "bezahlt", "anbei",
-           r"hier (?:ist|sind)"),
+    "de": ("geschickt", r"[üu]berwiesen", "bezahlt", "anbei"),
+}  # fmt: skip
+
+# Saying something is finished without saying what ("done ✅", "fatto", "listo", "erledigt",
+# "voilà"): it keeps the user's own promise, but in a chat with several threads it is no
+# answer to a request days old.
+FINISHED: Mapping[str, tuple[str, ...]] = {
+    "en": ("done", "all done", "sorted", "taken care of"),
+    "es": ("hecho", "listo"),
+    "pt": ("feito", r"pag[oa]"),
+    "fr": (r"c['\u2019]est (?:fait|r[ée]gl[ée])", "voil[aà]"),
+    "it": ("fatto", r"ecco(?:l[oaie])?"),
+    "de": ("erledigt", "gemacht", r"hier (?:ist|sind)"),
 }  # fmt: skip
 
 # That what was owed arrived, said by whoever received it ("got it", "arrived", "recebi",

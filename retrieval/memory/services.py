@@ -35,7 +35,7 @@ from retrieval.memory.closure import (
     QUESTION_CLOSE_WINDOW,
     loops_close_across_chats,
     says_arrived,
-    says_done,
+    says_delivered,
     topic_words,
 )
 from retrieval.memory.extract import (
@@ -45,6 +45,7 @@ from retrieval.memory.extract import (
     FactClaim,
     fact_claims,
     fulfils_promise,
+    has_link,
     is_ask,
     is_deferral,
     is_question_to_user,
@@ -646,7 +647,8 @@ def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
         return True
     return (
         message.kind == MessageKind.MEDIA
-        or says_done(message.text)
+        or has_link(message.text)
+        or says_delivered(message.text)
         or bool(topic_words(message.text) & topic_words(request.text))
     )
 
