@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.db import DatabaseError
 from django.utils import timezone
+from rest_framework.exceptions import APIException
 
 from assistant import selectors, services
 from assistant.citations import cited_source_ids
@@ -83,6 +85,55 @@ def answer_begin(*, user: User, request: AskRequest) -> TurnPair:
         return existing
     ai_access_check(user=user)
     return services.turn_begin(user=user, request=request, is_request_unseen=True)
+
+
+def answers_begin(*, entries: list[tuple[User, AskRequest]]) -> list[TurnPair | Exception]:
+    """``answer_begin`` for a batch of requests, each result (its pair or the error that
+    refuses it) in the order of ``entries``, with the same outcome each would have alone.
+
+    New requests are inserted together (``services.turns_begin``); a request seen before, a
+    second use of one request id in the batch, and a retry go through ``answer_begin`` one at
+    a time, after the batch committed."""
+    outcomes: list[TurnPair | Exception | None] = [None] * len(entries)
+    seen = selectors.requests_seen(
+        keys=[(user.pk, request.request_id) for user, request in entries]
+    )
+    batch: list[tuple[int, services.TurnEntry]] = []
+    alone: list[int] = []
+    claimed: set[tuple[int, str]] = set()
+    allowed_users: set[int] = set()
+    for index, (user, request) in enumerate(entries):
+        key = (user.pk, request.request_id)
+        if key in seen or key in claimed or request.retry_of_turn_id is not None:
+            alone.append(index)
+            continue
+        try:
+            if user.pk not in allowed_users:
+                ai_access_check(user=user)
+                allowed_users.add(user.pk)
+            thread = services.turn_entry_thread(user=user, request=request)
+        except APIException as error:
+            outcomes[index] = error
+            continue
+        claimed.add(key)
+        batch.append((index, services.TurnEntry(user=user, request=request, thread=thread)))
+    begun = services.turns_begin(entries=[entry for _, entry in batch])
+    for (index, _), result in zip(batch, begun, strict=True):
+        if result is None:
+            alone.append(index)
+        else:
+            outcomes[index] = result
+    for index in sorted(alone):
+        user, request = entries[index]
+        try:
+            outcomes[index] = answer_begin(user=user, request=request)
+        except DatabaseError:
+            raise
+        except Exception as error:
+            outcomes[index] = error
+    decided = [outcome for outcome in outcomes if outcome is not None]
+    assert len(decided) == len(entries), "every request of the batch is decided"
+    return decided
 
 
 # --- retrieval -------------------------------------------------------------------------------

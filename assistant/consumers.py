@@ -13,38 +13,23 @@ session-authenticated POST must pass Django's CSRF check (``X-CSRFToken`` header
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import aclosing, suppress
-from importlib import import_module
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user
-from django.core.handlers.asgi import ASGIRequest
-from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
-from rest_framework.authentication import BaseAuthentication
-from rest_framework.parsers import JSONParser
-from rest_framework.request import Request
-from rest_framework.settings import api_settings
 
-from assistant import answering, engine
-from assistant.api.serializers import ask_request_from
-from assistant.db import run_admission
-from assistant.errors import NotAcceptable
-from assistant.services import TurnPair
+from assistant import engine
+from assistant.admission import Admitted, Arrival, admissions_decide
+from assistant.db import run_admission_batched
 from assistant.stop import stop_wait
 from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
-from assistant.types import AskRequest
-from claire.accounts.models import User
 from claire.api.errors import ApiError, error_body, retry_after_of
-from claire.api.parsers import json_loads_bounded
-from claire.ratelimit import rate_limit_check
 from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
@@ -60,73 +45,6 @@ JSON_MEDIA_TYPE = "application/json"
 
 class ClientDisconnected(Exception):
     pass
-
-
-def negotiate(accept: str) -> str:
-    """``sse`` or ``json`` from an Accept header; wildcards do not count (``NotAcceptable``).
-
-    The highest quality wins; on a tie, the type listed first."""
-    best: tuple[float, int, str] | None = None
-    for position, item in enumerate(accept.split(",")):
-        media_type, *parameters = (part.strip() for part in item.split(";"))
-        quality = 1.0
-        for parameter in parameters:
-            name, _, value = parameter.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        kind = {SSE_MEDIA_TYPE: "sse", JSON_MEDIA_TYPE: "json"}.get(media_type.lower())
-        if kind is None or quality <= 0:
-            continue
-        if best is None or quality > best[0]:
-            best = (quality, -position, kind)
-    if best is None:
-        raise NotAcceptable()
-    return best[2]
-
-
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope.get("headers", []):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return ""
-
-
-def _authenticate(scope: Scope, body: bytes) -> User:
-    """DRF's configured authenticators on a Django request built from the ASGI scope: token
-    first, then the session (whose POSTs must pass the CSRF check)."""
-    django_request = ASGIRequest(dict(scope), io.BytesIO(body))
-    session_engine = import_module(settings.SESSION_ENGINE)
-    django_request.session = session_engine.SessionStore(
-        django_request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    )
-    django_request.user = SimpleLazyObject(lambda: get_user(django_request))  # type: ignore[assignment]
-    authenticator_classes: list[type[BaseAuthentication]] = list(
-        api_settings.DEFAULT_AUTHENTICATION_CLASSES  # type: ignore[arg-type]
-    )
-    # The CSRF check reads request.POST, which DRF parses: JSON like the API views.
-    request = Request(
-        django_request,
-        parsers=[JSONParser()],
-        authenticators=[authenticator() for authenticator in authenticator_classes],
-    )
-    user = request.user
-    if not isinstance(user, User) or not user.is_authenticated:
-        raise exceptions.NotAuthenticated()
-    return user
-
-
-def _begin(scope: Scope, body: bytes) -> tuple[str, User, AskRequest, TurnPair]:
-    """Everything that decides the HTTP status, in one worker-thread step (the first byte
-    waits on it): authentication, content negotiation, the request's validation, then the
-    policy and budget checks and the idempotent insert (``answer_begin``)."""
-    user = _authenticate(scope, body)
-    rate_limit_check(scope="ask", key=str(user.pk))
-    transport = negotiate(_header(scope, b"accept"))
-    request = ask_request_from(json_loads_bounded(body or b"null"))
-    return transport, user, request, answering.answer_begin(user=user, request=request)
 
 
 async def _send_json(
@@ -216,15 +134,21 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         body = await _read_body(receive)
         trace = Trace("assistant.request")
         begun = time.monotonic()
-        transport, user, request, pair = await run_admission(_begin, scope, body)
+        outcome = await run_admission_batched(admissions_decide, Arrival(scope=scope, body=body))
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert isinstance(outcome, Admitted)
         # Authentication, validation and the idempotent turn insert: the request's thread.
         trace.add(
             "thread.load",
             start=begun,
             duration_ms=(time.monotonic() - begun) * 1000,
-            is_new=pair.is_new,
+            is_new=outcome.pair.is_new,
         )
-        session = engine.AnswerSession(user=user, request=request, pair=pair, trace=trace)
+        transport = outcome.transport
+        session = engine.AnswerSession(
+            user=outcome.user, request=outcome.request, pair=outcome.pair, trace=trace
+        )
     except ClientDisconnected:
         return
     except exceptions.APIException as error:

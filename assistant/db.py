@@ -12,20 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from claire.db.steps import checked, db_connections_close
 
-__all__ = ["db_connections_close", "run_admission", "run_db"]
+__all__ = ["db_connections_close", "run_admission", "run_admission_batched", "run_db"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=1)
@@ -114,6 +115,77 @@ async def run_db(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) ->
     return await sync_to_async(checked(function), thread_sensitive=False, executor=_executor())(
         *args, **kwargs
     )
+
+
+# The most requests one admission batch takes; the rest wait for the next batch.
+ADMISSION_BATCH_MAX = 100
+
+
+class _AdmissionBatches:
+    """Requests waiting to be admitted on one event loop, taken in batches: while a batch runs
+    on an admission thread, the requests that arrive wait, and the next batch takes all of
+    them (up to ``ADMISSION_BATCH_MAX``). At most ``ASSISTANT_ADMISSION_THREADS`` batches run
+    at once, so a lone request never waits for a batch to form."""
+
+    def __init__(self) -> None:
+        self._waiting: list[tuple[object, asyncio.Future[Any]]] = []
+        self._running = 0
+        # The batch-taking tasks, held so that they are not collected while they run.
+        self._drains: set[asyncio.Task[None]] = set()
+
+    async def admit(self, decide: Callable[[list[Any]], Sequence[Any]], item: object) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append((item, future))
+        if self._running < settings.ASSISTANT_ADMISSION_THREADS:
+            self._running += 1
+            drain = asyncio.ensure_future(self._drain(decide))
+            self._drains.add(drain)
+            drain.add_done_callback(self._drains.discard)
+        return await future
+
+    async def _drain(self, decide: Callable[[list[Any]], Sequence[Any]]) -> None:
+        try:
+            while self._waiting:
+                batch = self._waiting[:ADMISSION_BATCH_MAX]
+                del self._waiting[:ADMISSION_BATCH_MAX]
+                try:
+                    outcomes = await sync_to_async(
+                        decide, thread_sensitive=False, executor=_admission_executor()
+                    )([item for item, _ in batch])
+                except BaseException as error:
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+                    if isinstance(error, asyncio.CancelledError):
+                        raise
+                    continue
+                for (_, future), outcome in zip(batch, outcomes, strict=True):
+                    if not future.done():
+                        future.set_result(outcome)
+        finally:
+            self._running -= 1
+
+
+_admission_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _AdmissionBatches] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def run_admission_batched(decide: Callable[[list[T]], Sequence[R]], item: T) -> R:
+    """``decide([item, ...])[i]`` for ``item``: the admission of one request, decided in a
+    batch with the others waiting on this event loop (``decide`` returns one outcome per item,
+    in order, and runs on the admission threads). Like ``run_admission``, it goes ahead of the
+    engine's steps."""
+    loop = asyncio.get_running_loop()
+    batches = _admission_batches.get(loop)
+    if batches is None:
+        batches = _admission_batches[loop] = _AdmissionBatches()
+    admissions = _admissions_here()
+    ticket = admissions.enter()
+    try:
+        return await batches.admit(decide, item)
+    finally:
+        admissions.leave(ticket)
 
 
 async def run_admission(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

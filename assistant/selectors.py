@@ -82,6 +82,21 @@ def request_is_seen(*, user: User, request_id: str) -> bool:
         return cursor.fetchone() is not None
 
 
+def requests_seen(*, keys: list[tuple[int, str]]) -> set[tuple[int, str]]:
+    """Which of ``keys`` (user id, request id) were sent before: one probe of the unique index
+    for them all (plain SQL, as ``request_is_seen``)."""
+    if not keys:
+        return set()
+    rows = ", ".join("(%s, %s)" for _ in keys)
+    query = f"SELECT user_id, request_id FROM assistant_turn WHERE role = 'user' AND (user_id, request_id) IN ({rows})"  # noqa: S608, E501 - placeholders only
+    parameters: list[int | str] = []
+    for user_id, request_id in keys:
+        parameters += [user_id, request_id]
+    with connection.cursor() as cursor:
+        cursor.execute(query, parameters)
+        return {(int(user_id), str(request_id)) for user_id, request_id in cursor.fetchall()}
+
+
 def turn_for_request(*, user: User, request_id: str) -> Turn | None:
     """The user turn of ``request_id`` with its assistant turn, if the request was seen."""
     # At most one row (a unique constraint): no ordering to compile or sort.

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from assistant import selectors
@@ -93,11 +94,11 @@ def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = Fal
         if existing is not None:
             return existing
 
-    # Ownership (NotFound for a foreign chat) and exclusion from AI, as retrieval defines them.
-    scope_resolve(user=user, raw_scope=request.scope.as_wire())
-    thread: Thread | None = None
     retry_of: Turn | None = None
-    if request.retry_of_turn_id is not None:
+    if request.retry_of_turn_id is None:
+        thread = turn_entry_thread(user=user, request=request)
+    else:
+        scope_resolve(user=user, raw_scope=request.scope.as_wire())
         retry_of = selectors.turn_get_for_user(
             user=user, turn_id=request.retry_of_turn_id, role=TurnRole.ASSISTANT
         )
@@ -108,8 +109,6 @@ def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = Fal
             raise ApiError(
                 code="invalid_request", message="retryOfTurnId belongs to another thread."
             )
-    elif request.thread_id is not None:
-        thread = selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
 
     with transaction.atomic():
         # With a stream cap, one user's new answers begin one at a time so that the cap is
@@ -163,6 +162,161 @@ def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = Fal
         },
     )
     return TurnPair(thread=thread, user_turn=user_turn, assistant_turn=assistant_turn, is_new=True)
+
+
+@dataclass(frozen=True)
+class TurnEntry:
+    """One new request of a batch (``turns_begin``), checked by the caller: unseen when it
+    looked, not a retry, scope resolved, ``thread`` the user's thread it continues (or None
+    for a new thread)."""
+
+    user: User
+    request: AskRequest
+    thread: Thread | None
+
+
+def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | ApiError | None]:
+    """``turn_begin`` for many new requests in one transaction (a burst of questions is
+    admitted with a few statements instead of a dozen per question), each result in the
+    order of ``entries``: the new pair, ``TooManyStreams``, or None for a request that another
+    transaction inserted since the caller looked (the caller answers it as a request seen
+    before). One request id appears at most once in ``entries``.
+
+    The guarantees are ``turn_begin``'s: the request locks make the insert idempotent, and
+    with a stream cap the user's lock makes the count exact (locks in the order of
+    ``_batch_lock_keys``, which ``turn_begin``'s own order follows, so the two never deadlock).
+    """
+    results: list[TurnPair | ApiError | None] = [None] * len(entries)
+    if not entries:
+        return results
+    with transaction.atomic():
+        _begin_locked(_batch_lock_keys(entries))
+        seen = selectors.requests_seen(
+            keys=[(entry.user.pk, entry.request.request_id) for entry in entries]
+        )
+        room = _stream_room(users={entry.user.pk for entry in entries})
+        admitted: list[int] = []
+        for index, entry in enumerate(entries):
+            if (entry.user.pk, entry.request.request_id) in seen:
+                continue
+            if room is not None:
+                if room[entry.user.pk] <= 0:
+                    results[index] = TooManyStreams()
+                    continue
+                room[entry.user.pk] -= 1
+            admitted.append(index)
+        pairs = _pairs_insert([entries[index] for index in admitted])
+    for index, pair in zip(admitted, pairs, strict=True):
+        results[index] = pair
+        logger.info(
+            "assistant.turn_begin",
+            extra={
+                "user_id": pair.user_turn.user_id,
+                "thread_id": pair.thread.pk,
+                "assistant_turn_id": pair.assistant_turn.pk,
+                "is_retry": False,
+            },
+        )
+    return results
+
+
+def _batch_lock_keys(entries: list[TurnEntry]) -> list[object]:
+    """Each user's lock (with a stream cap) then its request locks, users in id order: the
+    order ``turn_begin`` takes its two locks in."""
+    by_user: dict[int, set[str]] = {}
+    for entry in entries:
+        by_user.setdefault(entry.user.pk, set()).add(f"{entry.user.pk}:{entry.request.request_id}")
+    keys: list[object] = []
+    for user_id in sorted(by_user):
+        if settings.ASSISTANT_MAX_CONCURRENT_STREAMS:
+            keys.append(user_id)
+        keys += sorted(by_user[user_id])
+    return keys
+
+
+def _stream_room(*, users: set[int]) -> dict[int, int] | None:
+    """How many more answers each of ``users`` may stream now (None: no cap)."""
+    cap = settings.ASSISTANT_MAX_CONCURRENT_STREAMS
+    if not cap:
+        return None
+    streaming = dict(
+        Turn.objects.filter(
+            user_id__in=users,
+            role=TurnRole.ASSISTANT,
+            status=TurnStatus.STREAMING,
+            lease_expires_at__gt=timezone.now(),
+        )
+        .values("user_id")
+        .annotate(count=Count("pk"))
+        .values_list("user_id", "count")
+    )
+    return {user_id: cap - streaming.get(user_id, 0) for user_id in users}
+
+
+def _pairs_insert(entries: list[TurnEntry]) -> list[TurnPair]:
+    """The threads, user turns and assistant turns of ``entries``: three multi-row inserts
+    and one update of the continued threads' activity time."""
+    if not entries:
+        return []
+    now = timezone.now()
+    continued = {entry.thread.pk for entry in entries if entry.thread is not None}
+    if continued:
+        Thread.objects.filter(pk__in=continued).update(last_activity_at=now)
+    threads: list[Thread] = []
+    for entry in entries:
+        if entry.thread is not None:
+            entry.thread.last_activity_at = now
+            threads.append(entry.thread)
+        else:
+            threads.append(_thread_new(user=entry.user, request=entry.request))
+    Thread.objects.bulk_create([thread for thread in threads if thread.pk is None])
+    user_turns = Turn.objects.bulk_create(
+        [
+            Turn(
+                thread=thread,
+                user=entry.user,
+                role=TurnRole.USER,
+                request_id=entry.request.request_id,
+                request_hash=request_hash_of(entry.request),
+                status=TurnStatus.COMPLETED,
+                text=entry.request.question,
+                scope=entry.request.scope.as_wire(),
+                finished_at=now,
+            )
+            for entry, thread in zip(entries, threads, strict=True)
+        ]
+    )
+    lease_expires_at = now + stream_lease()
+    assistant_turns = Turn.objects.bulk_create(
+        [
+            Turn(
+                thread=thread,
+                user=entry.user,
+                role=TurnRole.ASSISTANT,
+                user_turn=user_turn,
+                status=TurnStatus.STREAMING,
+                scope=entry.request.scope.as_wire(),
+                lease_expires_at=lease_expires_at,
+            )
+            for entry, thread, user_turn in zip(entries, threads, user_turns, strict=True)
+        ]
+    )
+    return [
+        TurnPair(thread=thread, user_turn=user_turn, assistant_turn=assistant_turn, is_new=True)
+        for thread, user_turn, assistant_turn in zip(
+            threads, user_turns, assistant_turns, strict=True
+        )
+    ]
+
+
+def turn_entry_thread(*, user: User, request: AskRequest) -> Thread | None:
+    """The checks of a new request that is not a retry, before its insert: the scope's
+    ownership (``NotFound`` for a foreign chat) and exclusion from AI, as retrieval defines
+    them, then the user's thread it continues (None: it starts one)."""
+    scope_resolve(user=user, raw_scope=request.scope.as_wire())
+    if request.thread_id is None:
+        return None
+    return selectors.thread_get_for_user(user=user, thread_id=request.thread_id)
 
 
 # Namespace of the assistant's transaction-level advisory locks (first key of the pair).
@@ -245,11 +399,17 @@ def turn_pair_for_request(*, user: User, request: AskRequest) -> TurnPair | None
 
 
 def thread_create(*, user: User, request: AskRequest) -> Thread:
+    thread = _thread_new(user=user, request=request)
+    thread.save(force_insert=True)
+    return thread
+
+
+def _thread_new(*, user: User, request: AskRequest) -> Thread:
+    """The unsaved thread a request without ``threadId`` starts: a chat thread for a
+    ``strict_chat`` scope, a global one otherwise."""
     if request.scope.mode == "strict_chat":
-        return Thread.objects.create(
-            user=user, kind=ThreadKind.CHAT, chat_id=request.scope.chat_ids[0]
-        )
-    return Thread.objects.create(user=user, kind=ThreadKind.GLOBAL)
+        return Thread(user=user, kind=ThreadKind.CHAT, chat_id=request.scope.chat_ids[0])
+    return Thread(user=user, kind=ThreadKind.GLOBAL)
 
 
 def thread_title_from(question: str) -> str:

@@ -66,6 +66,36 @@ def rate_limit_hit(*, scope: str, key: str) -> RateDecision:
     return RateDecision(is_allowed=False, retry_after_s=retry_after)
 
 
+def rate_limit_hits(*, scope: str, keys: list[str]) -> list[RateDecision]:
+    """``rate_limit_hit`` for each of ``keys`` in order (a key may repeat: each occurrence is
+    one event), counted in one Redis round trip."""
+    limit = rate_limit_for(scope)
+    now = time.time()
+    window_start = int(now // limit.window_s) * limit.window_s
+    counter_keys = [
+        f"{settings.RATE_LIMIT_KEY_PREFIX}:{scope}:"
+        f"{hashlib.sha256(key.encode()).hexdigest()[:24]}:{window_start}"
+        for key in keys
+    ]
+    counts = _counts(counter_keys, limit.window_s)
+    retry_after = max(1, math.ceil(window_start + limit.window_s - now))
+    decisions = []
+    for count in counts:
+        if count is None or count <= limit.count:
+            decisions.append(RateDecision(is_allowed=True))
+            continue
+        logger.info("ratelimit.exceeded", extra={"scope": scope, "retry_after_s": retry_after})
+        decisions.append(RateDecision(is_allowed=False, retry_after_s=retry_after))
+    return decisions
+
+
+def rate_limit_error(decision: RateDecision) -> exceptions.Throttled | None:
+    """DRF's ``Throttled`` (429, ``rate_limited``, with ``Retry-After``) for a refusal."""
+    if decision.is_allowed:
+        return None
+    return exceptions.Throttled(wait=decision.retry_after_s)
+
+
 def rate_limit_check(*, scope: str, key: str) -> None:
     """``rate_limit_hit`` that raises DRF's ``Throttled`` (429, ``rate_limited``, with
     ``Retry-After``) when the limit is passed."""
@@ -86,6 +116,23 @@ def _count(key: str, window_s: int) -> int | None:
             logger.warning("ratelimit.unavailable", extra={"error_class": type(error).__name__})
             return None
     return _local.incr(key, window_s)
+
+
+def _counts(keys: list[str], window_s: int) -> list[int | None]:
+    if not keys:
+        return []
+    if settings.REDIS_URL:
+        try:
+            pipeline = _redis().pipeline()
+            for key in keys:
+                pipeline.incr(key)
+                pipeline.expire(key, window_s + 1)
+            replies = pipeline.execute()
+            return [int(count) for count in replies[::2]]
+        except Exception as error:
+            logger.warning("ratelimit.unavailable", extra={"error_class": type(error).__name__})
+            return [None] * len(keys)
+    return [_local.incr(key, window_s) for key in keys]
 
 
 @lru_cache(maxsize=1)

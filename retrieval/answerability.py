@@ -42,9 +42,13 @@ Four more rules read what the question needs from its evidence rather than its w
 4. **Missing slot** (``missing_slot``). The question asks for a value a message must spell out
    (``retrieval.slots``: a day or time for a present or future "when", a street address, an
    email address, a phone number, an amount, a time taken), and neither the candidates that
-   carry its topic nor the messages beside them give one: "When does the lease end?" against
-   messages about the lease with no date. A value the message calls old does not answer a
-   question about the new one.
+   carry its topic nor the messages beside them (within ``SLOT_NEIGHBOUR_WINDOW``) give one:
+   "When does the lease end?" against messages about the lease with no date. A candidate
+   carries the topic by the question's words, by a word of the same stem or language kin
+   ("gas" / "gasolina") or by meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
+   A value the message calls old does not answer a question about the new one, and a named
+   person's value ("Bia's 10k time") is looked for only in what they sent, what the user sent
+   in a chat with them and what names them: someone else's time is not theirs.
 5. **Unknown speaker** (``unknown_speaker``). The question asks what someone said by a word of
    its own ("what did the board say ...") and nobody of that name is among the user's people,
    their identities, chat titles or senders, and no candidate reports them saying anything
@@ -86,6 +90,7 @@ from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
@@ -175,6 +180,17 @@ SIMILARITY_HIGH = 0.7
 SLOT_TOPIC_SHARE = 0.5
 SLOT_TOPIC_HITS = 8
 SLOT_MEANING_HITS = 3
+# ... and, relevant whatever the search engine's stems say, the candidates that use a word the
+# question's topic word begins or shares a long start with ("gas" / "gasolina", "allergy" /
+# "allergic": a language or a word form the text search does not fold) and those moderately
+# close in meaning (at most ``SLOT_MEANING_HITS``). Measured with the local embedder: a
+# message giving the sum asked in another language 0.46 ("how much was gas for the trip?" /
+# "gasolina deu $48 total, so $16 each"), an unrelated sum 0.30 ("how much did the plumber
+# charge?" against the same message).
+SLOT_RELATED_SIMILARITY = 0.45
+SLOT_KIN_HITS = 8
+# A message beside one that carries the topic gives its value when sent within this time of it.
+SLOT_NEIGHBOUR_WINDOW = timedelta(hours=6)
 # A named person's thing is judged by the best this many candidates (``_is_thing_of_another``).
 OWNER_HITS = 10
 # A reply judges the message it follows when sent within this time of it.
@@ -415,6 +431,18 @@ def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
     )
 
 
+def _asks_persons_value(compiled: CompiledQuery) -> bool:
+    """Whether the question asks for a value of a named person's thing ("Bia's 10k time",
+    "Theo's new address")."""
+    folded = fold_text(compiled.question)
+    return any(
+        person.person_ids
+        and person.name
+        and re.search(r"(?<!\w)" + re.escape(fold_text(person.name.strip())) + r"'s?\s+\w", folded)
+        for person in compiled.people
+    )
+
+
 def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...]) -> list[int]:
     """The candidates that carry the question's topic, best first: those with at least
     ``SLOT_TOPIC_SHARE`` of the best coverage (at most ``SLOT_TOPIC_HITS``), then those
@@ -437,9 +465,38 @@ def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...])
     return list(dict.fromkeys([*covering, *close]))
 
 
+def _related_ids(
+    *, user: User, terms: list[str], candidates: tuple[SearchCandidate, ...]
+) -> list[int]:
+    """Candidates relevant to the question's topic beyond its exact words (one query on the
+    candidates' own ids): those using a word of the same stem or language kin as a topic word
+    (``is_kin_word``, at most ``SLOT_KIN_HITS``, best ranked first) and those at least
+    ``SLOT_RELATED_SIMILARITY`` close in meaning (at most ``SLOT_MEANING_HITS``)."""
+    words = {word for term in terms for word in fold_text(term.strip('"')).split() if word}
+    close = [
+        c.message_id
+        for c in sorted(candidates, key=lambda c: -(c.vector_similarity or 0.0))
+        if (c.vector_similarity or 0.0) >= SLOT_RELATED_SIMILARITY
+    ][:SLOT_MEANING_HITS]
+    if not words or not candidates:
+        return close
+    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in candidates])
+    kin = [
+        c.message_id
+        for c in candidates
+        if any(
+            is_kin_word(word, other)
+            for other in re.findall(r"[\w']+", fold_text(texts.get(c.message_id, "")))
+            for word in words
+        )
+    ][:SLOT_KIN_HITS]
+    return list(dict.fromkeys([*kin, *close]))
+
+
 def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) -> bool | None:
     """Whether a message carrying the topic, or one beside it in its chat (the question
-    before, the reply after), gives a value of ``slot``; None when no message carries it."""
+    before, the reply after, within ``SLOT_NEIGHBOUR_WINDOW``: a message a day away is about
+    something else), gives a value of ``slot``; None when no message carries it."""
     if not topic_ids:
         return None
     windows = windows_expand(
@@ -448,9 +505,15 @@ def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) 
         before=settings.RETRIEVAL_WINDOW_BEFORE,
         after=settings.RETRIEVAL_WINDOW_AFTER,
     )
-    return any(
-        gives_slot(slot, m.text, question=question) for window in windows for m in window.messages
-    )
+    for window in windows:
+        hits = [m.sent_at for m in window.messages if m.is_hit]
+        if any(
+            gives_slot(slot, m.text, question=question)
+            and any(abs(m.sent_at - hit) <= SLOT_NEIGHBOUR_WINDOW for hit in hits)
+            for m in window.messages
+        ):
+            return True
+    return False
 
 
 def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
@@ -619,6 +682,19 @@ def evidence_signals(
     slot = asked_slot(compiled.question)
     wants_opinion = asks_opinion(compiled.question)
     topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
+    if slot:
+        topic_ids = list(
+            dict.fromkeys(
+                [*topic_ids, *_related_ids(user=user, terms=terms, candidates=candidates)]
+            )
+        )
+    slot_ids = topic_ids
+    if slot and _asks_persons_value(compiled):
+        # "What was Bia's 10k time?": someone else's time is no answer; only what the person
+        # sent, what the user sent in a chat with them, or what names them (in any chat: "Bia
+        # ran 47:12" in the club's group tells her time).
+        own = {c.message_id for c in theirs} | set(coverage.naming_ids)
+        slot_ids = [mid for mid in topic_ids if mid in own]
     return EvidenceSignals(
         terms=tuple(term for term in terms if term not in coverage.named),
         unknown_terms=coverage.unknown,
@@ -637,9 +713,11 @@ def evidence_signals(
         is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
         slot=slot.name if slot else None,
         is_slot_given=(
-            _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=topic_ids)
-            if slot
-            else None
+            None
+            if not slot
+            else False
+            if topic_ids and not slot_ids
+            else _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=slot_ids)
         ),
         is_opinion_given=(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None

@@ -88,7 +88,9 @@ _EVENT_NOUNS = (
     r"drinks|coffee|appointment|event|game|concert|match|show|reservation|booking|visit|"
     r"meetup|hike|bbq|barbecue|picnic|housewarming|gig|interview|class|session|viewing|"
     r"holiday|vacation|movie|film|festival|ceremony|celebration|reunion|drink|catch-up|plans?|"
-    r"climbing|bouldering|cinema|workout|practice|rehearsal|tasting|run|ride"
+    r"climbing|bouldering|cinema|workout|practice|rehearsal|tasting|run|ride|"
+    # What gets booked: "when is our table?", "what time are the tickets for?"
+    r"table|tickets|cabin|court|theatre|theater|padel|tennis"
 )
 _PLAN_DAYS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
@@ -1372,6 +1374,9 @@ _BEHIND = re.compile(
 
 
 _STILL = re.compile(r"\bstill\b")
+_DAY_AHEAD = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|tomorrow)\b"
+)
 
 
 def _direction_for(intent: Intent, masked: str) -> Direction:
@@ -1386,6 +1391,9 @@ def _direction_for(intent: Intent, masked: str) -> Direction:
         return "future"
     if intent == Intent.PLAN_RECALL and _STILL.search(masked):
         # "Is Ana still landing Friday night?": a plan that has not happened yet.
+        return "future"
+    if intent == Intent.PLAN_RECALL and _DAY_AHEAD.search(masked) and not worded_behind:
+        # "When is the table on Saturday?": a plan asked of a weekday is the coming one.
         return "future"
     if intent == Intent.PLAN_RECALL:
         return "nearest"

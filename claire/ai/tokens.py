@@ -15,11 +15,12 @@ import logging
 import math
 import os
 import threading
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from claire.ai.types import GenerationRequest
+    from claire.ai.types import ChatMessage, GenerationRequest
 
 logger = logging.getLogger(__name__)
 
@@ -101,10 +102,20 @@ def truncate_to_tokens(text: str, max_tokens: int) -> str:
 
 
 def count_request_tokens(request: GenerationRequest) -> int:
-    """Estimated input tokens of a chat request: system prompt plus every message."""
+    """Estimated input tokens of a chat request: system prompt plus every message.
+
+    An answer counts its prompt three times (the reservation, the runtime's estimate when a
+    provider reports no usage, the settlement), and a prompt with its evidence takes
+    milliseconds to encode -- on the event loop for the runtime's estimate -- so the counts of
+    recent prompts are kept."""
+    return _prompt_tokens(request.system, request.messages)
+
+
+@lru_cache(maxsize=256)
+def _prompt_tokens(system: str, messages: tuple[ChatMessage, ...]) -> int:
     total = 0
-    if request.system:
-        total += count_tokens(request.system) + MESSAGE_OVERHEAD_TOKENS
-    for message in request.messages:
+    if system:
+        total += count_tokens(system) + MESSAGE_OVERHEAD_TOKENS
+    for message in messages:
         total += count_tokens(message.content) + MESSAGE_OVERHEAD_TOKENS
     return total

@@ -42,6 +42,8 @@ STORY_SETS_DIR = Path(__file__).resolve().parent
 STORY_SETS: dict[str, Path] = {
     "demo-v2": STORY_SETS_DIR / "demo_v2",
     "demo-v3": STORY_SETS_DIR / "demo_v3",
+    # A small probe for conversation QA and no-evidence answers, written apart from the sets.
+    "qa-probe": STORY_SETS_DIR.parent / "stories" / "qa_probe",
     "demo-v4": STORY_SETS_DIR / "demo_v4",
 }
 

@@ -543,7 +543,7 @@ def _request_answer(
 
 def _put_off_reply(*, loop: LoopState, now: datetime) -> Message | None:
     """The other side's reply to the user's request that puts it off ("I'll let you know",
-    "end of next week, promise"): one replying to it, or their first message soon after."""
+    "by Monday, promise"): one replying to it, or their first message soon after."""
     opener = Message.objects.filter(pk=loop.opened_by_message_id).first()
     if opener is None:
         return None
@@ -859,6 +859,10 @@ def _plan_hits(
                 if not any(set(plan.message_ids) & set(other.message_ids) for other in read)
             ),
         ][:PLANS_CITED]
+        if not plans:
+            # Nothing in the window: say so, with the nearest plan, rather than quote old
+            # messages that merely say "this weekend".
+            return _nothing_in_window(user=user, compiled=compiled, now=now)
     elif not plans or topic:
         stored = plans or plans_for_user(
             user=user,
@@ -923,6 +927,76 @@ def _plan_hits(
         *(hit for hit in ordered if hit[0] not in proving),
     ]
     return ordered, findings
+
+
+NEAREST_PLANS = 2
+
+
+def _span_text(first_day: date, last_day: date) -> str:
+    """ "Sat 7-Sun 8 March" (with an en dash), "Tue 3 March"."""
+    if first_day == last_day:
+        return f"{first_day:%a} {first_day.day} {first_day:%B}"
+    start = f"{first_day:%a} {first_day.day}"
+    if first_day.month != last_day.month:
+        start += f" {first_day:%B}"
+    return f"{start}\u2013{last_day:%a} {last_day.day} {last_day:%B}"
+
+
+def _nothing_in_window(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    """ "I found no plans for this weekend (Sat 7-Sun 8 March); the nearest: …": the window
+    asked about, then the plans nearest it (the soonest after it, else the latest before),
+    each stated and cited as a plan is."""
+    days = _window_days(user, compiled)
+    if days is None or compiled.time_range is None:
+        return [], []
+    first_day, last_day = days
+    zone = user.zoneinfo
+    candidates = plans_for_user(
+        user=user,
+        terms=(),
+        person_ids=_person_ids(compiled),
+        sent_after=now - PLANNING_HORIZON,
+        sent_before=now,
+        chat_ids=_strict_chat_ids(compiled),
+        limit=PLANS_READ_FOR_WINDOW,
+    )
+    ahead: list[tuple[date, PlanTimeline]] = []
+    before: list[tuple[date, PlanTimeline]] = []
+    for plan in candidates:
+        when = plan_current_when(plan, zone)
+        if plan.status == PlanStatus.CANCELLED or when is None or when.day is None:
+            continue
+        if when.day > last_day:
+            ahead.append((when.day, plan))
+        elif when.day < first_day and when.day >= now.astimezone(zone).date():
+            before.append((when.day, plan))
+    ahead.sort(key=lambda item: (item[0], item[1].first_sent_at))
+    before.sort(key=lambda item: (item[0], item[1].first_sent_at), reverse=True)
+    nearest = [plan for _day, plan in (before + ahead)[:NEAREST_PLANS]]
+    if not nearest:
+        return [], []
+    # "on friday" is asked as "Friday": the window's words without their preposition.
+    phrase = re.sub(r"^(?:on|for|at)\s+", "", compiled.time_range.label.split(" (")[0].strip())
+    if re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", phrase):
+        phrase = phrase.capitalize()
+    stated = _plan_findings(user=user, plans=nearest)
+    first = stated[0]
+    opening = f"I found no plans for {phrase} ({_span_text(first_day, last_day)}); the nearest: "
+    lead = Finding(
+        text=opening + first.text[:1].lower() + first.text[1:], message_ids=first.message_ids
+    )
+    hits: list[_Hit] = []
+    for plan in nearest:
+        hits.extend((step.message_id, str(step.status)) for step in plan.steps)
+    proving = list(dict.fromkeys(mid for finding in stated for mid in finding.message_ids))
+    notes = dict(hits)
+    ordered = [
+        *((mid, notes[mid]) for mid in proving if mid in notes),
+        *(hit for hit in hits if hit[0] not in proving),
+    ]
+    return ordered, [lead, *stated[1:]]
 
 
 def _asks_detail(compiled: CompiledQuery) -> bool:

@@ -17,6 +17,8 @@ from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
     AGREEMENT,
     ARRIVED,
+    BOOKED_THINGS,
+    BOOKING,
     CANCELLATION,
     CHANGE,
     DEFERRAL,
@@ -28,6 +30,16 @@ from retrieval.memory.plan_words import (
     REQUEST,
     TAKE_ON,
     phrases_regex,
+)
+from retrieval.memory.when_words import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    DAY_OF_MONTH,
+    EVENING_AFTER,
+    HALF_PAST,
+    NUMERIC_DATE,
+    RELATIVE_DAY,
+    WEEKEND,
 )
 
 _FLAGS = re.IGNORECASE
@@ -113,31 +125,38 @@ _SHORT_DAY = (
     r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|(?<=on\s)(?:sat|sun)|(?<=this\s)(?:sat|sun)"
     r"|(?<=next\s)(?:sat|sun))\.?(?=\s*(?:[?!.,]|$))"
 )
-# "Thursday the 26th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
+# "Tuesday the 17th", "Saturday, Oct 3", "sábado 3 de outubro": the date said with the day.
 _DAY_DATE = (
     rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w)"
-    # "mercoledì 14", "Friday 13": a number no clock has is the day of the month.
-    r"|\s+(?:1[3-9]|2\d|3[01])\b(?![:.]\d|\s*(?:am|pm|h)\b))?"
+    # "giovedì 9", "jueves 5": a number no clock has may be the day of the month (the
+    # reader keeps it only when that date falls on that weekday).
+    r"|\s+(?:[12]\d|3[01]|0?[1-9])\b(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s+(?:people|pax|of us)\b))?"
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
+_CLOCK_WORD_AFTER = "|".join(CLOCK_AFTER)
+_CLOCK_WORD_BEFORE = "|".join(CLOCK_BEFORE)
 _CLOCK = (
     r"(?:(?:between|from|tra le|fra le|entre|zwischen)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?"
     r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
-    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm|h\b)|\d{1,2}:\d{2}|(?:at|@|às|as|a las|à|um)\s?\d{1,2}"
-    r"(?::\d{2})?\s?(?:am|pm|h)?\b)"
+    rf"|\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h\b|(?:{_CLOCK_WORD_AFTER})\b)|\d{{1,2}}[:h]\d{{2}}"
+    rf"|(?:{_CLOCK_WORD_BEFORE})\s?\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h|{_CLOCK_WORD_AFTER})?\b"
+    rf"|{HALF_PAST})"
+    # "a las 9 de la noche", "at 8 in the evening": the part of the day said after the hour.
+    rf"(?:\s+(?:{EVENING_AFTER})\b)?"
 )
 _TIME = re.compile(
     rf"\b(?:(?:this |next |on )?(?:{_WEEKDAY}{_DAY_DATE}|{_SHORT_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
     rf"|(?:{_MONTH_DAY})(?:\s+(?:at\s+)?{_CLOCK})?"
-    r"|today|tonight|tomorrow(?: (?:morning|evening|night))?|this weekend|next week"
-    r"|hoje|amanh[aã]|mañana|hoy|ce soir|demain|heute|morgen"
+    # "6/3 at 8", "am 6.3. um 19 Uhr", "el 14 a las 9": a date written with numbers.
+    rf"|(?:{NUMERIC_DATE}|{DAY_OF_MONTH})(?:\s+(?:at\s+)?{_CLOCK})?"
+    rf"|(?:{WEEKEND}|{RELATIVE_DAY})(?: (?:morning|evening|night|afternoon))?(?!\w)|next week"
     rf"|{_CLOCK})"
     # "Dinner @ 7": the at sign starts no word, so it needs no word boundary.
     r"|(?<!\w)@\s?\d{1,2}(?::\d{2})?\s?(?:am|pm|h)?\b",
@@ -155,7 +174,7 @@ _NOT_PLACES = re.compile(
 _CANCEL = phrases_regex(CANCELLATION)
 _CHANGE = phrases_regex(CHANGE)
 _INSTEAD_OF = re.compile(r"instead\s+of\b|\ben (?:vez|lugar) de\b|\bem vez de\b", _FLAGS)
-# A time named as the one given up ("my Saturday booking", "reserva del sábado", "not 2").
+# A time named as the one given up ("my Saturday booking", "reserva del domingo", "not 2").
 _OLD_TIME_BEFORE = re.compile(
     # "do" is the Portuguese "of the", not the English "let's do Saturday".
     r"\b(?:of|from|not|del|(?<!['\u2019]s )(?<!we )(?<!to )do|da|du|vom|von|my|our|mi|minha|meu"
@@ -175,13 +194,38 @@ _PROPOSAL_CUE = re.compile(
 
 @dataclass(frozen=True)
 class PlanSignal:
-    """What one message says about a plan: its own status claim and what it names."""
+    """What one message says about a plan: its own status claim and what it names. A booking
+    (``is_booking``) is a plan already arranged: it starts one, confirmed."""
 
     status: PlanStatus | None
     activity: str
     place: str
     event_label: str
     is_proposal: bool
+    is_booking: bool = False
+
+
+_BOOKING = phrases_regex(BOOKING)
+_BOOKED_THING = re.compile(r"(?<!\w)(" + "|".join(BOOKED_THINGS) + r")(?!\w)", _FLAGS)
+# "booked the cabin", "reservé la salle": the thing named right after the booking word.
+_BOOKED_OBJECT = re.compile(
+    r"\s+(?:us\s+)?(?:the|a|an|our|my|o|a|la|el|le|den|die|das|il|lo)\s+([^\W\d_]{3,})", _FLAGS
+)
+
+
+def _booked(text: str) -> str:
+    """What a booking message says was booked ("table", "cabin"), "booking" when it names
+    nothing, "" when it is no booking."""
+    booking = _BOOKING.search(text)
+    if booking is None:
+        return ""
+    thing = _BOOKED_THING.search(text)
+    if thing is not None:
+        return thing.group(1).lower()
+    named = _BOOKED_OBJECT.match(text, booking.end())
+    if named is not None and not _TIME.match(text, named.start(1)):
+        return named.group(1).lower()
+    return "booking"
 
 
 # "can we push to 8?", "make it 7:30", "move it to 9": the bare hour a change names.
@@ -229,17 +273,16 @@ def _place_after_time(text: str, time_match: re.Match[str]) -> str:
     return match.group(1) if match else ""
 
 
+# A day said relative to the message (any language we read), with its part of the day.
 _RELATIVE_DAY = re.compile(
-    r"today|tonight|tomorrow(?: (?:morning|evening|night))?|hoje|amanh[aã]|mañana|hoy|demain"
-    r"|heute|morgen",
-    _FLAGS,
+    rf"(?:{RELATIVE_DAY}|{WEEKEND})(?: (?:morning|evening|night|afternoon))?", _FLAGS
 )
 
 
 def _dated_time(text: str) -> re.Match[str] | None:
-    """The first time ``text`` names, or a weekday or date said after it when that one is only
-    "today" or "tomorrow" ("August pick is Tomorrow, and Tomorrow — meet Wed 2 Sep?": the
-    date is the plan's, the first is a title or an aside)."""
+    """The time ``text`` names: the first one, unless it is only a relative day ("today",
+    "tmrw", "domani") and the message names a weekday or a date later: the more precise
+    day is the plan's ("Tomorrow works? or rather Thu 12 Nov?")."""
     first = _TIME.search(text)
     if first is None or not _RELATIVE_DAY.fullmatch(first.group(0).strip()):
         return first
@@ -253,6 +296,37 @@ def _dated_time(text: str) -> re.Match[str] | None:
 def time_phrases(text: str) -> list[str]:
     """Every day or time ``text`` names, as written ("SATURDAY OCT 3, 9am", "sabato")."""
     return [match.group(0).strip() for match in _TIME.finditer(text)]
+
+
+# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
+# with any short word a name holds between them ("of", "on", "da", "di"; not "and", which
+# joins two people), right before "instead".
+_PLACE_INSTEAD = re.compile(
+    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?!(?:and|or|but|y|e|et|und|o|ou)\s)"
+    r"[a-z\u00e0-\u00ff]{1,3}\s+)?[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+"
+    r"(?:instead|em vez disso|en su lugar|en cambio|[àa] la place|plut[ôo]t|stattdessen|invece)\b"
+)
+
+
+_NOT_PLACE_STARTS = frozenset({"i", "we", "let's", "lets", "let\u2019s"})
+
+
+# Said as where to go, not who comes: "let's do X instead", "meet at X instead", "vamos a X".
+_VENUE_CUE = re.compile(
+    r"\b(?:at|to|do|try|meet|in|em|no|na|en|al|à|au|chez|im|zum|zur|al|alla|da)\s+(?:the\s+)?$",
+    _FLAGS,
+)
+
+
+def place_instead(text: str, *, cued: bool = False) -> str:
+    """The place said as the new one ("let's do Hall of Hops instead"), or "". ``cued``: only
+    a place said after a word of going somewhere ("at", "do", "try"), so "Ana and Rui
+    instead" (who comes) is no place."""
+    instead = _PLACE_INSTEAD.search(text)
+    if instead is None or (cued and not _VENUE_CUE.search(text, 0, instead.start(1))):
+        return ""
+    place = instead.group(1).strip(" ,.")
+    return "" if place.split()[0].lower() in _NOT_PLACE_STARTS else place
 
 
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -291,6 +365,7 @@ def plan_signal(text: str) -> PlanSignal:
     change_match = _change_for(text, activity_match)
     bare_clock = _bare_clock_after(text, change_match) if change_match else ""
     cancel_match = _CANCEL.search(text)
+    following_label = ""
     moved_to = change_match is not None and (
         _TIME.search(text, change_match.end()) is not None
         or bool(bare_clock)
@@ -307,7 +382,7 @@ def plan_signal(text: str) -> PlanSignal:
     elif change_match and (time_match or bare_clock):
         status = PlanStatus.CHANGED
         # The new time is the one said with the change ("move it to Saturday at 8"), or the
-        # one before "instead of" ("at 4 instead of 2", "Wed instead of Tuesday").
+        # one before "instead of" ("at 5 instead of 3", "Wed instead of Tuesday").
         preceding = [
             match
             for match in _TIME.finditer(text, 0, change_match.start())
@@ -331,6 +406,11 @@ def plan_signal(text: str) -> PlanSignal:
         later = (following[0] if following else None) or (before[-1] if before else None)
         later = later or _TIME.search(text, 0)
         time_match = preceding[-1] if preceding else (time_match and later)
+    elif change_match and place_instead(text, cued=True):
+        # "closed, let's do Hall of Hops instead": a new place, the time as it was.
+        status = PlanStatus.CHANGED
+        place = place_instead(text, cued=True)
+        time_match = None
     elif (_CONFIRM.search(text) or _CONFIRM_EMOJI.search(text)) and not (
         # "bora almoçar sábado às 13h?": a question naming an activity and a time proposes.
         "?" in text and activity_match and time_match
@@ -339,11 +419,18 @@ def plan_signal(text: str) -> PlanSignal:
     else:
         status = None
     activity = activity_match.group(1).lower() if activity_match else ""
+    booked = (
+        _booked(text) if time_match is not None and status in (None, PlanStatus.CONFIRMED) else ""
+    )
+    if booked:
+        # "Booked the cabin for the weekend after next": arranged, so confirmed from the start.
+        activity = activity or booked
+        status = PlanStatus.CONFIRMED
     is_proposal = bool(
         activity
         and (time_match or place)
-        and status is None
-        and (_PROPOSAL_CUE.search(text) or _is_note(text, activity_match, time_match))
+        and (status is None or booked)
+        and (booked or _PROPOSAL_CUE.search(text) or _is_note(text, activity_match, time_match))
     )
     if not place and is_proposal and time_match:
         place = _place_after_time(text, time_match)
@@ -377,6 +464,7 @@ def plan_signal(text: str) -> PlanSignal:
         place=place,
         event_label=label,
         is_proposal=is_proposal,
+        is_booking=bool(booked),
     )
 
 
@@ -397,7 +485,7 @@ _ADDRESSED_QUESTION = re.compile(
 _REQUEST = phrases_regex(REQUEST)
 _PLEASE = phrases_regex(PLEASE)
 _PROMISE_VERB = re.compile(
-    # "I'll send …", "I will pay …", and a reply that drops the subject: "will send tonight!",
+    # "I'll send …", "I will pay …", and a reply that drops the subject: "will post it tonight!",
     # "yes, will tell him today".
     r"(?:\b(?:I['\u2019]ll|I will|I['\u2019]m (?:going to|gonna)|I can)"
     r"|(?:^|[.!?;,]\s*|\b(?:yes|yep|sure|ok|okay)\W{0,3})will)"
@@ -464,7 +552,7 @@ def is_request_by_user(text: str) -> bool:
     return bool(_REQUEST.search(text)) and ("?" in text or bool(_PLEASE.search(text)))
 
 
-# A reply that names a later time for the thing ("not yet", "still working on it").
+# A reply that names a later time for the thing ("by Monday, promise", "not yet").
 _LATER = re.compile(
     r"\b(?:promise|promised|not yet|still (?:working|waiting|need)|working on it|on it"
     r"|asap|soon|will do)\b"

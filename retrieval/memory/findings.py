@@ -25,6 +25,20 @@ from retrieval.memory.deeds import DeedAnswer
 from retrieval.memory.extract import ACTIVITIES
 from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
+from retrieval.memory.when_words import (
+    CLOCK_AFTER,
+    CLOCK_BEFORE,
+    EVENING_AFTER,
+    NUMBER_WORDS,
+    NUMERIC_DATE,
+    day_of_month,
+    hour_of_word,
+    is_month_first,
+    numeric_date,
+    relative_day,
+    weekday_with_day,
+    weekend_day,
+)
 
 
 @dataclass(frozen=True)
@@ -46,14 +60,45 @@ def moment_text(moment: datetime, zone: ZoneInfo) -> str:
     return f"{local:%a} {local.day} {local:%B}, {local:%H:%M}"
 
 
-# A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "at 8".
+# A clock time as people write it: "8pm", "8:30 pm", "20:00", "20h", "20 Uhr", "at 8",
+# "alle 20", "half 7" (7:30).
+_HOUR_WORD_AFTER = "|".join(CLOCK_AFTER)
+_HOUR_WORD_BEFORE = "|".join(word for word in CLOCK_BEFORE if word != "@")
 _CLOCK = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*(?P<half>am|pm|h\b)?"
-    r"|(?:\b(?:at|um|a las|às|as|à)|@)\s*(?P<bare>\d{1,2})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
+    rf"\bhalf\s+(?P<halfpast>\d{{1,2}}|{NUMBER_WORDS})\b"
+    r"|(?<![\d:/.])(?P<hour>\d{1,2})(?:[:h.](?P<minute>\d{2}))?\s*"
+    rf"(?P<half>am|pm|h\b|{_HOUR_WORD_AFTER}\b)?"
+    rf"|(?:\b(?:{_HOUR_WORD_BEFORE})|@)\s*(?P<bare>\d{{1,2}})(?![:.\d]|\s*(?:am|pm|h)\b)\b",
     re.IGNORECASE,
 )
+# "a las 9 de la noche", "8 du soir": the hour is in the afternoon or evening.
+_EVENING_AFTER = re.compile(rf"\s*(?:{EVENING_AFTER})\b", re.IGNORECASE)
+# A date written with numbers ("6/3", "am 6.3.") holds no clock time.
+_NUMBER_DATE = re.compile(rf"(?<![\w/.:])(?:{NUMERIC_DATE})", re.IGNORECASE)
 # Activities that happen in the evening: "dinner at 8" is 20:00.
-_EVENING = frozenset({"dinner", "drinks", "party", "concert", "movie", "cinema", "game night"})
+_EVENING = frozenset(
+    {
+        "dinner",
+        "drinks",
+        "party",
+        "concert",
+        "movie",
+        "cinema",
+        "game night",
+        # A table booked at "8" is a dinner table, in any language.
+        "table",
+        "mesa",
+        "tisch",
+        "tavolo",
+        "cena",
+        "jantar",
+        "dîner",
+        "abendessen",
+        "theatre",
+        "theater",
+        "show",
+    }
+)
 
 
 # "8-10am", "between 10 and 12", "from 6 to 9pm": a window, not one time.
@@ -99,12 +144,16 @@ def clock_text(label: str, *, activity: str = "") -> str:
     """The clock time a plan's words name, as "20:00 (8pm)" (a window as "8:00-10:00
     (8-10am)"); "" when they name none. A bare hour ("at 8") is read in the evening for
     evening activities and for 1-6."""
+    label = _NUMBER_DATE.sub(" ", label)
     window = _range_text(label)
     if window:
         return window
     for match in _CLOCK.finditer(label):
         minute_text = ""
-        if match.group("bare"):
+        if match.group("halfpast"):
+            hour, minute, half = hour_of_word(match.group("halfpast")) or 99, 30, ""
+            minute_text = "30"
+        elif match.group("bare"):
             hour, minute, half = int(match.group("bare")), 0, ""
         else:
             minute_text = match.group("minute")
@@ -114,6 +163,8 @@ def clock_text(label: str, *, activity: str = "") -> str:
             hour, minute = int(match.group("hour")), int(minute_text or 0)
         if hour > 23 or minute > 59:
             continue
+        if not half and hour < 12 and _EVENING_AFTER.match(label, match.end()):
+            half = "pm"
         if half == "pm" and hour < 12:
             hour += 12
         elif half == "am" and hour == 12:
@@ -121,7 +172,11 @@ def clock_text(label: str, *, activity: str = "") -> str:
         elif (
             not half
             and hour < 12
-            and (activity in _EVENING or (hour <= 6 and not minute_text and not minute))
+            and (
+                activity in _EVENING
+                or (hour <= 6 and not minute_text and not minute)
+                or (match.group("halfpast") and hour <= 6)
+            )
         ):
             hour += 12
         elif not half and hour < 12:
@@ -271,12 +326,13 @@ _WEEKDAY_BEFORE_MONTH = re.compile(
 _DAY_WORD = re.compile(r"[^\W\d_]+")
 # A weekday with a day of the month ("saturday 19th", "tuesday the 13th"): the date decides.
 _ORDINAL_AFTER_DAY = re.compile(
-    r"\b[a-z]+day\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm|h)\b)"
+    r"\b[a-z]+day\s+(?:the\s+(\d{1,2})(?:st|nd|rd|th)?|(\d{1,2})(?:st|nd|rd|th))\b"
+    r"(?![:.]\d|\s*(?:am|pm|h)\b)"
 )
 
 
 def _ordinal(match: re.Match[str]) -> str:
-    number = int(match.group(1))
+    number = int(match.group(1) or match.group(2))
     ordinals = {1: "st", 2: "nd", 3: "rd"}
     suffix = "th" if 10 <= number % 100 <= 20 else ordinals.get(number % 10, "th")
     return f"the {number}{suffix}"
@@ -284,19 +340,63 @@ def _ordinal(match: re.Match[str]) -> str:
 
 def _english_days(label: str) -> str:
     """``label`` with day words of other languages and short forms as English day names; a
-    weekday said with a date gives way to the date ("sat sep 19" is 19 September)."""
+    weekday said with a date gives way to the date ("sun nov 22" is 19 September)."""
     folded = fold_text(label)
     english = _DAY_WORD.sub(lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), folded)
     english = _DAY_BEFORE_MONTH.sub(r"\2 \1", english)
     english = _WEEKDAY_BEFORE_MONTH.sub("", english)
-    return _ORDINAL_AFTER_DAY.sub(_ordinal, english)
+    # "saturday 19th", "tuesday the 13th": the date decides; a bare number after a weekday
+    # that is not its date ("friday 8") is no date (``day_said`` reads the ones that are).
+    english = _ORDINAL_AFTER_DAY.sub(_ordinal, english)
+    return _WEEKDAY_NUMBER.sub(r"\1", english)
+
+
+_WEEKDAY_INDEX = {
+    name: index
+    for index, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+}
+# A weekday and a bare number after it ("jueves 5", "giovedì 9", "Friday 13").
+_WEEKDAY_NUMBER = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\b"
+    r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s*(?:st|nd|rd|th)\b)"
+)
+
+
+def day_said(
+    label: str, sent_day: date, *, month_first: bool = False, sent_hour: int = 12
+) -> date | None:
+    """The day ``label`` names when it is one the shared date reader has no grammar for:
+    a weekday with its day of the month (kept only when they agree), a date written with
+    numbers, a day of the month after a small word ("el 14", "am 14."), the weekend after
+    next, a short or foreign "tomorrow" ("tmrw", "pasado mañana"). ``None`` otherwise."""
+    english = _DAY_WORD.sub(
+        lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), fold_text(label)
+    )
+    paired = _WEEKDAY_NUMBER.search(english)
+    if paired is not None:
+        return weekday_with_day(_WEEKDAY_INDEX[paired.group(1)], int(paired.group(2)), sent_day)
+    if any(re.search(rf"\b{name}\b", english) for name in _WEEKDAY_INDEX):
+        return None
+    return (
+        numeric_date(label, sent_day, month_first=month_first)
+        or day_of_month(label, sent_day)
+        or weekend_day(label, sent_day)
+        or relative_day(label, sent_day, sent_hour=sent_hour)
+    )
 
 
 def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
-    window = message_relative_date(
-        _english_days(step.event_label), step.sent_at, zone, direction="future"
+    sent = step.sent_at.astimezone(zone)
+    day = day_said(
+        step.event_label, sent.date(), month_first=is_month_first(zone.key), sent_hour=sent.hour
     )
-    day = window.start.astimezone(zone).date() if window is not None else None
+    if day is None:
+        window = message_relative_date(
+            _english_days(step.event_label), step.sent_at, zone, direction="future"
+        )
+        day = window.start.astimezone(zone).date() if window is not None else None
     return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
 
 
@@ -318,10 +418,12 @@ def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
 
 def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     """Each time the plan was set (proposed or moved), oldest first. A time said with the same
-    day or clock makes the current one more precise ("Sat 19th, we leave 7am"); a confirmation
+    day or clock makes the current one more precise ("Sun 22nd, we leave 8am"); a confirmation
     that names another time (a pickup, a reminder) leaves it as it is; a time with no day
-    keeps the day it had ("we now land at 10:25pm"), a day with no time keeps the hour."""
+    keeps the day it had ("we now land at 11:40pm"), a day with no time keeps the hour."""
     whens: list[PlanWhen] = []
+    # The plan's first step sets its time whatever it says (a booking starts confirmed).
+    first = plan.steps[0] if plan.steps else None
     for step in plan.steps:
         if not step.event_label or step.status == PlanStatus.CANCELLED:
             continue
@@ -340,7 +442,7 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
             elif not when.clock and when.day != whens[-1].day:
                 # "Shall we move to Sunday? Same time": another day keeps the hour it had.
                 when = PlanWhen(day=when.day, clock=whens[-1].clock, step=step)
-        elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+        elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED) and step is not first:
             continue
         whens.append(when)
     return whens
@@ -376,8 +478,12 @@ def plan_finding(
             sentence += f" (it was for {current.text})"
     elif current is not None:
         sentence += f": {'now ' if len(whens) > 1 else ''}{current.text}"
-        if len(whens) > 1:
-            sentence += f" (it was {whens[-2].text})"
+        was = [whens[-2].text] if len(whens) > 1 else []
+        if plan.previous_place:
+            # What changed, from and to: the place it was at too.
+            was.append(f"at {plan.previous_place}")
+        if was:
+            sentence += f" (it was {' '.join(was)})"
     if latest is not None and status in (PlanStatus.CHANGED, PlanStatus.CANCELLED):
         where = chat_titles.get(latest.chat_id, "")
         said = "said" if status == PlanStatus.CHANGED else "called off"
@@ -386,6 +492,7 @@ def plan_finding(
     ids = [
         *([latest.message_id] if latest is not None else []),
         *([current.step.message_id] if current is not None and current.step else []),
+        *([plan.place_step_id] if plan.place_step_id is not None else []),
         *([plan.steps[0].message_id] if plan.steps else []),
     ]
     return Finding(text=sentence + ".", message_ids=tuple(dict.fromkeys(ids)))
@@ -542,7 +649,7 @@ def deed_finding(answer: DeedAnswer, zone: ZoneInfo) -> Finding:
     return Finding(text=head + said, message_ids=tuple(ids))
 
 
-# A time or day as people write it after "to" or "instead of": "Tuesday Oct 13", "the 13th",
+# A time or day as people write it after "to" or "instead of": "Thursday Nov 12", "the 12th",
 # "4", "4pm", "8:30", "tomorrow".
 _CHANGE_TIME = (
     r"(?:(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?"
@@ -551,14 +658,14 @@ _CHANGE_TIME = (
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b|today|tonight|tomorrow|next\s+week"
     r"|\d{1,2}(?::\d{2})?\s*(?:am|pm|h\b)?(?!\s*(?:%|lbs?|kg|km|mi|miles|people|min))(?!\d))"
 )
-# "move it to Sunday", "we're moving launch to Tuesday Oct 13", "pushed back to 9".
+# "move it to Sunday", "we're moving the demo to Thursday Nov 12", "pushed back to 9".
 _MOVED_TO = re.compile(
     r"\b(?:move[sd]?|moving|push(?:ed|ing)?|postpon\w*|reschedul\w*|chang(?:e|ed|ing)|"
     r"bump(?:ed|ing)?|shift(?:ed|ing)?)\b[^.!?\n]{0,40}?\b(?:to|until|till)\s+(?:the\s+)?"
     rf"(?:at\s+)?(?P<new>{_CHANGE_TIME})",
     re.IGNORECASE,
 )
-# "dinner at 4 instead of 2", "Sunday instead of Saturday".
+# "dinner at 5 instead of 3", "Sunday instead of Saturday".
 _INSTEAD_OF = re.compile(
     rf"\b(?:instead\s+of|rather\s+than)\s+(?:at\s+)?(?:the\s+)?(?P<old>{_CHANGE_TIME})",
     re.IGNORECASE,

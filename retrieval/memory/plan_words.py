@@ -96,7 +96,8 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "change of plans?",
         "change of (?:venue|location|place|time|date)",
         r"chang(?:ed|ing) (?:\w+ ){0,3}?to",
-        "new (?:venue|location|place|time|date|due date|deadline)",
+        # "new venue", "new start time", "new due date": a new when or where of anything.
+        r"new (?:\w+ )?(?:venue|location|place|time|date|deadline)",
         "switch(?:ed)? (?:it )?to",
         "delay(?:ed)?",
         "(?<!['\u2019]t )(?<!not )make it",
@@ -114,6 +115,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "remarcar",
         "remarcamos",
         "em vez de",
+        "em vez disso",
     ),
     "es": (
         "cambio de planes?",
@@ -129,6 +131,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "mejor el",
         "en vez de",
         "en lugar de",
+        "en su lugar",
     ),
     "fr": (
         "changement de plans?",
@@ -139,7 +142,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "repousser",
         "plut[oô]t",
     ),
-    "de": (r"verschieb\w*", "verlegt", "lieber"),
+    "de": (r"verschieb\w*", "verlegt", "lieber", "stattdessen"),
     "it": (r"spost\w*", r"rimand\w*", r"rinvi\w*", r"posticip\w*", "invece", "cambio di programma"),
 }
 
@@ -161,19 +164,16 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         f"it{_APOSTROPHE}s off",
     ),
     "pt": (
-        "cancelad[oa]",
-        "cancelar",
-        "desmarcad[oa]",
-        "desmarcar",
+        r"cancel(?:ad[oa]|ar|ei|ou|amos)",
+        r"desmarc\w*",
         "n[aã]o vou poder",
         "n[aã]o vou conseguir",
         "furar",
     ),
     "es": (
-        "cancelad[oa]",
-        "cancelar",
-        "cancelamos",
+        r"cancel(?:ad[oa]|ar|amos|[ée]|[óo])",
         "se cancela",
+        r"suspendid[oa]",
         "no puedo ir",
         "ya no va",
         "no voy a poder",
@@ -184,8 +184,8 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "je (?:ne )?peux (?:plus|pas)",
         r"emp[êe]chement",
     ),
-    "de": ("abgesagt", "absagen", "f[äa]llt aus", "klappt nicht"),
-    "it": (r"annullat[oa]", "annulliamo", "non si fa", r"non posso pi[uù]"),
+    "de": (r"abgesagt", r"absag\w*", "sagen? ab", "storniert", "f[äa]llt aus", "klappt nicht"),
+    "it": (r"annull\w*", r"disdett[oa]", "disdire", "non si fa", r"non posso pi[uù]"),
 }
 
 # One person dropping out of a group plan: the plan goes on without them.
@@ -407,6 +407,61 @@ LATER_TIME: Mapping[str, tuple[str, ...]] = {
     "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich"),
 }  # fmt: skip
 
+# An arrangement already made: a booking or a reservation said with its day or time is a plan
+# in its own right ("booked the cabin for the weekend after next", "got us a table at 8 on
+# Fri", "reservei mesa para sexta"), confirmed from the start.
+BOOKING: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "booked",
+        "reserved",
+        "reservation",
+        "booking",
+        "got us",
+        "grabbed",
+        "tickets",
+    ),
+    "pt": ("reservei", "reservamos", "reservad[oa]", "reserva", "marquei", "bilhetes?"),
+    "es": ("reserv[ée]", "reservamos", "reservad[oa]", "reserva", "entradas"),
+    "fr": (r"r[ée]serv[ée]e?s?", r"r[ée]servation", "billets?"),
+    "de": ("reserviert", "gebucht", "reservierung", "karten"),
+    "it": ("prenotat[oa]", "prenotazione", "biglietti"),
+}
+
+# What gets booked, in every language: the plan's name when no activity is said.
+BOOKED_THINGS: tuple[str, ...] = (
+    "reservation",
+    "booking",
+    "reserva",
+    "réservation",
+    "reservierung",
+    "prenotazione",
+    "table",
+    "tickets",
+    "cabin",
+    "room",
+    "court",
+    "campsite",
+    "tee time",
+    "mesa",
+    "pista",
+    "cancha",
+    "quarto",
+    "campo",
+    "habitación",
+    "chambre",
+    "terrain",
+    "tisch",
+    "zimmer",
+    "platz",
+    "tavolo",
+    "camera",
+    "billets",
+    "bilhetes",
+    "entradas",
+    "biglietti",
+    "karten",
+)
+
 # Kinds of event said in several languages: a question in one finds the plan said in another
 # ("when is lunch with Joana?" reads "bora almoçar sábado").
 ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
@@ -451,6 +506,20 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("party", "festa", "fiesta", "soirée", "soiree", "fête", "fete"),
     ("trip", "viagem", "viaje", "voyage", "reise"),
     ("climbing", "bouldering", "escalada", "escalade", "klettern"),
+    # What gets booked, in every language ("when is our table?" finds "reservei mesa").
+    ("table", "mesa", "tisch", "tavolo"),
+    ("tickets", "bilhetes", "entradas", "billets", "biglietti", "karten"),
+    ("court", "pista", "cancha", "campo", "terrain", "platz"),
+    ("room", "quarto", "habitación", "habitacion", "chambre", "zimmer", "camera"),
+    (
+        "reservation",
+        "booking",
+        "reserva",
+        "réservation",
+        "reservation",
+        "reservierung",
+        "prenotazione",
+    ),
     (
         "hike",
         "hiking",

@@ -43,6 +43,7 @@ from retrieval.memory.models import (
     PlanStep,
 )
 from retrieval.memory.places import cities_in, nationality_of_place
+from retrieval.memory.plan_words import activity_family
 from retrieval.types import RankingKind
 
 # A person counts as neglected when nothing was exchanged in this many days...
@@ -459,6 +460,10 @@ class PlanTimeline:
     first_sent_at: datetime
     last_sent_at: datetime
     steps: tuple[PlanStepView, ...]
+    # The place it was at before its latest change of place ("" when it never moved), and the
+    # step that moved it.
+    previous_place: str = ""
+    place_step_id: int | None = None
 
     @property
     def message_ids(self) -> tuple[int, ...]:
@@ -496,8 +501,9 @@ def plans_for_user(
     if lowered:
         term_filter = Q()
         for term in lowered:
+            # A kind of event matches its name in any language ("table" finds a "mesa").
             term_filter |= (
-                Q(activity__iexact=term)
+                Q(activity__in=activity_family(term))
                 | Q(place__iexact=term)
                 | Q(steps__message__text__icontains=term)
             )

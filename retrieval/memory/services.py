@@ -96,6 +96,7 @@ from retrieval.memory.models import (
     PlanStep,
     RefinedFactClaim,
 )
+from retrieval.memory.plan_words import activity_family
 from retrieval.people_context import WORK_PLATFORMS
 
 logger = logging.getLogger(__name__)
@@ -177,6 +178,20 @@ _PLAN_VOCABULARY = (
     "plac",
     "verschieb",
     "switch",
+    # Bookings ("got us a table", "reservei mesa", "prenotato il campo").
+    "book",
+    "reserv",
+    "réserv",
+    "tickets",
+    "got us",
+    "grabbed",
+    "bilhete",
+    "entradas",
+    "billet",
+    "gebucht",
+    "karten",
+    "prenot",
+    "bigliett",
 )
 
 
@@ -195,6 +210,9 @@ class _PlanDraft:
     stored_steps: int = 0
     # The stored plan's row as read back (``_plan_fields``), to write it only when it changed.
     stored_fields: dict[str, Any] = field(default_factory=dict)
+    # The people (as merged) who wrote its steps: a change one of them says in another chat
+    # or on another platform is the plan's.
+    people: set[int] = field(default_factory=set)
 
     def add_step(
         self,
@@ -204,15 +222,26 @@ class _PlanDraft:
         status: PlanStatus,
         event_label: str,
         sent_at: datetime,
+        sender: int | None = None,
     ) -> None:
         self.steps.append((message_id, status, event_label, sent_at))
+        if sender is not None:
+            self.people.add(sender)
         self.status = status
-        # Only a proposal or a change sets when the plan happens; a "yes, see you Sunday
-        # morning" or "cancel tonight" says something else.
-        if event_label and status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+        # Only a proposal or a change sets when the plan happens (or the first time said at
+        # all, a booking's); a "yes, see you Sunday morning" or "cancel tonight" says
+        # something else.
+        if event_label and (
+            status in (PlanStatus.PROPOSED, PlanStatus.CHANGED) or not self.event_label
+        ):
             self.event_label = event_label
         self.last_sent_at = sent_at
         self.last_step_at_by_chat[chat_id] = sent_at
+
+
+def _same_kind(activity: str, other: str) -> bool:
+    """ "jantar" and "dinner" are one kind of event."""
+    return bool(activity) and fold_text(activity) in activity_family(fold_text(other))
 
 
 def _plan_for_message(
@@ -224,9 +253,13 @@ def _plan_for_message(
     chat_id: int,
     reply_to_id: int | None,
     sent_at: datetime,
+    sender: int | None = None,
+    is_change: bool = False,
 ) -> _PlanDraft | None:
     """The open plan a message speaks about: one whose place it names, one whose message it
-    replies to, or one just discussed in the same chat (and not another activity)."""
+    replies to, one just discussed in the same chat (and not another activity), or, for a
+    change or a call-off, one of the same kind of event that its sender took part in, said
+    in any chat or on any platform (the latest such plan)."""
     open_plans = [
         draft
         for draft in drafts
@@ -246,6 +279,10 @@ def _plan_for_message(
             and activity in ("", draft.activity)
         ):
             return draft
+    if is_change and sender is not None:
+        for draft in reversed(open_plans):
+            if sender in draft.people and _same_kind(activity, draft.activity):
+                return draft
     return None
 
 
@@ -253,16 +290,31 @@ class _PlanReplay:
     """Plans in the making: the user's plan-vocabulary messages read in send-time order, each
     joining the open plan it speaks about or starting one."""
 
-    def __init__(self, drafts: list[_PlanDraft] | None = None) -> None:
+    def __init__(
+        self, drafts: list[_PlanDraft] | None = None, canonical: Mapping[int, int] | None = None
+    ) -> None:
         self.drafts: list[_PlanDraft] = drafts or []
+        # Merged people are read as the person they were merged into.
+        self.canonical: Mapping[int, int] = canonical or {}
         self.plan_by_message: dict[int, _PlanDraft] = {
             message_id: draft for draft in self.drafts for message_id, *_ in draft.steps
         }
 
     def read(
-        self, message_id: int, chat_id: int, reply_to_id: int | None, text: str, sent_at: datetime
+        self,
+        message_id: int,
+        chat_id: int,
+        reply_to_id: int | None,
+        text: str,
+        sent_at: datetime,
+        sender_person_id: int | None = None,
     ) -> None:
         signal = plan_signal(text)
+        sender = (
+            self.canonical.get(sender_person_id, sender_person_id)
+            if sender_person_id is not None
+            else None
+        )
         draft = _plan_for_message(
             drafts=self.drafts,
             plan_by_message=self.plan_by_message,
@@ -271,6 +323,8 @@ class _PlanReplay:
             chat_id=chat_id,
             reply_to_id=reply_to_id,
             sent_at=sent_at,
+            sender=sender,
+            is_change=signal.status in (PlanStatus.CHANGED, PlanStatus.CANCELLED),
         )
         if draft is not None and signal.status is not None:
             draft.add_step(
@@ -279,23 +333,30 @@ class _PlanReplay:
                 status=signal.status,
                 event_label=signal.event_label,
                 sent_at=sent_at,
+                sender=sender,
             )
+            if signal.status == PlanStatus.CHANGED and signal.place:
+                # A change that names a place moves the plan there.
+                draft.place = signal.place
             self.plan_by_message[message_id] = draft
         elif draft is None and signal.is_proposal:
+            # A booking is arranged already: its plan starts confirmed.
+            status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
             draft = _PlanDraft(
                 activity=signal.activity,
                 place=signal.place,
                 event_label=signal.event_label,
-                status=PlanStatus.PROPOSED,
+                status=status,
                 first_sent_at=sent_at,
                 last_sent_at=sent_at,
             )
             draft.add_step(
                 message_id=message_id,
                 chat_id=chat_id,
-                status=PlanStatus.PROPOSED,
+                status=status,
                 event_label=signal.event_label,
                 sent_at=sent_at,
+                sender=sender,
             )
             self.drafts.append(draft)
             self.plan_by_message[message_id] = draft
@@ -309,7 +370,7 @@ def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tup
         rows = rows.filter(sent_at__gte=since)
     return (
         rows.order_by("sent_at", "pk")
-        .values_list("pk", "chat_id", "reply_to_id", "text", "sent_at")
+        .values_list("pk", "chat_id", "reply_to_id", "text", "sent_at", "sender_person_id")
         .iterator(chunk_size=2000)
     )
 
@@ -360,7 +421,7 @@ def plans_rebuild(*, user: User) -> int:
     """Derive the user's plans again from their live messages, oldest first, so later messages
     override earlier ones. Reads only messages that use the plan vocabulary. Idempotent;
     returns the number of plans."""
-    replay = _PlanReplay()
+    replay = _PlanReplay(canonical=_canonical_people(user=user))
     for row in _plan_messages(user=user):
         replay.read(*row)
     Plan.objects.filter(user=user).delete()
@@ -369,7 +430,18 @@ def plans_rebuild(*, user: User) -> int:
     return len(replay.drafts)
 
 
-def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
+def _canonical_people(*, user: User) -> dict[int, int]:
+    """merged person id -> the person it is read as (one query)."""
+    return dict(
+        PersonMerge.objects.filter(user=user, split_at__isnull=True).values_list(
+            "merged_person_id", "kept_person_id"
+        )
+    )
+
+
+def _plan_drafts_before(
+    *, user: User, since: datetime, canonical: Mapping[int, int]
+) -> list[_PlanDraft]:
     """The plans as they stood just before ``since``, read back from the stored steps: only
     those a message from ``since`` on could still join (discussed within ``PLAN_LINK_WINDOW``
     of it). Their steps from ``since`` on are deleted, and so are the plans that start there;
@@ -378,15 +450,23 @@ def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
         plan.pk: plan
         for plan in Plan.objects.filter(user=user, last_sent_at__gte=since - PLAN_LINK_WINDOW)
     }
-    steps_by_plan: dict[int, list[tuple[int, int, str, str, datetime]]] = {pk: [] for pk in plans}
-    for plan_id, message_id, chat_id, step_status, label, sent_at in (
+    steps_by_plan: dict[int, list[tuple[int, int, str, str, datetime, int | None]]] = {
+        pk: [] for pk in plans
+    }
+    for plan_id, message_id, chat_id, step_status, label, sent_at, sender in (
         PlanStep.objects.filter(user=user, plan_id__in=list(plans), sent_at__lt=since)
         .order_by("sent_at", "message_id")
         .values_list(
-            "plan_id", "message_id", "message__chat_id", "status", "event_label", "sent_at"
+            "plan_id",
+            "message_id",
+            "message__chat_id",
+            "status",
+            "event_label",
+            "sent_at",
+            "message__sender_person_id",
         )
     ):
-        steps_by_plan[plan_id].append((message_id, chat_id, step_status, label, sent_at))
+        steps_by_plan[plan_id].append((message_id, chat_id, step_status, label, sent_at, sender))
     drafts = []
     for plan_id, steps in steps_by_plan.items():
         if not steps:
@@ -402,13 +482,16 @@ def _plan_drafts_before(*, user: User, since: datetime) -> list[_PlanDraft]:
             plan_id=plan_id,
             stored_steps=len(steps),
         )
-        for message_id, chat_id, step_status, label, sent_at in steps:
+        for message_id, chat_id, step_status, label, sent_at, step_sender in steps:
             draft.add_step(
                 message_id=message_id,
                 chat_id=chat_id,
                 status=PlanStatus(step_status),
                 event_label=label,
                 sent_at=sent_at,
+                sender=(
+                    canonical.get(step_sender, step_sender) if step_sender is not None else None
+                ),
             )
         draft.stored_fields = {
             "activity": plan.activity,
@@ -431,7 +514,10 @@ def plans_update(*, user: User, since: datetime) -> int:
     """What ``plans_rebuild`` would store, computed from the messages sent from ``since`` on:
     the plans they can join are read back as they stood before ``since`` and the messages are
     replayed from there. Returns the number of plan-vocabulary messages read."""
-    replay = _PlanReplay(_plan_drafts_before(user=user, since=since))
+    canonical = _canonical_people(user=user)
+    replay = _PlanReplay(
+        _plan_drafts_before(user=user, since=since, canonical=canonical), canonical=canonical
+    )
     read = 0
     for row in _plan_messages(user=user, since=since):
         replay.read(*row)

@@ -40,10 +40,17 @@ from django.db.models import Q, QuerySet
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
-from retrieval.memory.extract import ACTIVITIES, PlanSignal, plan_signal, time_phrases
+from retrieval.memory.extract import (
+    ACTIVITIES,
+    PlanSignal,
+    place_instead,
+    plan_signal,
+    time_phrases,
+)
 from retrieval.memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
+    BOOKED_THINGS,
     CHANGE,
     DECLINE,
     activity_family,
@@ -80,6 +87,7 @@ WINDOW_SEEDS = 40
 CATEGORY_WORDS = frozenset(
     {
         *ACTIVITIES,
+        *BOOKED_THINGS,
         "plan", "plans", "event", "meeting", "call", "date", "appointment", "visit", "meetup",
         "session", "class", "show", "match", "game", "reservation", "booking", "holiday",
         "vacation", "celebration", "ceremony", "reunion", "drink", "thing",
@@ -113,8 +121,21 @@ def _term_regex(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(_root(term))}{_SUFFIXES}(?!\w)")
 
 
+# A folded letter and its accented forms: "padel" finds "pádel", "cafe" finds "café".
+_ACCENTED = {
+    "a": "[aáàâãä]",
+    "e": "[eéèêë]",
+    "i": "[iíìîï]",
+    "o": "[oóòôõö]",
+    "u": "[uúùûü]",
+    "c": "[cç]",
+    "n": "[nñ]",
+}
+
+
 def _term_sql(term: str) -> str:
-    return rf"\m{re.escape(_root(term))}{_SUFFIXES}\M"
+    root = "".join(_ACCENTED.get(letter, re.escape(letter)) for letter in fold_text(_root(term)))
+    return rf"\m{root}{_SUFFIXES}\M"
 
 
 # Someone changing what was set: the new time comes with one of these.
@@ -126,7 +147,7 @@ _CHANGE_CUE = re.compile(
 # One person dropping out of a group plan, not the plan being called off.
 _DECLINE = phrases_regex(DECLINE)
 _CHANGE_WORDS = phrases_regex(CHANGE)
-# A short agreement in the conversation right after a proposal ("eu!! 11 👍", "me!", "in!").
+# A short agreement in the conversation right after a proposal ("me!! 👍", "eu também", "in!").
 _SHORT_AGREE = re.compile(
     r"^\W*(?:me|eu|yo|moi|ich|in|same|yes+|yep|yeah|sure|ok(?:ay)?|sim|s[ií]|oui|ja|bora|down"
     r"|deal|np|no problem|fine)\b"
@@ -233,7 +254,7 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
         if when is not None and when.day == day:
             return True
         if when is not None and when.day is not None:
-            # "moving day is SATURDAY OCT 3": that Saturday is the 3rd, not the plan's.
+            # "the fair is SUNDAY NOV 8": that Saturday is the 3rd, not the plan's.
             text = text.replace(phrase, " ")
     folded = fold_text(text)
     words = _WEEKDAY_WORDS[day.weekday()]
@@ -248,7 +269,7 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
     return when is not None and when.day == day
 
 
-# A street address ("2217 S Kinnickinnic Ave", "12 Rua Augusta"): where the plan now is.
+# A street address ("418 N Larkspur Ave", "12 Rua Augusta"): where the plan now is.
 _ADDRESS = re.compile(
     r"\b\d{1,5}\s+(?:[NSEW]\.?\s+)?(?:[A-Z][\w.'-]*\s+){1,3}"
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Ln|Lane|Dr|Drive|Way|Pl|Place|Sq|Square)\b\.?"
@@ -256,7 +277,7 @@ _ADDRESS = re.compile(
 )
 
 
-# A day said alone in passing ("how good is the sun today"): no time of a plan.
+# A day said alone in passing ("what a grey day today"): no time of a plan.
 _BARE_DAY = re.compile(
     r"today|tonight|tomorrow|hoje|amanh[aã]|hoy|ma[nñ]ana|demain|heute|morgen|oggi|domani",
     re.IGNORECASE,
@@ -283,24 +304,13 @@ def _sets_time(row: _Row, signal: PlanSignal, folded: str) -> bool:
     )
 
 
-# A named place said as the new one ("so the Owl Bar on Rua Nova instead"): capitalised words,
-# with the small words names hold, right before "instead".
-_PLACE_INSTEAD = re.compile(
-    r"\b((?:[A-Z\u00c0-\u00dd][\w'\u2019&.-]*)(?:\s+(?:(?:for|of|on|the|de|da|do|del|di)\s+)?"
-    r"[A-Z\u00c0-\u00dd][\w'\u2019&.-]*){0,5})\s*,?\s+instead\b"
-)
-
-
 def _place_said(text: str) -> str:
     match = _ADDRESS.search(text)
     if match:
         return match.group(0).strip(" ,.")
-    instead = _PLACE_INSTEAD.search(text)
-    if instead is None:
-        return ""
-    place = instead.group(1).strip(" ,.")
-    first = fold_text(place.split()[0])
-    return "" if first in _NOT_NAMES or first in ("i", "we", "let's", "lets") else place
+    place = place_instead(text)
+    first = fold_text(place.split()[0]) if place else ""
+    return "" if first in _NOT_NAMES else place
 
 
 class _Steps:
@@ -313,6 +323,8 @@ class _Steps:
         self.status = PlanStatus.PROPOSED
         self.current: PlanWhen | None = None
         self.place = ""
+        self.previous_place = ""
+        self.place_step_id: int | None = None
 
     def take(self, row: _Row) -> None:
         signal = plan_signal(row.text)
@@ -326,12 +338,12 @@ class _Steps:
             if row.is_direct or not _DECLINE.search(folded):
                 step_status = PlanStatus.CANCELLED
         elif said is not None and current is None:
-            step_status = PlanStatus.PROPOSED
+            step_status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
             self.current = said
         elif said is not None and current is not None:
             merged = when_merged(current, said)
             if merged is not None:
-                # The same day said with a change ("change of venue for Wed, 7pm") moves it.
+                # The same day said with a change ("new venue for Thu, 6pm") moves it.
                 changed = signal.status == PlanStatus.CHANGED and _says_change(folded)
                 step_status = PlanStatus.CHANGED if changed else PlanStatus.CONFIRMED
                 self.current = merged
@@ -343,6 +355,14 @@ class _Steps:
             else:
                 # Another time said in passing (a pickup, a reminder): a detail of the plan.
                 step_status = PlanStatus.CONFIRMED
+        elif (
+            self.steps
+            and signal.status == PlanStatus.CHANGED
+            and signal.place
+            and fold_text(signal.place) != fold_text(self.place)
+        ):
+            # Another place said with a change word, no new time: the plan moves there.
+            step_status = PlanStatus.CHANGED
         elif self.steps and (
             signal.status == PlanStatus.CONFIRMED
             or (len(folded.split()) <= 6 and _SHORT_AGREE.search(row.text.lower()))
@@ -354,6 +374,8 @@ class _Steps:
         self.status = step_status
         place = _place_said(row.text) or signal.place
         if place and step_status in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
+            if self.place and fold_text(place) != fold_text(self.place):
+                self.previous_place, self.place_step_id = self.place, row.pk
             self.place = place
 
     def plan(self) -> PlanTimeline | None:
@@ -373,6 +395,8 @@ class _Steps:
             first_sent_at=steps[0].sent_at,
             last_sent_at=steps[-1].sent_at,
             steps=tuple(steps),
+            previous_place=self.previous_place,
+            place_step_id=self.place_step_id,
         )
         return plan if plan_whens(plan, self.user.zoneinfo) else None
 
@@ -605,6 +629,9 @@ def _is_participant_update(
     if signal.status == PlanStatus.CANCELLED:
         return row.is_direct or not _DECLINE.search(fold_text(row.text))
     changed = signal.status == PlanStatus.CHANGED
+    if changed and not signal.event_label and signal.place:
+        # "X is closed, let's do Y instead": a new place, said by one of its people.
+        return True
     return changed and _near_current(_when(row, signal.event_label, "", user), reader)
 
 
@@ -767,7 +794,7 @@ _NOT_TOPIC = frozenset(
 
 def _topic_name(terms: Sequence[str]) -> str:
     """What to call a plan that names no kind of event: the question's topic words without
-    its words of time ("bike lanes report" of "when is the bike lanes report due?"), else
+    its words of time ("tax return" of "when is the tax return due?"), else
     "plan"."""
     words = [term for term in terms if term not in _NOT_TOPIC]
     return " ".join(words) or "plan"

@@ -27,7 +27,8 @@ from retrieval.memory.models import PlanStatus
         ("let's do Saturday instead", PlanStatus.CHANGED, "", "", "Saturday", False),
         ("can't make it tomorrow, sorry", PlanStatus.CANCELLED, "", "", "tomorrow", False),
         ("Count me in!", PlanStatus.CONFIRMED, "", "", "", False),
-        ("Booked: Casa Nova, Friday 8pm", PlanStatus.CONFIRMED, "", "", "Friday 8pm", False),
+        # A booking is a plan already arranged: it starts one, confirmed.
+        ("Booked: Casa Nova, Friday 8pm", PlanStatus.CONFIRMED, "booking", "", "Friday 8pm", True),
         ("We had dinner yesterday, it was lovely", None, "dinner", "", "", False),
         ("Drinks in Chiado Friday?", None, "drinks", "Chiado", "Friday", True),
     ],

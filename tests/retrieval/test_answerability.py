@@ -659,3 +659,46 @@ def test_a_word_of_a_chat_title_is_a_known_topic(user):
     unseen = _ask(user, "Which yarn for the knitting circle pattern?")
     assert unseen.answerability is not None
     assert unseen.answerability.signals.unknown_terms == ("yarn",)
+
+
+def _trip_history(user, *, cost_line: str) -> None:
+    trip = chat_of("trip", "Bia", "Caio")
+    ingest(
+        user,
+        trip,
+        say("t1", T0, "Quarry Hill this weekend, who is driving?", sender="Bia"),
+        say("t2", T0 + timedelta(hours=1), "I can drive, leaving at 7", sender="Caio"),
+        say("t3", T0 + timedelta(days=2), "what a climb, my arms are gone", sender="Bia"),
+        say("t4", T0 + timedelta(days=3), cost_line, sender="Caio"),
+        say("t5", T0 + timedelta(days=4), "the roofer came round about the gutter", sender="Bia"),
+    )
+
+
+def test_an_amount_in_a_message_using_a_kin_word_of_the_topic_answers(user):
+    _trip_history(user, cost_line="quarry weekend: a gasolina deu R$120, so R$40 cada")
+    retrieval = _ask(user, "how much was gas for Quarry Hill?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
+def test_an_amount_nowhere_near_the_topic_still_is_refused(user):
+    _trip_history(user, cost_line="quarry weekend: a gasolina deu R$120, so R$40 cada")
+    retrieval = _ask(user, "how much did the roofer charge for the gutter?")
+    assert retrieval.unanswerable_rule is not None
+    assert retrieval.is_no_evidence
+
+
+def test_a_named_persons_value_given_only_for_someone_else_is_refused(user):
+    club = chat_of("club", "Bia", "Theo", "Caio")
+    ingest(
+        user,
+        club,
+        say("c1", T0, "10k results are up: Theo ran 47:12, a PB!", sender="Bia"),
+        say("c2", T0 + timedelta(days=1), "climbing on Friday?", sender="Caio"),
+    )
+    refused = _ask(user, "What was Caio's 10k time?")
+    assert refused.unanswerable_rule == "missing_slot"
+    assert refused.is_no_evidence
+    answered = _ask(user, "What was Theo's 10k time?")
+    assert answered.unanswerable_rule is None
+    assert not answered.is_no_evidence

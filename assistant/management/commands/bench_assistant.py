@@ -18,7 +18,8 @@
    word of each stream). A stream that does not end with ``[DONE]`` is dropped.
 
 ``--burst N`` measures admission instead: N streams opened at the same moment on a warmed
-server, request -> first byte and -> ``data-sources`` for each (then it hangs up).
+server, request -> first byte and -> ``data-sources`` for each (then it hangs up), and the
+server's CPU time (every process) until the last stream had its first byte.
 ``--processes N`` serves with the production layout (``python -m claire.serve``: N daphne
 processes on one socket; several need ``REDIS_URL``); a burst always does, with one process by
 default. The bench user's rate limit and stream cap are
@@ -103,6 +104,16 @@ def _process_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux ``/proc``), whatever the machine's load."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _server_cpu_seconds(pid: int) -> float:
+    """CPU time of a server: the process and its children (``claire.serve``'s daphnes)."""
+    total = _process_cpu_seconds(pid)
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        for child in children.read_text().split():
+            total += _process_cpu_seconds(int(child))
+    return total
 
 
 # The figures of a round that the summary gives medians and p95 of.
@@ -379,6 +390,9 @@ class Command(BaseCommand):
                     break
                 if not result.first_byte_ms:
                     result.first_byte_ms = (now - started) * 1000
+                    self._awaiting_first_bytes -= 1
+                    if self._awaiting_first_bytes == 0:
+                        self._all_started_cpu = _server_cpu_seconds(self._server_pid)
                 window = tail + data
                 if not result.sources_ms and b'"type":"data-sources"' in window:
                     result.sources_ms = (now - started) * 1000
@@ -424,6 +438,8 @@ class Command(BaseCommand):
             writer.close()
 
     _server_pid = 0
+    _awaiting_first_bytes = -1
+    _all_started_cpu = 0.0
     _sourced = 0
     _streams = 0
     _streaming_from: tuple[float, float] | None = None
@@ -433,9 +449,15 @@ class Command(BaseCommand):
         for _ in range(10):  # warm-up: imports, connections, tokenizer (each process)
             await self._stream(port, token, until_sources=True)
         await asyncio.sleep(1.0)
+        self._awaiting_first_bytes = count
+        cpu_before = _server_cpu_seconds(self._server_pid)
         results = await asyncio.gather(
             *(self._stream(port, token, until_sources=True) for _ in range(count))
         )
+        self._awaiting_first_bytes = -1
+        # What the server spent until every stream had its first byte (its share of the
+        # machine aside): the admission cost, whatever the load.
+        admission_cpu_ms = (self._all_started_cpu - cpu_before) * 1000
         first_bytes = [result.first_byte_ms for result in results if result.first_byte_ms]
         sources = [result.sources_ms for result in results if result.sources_ms]
         self.stdout.write(
@@ -444,7 +466,9 @@ class Command(BaseCommand):
             f"  request -> first byte:   p50 {percentile(first_bytes, 0.5):.1f} ms, "
             f"p95 {percentile(first_bytes, 0.95):.1f} ms, max {max(first_bytes):.1f} ms\n"
             f"  request -> data-sources: p50 {percentile(sources, 0.5):.1f} ms, "
-            f"p95 {percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms"
+            f"p95 {percentile(sources, 0.95):.1f} ms, max {max(sources):.1f} ms\n"
+            f"  server CPU until the last first byte: {admission_cpu_ms:.0f} ms "
+            f"({admission_cpu_ms / count:.2f} ms per stream, all processes)"
         )
 
     async def _bench(self, port: int, token: str, options: dict[str, Any]) -> dict[str, float]:

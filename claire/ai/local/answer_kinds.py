@@ -1,9 +1,9 @@
 """What kind of answer a question asks for, and the words of a message that give it.
 
 "When" asks for a day or a time, "how much" for an amount, "why" for a cause, "where" for a
-place. The local answerer ranks the messages that carry that kind of answer first, and opens
-its answer with the value itself ("When: Thu 14 May, 6:40pm [S1]") before reporting who said
-it: a reader gets the fact asked for, not a quote to search through. Pure text rules.
+place. The local answerer ranks the messages that carry that kind of answer first, and
+``claire.ai.local.spans`` states the clause that gives it before reporting whole messages: a
+reader gets the fact asked for, not a quote to search through. Pure text rules.
 """
 
 from __future__ import annotations
@@ -16,12 +16,15 @@ _DAY_OR_TIME = re.compile(
     r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:today|tonight|tomorrow|yesterday|"
     r"next\s+week|this\s+weekend|weekend|morning|evening)\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
     r"|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h)\b|\b\d{1,2}:\d{2}\b"
     r"|\b\d{1,2}/\d{1,2}\b|\b(?:at|@)\s*\d{1,2}\b",
     re.IGNORECASE,
 )
 _PLACE = re.compile(
-    r"\b(?:at|in|near|to|from)\s+(?:the\s+)?[A-ZÀ-Ý][\w'\u2019-]+"
+    # English, Portuguese, Spanish, Italian, French and German place prepositions.
+    r"\b(?:at|in|near|to|from|na|no|em|en|nel|nella|alla|al|chez|bei|im)\s+(?:the\s+)?"
+    r"[A-ZÀ-Ý][\w'\u2019-]+"
     r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
 )
 # A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
@@ -38,6 +41,13 @@ _COUNT = re.compile(
     # A day of a month ("11 Oct") is a date.
     r"(?!\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
     r"|\ba\s+dozen\b|\bdozens\b",
+    re.IGNORECASE,
+)
+# A time taken ("1:52", "52 minutes", "three weeks").
+_DURATION = re.compile(
+    r"\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\b|\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five"
+    r"|six|few|couple\s+of)\s*(?:secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?"
+    r"|months?|years?)\b",
     re.IGNORECASE,
 )
 _REASON = re.compile(
@@ -61,6 +71,8 @@ _ROLE = re.compile(
     re.IGNORECASE,
 )
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    # "What was my half marathon time?", "how long did the drive take?": a time taken.
+    (re.compile(r"\bhow\s+long\b|\b(?:time|pace|pb|pr|split)\s*\W*$", re.I), _DURATION),
     (
         re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
         _DAY_OR_TIME,
@@ -105,19 +117,9 @@ def is_outcome_question(question: str) -> bool:
     return _OUTCOME_QUESTION.search(question) is not None
 
 
-# The kinds of answer the answer opens with, by the shape that gives them, and the word that
-# introduces the value ("When: Thu 14 May, 6:40pm").
-_OPENING_LABELS: dict[re.Pattern[str], str] = {
-    _DAY_OR_TIME: "When",
-    _PLACE: "Where",
-    _MONEY: "Amount",
-    _COUNT: "How many",
-    _REASON: "Why",
-}
 # Where a message's clauses part: a comma, semicolon or colon followed by a space, brackets,
 # a dash between spaces, a sentence end ("$48 total, so $16 each" is two clauses).
 _CLAUSE_BREAK = re.compile(r"[,;:](?=\s)|[()\[\]]|\s[\u2014\u2013-]\s|(?<=[.!?])\s+|\n+")
-MAX_VALUE_CHARS = 160
 # A question after a cause itself; "what was wrong" asks for the fault, which a causal clause
 # of the message does not name.
 _WHY_QUESTION = re.compile(r"\bwhy\b|\bhow\s+come\b|\bwhat\s+caused\b", re.IGNORECASE)
@@ -166,28 +168,3 @@ def _cause(text: str) -> list[str]:
         if behind is not None and sentence[: behind.start()].strip(" ,;"):
             return [sentence[: behind.start()].strip(" ,;")]
     return [clause for clause in _clauses(text) if _REASON.search(clause)][:1]
-
-
-def stated_value(question: str, text: str) -> tuple[str, str] | None:
-    """The kind of answer ``question`` asks for and the words of ``text`` that give it: its
-    clauses that hold a day or time, a place, an amount or a count; for a cause, its clause
-    from the causal word on ("because his knee is sore"). None when ``text`` gives none of
-    the kinds asked, when those words are the whole message (the message is the answer) or
-    too long to be a value."""
-    for shape in answer_types(question):
-        label = _OPENING_LABELS.get(shape)
-        if label is None:
-            continue
-        if shape is _REASON:
-            if not _WHY_QUESTION.search(question):
-                continue
-            parts = _cause(text)
-        else:
-            parts = [clause for clause in _clauses(text) if shape.search(clause)][:3]
-        value = ", ".join(parts)
-        if not parts or len(value) > MAX_VALUE_CHARS:
-            continue
-        if value == text.strip(" .!?"):
-            return None
-        return label, value
-    return None

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from claire.ai.local.answer_kinds import answer_types, is_outcome_question, stated_value
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question
 from claire.ai.local.polarity import settled
+from claire.ai.local.spans import answer_span, is_kin_word
 from claire.ai.providers.base import (
     CallTimeouts,
     ProviderEvent,
@@ -433,9 +434,7 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
 
     best_source, best_text = excerpt_of(ranked[0])
     matched = _reported_turns(question, ranked)
-    reported = _reported_lead(matched, timezone)
-    if reported and not _YES_NO_QUESTION.search(question):
-        reported = _typed_opening(question, matched) + reported
+    reported = _stated_lead(question, matched, timezone)
     if _YES_NO_QUESTION.search(question):
         opening = _yes_no_opening(question, ranked, timezone)
         if opening and (reported or opening.startswith("Yes")):
@@ -583,6 +582,8 @@ def turn_weights(
 
 # Nouns that name the kind of answer a question asks for ("what time", "what pastry place").
 _KIND_NOUNS = frozenset(content_terms("time day date place address adress"))
+# ... and those of a question asking for a name ("what's the name of the plumber").
+_SPAN_KIND_NOUNS = _KIND_NOUNS | frozenset(content_terms("name"))
 # "How much was gas …", "how many boxes …": the thing whose amount or count is asked.
 _HEAD_OF_AMOUNT = re.compile(
     r"\bhow\s+(?:much|many)\s+(?:(?:was|were|is|are|did|does|do|will)\s+)?"
@@ -765,25 +766,51 @@ def _reported_lead(found: Sequence[_Found], timezone: str) -> str:
     return "\n\n".join(lines)
 
 
-def _typed_opening(question: str, found: Sequence[_Found]) -> str:
-    """A first line that states the value asked for, in its message's words, and cites it
-    ("**When:** Fri 9 Oct at 7:30pm [S2]"), from the first reported message that states one;
-    "" when none does (or one is itself just that value). Only messages the answer reports
-    (the cut of ``_reported_lead``) can give it."""
-    reported = [item for item in found[:REPORTED_TURNS] if item[0] >= found[0][0] / 2]
-    stated = [
-        (value, item[3])
-        for item in reported
-        for value in [stated_value(question, item[4])]
-        if value is not None
-    ]
-    if not stated:
+# The messages the answer's first sentence may take its span from: the best this many, each
+# at least half as good as the best.
+SPAN_TURNS = 3
+
+
+def _stated_lead(question: str, found: Sequence[_Found], timezone: str) -> str:
+    """The answer's first sentences: the words that answer ``question`` (``spans.answer_span``)
+    stated first, reported with who said them and cited ("**Rita** said: custard tarts at
+    Pastelaria Lua [S2]"), then the best matching messages (``_reported_lead``). When the span
+    is a whole message, that message's report comes first instead."""
+    reported = _reported_lead(found, timezone)
+    if not reported:
         return ""
-    (label, words), source = stated[0]
-    cleaned = _MARKDOWN_SPECIALS.sub(
-        r"\\\1", " ".join(words.split()).replace("[", "(").replace("]", ")")
+    pool = [item for item in found[:SPAN_TURNS] if item[0] >= found[0][0] / 2]
+    if is_outcome_question(question) or _REVISED_QUESTION.search(question):
+        # The latest word leads (``_latest_first``): the span is its own.
+        pool = pool[:1]
+    span = answer_span(
+        question,
+        [item[4] for item in pool],
+        terms_of=lambda text: set(content_terms(text)) - _SPAN_KIND_NOUNS,
+        kin=is_kin_word,
     )
-    return f"**{label}:** {cleaned} [{source.label}]\n\n"
+    if span is None:
+        return reported
+    _score, turn_index, sender, source, text = pool[span.index]
+    whole = _reported_line(sender, text, source, timezone, turn=turn_index)
+    if _same_words(span.text, text):
+        rest = [line for line in reported.split("\n\n") if line != whole]
+        return "\n\n".join([whole, *rest])
+    return _span_line(sender, span.text, source) + "\n\n" + reported
+
+
+def _same_words(span: str, text: str) -> bool:
+    return " ".join(span.split()).strip(" .!?") == " ".join(text.split()).strip(" .!?")
+
+
+def _span_line(sender: str, span: str, source: EvidenceSource) -> str:
+    """The span stated in the answer's words: "**Rita** said: … [S1]" ("You wrote: …")."""
+    cleaned = _MARKDOWN_SPECIALS.sub(
+        r"\\\1", " ".join(span.split()).replace("[", "(").replace("]", ")")
+    )
+    who = "You" if sender.lower() in {"you", "me"} else f"**{_name(sender, 'sender')}**"
+    verb = "wrote" if who == "You" else "said"
+    return f"{who} {verb}: {cleaned} [{source.label}]"
 
 
 def _reported_line(
