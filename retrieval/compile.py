@@ -273,7 +273,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # request, answered yes or no from what they sent.
         r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
         r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:send|sent|pay|paid|return|returned"
-        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd)\b"
+        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd|upload|uploaded"
+        r"|post|posted|mail|mailed|email|emailed|drop|dropped|reimburse|reimbursed)\b"
         r"(?=.*\b(?:me|my|back|the|it|them)\b)",
     ),
     _pattern(
@@ -286,7 +287,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|replied|respond|responded|answer|answered|get\s+back|got\s+back|gotten\s+back|share"
         r"|shared|forward|forwarded|email|emailed|call|called|write|written|wrote|deliver"
         r"|delivered|finish|finished|do|done|did|pass|passed|tell|told|review|reviewed|bring"
-        r"|brought|return|returned|lend|lent|book|booked)\b",
+        r"|brought|return|returned|lend|lent|book|booked|upload|uploaded|post|posted|drop"
+        r"|dropped|print|printed|sign|signed|scan|scanned|order|ordered|transfer|transferred"
+        r"|venmo|venmo'd|submit|submitted|invite|invited|introduce|introduced|mail|mailed|text"
+        r"|texted|message|messaged|buy|bought|reimburse|reimbursed|settle|settled)\b",
     ),
     _pattern(
         Intent.UNRESOLVED,

@@ -29,6 +29,7 @@ AI is never returned (checked again on the messages themselves, whatever the sel
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -49,9 +50,15 @@ from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import about_findings, alias_person_ids, people_called
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import owed_amount
+from retrieval.memory.closure import answered_messages, owed_amount, says_done
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
-from retrieval.memory.extract import RELATIONS, is_suspicious, puts_off
+from retrieval.memory.extract import (
+    RELATIONS,
+    has_link,
+    is_request_form,
+    is_suspicious,
+    puts_off,
+)
 from retrieval.memory.findings import (
     Finding,
     LoopState,
@@ -349,6 +356,14 @@ _SETTLED = re.compile(
     r"|taken\s+care\s+of)\b"
 )
 _TOPIC_STEM = 4
+# A question about paying someone back, and a loop about money (an amount, or paying in one of
+# the lexicon's languages).
+_ABOUT_PAYING = re.compile(r"\b(?:pay|paid|owe|owed|reimburs\w*|pay\s+\w+\s+back)\b")
+_MONEY = re.compile(
+    r"(?:[$€£]|r\$)\s?\d|\b\d+(?:[.,]\d{1,2})?\s?(?:dollars|bucks|euros?|eur|usd|reais)\b"
+    r"|\b(?:pay|paid|owe|venmo\w*|zelle\w*|pix|paguei|pague|pago|pagar|pagamos|debo|debes"
+    r"|devo|deves|rembours\w*|paye|pagato|pagata|bezahl\w*|uberweis\w*)\b"
+)
 
 
 def _stem_match(term: str, text: str) -> bool:
@@ -385,8 +400,9 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     elif _RECEIVED.search(folded):
         kinds = (LoopKind.REQUEST_BY_USER,)
     elif is_self:
-        # "Did I send …?" asks about the user's promise.
-        kinds = (LoopKind.PROMISE_BY_USER,)
+        # "Did I send …?" asks about the user's promise, else about what someone asked the
+        # user for ("mi mandi la ricevuta?" answered with a file).
+        kinds = (LoopKind.PROMISE_BY_USER, LoopKind.QUESTION_TO_USER)
     elif person_ids:
         # "Has Rui sent …?" asks about the user's request to Rui.
         kinds = (LoopKind.REQUEST_BY_USER,)
@@ -403,14 +419,31 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     if not rows:
         return None
 
+    # "will do!" names nothing: the ask it answers says what the loop is about.
+    answered = answered_messages([row.opened_by for row, _name in rows])
+    about_money = person_ids and _ABOUT_PAYING.search(folded) is not None
+
     def overlap(loop_row: Loop) -> int:
         texts = [loop_row.opened_by.text or ""]
-        resolver = loop_row.resolved_by
-        if resolver is not None:
-            texts.append(resolver.text or "")
+        for message in (loop_row.resolved_by, answered.get(loop_row.opened_by_id)):
+            if message is not None:
+                texts.append(message.text or "")
         folded_text = fold_text(" ".join(texts))
-        return sum(1 for term in terms if _stem_match(term, folded_text))
+        shared = sum(1 for term in terms if _stem_match(term, folded_text))
+        if not shared and about_money and _MONEY.search(folded_text):
+            # "Did I pay Tomas back for the parking?" and a debt said in other words
+            # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
+            return 1
+        return shared
 
+    asks_for_deed = is_self and LoopKind.QUESTION_TO_USER in kinds and len(kinds) > 1
+    if asks_for_deed:
+        # What someone asked the user for ("mi mandi la ricevuta?"), not any question.
+        rows = [
+            (row, name)
+            for row, name in rows
+            if row.kind != LoopKind.QUESTION_TO_USER or is_request_form(row.opened_by.text or "")
+        ]
     scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
     if terms:
         # With nobody named, the topic alone picks the loop: two of its words when it has two.
@@ -430,12 +463,34 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         closed_at=row.closed_at,
         resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
     )
+    if (
+        asks_for_deed
+        and row.kind == LoopKind.QUESTION_TO_USER
+        and row.status == LoopStatus.RESOLVED
+        and not _delivers(row.resolved_by)
+    ):
+        # A reply is not the thing asked for: "sure!" leaves "did I send …?" at no.
+        loop = dataclasses.replace(
+            loop,
+            status=LoopStatus.OPEN,
+            resolved_by_message_id=None,
+            closed_at=None,
+            resolved_at=None,
+        )
     note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
     hits: list[_Hit] = []
-    if row.resolved_by_id:
-        hits.append((row.resolved_by_id, "closed it"))
+    if loop.resolved_by_message_id:
+        hits.append((loop.resolved_by_message_id, "closed it"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+def _delivers(message: Message | None) -> bool:
+    """A file, a link or a message saying it is done."""
+    if message is None:
+        return False
+    text = message.text or ""
+    return message.kind == MessageKind.MEDIA or has_link(text) or says_done(text)
 
 
 def _request_answer(
