@@ -18,6 +18,9 @@ from django.db.models import Count, Max, Q
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person, Platform
+from proposals.choice import direct_chat_choice
+from proposals.groups import groups_named
+from proposals.wording import content_start
 from retrieval.compile import question_platforms
 from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
@@ -27,16 +30,22 @@ from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 @dataclass(frozen=True)
 class Destination:
     chat: Chat
-    person: Person
+    # None for a message to a whole group ("remind the climbing group ...").
+    person: Person | None
     # The open loop with this person that the message follows up, newest first.
     loop: OpenLoop | None = None
+    # How the question named a group ("the climbing group"), for the drafter.
+    named_as: str = ""
+    # Said on the card when the choice between contacts was not the question's own.
+    note: str = ""
 
+    @property
+    def is_group(self) -> bool:
+        return self.person is None
 
-# Words that open what the message is about: a name after them is content, not recipient
-# ("reply to mom about what Sam wants").
-_CONTENT_MARKER = re.compile(
-    r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when)\b", re.IGNORECASE
-)
+    @property
+    def recipient_name(self) -> str:
+        return self.person.display_name if self.person is not None else self.chat.title
 
 
 # Words that ask for an answer where the person asked ("reply to mom", "answer Ana").
@@ -48,8 +57,7 @@ def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
     comes inside what the message is about. A name shared by several contacts keeps all of
     them (the destination step picks the one the user talks to)."""
     folded = question.casefold()
-    marker = _CONTENT_MARKER.search(question)
-    content_starts = marker.start() if marker else len(question)
+    content_starts = content_start(question)
     named: list[tuple[int, list[int]]] = []
     people = compiled_query.get("people") or []
     for person in people if isinstance(people, list) else []:
@@ -63,6 +71,15 @@ def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
     if not named:
         return []
     return min(named, key=lambda item: item[0])[1]
+
+
+def _said_names(compiled_query: Mapping[str, Any]) -> list[str]:
+    people = compiled_query.get("people") or []
+    return [
+        str(person.get("name") or "")
+        for person in (people if isinstance(people, list) else [])
+        if isinstance(person, dict)
+    ]
 
 
 def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
@@ -95,8 +112,7 @@ def _platforms_asked(question: str) -> set[str]:
     """The platforms the question asks the message to go on ("on Slack", "by email", "email
     Ana ..."); a platform said only inside what the message is about ("tell Ana I got her
     email") is not asked for."""
-    marker = _CONTENT_MARKER.search(question)
-    asked = question[: marker.start()] if marker else question
+    asked = question[: content_start(question)]
     platforms = set(question_platforms(fold_text(asked)))
     if _EMAIL_ASKED.search(asked):
         platforms.add(str(Platform.EMAIL))
@@ -127,6 +143,70 @@ def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
     )
 
 
+def _scoped_person_ids(*, user: User, scope_chat_ids: Sequence[int]) -> list[int]:
+    """A strict-chat scope on a direct chat ("reply to him" inside it) names its participant."""
+    if len(scope_chat_ids) != 1:
+        return []
+    scoped = Chat.objects.filter(
+        user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False
+    ).first()
+    if scoped is None:
+        return []
+    chat_people = list(
+        Person.objects.filter(user=user, memberships__chat=scoped).order_by("pk")[:2]
+    )
+    return [chat_people[0].pk] if len(chat_people) == 1 else []
+
+
+def _group_destination(*, user: User, question: str, platforms: set[str]) -> Destination | None:
+    """The group the question addresses, when it names one before what to say: on a platform
+    asked for first, then the one the user writes in most, then the most recent."""
+    named = groups_named(user=user, head=question[: content_start(question)])
+    if not named:
+        return None
+    own = dict(
+        Chat.objects.filter(user=user, pk__in=[group.chat.pk for group in named])
+        .annotate(
+            own_messages=Count(
+                "messages",
+                filter=Q(messages__is_from_self=True, messages__deleted_at__isnull=True),
+            )
+        )
+        .values_list("pk", "own_messages")
+    )
+    chosen = min(
+        named,
+        key=lambda group: (
+            bool(platforms) and group.chat.platform not in platforms,
+            -own.get(group.chat.pk, 0),
+            -(group.chat.last_message_at.timestamp() if group.chat.last_message_at else 0),
+            -group.chat.pk,
+        ),
+    )
+    return Destination(chat=chosen.chat, person=None, named_as=chosen.named_as)
+
+
+def _group_said_in(*, user: User, question: str, person_ids: Sequence[int]) -> Destination | None:
+    """ "Reply to Ana in the climbing group ...": the named group, when the person is in it,
+    addressed to them."""
+    head = question[: content_start(question)]
+    for group in groups_named(user=user, head=head):
+        said_in = rf"\b(?:in|on|into)\s+(?:(?:the|our|my)\s+)?{re.escape(group.named_as)}"
+        if not re.search(said_in, head, re.I):
+            continue
+        person = (
+            Person.objects.filter(user=user, pk__in=list(person_ids), memberships__chat=group.chat)
+            .order_by("pk")
+            .first()
+        )
+        if person is not None:
+            loops = open_loops_for_user(
+                user=user, person_ids=[person.pk], chat_ids=[group.chat.pk], limit=1
+            )
+            return Destination(chat=group.chat, person=person, loop=loops[0] if loops else None)
+    return None
+
+
 def destination_resolve(
     *,
     user: User,
@@ -135,32 +215,35 @@ def destination_resolve(
     scope_chat_ids: Sequence[int] = (),
 ) -> Destination | None:
     """The chat and person a message for this question goes to: their direct chat, the chat of
-    an open loop with them, else the group where they last wrote; None when the question
-    names nobody the user shares a chat with. ``scope_chat_ids`` (ownership-checked by
-    the caller) is a strict chat scope: "reply to him" asked inside a direct chat."""
-    person_ids = _person_ids(compiled_query, question)
-    if not person_ids and len(scope_chat_ids) == 1:
-        scoped = Chat.objects.filter(
-            user=user, pk=scope_chat_ids[0], kind=ChatKind.DIRECT, is_excluded_from_ai=False
-        ).first()
-        if scoped is not None:
-            chat_people = list(
-                Person.objects.filter(user=user, memberships__chat=scoped).order_by("pk")[:2]
-            )
-            if len(chat_people) == 1:
-                person_ids = [chat_people[0].pk]
-    if not person_ids:
-        return None
+    an open loop with them, else the group where they last wrote; a group the question
+    addresses when it names no person first; None when the question names nobody the user
+    shares a chat with. ``scope_chat_ids`` (ownership-checked by the caller) is a strict chat
+    scope: "reply to him" asked inside a direct chat."""
     platforms = _platforms_asked(question)
-    # The direct chats on a platform asked for first, each group in its own order.
-    chats = sorted(
-        _direct_chats(user=user, person_ids=person_ids),
-        key=lambda chat: bool(platforms) and chat.platform not in platforms,
+    person_ids = _person_ids(compiled_query, question) or _scoped_person_ids(
+        user=user, scope_chat_ids=scope_chat_ids
     )
+    if not person_ids:
+        return _group_destination(user=user, question=question, platforms=platforms)
+    if (
+        in_group := _group_said_in(user=user, question=question, person_ids=person_ids)
+    ) is not None:
+        return in_group
+    choice = direct_chat_choice(
+        user=user,
+        chats=_direct_chats(user=user, person_ids=person_ids),
+        person_ids=person_ids,
+        question=question,
+        names=_said_names(compiled_query),
+        platforms=platforms,
+    )
+    chat: Chat | None = choice.chat
+    if choice.person_id is not None:
+        # The contact the request is about is settled: the loops followed up are theirs.
+        person_ids = [choice.person_id]
     loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
     loop = loops[0] if loops else None
-    chat: Chat | None = chats[0] if chats else None
-    if loop is not None:
+    if loop is not None and not choice.is_topic_chosen:
         loop_chat = Chat.objects.filter(
             user=user, pk=loop.chat_id, is_excluded_from_ai=False
         ).first()
@@ -197,15 +280,17 @@ def destination_resolve(
     person = Person.objects.get(user=user, pk=person_id)
     if loop is not None and loop.chat_id != chat.pk:
         loop = None
-    return Destination(chat=chat, person=person, loop=loop)
+    return Destination(chat=chat, person=person, loop=loop, note=choice.note_for(person))
 
 
 def destination_is_valid(*, user: User, chat_id: int, person_id: int | None) -> bool:
     """Approval re-checks the stored destination against the user's data as it is now: the
-    user's chat, not excluded from AI, with the person still in it."""
+    user's chat, not excluded from AI, with the person still in it (a group, for a message
+    to the whole group)."""
     chat = Chat.objects.filter(user=user, pk=chat_id, is_excluded_from_ai=False).first()
     if chat is None:
         return False
     if person_id is None:
-        return False
+        # A message to the whole group: the user's own group, still visible to AI.
+        return chat.kind != ChatKind.DIRECT
     return Person.objects.filter(user=user, pk=person_id, memberships__chat=chat).exists()

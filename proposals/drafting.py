@@ -20,6 +20,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from conversations.models import Chat, Message
+from retrieval.lexicon import fold_text
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.followup import FollowUpRole
 from retrieval.memory.models import LoopKind
@@ -56,6 +57,10 @@ class DraftContext:
     timezone: str
     # The messages it follows up; the local drafter relays facts from the news and answers.
     grounds: tuple[DraftGround, ...] = ()
+    # A message to a whole group chat (``recipient_name`` is its title).
+    is_group: bool = False
+    # The plan in that chat the request is about ("climbing on Saturday at 9 at Redstone").
+    plan: str = ""
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -69,10 +74,19 @@ _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
 # "tell Noor I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
 _TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
-_KNOW = re.compile(r"^\s*know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
+# "let Alex K know ...": a surname's initial the name as resolved may leave out.
+_KNOW = re.compile(r"^\s*(?:[\w.'-]+\s+){0,2}?know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
+# "text Kenji I'll pick him up at 6": a first-person clause right after the name is the
+# message itself.
+_FIRST_PERSON_CLAUSE = re.compile(
+    r"^\s*,?\s*(?P<x>(?:i|i'm|i'll|i've|i'd|im|ill|we|we're|we'll|we've)\b.+)",
+    re.IGNORECASE,
+)
 _TOPIC = re.compile(
     r"\b(?:about|regarding|re:?|concerning|on\s+the\s+subject\s+of)\s+(?P<x>.+)", re.IGNORECASE
 )
+# "ask Ana whether she can drive", "ask the band when rehearsal starts": a question to them.
+_INQUIRY = re.compile(r"^\s*(?P<x>(?:whether|if|when|what|where|who|how|which)\b.+)", re.I)
 _WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
 # "remind Sam to ...", "ask Ana to ...": the recipient is asked to do it.
 _ASKING_VERB = re.compile(r"\b(?:remind|ask|nudge|get|tell)\s+$", re.IGNORECASE)
@@ -138,6 +152,10 @@ class Ask:
     request: str = ""
     # What the user writes in order to do ("to confirm the time").
     purpose: str = ""
+    # What the recipient is asked to tell ("ask Ana whether she can drive").
+    inquiry: str = ""
+    # "remind X about Y": the topic is a reminder.
+    is_reminder: bool = False
 
 
 def ask_of(question: str, named_as: str) -> Ask:
@@ -156,6 +174,10 @@ def ask_of(question: str, named_as: str) -> Ask:
             after = re.sub(r"^'s\b", "", after)
     if after and (match := _THAT_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
+    if courtesy := _courtesy(before, after):
+        return Ask(message=courtesy)
+    if after and (match := _FIRST_PERSON_CLAUSE.search(after)):
+        return Ask(message=_tidy(match["x"]))
     hyphenated = _HYPHENATED_MESSAGE.search(after or text)
     if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
         return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))
@@ -164,8 +186,15 @@ def ask_of(question: str, named_as: str) -> Ask:
         message = told["x"] if told else after
         if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
             return Ask(message=_tidy(message))
+    if (
+        after
+        and re.search(r"\bask\s+(?:[\w'#-]+\s+){0,3}$", before, re.IGNORECASE)
+        and (match := _INQUIRY.search(after))
+    ):
+        return Ask(inquiry=_tidy(match["x"]))
     if match := _TOPIC.search(text):
-        return Ask(topic=_tidy(match["x"]))
+        is_reminder = bool(re.search(r"\bremind\b", before or text, re.IGNORECASE))
+        return Ask(topic=_tidy(match["x"]), is_reminder=is_reminder)
     if after and (match := _WITH.search(after)):
         return Ask(topic=_tidy(match["x"]))
     if after and (match := _ASK_TO.search(after)):
@@ -179,11 +208,45 @@ def ask_of(question: str, named_as: str) -> Ask:
     return Ask()
 
 
+# "say happy birthday to Ana", "wish Ana luck", "thank Ana for the lift", "congratulate Ana
+# on the job", "apologise to Ana for the mess": the courtesy is the message.
+_SAY_TO = re.compile(r"\b(?:say|send)\s+(?P<x>(?!(?:a|an|the|my|this|it)\b).+?)\s+to\s+$", re.I)
+_COURTESY_AFTER = (
+    (re.compile(r"\bwish\s+$", re.I), re.compile(r"^\s*(?P<x>\w.*)", re.I), "Wishing you {}!"),
+    (
+        re.compile(r"\bthank\s+$", re.I),
+        re.compile(r"^\s*for\s+(?P<x>.+)", re.I),
+        "Thank you for {}!",
+    ),
+    (
+        re.compile(r"\bcongratulate\s+$", re.I),
+        re.compile(r"^\s*on\s+(?P<x>.+)", re.I),
+        "Congratulations on {}!",
+    ),
+    (
+        re.compile(r"\bapologi[sz]e\s+to\s+$", re.I),
+        re.compile(r"^\s*for\s+(?P<x>.+)", re.I),
+        "Sorry for {}.",
+    ),
+)
+
+
+def _courtesy(before: str, after: str) -> str:
+    if match := _SAY_TO.search(before):
+        said = _tidy(match["x"])
+        return said[0].upper() + said[1:] + "!" if said else ""
+    for verb, rest, line in _COURTESY_AFTER:
+        if verb.search(before) and (match := rest.search(after)):
+            return line.format(_tidy(_second_person(match["x"])))
+    return ""
+
+
 # --- the user's voice ------------------------------------------------------------------------
 
 
-def greeting_for(*, chat: Chat) -> str:
-    """The greeting the user most often opens with in this chat, as they write it."""
+def greeting_for(*, chat: Chat, default: str = DEFAULT_GREETING) -> str:
+    """The greeting the user most often opens with in this chat, as they write it; else
+    ``default`` (the request's language's)."""
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     texts = (
@@ -202,7 +265,7 @@ def greeting_for(*, chat: Chat) -> str:
             counts[word.casefold()] += 1
             spelled.setdefault(word.casefold(), word[0].upper() + word[1:])
     if not counts:
-        return DEFAULT_GREETING
+        return default
     return spelled[counts.most_common(1)[0][0]]
 
 
@@ -306,6 +369,135 @@ def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
     return lines
 
 
+# --- requests in other languages ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """How a message opens, addresses a group and closes in the request's language, and how
+    its usual lines are said."""
+
+    greeting: str
+    everyone: str
+    closing: str
+    thanks: str
+    about: str  # "{}" is the topic
+    purpose: str  # "{}" is what the user writes in order to do
+    reminder: str  # "{}" is what the recipient is asked to do
+    plain: str
+
+
+ENGLISH = "en"
+FRAMES = {
+    "es": Frame(
+        "Hola",
+        "a todos",
+        "¡Hasta pronto!",
+        "¡Gracias!",
+        "Te escribo sobre {}.",
+        "Te escribo para {}.",
+        "Un recordatorio: ¿podrías {}?",
+        "Quería escribirte.",
+    ),
+    "fr": Frame(
+        "Salut",
+        "à tous",
+        "À bientôt !",
+        "Merci !",
+        "Je t'écris au sujet de {}.",
+        "Je t'écris pour {}.",
+        "Petit rappel : pourrais-tu {} ?",
+        "Je voulais prendre des nouvelles.",
+    ),
+    "pt": Frame(
+        "Olá",
+        "a todos",
+        "Até já!",
+        "Obrigado!",
+        "Escrevo-te sobre {}.",
+        "Escrevo-te para {}.",
+        "Só para lembrar: podes {}?",
+        "Queria falar contigo.",
+    ),
+    "de": Frame(
+        "Hallo",
+        "zusammen",
+        "Bis bald!",
+        "Danke!",
+        "Ich schreibe dir wegen {}.",
+        "Ich schreibe dir, um {}.",
+        "Kurze Erinnerung: kannst du {}?",
+        "Ich wollte mich kurz melden.",
+    ),
+}
+# The verb that opens the request says its language (the question is folded: no accents).
+_LANGUAGE_OF_VERB = (
+    (
+        "pt",
+        re.compile(
+            r"^\W*(?:(?:manda|envia)\s+uma\s+mensagem|diz\s+(?:a|ao)|pergunta\s+(?:a|ao)"
+            r"|lembra\s+(?:a|o)|escreve\s+(?:a|ao|para))\b"
+        ),
+    ),
+    (
+        "es",
+        re.compile(
+            r"^\W*(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
+            r"|recuerdale|avisale|contestale|respondele|(?:manda|envia)(?:le)?\s+un)\b"
+        ),
+    ),
+    (
+        "fr",
+        re.compile(
+            r"^\W*(?:ecris|ecrivez|envoie|envoyez|dis|dites|demande|demandez|rappelle"
+            r"|rappelez|reponds|repondez)\b"
+        ),
+    ),
+    ("de", re.compile(r"^\W*(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\b")),
+)
+_FOREIGN_MESSAGE = re.compile(
+    r"\b(?:a\s+dizer\s+que|diciendo\s+que|en\s+disant\s+que|que|dass)\s+(?P<x>.+)", re.I
+)
+_FOREIGN_TOPIC = re.compile(
+    r"\b(?:sobre|acerca\s+de|au\s+sujet\s+de|a\s+propos\s+de|à\s+propos\s+de|concernant"
+    r"|wegen|über|ueber)\s+(?P<x>.+)",
+    re.I,
+)
+_FOREIGN_PURPOSE = re.compile(r"\b(?:pour|para|um)\s+(?P<x>.+)", re.I)
+# "pour le remercier" → "pour te remercier": the recipient, now addressed.
+_FOREIGN_OBJECT = re.compile(r"^(?:le|la|les|lui|leur|lo|los|las|le|o|a)\s+(?=\w)", re.I)
+
+
+def request_language(question: str) -> str:
+    """The language of an action request, from its opening verb; English otherwise."""
+    folded = fold_text(question)
+    for language, pattern in _LANGUAGE_OF_VERB:
+        if pattern.search(folded):
+            return language
+    return ENGLISH
+
+
+def greeting_default(question: str) -> str:
+    frame = FRAMES.get(request_language(question))
+    return frame.greeting if frame is not None else DEFAULT_GREETING
+
+
+def _foreign_lines(question: str, named_as: str, frame: Frame) -> tuple[list[str], str]:
+    """The body lines and closing of a request in another language: "que …" is the message
+    as said, "sobre …" the topic, "pour …" the user's purpose."""
+    text = " ".join(question.split())
+    position = text.casefold().find(named_as.casefold()) if named_as else -1
+    after = text[position + len(named_as) :] if position >= 0 else text
+    if match := _FOREIGN_MESSAGE.search(after):
+        return [_sentence(_tidy(match["x"]))], frame.closing
+    if match := _FOREIGN_TOPIC.search(after):
+        return [frame.about.format(_tidy(match["x"]))], frame.closing
+    if match := _FOREIGN_PURPOSE.search(after):
+        purpose = _FOREIGN_OBJECT.sub("te ", _tidy(match["x"]))
+        return [frame.purpose.format(purpose)], frame.closing
+    return [frame.plain], frame.closing
+
+
 # --- the local drafter -----------------------------------------------------------------------
 
 
@@ -314,9 +506,20 @@ def _day(moment: datetime, tz: str) -> str:
     return f"{local:%a} {local.day} {local:%b}"
 
 
+def _foreign_draft(context: DraftContext, frame: Frame, *, first_name: str) -> str:
+    body, closing = _foreign_lines(context.question, context.named_as, frame)
+    addressed = frame.everyone if context.is_group else first_name
+    greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
+    return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
+
+
 def local_draft(context: DraftContext) -> str:
-    """A short polite message: greeting, what it is about (and since when), a closing."""
-    first_name = (context.recipient_name.split() or [""])[0]
+    """A short polite message: greeting, what it is about (and since when), a closing, in the
+    request's language; to a group, addressed to everyone in it."""
+    first_name = "" if context.is_group else (context.recipient_name.split() or [""])[0]
+    frame = FRAMES.get(request_language(context.question))
+    if frame is not None:
+        return _foreign_draft(context, frame, first_name=first_name)
     ask = ask_of(context.question, context.named_as)
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
@@ -324,6 +527,7 @@ def local_draft(context: DraftContext) -> str:
     topic = _second_person(ask.topic)
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
+    plan = f" ({context.plan})" if context.plan else ""
     lines: list[str] = []
     closing = "Talk soon!"
     if ask.message:
@@ -333,6 +537,9 @@ def local_draft(context: DraftContext) -> str:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
     elif ask.purpose:
         lines.append(f"Just writing to {_second_person(ask.purpose)}.")
+    elif ask.inquiry:
+        lines.append(f"Could you let me know {_second_person(ask.inquiry)}?")
+        closing = "Thanks!"
     elif ask.request:
         lines.append(f"Just a friendly reminder: could you {_second_person(ask.request)}?")
         closing = "Thanks!"
@@ -350,11 +557,14 @@ def local_draft(context: DraftContext) -> str:
         about = topic or "what I promised"
         when = f" (since {since})" if since else ""
         lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
+    elif topic and ask.is_reminder:
+        lines.append(f"Just a friendly reminder about {topic}{plan}!")
     elif topic and not relayed:
-        lines.append(f"I wanted to get in touch about {topic}.")
+        lines.append(f"I wanted to get in touch about {topic}{plan}.")
     elif not relayed:
         lines.append("I wanted to get in touch.")
-    greeting = f"{context.greeting} {first_name},".replace(" ,", ",")
+    addressed = "all" if context.is_group else first_name
+    greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
     body = [part for part in (" ".join(lines), *relayed) if part]
     return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
 

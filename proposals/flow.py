@@ -214,13 +214,17 @@ def proposal_paragraph(view: ProposalView, *, grounds: Sequence[DraftGround] = (
     for the user's decision (the card carries the same draft with Approve / Edit / Reject),
     with the messages it follows up cited. Never a word that would say it went out."""
     platform = _PLATFORM_LABELS.get(view.platform, view.platform)
-    where = f"{view.chat_title}, {platform}" if view.chat_title else platform
+    # A message to a whole group is "for" the group: its title is said once.
+    is_group = view.is_group
+    where = f"{view.chat_title}, {platform}" if view.chat_title and not is_group else platform
+    recipient = f"the group {view.recipient_name}" if is_group else view.recipient_name
     draft = _SOURCE_MARK.sub("", view.draft_text).strip()
     labels = list(dict.fromkeys(ground.label for ground in grounds if ground.label))
     written_from = (
         " It follows up " + "".join(f"[{label}]" for label in labels) + "." if labels else ""
     )
+    note = f" {view.note}" if view.note else ""
     return (
-        f"\n\n**Draft for {view.recipient_name}** ({where}), waiting for your approval; "
-        f"nothing goes out unless you approve it.{written_from}\n\n{draft}"
+        f"\n\n**Draft for {recipient}** ({where}), waiting for your approval; "
+        f"nothing goes out unless you approve it.{written_from}{note}\n\n{draft}"
     )

@@ -61,13 +61,16 @@ def proposal_view_of(proposal: Proposal) -> ProposalView:
         requires_approval=proposal.capability.requires_approval,
         status=str(proposal.status),
         payload_hash=proposal.payload_hash,
-        recipient_name=person.display_name if person is not None else "",
+        recipient_name=person.display_name
+        if person is not None
+        else proposal.destination_chat.title,
         chat_title=proposal.destination_chat.title,
         platform=str(proposal.destination_chat.platform),
         draft_text=str(proposal.payload.get("text", "")),
         expires_at=proposal.expires_at,
         chat_id=proposal.destination_chat_id,
         person_id=proposal.destination_person_id,
+        is_group=proposal.destination_person_id is None,
     )
 
 

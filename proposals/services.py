@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,9 +23,18 @@ from django.utils import timezone
 from claire.accounts.models import User
 from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
+from conversations.models import Chat
 from proposals import registry
+from proposals.choice import topic_words
 from proposals.destination import Destination, destination_is_valid, destination_resolve
-from proposals.drafting import DraftContext, DraftGround, greeting_for, local_draft
+from proposals.drafting import (
+    DraftContext,
+    DraftGround,
+    draft_is_safe,
+    greeting_default,
+    greeting_for,
+    local_draft,
+)
 from proposals.errors import (
     CapabilityNotGranted,
     DestinationInvalid,
@@ -48,6 +57,8 @@ from proposals.models import (
 )
 from proposals.selectors import capability_is_granted, proposal_view_of
 from proposals.types import ProposalView
+from retrieval.memory.models import PlanStatus
+from retrieval.memory.selectors import plans_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -139,6 +150,30 @@ def requested_capability(compiled_query: Mapping[str, Any]) -> str:
     return ""
 
 
+def _people(compiled_query: Mapping[str, Any]) -> list[dict[str, Any]]:
+    people = compiled_query.get("people") or []
+    return (
+        [person for person in people if isinstance(person, dict)]
+        if isinstance(people, list)
+        else []
+    )
+
+
+def plan_summary(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:
+    """The plan in the destination chat the request is about, as the draft can say it
+    ("climbing on Saturday at 9 at Redstone"); "" when none, or when cancelled or unsafe."""
+    words = topic_words(question, names)
+    if not words:
+        return ""
+    for plan in plans_for_user(user=user, terms=words, chat_ids=[chat.pk], limit=3):
+        if plan.status == PlanStatus.CANCELLED or not plan.event_label:
+            continue
+        place = f" at {plan.place}" if plan.place else ""
+        summary = " ".join(f"{plan.activity} {plan.event_label}{place}".split())
+        return summary if draft_is_safe(summary, question=question) else ""
+    return ""
+
+
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
     for person in compiled_query.get("people") or []:
         if isinstance(person, dict) and person_id in (person.get("personIds") or []):
@@ -176,7 +211,7 @@ def proposal_prepare(
     key = intent_key(
         user_id=user.pk,
         capability_key=capability_key,
-        person_id=destination.person.pk,
+        person_id=destination.person.pk if destination.person is not None else None,
         question=question,
     )
     same_intent = Proposal.objects.filter(user=user, intent_key=key).first()
@@ -186,12 +221,23 @@ def proposal_prepare(
         if same_intent.status != ProposalStatus.PROPOSED or same_intent.expires_at > now:
             return proposal_view_of(same_intent)
     context = DraftContext(
+        plan=plan_summary(
+            user=user,
+            chat=destination.chat,
+            question=question,
+            names=[str(person.get("name") or "") for person in _people(compiled_query)],
+        ),
         question=question,
-        recipient_name=destination.person.display_name,
-        named_as=_named_as(compiled_query, destination.person.pk),
+        recipient_name=destination.recipient_name,
+        named_as=(
+            _named_as(compiled_query, destination.person.pk)
+            if destination.person is not None
+            else destination.named_as
+        ),
+        is_group=destination.is_group,
         loop_kind=str(destination.loop.kind) if destination.loop is not None else "",
         loop_opened_at=destination.loop.opened_at if destination.loop is not None else None,
-        greeting=greeting_for(chat=destination.chat),
+        greeting=greeting_for(chat=destination.chat, default=greeting_default(question)),
         timezone=user.timezone,
         grounds=tuple(grounds),
     )
@@ -208,7 +254,7 @@ def _payload_for(*, destination: Destination, text: str, capability_key: str) ->
     return {
         "capability": capability_key,
         "chatId": destination.chat.pk,
-        "personId": destination.person.pk,
+        "personId": destination.person.pk if destination.person is not None else None,
         "platform": str(destination.chat.platform),
         "text": text,
     }
@@ -273,7 +319,7 @@ def proposal_record(
             "draft_source": draft_source,
         },
     )
-    return proposal_view_of(proposal)
+    return replace(proposal_view_of(proposal), note=draft.destination.note)
 
 
 # --- deciding --------------------------------------------------------------------------------

@@ -99,8 +99,9 @@ class ToolLoop:
 
 
 def _open_loops(*, user: User, destination: Destination) -> list[dict[str, str]]:
+    person_ids = [destination.person.pk] if destination.person is not None else []
     loops = open_loops_for_user(
-        user=user, person_ids=[destination.person.pk], chat_ids=[destination.chat.pk], limit=5
+        user=user, person_ids=person_ids, chat_ids=[destination.chat.pk], limit=5
     )
     return [{"kind": str(loop.kind), "since": loop.opened_at.date().isoformat()} for loop in loops]
 
@@ -249,8 +250,8 @@ async def _run_tool(
             return {"refused": "one proposal per request"}, None
         recipient = call.arguments.get("recipient") or call.arguments.get("to")
         if recipient is not None and str(recipient).casefold() not in (
-            destination.person.display_name.casefold(),
-            (destination.person.display_name.split() or [""])[0].casefold(),
+            destination.recipient_name.casefold(),
+            (destination.recipient_name.split() or [""])[0].casefold(),
         ):
             logger.warning("proposals.tool_recipient_refused", extra={"user_id": user.pk})
             return {"refused": "the recipient is fixed by the user's request"}, None

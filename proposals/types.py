@@ -26,8 +26,22 @@ class ProposalView:
     # Server-side only (never in ``as_wire``): where the payload would go.
     chat_id: int = 0
     person_id: int | None = None
+    # A message to the whole group chat, not to one person in it.
+    is_group: bool = False
+    # Shown with the draft when the recipient was one of several contacts the name fits.
+    note: str = ""
 
     def as_wire(self) -> dict[str, Any]:
+        display: dict[str, Any] = {
+            "recipientName": self.recipient_name,
+            "chat": self.chat_title,
+            "platform": self.platform,
+            "draftText": self.draft_text,
+        }
+        if self.is_group:
+            display["isGroup"] = True
+        if self.note:
+            display["note"] = self.note
         return {
             "proposalId": str(self.proposal_id),
             "capabilityId": self.capability_id,
@@ -35,10 +49,5 @@ class ProposalView:
             "status": self.status,
             "payloadHash": self.payload_hash,
             "expiresAt": self.expires_at.isoformat(),
-            "display": {
-                "recipientName": self.recipient_name,
-                "chat": self.chat_title,
-                "platform": self.platform,
-                "draftText": self.draft_text,
-            },
+            "display": display,
         }

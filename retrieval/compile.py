@@ -290,7 +290,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # request, answered yes or no from what they sent.
         r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
         r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:send|sent|pay|paid|return|returned"
-        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd)\b"
+        r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd|upload|uploaded"
+        r"|post|posted|mail|mailed|email|emailed|drop|dropped|reimburse|reimbursed)\b"
         r"(?=.*\b(?:me|my|back|the|it|them)\b)",
     ),
     _pattern(
@@ -303,7 +304,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|replied|respond|responded|answer|answered|get\s+back|got\s+back|gotten\s+back|share"
         r"|shared|forward|forwarded|email|emailed|call|called|write|written|wrote|deliver"
         r"|delivered|finish|finished|do|done|did|pass|passed|tell|told|review|reviewed|bring"
-        r"|brought|return|returned|lend|lent|book|booked)\b",
+        r"|brought|return|returned|lend|lent|book|booked|upload|uploaded|post|posted|drop"
+        r"|dropped|print|printed|sign|signed|scan|scanned|order|ordered|transfer|transferred"
+        r"|venmo|venmo'd|submit|submitted|invite|invited|introduce|introduced|mail|mailed|text"
+        r"|texted|message|messaged|buy|bought|reimburse|reimbursed|settle|settled)\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -360,9 +364,38 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|(?:text|message|email|dm|ping|contact|tell|ask|wish|congratulate|thank|remind)"
         r"\s+(?!(?:me|us|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with"
         r"|that|this|which|history|thread)\b)"
-        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up)\s+(?:to|with)\b"
-        # "let Ines know the plumber moved": a message to someone, not to the user.
-        r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)[\w'-]+(?:\s+[\w'-]+)?\s+know\b)",
+        r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up|check\s+in)\s+(?:to|with)\b"
+        r"|(?:nudge|poke)\s+(?!(?:me|us)\b)"
+        # "say happy birthday to Ines", "apologise to Ines for ...".
+        r"|say\s+(?!(?:what|who|when|where|how|why|whether|if|that|about)\b)(?:[\w'!-]+\s+){1,4}?"
+        r"to\s+(?!(?:me|us)\b)\w"
+        r"|apologi[sz]e\s+to\s+(?!(?:me|us)\b)\w"
+        # "drop Ines a line", "shoot Ines a quick text", "give the team a heads-up".
+        r"|(?:drop|shoot|give|fire\s+off)\s+(?!(?:me|us)\b)(?:[\w'-]+\s+){1,4}?(?:an?|the)\s+"
+        r"(?:(?:quick|short|little|brief)\s+)?(?:line|message|text|note|e-?mail|dm|shout"
+        r"|heads[\s-]?up)\b"
+        # "post in #design that ...", "announce in the band chat ...".
+        r"|(?:post|announce|share)\s+(?:it\s+|this\s+)?(?:in|on|to)\s+(?:the\s+|my\s+|our\s+)?#?\w"
+        # "let Ines know the plumber moved", "let the book club know ...": a message to
+        # someone, not to the user.
+        r"|let\s+(?!(?:me|us|you|it|that|this|them)\b)(?:[\w'#-]+\s+){0,4}?[\w'-]+\s+know\b)",
+        ActionType.DRAFT_OUTREACH,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "outreach_elsewhere",
+        # The same requests in Spanish, French, Portuguese and German (folded: no accents):
+        # "dile a Marta que ...", "ecris a Paul ...", "manda uma mensagem a Rita ...",
+        # "schreib Jonas ...".
+        _IMPERATIVE + r"(?:(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
+        r"|recuerdale|avisale|contestale|respondele)\s+(?:un\s+(?:mensaje|correo|whatsapp)\s+)?"
+        r"(?:a|al)\s+\w"
+        r"|(?:manda|envia|escribe)(?:le)?\s+(?:un|una|uma)\s+(?:mensaje|correo|mensagem|e-?mail)\s+"
+        r"(?:a|al|ao|à|para)\s+\w"
+        r"|(?:ecris|ecrivez|envoie|envoyez|dis|dites|demande|demandez|rappelle|rappelez|reponds"
+        r"|repondez)\s+(?:un\s+(?:message|mail|texto|sms)\s+)?(?:a|au|aux)\s+\w"
+        r"|(?:diz|pergunta|lembra|escreve|responde)\s+(?:a|ao|à|para\s+[ao]?)\s*\w"
+        r"|(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\s+(?!mir\b|mich\b|uns\b)\w)",
         ActionType.DRAFT_OUTREACH,
     ),
     _pattern(

@@ -629,6 +629,16 @@ def _year(m: re.Match[str], ctx: _Context) -> _Window | None:
     return _year_window(ctx, int(m.group("year")))
 
 
+# "early 2022", "mid-2022", "late 2022": a third of the year each (months from, to).
+_YEAR_THIRDS = {"early": (1, 5), "mid": (5, 9), "late": (9, 13)}
+
+
+def _year_part(m: re.Match[str], ctx: _Context) -> _Window | None:
+    year = int(m.group("year"))
+    first, after_last = _YEAR_THIRDS[m.group("third")]
+    return _days(ctx, date(year, first, 1), _add_months(date(year, 1, 1), after_last - 1))
+
+
 def _month_day(m: re.Match[str], ctx: _Context) -> _Window | None:
     windows = _dated(ctx, _MONTHS[m.group("month")], int(m.group("day")), m.group("year"))
     chosen = _pick(ctx, windows) if windows else None
@@ -683,6 +693,8 @@ def _season(m: re.Match[str], ctx: _Context) -> _Window | None:
         first = date(year, start_month, 1)
         return _days(ctx, first, _add_months(first, 3))
 
+    if m.group("year"):
+        return occurrence(int(m.group("year")))
     return _choose(ctx, m.group("modifier"), _yearly(ctx, occurrence))
 
 
@@ -755,6 +767,7 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         "month_bare", rf"(?P<month>{_FULL_MONTH})(?P<year>)(?!\s+\d)", _month_name, standalone=False
     ),
+    _rule("year_part", rf"(?:the\s+)?(?P<third>early|mid|late)[-\s]+(?P<year>{_YEAR})", _year_part),
     _rule("year_in", rf"(?:in|during|throughout)\s+(?P<year>{_YEAR})(?![-/.]\d)", _year),
     _rule("year_bare", rf"(?P<year>{_YEAR})(?![-/.]\d)", _year, standalone=False),
     _rule(
@@ -794,12 +807,19 @@ _RULES: tuple[_Rule, ...] = (
     _rule(
         "season",
         r"(?:(?P<modifier>last|this|next)\s+|(?:in|during|over)\s+(?:the\s+)?|the\s+)"
-        r"(?P<season>spring|summer|autumn|fall|winter)",
+        r"(?P<season>spring|summer|autumn|fall|winter)"
+        rf"(?:,?\s+(?:of\s+)?(?P<year>{_YEAR}))?",
         _season,
     ),
 )
 
 _BEFORE_COMPOUND = re.compile(r"(?:^|(?<=[^\w']))(?P<word>since|between|from|before|after)\s+$")
+# A measured step before or after a date: "the week before 9 June", "two days after the
+# wedding on 3 May", "the Friday before 25 October", "the month before July 2023".
+_STEP_BEFORE = re.compile(
+    rf"(?:^|(?<=[^\w']))(?:(?:the|that|last)\s+)?(?:(?P<n>{_NUMBER})\s+|(?P<vague>{_VAGUE})\s+)?"
+    rf"(?P<unit>days?|weeks?|weekends?|months?|years?|{_FULL_WEEKDAY})\s+$"
+)
 _BETWEEN_JOIN = re.compile(r"^\s+and\s+$")
 _FROM_JOIN = re.compile(r"^\s*(?:\s(?:to|until|till|through|thru)\s|-)\s*$")
 
@@ -839,6 +859,48 @@ def _with_year_of(first: str, second: str, ctx: _Context) -> _Window | None:
     return None
 
 
+def _step_window(
+    ctx: _Context, step: re.Match[str], anchor: _Window, *, is_before: bool
+) -> _Window:
+    """The window a measured step names from ``anchor``: before it, the ``n``-th day, week,
+    weekend, month, year or weekday counted back from its start ("the week before 9 June" is 2-8
+    June, "two days before" the 7th, "the Friday before" the last Friday before that day); after
+    it, the same counted on from its end. A vague count ("a few days before") spans every unit
+    from the anchor to the farthest one."""
+    unit = step.group("unit")
+    vague = step.group("vague")
+    count = _vague_amount(vague) if vague else _number(step.group("n")) if step.group("n") else 1
+    nearest = 1 if vague else count
+    edge = anchor.start.date() if is_before else anchor.end.date()
+    sign = -1 if is_before else 1
+
+    def shifted(first: date, units: int) -> date:
+        if unit.startswith("month"):
+            return _add_months(first, sign * units)
+        if unit.startswith("year"):
+            return _add_months(first, sign * 12 * units)
+        days = 1 if unit.startswith("day") else 7
+        return first + timedelta(days=sign * days * units)
+
+    if unit in _WEEKDAYS or unit.startswith("weekend"):
+        target = _WEEKDAYS.get(unit, 5)
+        length = 2 if unit.startswith("weekend") else 1
+        if is_before:
+            first = edge - timedelta(days=(edge.weekday() - target) % 7 or 7)
+            while first + timedelta(days=length) > edge:
+                first -= timedelta(days=7)
+        else:
+            first = edge + timedelta(days=(target - edge.weekday()) % 7)
+        near = first + timedelta(days=sign * 7 * (nearest - 1))
+        far = first + timedelta(days=sign * 7 * (count - 1))
+        low, high = min(near, far), max(near, far)
+        return _days(ctx, low, high + timedelta(days=length))
+    near, far = shifted(edge, nearest - 1), shifted(edge, count)
+    if is_before:
+        return _days(ctx, far, near)
+    return _days(ctx, near, far)
+
+
 def _compounds(folded: str, hits: list[_Hit], ctx: _Context) -> list[_Hit]:
     compounds: list[_Hit] = []
     for index, hit in enumerate(hits):
@@ -848,7 +910,12 @@ def _compounds(folded: str, hits: list[_Hit], ctx: _Context) -> list[_Hit]:
         word = before.group("word")
         window: _Window | None = None
         end = hit.end
-        if word == "since":
+        start = before.start()
+        step = _STEP_BEFORE.search(folded[:start]) if word in ("before", "after") else None
+        if step is not None:
+            window = _step_window(ctx, step, hit.window, is_before=word == "before")
+            start = step.start()
+        elif word == "since":
             window = _until_now(ctx, hit.window.start)
         elif word == "before":
             window = _Window(hit.window.start - timedelta(days=BEFORE_AFTER_DAYS), hit.window.start)
@@ -867,7 +934,7 @@ def _compounds(folded: str, hits: list[_Hit], ctx: _Context) -> list[_Hit]:
                 window = _Window(first.start, last.end, until_now=last.until_now)
                 end = following.end
         if window is not None and window.start_utc < window.end_utc:
-            compounds.append(_Hit(before.start(), end, window, True))
+            compounds.append(_Hit(start, end, window, True))
     return compounds
 
 

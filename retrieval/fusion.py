@@ -15,6 +15,8 @@ For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
                                   + preferred_boost if d's chat is in a "preferred" scope
                                   + time_range_boost if d was sent inside the question's
                                                      time range (when it is a preference)
+                                  + time_answer_boost if the question asks when and d
+                                                     says when (a day, a month, "last week")
                                   + recency_boost * 0.5 ** (age_days / recency_half_life_days) )
 
 ``k`` (``RETRIEVAL_RRF_K``) damps the difference between neighbouring ranks so neither leg's
@@ -65,6 +67,8 @@ class MessageFacts:
     sender_person_id: int | None
     is_from_self: bool
     chat_has_named_person: bool
+    # The text says when something happened: a relative day, a weekday, a month, a year.
+    states_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,8 @@ class FusionWeights:
     # question's time range, widened by the days in which people tell of an event
     # (``retrieval.search``); 0 leaves them out.
     range_leg_weight: float = 0.5
+    # A message that says when, for a question that asks when (docs/EVALS.md).
+    time_answer_boost: float = 0.5
     vector_min_similarity: float = 0.25
 
 
@@ -139,6 +145,7 @@ def fuse(
     ranged_lexical: Sequence[LexicalHit] = (),
     ranged_vector: Sequence[VectorHit] = (),
     named_context_only: bool = False,
+    asks_when: bool = False,
     limit: int,
 ) -> list[SearchCandidate]:
     """Fused candidates (hits that pass the relevance floor and their neighbours), best first,
@@ -156,6 +163,11 @@ def fuse(
     a neighbour's score. Each item of such an answer is told by the person, and the other
     speaker's replies around one match ("Wow, what inspired you?") would otherwise take the
     places the person's other items need.
+
+    ``asks_when`` (a question that asks when, ``retrieval.search.asks_when``): a message that
+    says when something happened ("last week", a weekday, a month) gets ``time_answer_boost``;
+    the message that tells of an event with its day answers "when", a later mention of the
+    same event does not.
     """
     lexical_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(lexical, start=1)}
     vector_ranks = {hit.message_id: (rank, hit) for rank, hit in enumerate(vector, start=1)}
@@ -224,6 +236,8 @@ def fuse(
                 end is None or known_fact.sent_at < end
             ):
                 boost += weights.time_range_boost
+        if asks_when and known_fact.states_time:
+            boost += weights.time_answer_boost
         if weights.recency_boost:
             age_days = max((now - known_fact.sent_at).total_seconds(), 0.0) / 86_400
             boost += weights.recency_boost * 0.5 ** (age_days / weights.recency_half_life_days)

@@ -44,6 +44,7 @@ from claire.accounts.models import User
 from claire.ai.embeddings import embed_many_with, embedding_candidate
 from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
+from conversations.models import TEXT_SEARCH_CONFIG
 from indexing.selectors import SearchPlan, active_search_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
@@ -258,21 +259,27 @@ def search(
 
 _FACTS_SQL = """
 SELECT m.id, m.chat_id, m.sent_at, m.sender_person_id, m.is_from_self,
+       %(asks_when)s AND m.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s),
        EXISTS (
            SELECT 1 FROM conversations_chatparticipant cp
            WHERE cp.chat_id = m.chat_id AND cp.person_id = ANY(%(person_ids)s)
        ),
-       pv.ids, pv.sent, pv.senders, pv.from_self,
-       nx.ids, nx.sent, nx.senders, nx.from_self
+       pv.ids, pv.sent, pv.senders, pv.from_self, pv.times,
+       nx.ids, nx.sent, nx.senders, nx.from_self, nx.times
 FROM conversations_message m
 JOIN conversations_chat c ON c.id = m.chat_id
 LEFT JOIN LATERAL (
     SELECT array_agg(p.id ORDER BY p.sent_at DESC, p.id DESC) AS ids,
            array_agg(p.sent_at ORDER BY p.sent_at DESC, p.id DESC) AS sent,
            array_agg(p.sender_person_id ORDER BY p.sent_at DESC, p.id DESC) AS senders,
-           array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self
+           array_agg(p.is_from_self ORDER BY p.sent_at DESC, p.id DESC) AS from_self,
+           array_agg(
+               %(asks_when)s
+               AND p.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s)
+               ORDER BY p.sent_at DESC, p.id DESC
+           ) AS times
     FROM (
-        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self
+        SELECT p.id, p.sent_at, p.sender_person_id, p.is_from_self, p.search_vector
         FROM conversations_message p
         WHERE p.chat_id = m.chat_id AND p.user_id = %(user_id)s AND p.deleted_at IS NULL
           AND (p.sent_at, p.id) < (m.sent_at, m.id)
@@ -285,9 +292,14 @@ LEFT JOIN LATERAL (
     SELECT array_agg(n.id ORDER BY n.sent_at, n.id) AS ids,
            array_agg(n.sent_at ORDER BY n.sent_at, n.id) AS sent,
            array_agg(n.sender_person_id ORDER BY n.sent_at, n.id) AS senders,
-           array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self
+           array_agg(n.is_from_self ORDER BY n.sent_at, n.id) AS from_self,
+           array_agg(
+               %(asks_when)s
+               AND n.search_vector @@ to_tsquery(%(config)s::regconfig, %(time_words)s)
+               ORDER BY n.sent_at, n.id
+           ) AS times
     FROM (
-        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self
+        SELECT n.id, n.sent_at, n.sender_person_id, n.is_from_self, n.search_vector
         FROM conversations_message n
         WHERE n.chat_id = m.chat_id AND n.user_id = %(user_id)s AND n.deleted_at IS NULL
           AND (n.sent_at, n.id) > (m.sent_at, m.id)
@@ -307,6 +319,36 @@ WHERE m.id = ANY(%(message_ids)s)
 # messages one and two places away).
 CONTEXT_DEPTH = 2
 
+# Words that say when something happened or will, as a text search query over the stored
+# tsvector (the lexical leg's configuration, so the words are stemmed alike): a relative day,
+# a weekday, a month, a year. "May" is left out: it is mostly the verb. A message that says
+# when is what a "when" question looks for (``FusionWeights.time_answer_boost``).
+TIME_WORDS_QUERY = " | ".join(
+    [
+        "yesterday | today | tonight | tomorrow | ago | recently | lately",
+        "last <-> (night | week | weekend | month | year | summer | winter | spring | fall"
+        " | autumn)",
+        "(next | past) <-> (week | weekend | month | year) | weekend",
+        "monday | tuesday | wednesday | thursday | friday | saturday | sunday",
+        "january | february | march | april | june | july | august | september | october"
+        " | november | december",
+        *(str(year) for year in range(1950, 2050)),
+    ]
+)
+
+# A question that asks when: "when did ...", "what year ...", "which week ...", "how long ago".
+_ASKS_WHEN = re.compile(
+    r"^\W*(?:when\b|how\s+long\s+ago\b|(?:in\s+)?(?:what|which)\s+(?:year|month|week|day|date)"
+    r"(?:'s\s+\w+)?\s+(?:did|does|do|is|was|were|will|would|has|have|had|are)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks when something happened (its answer is a message that says
+    when: fusion prefers those, ``FusionWeights.time_answer_boost``)."""
+    return _ASKS_WHEN.search(question) is not None
+
 
 def _in_time(filters: SearchFilters, sent_at: datetime) -> bool:
     return (filters.start is None or sent_at >= filters.start) and (
@@ -319,7 +361,7 @@ def _neighbours(
 ) -> list[MessageFacts | None]:
     """The neighbours on one side, nearest first (``CONTEXT_DEPTH`` entries, None where the
     chat ends or the neighbour is outside the time range)."""
-    ids, sent, senders, from_self = values
+    ids, sent, senders, from_self, times = values
     out: list[MessageFacts | None] = []
     for index in range(CONTEXT_DEPTH):
         if ids is None or index >= len(ids) or not _in_time(filters, sent[index]):
@@ -333,6 +375,7 @@ def _neighbours(
                 sender_person_id=senders[index],
                 is_from_self=from_self[index],
                 chat_has_named_person=chat_has_named_person,
+                states_time=bool(times[index]),
             )
         )
     return out
@@ -345,12 +388,14 @@ def _candidate_facts(
     context_ids: list[int],
     filters: SearchFilters,
     person_ids: tuple[int, ...],
+    asks_when: bool = False,
 ) -> dict[int, CandidateFacts]:
     """Facts about the union of both legs' hits and their chat neighbours, in one query. Every
     filter is applied again here, so a hit the vector index still holds after its message was
     deleted, excluded or moved out of scope never reaches the result. Neighbours are loaded for
     ``context_ids`` only (the best hits: a low-ranked hit shares too little to matter); a
-    neighbour outside the time range is left out."""
+    neighbour outside the time range is left out. Whether a message says when
+    (``MessageFacts.states_time``) is read only for a question that ``asks_when``."""
     if not message_ids:
         return {}
     params: dict[str, Any] = {
@@ -359,6 +404,9 @@ def _candidate_facts(
         "user_id": user.pk,
         "person_ids": list(person_ids),
         "context_depth": CONTEXT_DEPTH,
+        "time_words": TIME_WORDS_QUERY,
+        "asks_when": asks_when,
+        "config": TEXT_SEARCH_CONFIG,
         **filters_params(filters),
     }
     with connection.cursor() as cursor:
@@ -366,9 +414,9 @@ def _candidate_facts(
         rows = cursor.fetchall()
     facts = {}
     for row in rows:
-        chat_id, with_person = row[1], row[5]
-        previous = _neighbours(row[6:10], chat_id, with_person, filters)
-        following = _neighbours(row[10:14], chat_id, with_person, filters)
+        chat_id, with_person = row[1], row[6]
+        previous = _neighbours(row[7:12], chat_id, with_person, filters)
+        following = _neighbours(row[12:17], chat_id, with_person, filters)
         facts[row[0]] = CandidateFacts(
             message_id=row[0],
             chat_id=chat_id,
@@ -376,6 +424,7 @@ def _candidate_facts(
             sender_person_id=row[3],
             is_from_self=row[4],
             chat_has_named_person=with_person,
+            states_time=bool(row[5]),
             previous=previous[0],
             next=following[0],
             second_previous=previous[1],
@@ -657,6 +706,7 @@ def _hybrid(
 
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
+    is_when = asks_when(compiled.question)
     union = list(
         dict.fromkeys(
             message_id
@@ -675,6 +725,7 @@ def _hybrid(
         ),
         filters=filters,
         person_ids=person_ids,
+        asks_when=is_when,
     )
     preferred = compiled.scope.chat_ids if compiled.scope.mode == ScopeMode.PREFERRED else ()
     candidates = fuse(
@@ -689,6 +740,7 @@ def _hybrid(
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
         named_context_only=asks_for_several(compiled.question),
+        asks_when=is_when,
         limit=limits.fused_candidates,
     )
     fusion_ms = (time.perf_counter() - started) * 1000

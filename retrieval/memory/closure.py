@@ -27,16 +27,23 @@ Pure rules and bounded reads; deterministic; no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import connection
 from django.db.models import Q
 
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, MessageKind, Person
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
-from retrieval.memory.extract import puts_off
+from retrieval.memory.extract import (
+    has_link,
+    puts_off,
+    says_arrived_words,
+    says_delivered_words,
+    says_done_words,
+)
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
 
 # How long after a promise or a request the closing message may come.
@@ -113,11 +120,21 @@ _RECEIVED = re.compile(
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
 
+def says_delivered(text: str) -> bool:
+    """A sentence of ``text`` (not a question) saying something was sent, paid or handed over
+    ("sent", "attached", "c'est envoyé"); "done" or "fatto" alone do not say what."""
+    return any(
+        "?" not in sentence and (_DONE.search(sentence) or says_delivered_words(sentence))
+        for sentence in _SENTENCE.findall(text)
+    )
+
+
 def says_done(text: str) -> bool:
     """A sentence of ``text`` that says something was done, and is not itself a question
     ("CV attached 🙏" in a message that also asks "are they hiring?")."""
     return any(
-        "?" not in sentence and _DONE.search(sentence) for sentence in _SENTENCE.findall(text)
+        "?" not in sentence and (_DONE.search(sentence) or says_done_words(sentence))
+        for sentence in _SENTENCE.findall(text)
     )
 
 
@@ -132,13 +149,15 @@ _ARRIVED = re.compile(
 def says_arrived(text: str) -> bool:
     """A sentence of ``text`` (not a question) saying that what was owed arrived."""
     return any(
-        "?" not in sentence and _ARRIVED.search(sentence) for sentence in _SENTENCE.findall(text)
+        "?" not in sentence and (_ARRIVED.search(sentence) or says_arrived_words(sentence))
+        for sentence in _SENTENCE.findall(text)
     )
 
 
 def says_received(text: str) -> bool:
     return any(
-        "?" not in sentence and _RECEIVED.search(sentence) for sentence in _SENTENCE.findall(text)
+        "?" not in sentence and (_RECEIVED.search(sentence) or says_arrived_words(sentence))
+        for sentence in _SENTENCE.findall(text)
     )
 
 
@@ -155,6 +174,8 @@ class Candidate:
     # someone answering the user for them.
     names_person: bool = False
     person_names: frozenset[str] = frozenset()
+    # Said to the user: in a direct chat, or naming them ("Maya, your CV arrived").
+    addresses_user: bool = False
 
 
 def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Candidate) -> bool:
@@ -167,7 +188,11 @@ def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Can
                 return True
             needed = 2 if candidate.with_person or not has_person else 3
             return shared >= needed
-        return candidate.with_person and shared >= 1 and says_received(candidate.text)
+        if candidate.with_person:
+            return shared >= 1 and says_received(candidate.text)
+        # Someone else telling the user it arrived ("your portfolio reached my manager,
+        # thanks!"): the thing was handed over.
+        return candidate.addresses_user and shared >= 1 and says_arrived(candidate.text)
     if kind == LoopKind.QUESTION_TO_USER:
         return candidate.is_from_self and candidate.is_direct_with_person and shared >= 1
     if kind == LoopKind.REQUEST_BY_USER:
@@ -186,11 +211,13 @@ def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Can
     return False
 
 
-def loop_topic(*, loop: Loop, user_name: str) -> frozenset[str]:
-    """The words of the loop's opening message and of the message it answers."""
+def loop_topic(*, loop: Loop, user_name: str, answered: Message | None = None) -> frozenset[str]:
+    """The words of the loop's opening message and of the message it answers (``answered``,
+    read when not given)."""
     opener = loop.opened_by
     texts = [opener.text or ""]
-    answered = answered_message(opener)
+    if answered is None:
+        answered = answered_message(opener)
     if answered is not None:
         texts.append(answered.text or "")
     ignore = [user_name] if user_name else []
@@ -200,21 +227,39 @@ def loop_topic(*, loop: Loop, user_name: str) -> frozenset[str]:
 def answered_message(opener: Message) -> Message | None:
     """The message ``opener`` answers: the one it replies to, else the last message the other
     side wrote in that chat within ``CONTEXT_WINDOW`` before it."""
-    answered = None
-    if opener.reply_to_id:
-        answered = Message.objects.filter(pk=opener.reply_to_id, deleted_at__isnull=True).first()
-    if answered is None:
-        answered = (
-            Message.objects.filter(
-                chat_id=opener.chat_id,
-                deleted_at__isnull=True,
-                sent_at__lt=opener.sent_at,
-                sent_at__gte=opener.sent_at - CONTEXT_WINDOW,
-            )
-            .exclude(is_from_self=opener.is_from_self)
-            .order_by("-sent_at", "-pk")
-            .first()
-        )
+    return answered_messages([opener]).get(opener.pk)
+
+
+_ANSWERED_SQL = """
+    SELECT opener.id, previous.id
+    FROM conversations_message opener
+    CROSS JOIN LATERAL (
+        SELECT m.id FROM conversations_message m
+        WHERE m.chat_id = opener.chat_id AND m.user_id = opener.user_id
+          AND m.deleted_at IS NULL AND m.is_from_self <> opener.is_from_self
+          AND m.sent_at < opener.sent_at AND m.sent_at >= opener.sent_at - make_interval(secs => %s)
+        ORDER BY m.sent_at DESC, m.id DESC LIMIT 1
+    ) previous
+    WHERE opener.id = ANY(%s)
+"""
+
+
+def answered_messages(openers: Sequence[Message]) -> dict[int, Message]:
+    """``answered_message`` of each opener, by opener id, in two statements however many."""
+    if not openers:
+        return {}
+    replied = {opener.pk: opener.reply_to_id for opener in openers if opener.reply_to_id}
+    rest = [opener.pk for opener in openers]
+    with connection.cursor() as cursor:
+        cursor.execute(_ANSWERED_SQL, [CONTEXT_WINDOW.total_seconds(), rest])
+        previous = dict(cursor.fetchall())
+    wanted = {*replied.values(), *previous.values()}
+    found = Message.objects.filter(pk__in=wanted, deleted_at__isnull=True).in_bulk()
+    answered = {}
+    for opener in openers:
+        message = found.get(replied.get(opener.pk, 0)) or found.get(previous.get(opener.pk, 0))
+        if message is not None:
+            answered[opener.pk] = message
     return answered
 
 
@@ -226,14 +271,27 @@ _AMOUNT = re.compile(
 _PAY_BACK = re.compile(
     r"\b(?:pay|paying|venmo|zelle|transfer|owe|reimburse|pay\s+\w+\s+back)\b", re.IGNORECASE
 )
+# Paying, in the lexicon's languages: "paguei o estacionamento, 12 euros" → "te passo amanhã"
+# is a promise to pay it back.
+_PAID_FOR = re.compile(
+    r"\b(?:paid|covered|paguei|pagu[eé]|pagado|pagato|pay[ée]|bezahlt|ausgelegt|owe|debes|deves"
+    r"|devi|schuldest)\b",
+    re.IGNORECASE,
+)
 
 
 def owed_amount(opener: Message) -> tuple[str, int] | None:
     """The amount a promise to pay ("I'll pay you back Saturday!") is about, with the message
     that states it: the promise itself, else the message it answers ("I paid your pass, $22")."""
-    if not _PAY_BACK.search(opener.text or ""):
+    answered = answered_message(opener)
+    about_paying = _PAY_BACK.search(opener.text or "") or (
+        answered is not None
+        and _PAID_FOR.search(answered.text or "")
+        and _AMOUNT.search(answered.text or "")
+    )
+    if not about_paying:
         return None
-    for message in (opener, answered_message(opener)):
+    for message in (opener, answered):
         if message is None:
             continue
         match = _AMOUNT.search(message.text or "")
@@ -252,10 +310,15 @@ def loops_close_across_chats(
     """Resolve the user's open loops that a message in another chat closes; returns how many
     were closed. Reads each open loop's topic and the messages after it that name a topic
     word or come from its person. With ``opened_since``, only the loops opened since then and
-    ``loop_ids`` are read (no message can close an older loop: its window is over)."""
+    ``loop_ids`` are read (no message can close an older loop: its window is over).
+
+    What every loop needs besides its own candidates (merges, memberships, names, the
+    messages the openers answer, the files and links that may deliver them) is read once for
+    all of them."""
     from retrieval.memory.selectors import person_canonical_ids, person_group_expand
 
     user_name = (user.first_name or "").strip()
+    user_names = frozenset(fold_text(user_name).split()[:1])
     closed = 0
     loops = Loop.objects.filter(user=user, status=LoopStatus.OPEN)
     if opened_since is not None:
@@ -263,33 +326,31 @@ def loops_close_across_chats(
     open_loops = list(loops.select_related("opened_by").order_by("opened_at", "pk"))
     if not open_loops:
         return 0
-    # Merges, chat memberships and full names read once for every loop.
     canonical = person_canonical_ids(user=user)
-    full_names = _full_names(user=user)
+    display_names = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    full_names = _full_names(display_names)
     memberships: dict[int, list[tuple[int, str]]] = {}
     for member_id, chat_id, chat_kind in ChatParticipant.objects.filter(
         chat__user=user
     ).values_list("person_id", "chat_id", "chat__kind"):
         memberships.setdefault(member_id, []).append((chat_id, chat_kind))
+    answered = answered_messages([loop.opened_by for loop in open_loops])
+    reach = {}
     for loop in open_loops:
-        topic = loop_topic(loop=loop, user_name=user_name)
-        if not topic:
-            continue
-        window = QUESTION_CLOSE_WINDOW if loop.kind == LoopKind.QUESTION_TO_USER else CLOSE_WINDOW
         person_ids = (
             set(person_group_expand(canonical=canonical, person_ids=[loop.person_id]))
             if loop.person_id
             else set()
         )
         person_ids |= _same_full_name(person_ids, full_names)
-        person_chats: set[int] = set()
-        direct_chats: set[int] = set()
-        first_names = _first_names(user=user, person_ids=person_ids)
-        for person_id in person_ids:
-            for chat_id, kind in memberships.get(person_id, ()):
-                person_chats.add(chat_id)
-                if kind == ChatKind.DIRECT:
-                    direct_chats.add(chat_id)
+        reach[loop.pk] = _Reach.of(person_ids, memberships, display_names)
+    deliveries = _deliveries(user=user, loops=open_loops, reach=reach)
+    for loop in open_loops:
+        topic = loop_topic(loop=loop, user_name=user_name, answered=answered.get(loop.opened_by_id))
+        if not topic:
+            continue
+        window = QUESTION_CLOSE_WINDOW if loop.kind == LoopKind.QUESTION_TO_USER else CLOSE_WINDOW
+        person = reach[loop.pk]
         rows = (
             Message.objects.filter(
                 user=user,
@@ -305,26 +366,70 @@ def loops_close_across_chats(
                 "pk", "text", "is_from_self", "sender_person_id", "chat_id", "sent_at", "chat__kind"
             )
         )[:CANDIDATES_READ]
+        closer = None
         for pk, text, is_from_self, sender_id, chat_id, sent_at, chat_kind in rows:
             candidate = Candidate(
                 text=text or "",
                 is_from_self=is_from_self,
                 sender_person_id=sender_id,
-                with_person=chat_id in person_chats and (is_from_self or sender_id in person_ids),
-                is_direct_with_person=chat_id in direct_chats,
-                names_person=chat_kind == ChatKind.DIRECT and _names_any(text or "", first_names),
-                person_names=first_names,
+                with_person=chat_id in person.chats
+                and (is_from_self or sender_id in person.person_ids),
+                is_direct_with_person=chat_id in person.direct_chats,
+                names_person=chat_kind == ChatKind.DIRECT
+                and _names_any(text or "", person.first_names),
+                person_names=person.first_names,
+                addresses_user=chat_kind == ChatKind.DIRECT or _names_any(text or "", user_names),
             )
-            if closes(loop.kind, topic=topic, has_person=bool(person_ids), candidate=candidate):
-                _resolve(loop, pk, sent_at)
-                closed += 1
+            if closes(
+                loop.kind, topic=topic, has_person=bool(person.person_ids), candidate=candidate
+            ):
+                closer = (pk, sent_at)
                 break
-        else:
-            delivered = _delivery(loop=loop, direct_chats=direct_chats, person_ids=person_ids)
-            if delivered is not None:
-                _resolve(loop, *delivered)
-                closed += 1
+        closer = _earliest(closer, deliveries.get(loop.pk))
+        if closer is not None:
+            _resolve(loop, *closer)
+            closed += 1
     return closed
+
+
+def _earliest(
+    first: tuple[int, datetime] | None, second: tuple[int, datetime] | None
+) -> tuple[int, datetime] | None:
+    """The earlier of two closing messages: time order decides which one closed the loop."""
+    found = [item for item in (first, second) if item is not None]
+    return min(found, key=lambda item: (item[1], item[0])) if found else None
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """Where a loop's person can be met: their ids (merges and same full names included),
+    every chat they are in, the direct ones, and their folded first names."""
+
+    person_ids: frozenset[int]
+    chats: frozenset[int]
+    direct_chats: frozenset[int]
+    first_names: frozenset[str]
+
+    @classmethod
+    def of(
+        cls,
+        person_ids: set[int],
+        memberships: dict[int, list[tuple[int, str]]],
+        display_names: dict[int, str],
+    ) -> _Reach:
+        chats: set[int] = set()
+        direct: set[int] = set()
+        for person_id in person_ids:
+            for chat_id, kind in memberships.get(person_id, ()):
+                chats.add(chat_id)
+                if kind == ChatKind.DIRECT:
+                    direct.add(chat_id)
+        return cls(
+            person_ids=frozenset(person_ids),
+            chats=frozenset(chats),
+            direct_chats=frozenset(direct),
+            first_names=_first_names(display_names.get(pk, "") for pk in person_ids),
+        )
 
 
 def _resolve(loop: Loop, message_id: int, sent_at: datetime) -> None:
@@ -337,33 +442,73 @@ def _resolve(loop: Loop, message_id: int, sent_at: datetime) -> None:
 # How soon after a promise or a request a file or a link in a direct chat delivers it.
 DELIVERY_WINDOW = timedelta(days=7)
 _LINK = r"https?://"
+# Longer messages are not a bare "sent!" (a prefilter for ``_bare_done``).
+_BARE_DONE_CHARS = 80
 
 
-def _delivery(
-    *, loop: Loop, direct_chats: set[int], person_ids: set[int]
-) -> tuple[int, datetime] | None:
-    """What delivers a loop without naming it ("I'll send you the deck" in a group, then a
+def _deliveries(
+    *, user: User, loops: Sequence[Loop], reach: dict[int, _Reach]
+) -> dict[int, tuple[int, datetime]]:
+    """What delivers each loop without naming it ("I'll send you the deck" in a group, then a
     file, a link or a bare "sent!" in the direct chat): the first such message in a direct
     chat with the loop's person within ``DELIVERY_WINDOW``, sent by whoever owed it (the user
-    for their promise, the person for the user's request)."""
-    if loop.kind not in (LoopKind.PROMISE_BY_USER, LoopKind.REQUEST_BY_USER) or not direct_chats:
-        return None
-    by_user = loop.kind == LoopKind.PROMISE_BY_USER
-    rows = Message.objects.filter(
-        chat_id__in=list(direct_chats - {loop.chat_id}),
-        deleted_at__isnull=True,
-        is_from_self=by_user,
-        sent_at__gt=loop.opened_at,
-        sent_at__lte=loop.opened_at + DELIVERY_WINDOW,
+    for their promise or someone's ask, the person for the user's request). One statement
+    for every loop."""
+    wanted = [
+        loop
+        for loop in loops
+        if LoopKind(loop.kind) in _DELIVERED_BY_USER
+        and reach[loop.pk].direct_chats - {loop.chat_id}
+    ]
+    if not wanted:
+        return {}
+    chat_ids = {chat_id for loop in wanted for chat_id in reach[loop.pk].direct_chats}
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            chat_id__in=chat_ids,
+            deleted_at__isnull=True,
+            sent_at__gt=min(loop.opened_at for loop in wanted),
+            sent_at__lte=max(loop.opened_at for loop in wanted) + DELIVERY_WINDOW,
+        )
+        .filter(
+            Q(kind=MessageKind.MEDIA)
+            | Q(text__iregex=_LINK)
+            | Q(text__regex=rf"^.{{0,{_BARE_DONE_CHARS}}}$")
+        )
+        .order_by("sent_at", "pk")
+        .values_list("pk", "chat_id", "is_from_self", "sender_person_id", "sent_at", "kind", "text")
     )
-    if not by_user:
-        rows = rows.filter(sender_person_id__in=list(person_ids))
-    for pk, sent_at, kind, text in rows.order_by("sent_at", "pk").values_list(
-        "pk", "sent_at", "kind", "text"
-    )[:CANDIDATES_READ]:
-        if kind == MessageKind.MEDIA or re.search(_LINK, text or "") or _bare_done(text or ""):
-            return pk, sent_at
-    return None
+    found = {}
+    for loop in wanted:
+        person = reach[loop.pk]
+        by_user = _DELIVERED_BY_USER[LoopKind(loop.kind)]
+        for pk, chat_id, is_from_self, sender_id, sent_at, kind, text in rows:
+            if (
+                chat_id == loop.chat_id
+                or chat_id not in person.direct_chats
+                or not loop.opened_at < sent_at <= loop.opened_at + _delivery_window(loop)
+                or is_from_self != by_user
+                or (not by_user and sender_id not in person.person_ids)
+            ):
+                continue
+            if kind == MessageKind.MEDIA or has_link(text or "") or _bare_done(text or ""):
+                found[loop.pk] = (pk, sent_at)
+                break
+    return found
+
+
+def _delivery_window(loop: Loop) -> timedelta:
+    # A question is answered soon or not at all; a thing owed can take days.
+    return QUESTION_CLOSE_WINDOW if loop.kind == LoopKind.QUESTION_TO_USER else DELIVERY_WINDOW
+
+
+# Who delivers a loop of each kind: the user (True) or the loop's person (False).
+_DELIVERED_BY_USER = {
+    LoopKind.PROMISE_BY_USER: True,
+    LoopKind.QUESTION_TO_USER: True,
+    LoopKind.REQUEST_BY_USER: False,
+}
 
 
 # At most this many words in a message that says it is done without saying what ("sent!").
@@ -376,16 +521,14 @@ def _bare_done(text: str) -> bool:
     return len(text.split()) <= BARE_DONE_WORDS and says_done(text) and not puts_off(text)
 
 
-def _first_names(*, user: User, person_ids: Collection[int]) -> frozenset[str]:
-    """The folded first names of ``person_ids`` (three letters or more)."""
-    names = set()
-    for name in Person.objects.filter(user=user, pk__in=list(person_ids)).values_list(
-        "display_name", flat=True
-    ):
+def _first_names(names: Iterable[str]) -> frozenset[str]:
+    """The folded first names (three letters or more) of ``names``."""
+    found = set()
+    for name in names:
         words = fold_text(name or "").split()
         if words and len(words[0]) >= 3 and words[0].isalpha():
-            names.add(words[0])
-    return frozenset(names)
+            found.add(words[0])
+    return frozenset(found)
 
 
 def _names_any(text: str, names: Collection[str]) -> bool:
@@ -393,12 +536,12 @@ def _names_any(text: str, names: Collection[str]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded) for name in names)
 
 
-def _full_names(*, user: User) -> dict[int, str]:
+def _full_names(display_names: dict[int, str]) -> dict[int, str]:
     """Each of the user's contacts saved under a full name (two words or more), folded: "Ana
     Souza" on Slack and "Ana Souza" by email are one person when a promise made on one is
     kept on the other."""
     names = {}
-    for pk, name in Person.objects.filter(user=user).values_list("pk", "display_name"):
+    for pk, name in display_names.items():
         folded = " ".join(fold_text(name or "").split())
         if len(folded.split()) >= 2:
             names[pk] = folded

@@ -27,6 +27,7 @@ from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
 from retrieval.memory.closure import same_words, says_done, says_received
+from retrieval.memory.extract import promise_object
 
 # How long after the topic is raised a bare "sent!" in a direct chat with the person counts.
 DEED_WINDOW = timedelta(days=14)
@@ -173,7 +174,10 @@ def deed_answer(
         (
             row
             for row in reversed(topic_rows)
-            if (row.is_from_self and _PROMISE.search(row.text or ""))
+            if (
+                row.is_from_self
+                and (_PROMISE.search(row.text or "") or promise_object(row.text or "") is not None)
+            )
             or (not row.is_from_self and "?" in (row.text or ""))
         ),
         None,

@@ -29,6 +29,7 @@ AI is never returned (checked again on the messages themselves, whatever the sel
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -65,9 +66,15 @@ from retrieval.memory.about import (
 from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import owed_amount
+from retrieval.memory.closure import answered_messages, owed_amount, says_done
 from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
-from retrieval.memory.extract import RELATIONS, is_suspicious, puts_off
+from retrieval.memory.extract import (
+    RELATIONS,
+    has_link,
+    is_request_form,
+    is_suspicious,
+    puts_off,
+)
 from retrieval.memory.findings import (
     Finding,
     LoopState,
@@ -82,7 +89,7 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
-from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up
+from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up, group_follow_up
 from retrieval.memory.kinship import KIN_FORMS, KIN_RELATIONS
 from retrieval.memory.models import (
     FactKind,
@@ -375,6 +382,14 @@ _SETTLED = re.compile(
     r"|taken\s+care\s+of)\b"
 )
 _TOPIC_STEM = 4
+# A question about paying someone back, and a loop about money (an amount, or paying in one of
+# the lexicon's languages).
+_ABOUT_PAYING = re.compile(r"\b(?:pay|paid|owe|owed|reimburs\w*|pay\s+\w+\s+back)\b")
+_MONEY = re.compile(
+    r"(?:[$€£]|r\$)\s?\d|\b\d+(?:[.,]\d{1,2})?\s?(?:dollars|bucks|euros?|eur|usd|reais)\b"
+    r"|\b(?:pay|paid|owe|venmo\w*|zelle\w*|pix|paguei|pague|pago|pagar|pagamos|debo|debes"
+    r"|devo|deves|rembours\w*|paye|pagato|pagata|bezahl\w*|uberweis\w*)\b"
+)
 
 
 def _stem_match(term: str, text: str) -> bool:
@@ -411,8 +426,9 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     elif _RECEIVED.search(folded):
         kinds = (LoopKind.REQUEST_BY_USER,)
     elif is_self:
-        # "Did I send …?" asks about the user's promise.
-        kinds = (LoopKind.PROMISE_BY_USER,)
+        # "Did I send …?" asks about the user's promise, else about what someone asked the
+        # user for ("mi mandi la ricevuta?" answered with a file).
+        kinds = (LoopKind.PROMISE_BY_USER, LoopKind.QUESTION_TO_USER)
     elif person_ids:
         # "Has Rui sent …?" asks about the user's request to Rui.
         kinds = (LoopKind.REQUEST_BY_USER,)
@@ -429,14 +445,31 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     if not rows:
         return None
 
+    # "will do!" names nothing: the ask it answers says what the loop is about.
+    answered = answered_messages([row.opened_by for row, _name in rows])
+    about_money = person_ids and _ABOUT_PAYING.search(folded) is not None
+
     def overlap(loop_row: Loop) -> int:
         texts = [loop_row.opened_by.text or ""]
-        resolver = loop_row.resolved_by
-        if resolver is not None:
-            texts.append(resolver.text or "")
+        for message in (loop_row.resolved_by, answered.get(loop_row.opened_by_id)):
+            if message is not None:
+                texts.append(message.text or "")
         folded_text = fold_text(" ".join(texts))
-        return sum(1 for term in terms if _stem_match(term, folded_text))
+        shared = sum(1 for term in terms if _stem_match(term, folded_text))
+        if not shared and about_money and _MONEY.search(folded_text):
+            # "Did I pay Tomas back for the parking?" and a debt said in other words
+            # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
+            return 1
+        return shared
 
+    asks_for_deed = is_self and LoopKind.QUESTION_TO_USER in kinds and len(kinds) > 1
+    if asks_for_deed:
+        # What someone asked the user for ("mi mandi la ricevuta?"), not any question.
+        rows = [
+            (row, name)
+            for row, name in rows
+            if row.kind != LoopKind.QUESTION_TO_USER or is_request_form(row.opened_by.text or "")
+        ]
     scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
     if terms:
         # With nobody named, the topic alone picks the loop: two of its words when it has two.
@@ -456,12 +489,34 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         closed_at=row.closed_at,
         resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
     )
+    if (
+        asks_for_deed
+        and row.kind == LoopKind.QUESTION_TO_USER
+        and row.status == LoopStatus.RESOLVED
+        and not _delivers(row.resolved_by)
+    ):
+        # A reply is not the thing asked for: "sure!" leaves "did I send …?" at no.
+        loop = dataclasses.replace(
+            loop,
+            status=LoopStatus.OPEN,
+            resolved_by_message_id=None,
+            closed_at=None,
+            resolved_at=None,
+        )
     note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
     hits: list[_Hit] = []
-    if row.resolved_by_id:
-        hits.append((row.resolved_by_id, "closed it"))
+    if loop.resolved_by_message_id:
+        hits.append((loop.resolved_by_message_id, "closed it"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+def _delivers(message: Message | None) -> bool:
+    """A file, a link or a message saying it is done."""
+    if message is None:
+        return False
+    text = message.text or ""
+    return message.kind == MessageKind.MEDIA or has_link(text) or says_done(text)
 
 
 def _request_answer(
@@ -2204,6 +2259,12 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
             _person_loop_hits(user=user, compiled=compiled)
             + action_follow_up(user=user, compiled=compiled, now=now).hits()
         )
+    elif compiled.intent == Intent.ACTION_REQUEST and (
+        groups := chats_named(user=user, question=compiled.question, groups_only=True)
+    ):
+        # Writing to a whole group: its thread about the request grounds the draft.
+        source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
+        found = group_follow_up(user=user, compiled=compiled, group_ids=groups, now=now).hits()
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)

@@ -16,12 +16,19 @@ from claire.ai.suspicious import suspicious_text
 from retrieval.memory.models import PlanStatus
 from retrieval.memory.plan_words import (
     AGREEMENT,
+    ARRIVED,
     BOOKED_THINGS,
     BOOKING,
     CANCELLATION,
     CHANGE,
     DEFERRAL,
+    DONE,
+    FINISHED,
+    LATER_TIME,
+    PLEASE,
     PROMISE,
+    REQUEST,
+    TAKE_ON,
     phrases_regex,
 )
 from retrieval.memory.when_words import (
@@ -467,57 +474,82 @@ def mentions_word(text: str, word: str) -> bool:
 
 # --- Loops --------------------------------------------------------------------------------
 
+# Second-person words: a question with one of them is asked of the person it is sent to.
 _ADDRESSED_QUESTION = re.compile(
-    r"\b(?:you|your|u)\b|\bany (?:news|update)s?\b|\bstill up for\b", _FLAGS
-)
-_REQUEST = re.compile(
-    # "Could you send …?", "could we talk about a refund?", "any ETA on the invoice?"
-    r"\b(?:could|can|would|will) (?:you|we)\b|\bplease (?:send|let me know|tell|share|confirm)\b"
-    r"|\bany (?:eta|news|updates?)\b|\b(?:did|have) you (?:had |get |got )?a chance to\b"
-    r"|\bcan i (?:get|have|borrow|grab)\b|\bwhen (?:can|could|will|would) (?:i|we) (?:expect"
-    r"|get|have|see)\b",
+    r"\b(?:you|your|u|ya)\b"
+    # es, pt, fr, it, de
+    r"|\b(?:t[uú]|usted|ustedes|vos|voc[eê]s?|vc|vous|toi|ton|ta|tes|votre|voi|tuo|tua|tuoi"
+    r"|du|dich|dir|dein\w*|euch)\b",
     _FLAGS,
 )
+_REQUEST = phrases_regex(REQUEST)
+_PLEASE = phrases_regex(PLEASE)
 _PROMISE_VERB = re.compile(
     # "I'll send …", "I will pay …", and a reply that drops the subject: "will post it tonight!",
     # "yes, will tell him today".
-    r"(?:\b(?:I['\u2019]ll|I will)|(?:^|[.!?;,]\s*|\b(?:yes|yep|sure|ok|okay)\W{0,3})will)"
+    r"(?:\b(?:I['\u2019]ll|I will|I['\u2019]m (?:going to|gonna)|I can)"
+    r"|(?:^|[.!?;,]\s*|\b(?:yes|yep|sure|ok|okay)\W{0,3})will)"
     r"(?!\s+(?:you|u|he|she|they|we|it|that|this)\b)\s+(?:\w+\s+)?"
-    r"(send|share|forward|email|write|draft|have|get back|look into|check|call|book|pay|return"
-    r"|bring|give|transfer|review|pass|text|tell|venmo|order)\b"
-    r"(?:\s+(?:you|it|them|the|a|an|my|our|over))*\s*(\w+)?",
+    r"(send|share|forward|email|mail|write|draft|have|get back|look into|check|call|book|pay"
+    r"|return|bring|give|transfer|review|pass|text|tell|venmo|order|post|upload|drop|print|sign"
+    r"|scan|find|dig|ask|ping|message|sort|fix|grab|buy|pick|put|add|invite|introduce|lend"
+    r"|cover|reimburse|settle|fill|submit|finish|translate)\b"
+    r"(?:\s+(?:you|it|them|the|a|an|my|our|over|up|out))*\s*(\w+)?",
     _FLAGS,
 )
+_LINK = re.compile(r"https?://\S+", _FLAGS)
 _FULFILMENT = re.compile(
     r"\b(?:here (?:it is|they are|you go)|as promised|attached|just sent|sent (?:it|them|you)|"
     r"(?:is|are) (?:now )?in the|done)\b",
     _FLAGS,
 )
+_DONE_WORDS = phrases_regex({**DONE, **{f"{key}-finished": v for key, v in FINISHED.items()}})
+_DELIVERED_WORDS = phrases_regex(DONE)
+_ARRIVED_WORDS = phrases_regex(ARRIVED)
 _DEFERRAL = phrases_regex(DEFERRAL)
 _PROMISE_OTHER = phrases_regex(PROMISE)
+_TAKE_ON = phrases_regex(TAKE_ON)
+_LATER_TIME = phrases_regex(LATER_TIME)
+# At most this many words in a reply that only names a later time ("sure, tonight").
+SHORT_REPLY_WORDS = 6
 _PRONOUNS = {
     "you", "it", "them", "the", "a", "an", "my", "our", "over", "by", "to", "in", "back", "him",
-    "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon",
+    "her", "on", "along", "tonight", "tomorrow", "later", "today", "soon", "up", "out",
 }  # fmt: skip
+
+
+def is_ask(text: str) -> bool:
+    """Whether ``text`` asks the person it is sent to for something: a question with a
+    second-person word or a request form ("¿me pasas …?", "mi mandi …?", "kannst du …?"), or
+    a request form with a politeness word and no question mark ("pls send me the code")."""
+    if "?" in text:
+        return bool(_ADDRESSED_QUESTION.search(text) or _REQUEST.search(text))
+    return bool(_REQUEST.search(text) and _PLEASE.search(text))
+
+
+def is_request_form(text: str) -> bool:
+    """``text`` asks for something in one of ``plan_words.REQUEST``'s forms ("could you send
+    …", "mi mandi …", "pls …"), not only a question ("did you find the map?")."""
+    return bool(_REQUEST.search(text))
 
 
 def is_question_to_user(
     text: str, *, user_name: str, is_direct: bool, replies_to_user: bool
 ) -> bool:
-    """A question someone asked the user: a question mark with a second-person or follow-up
-    phrase; in a group it must also name the user or reply to them. A group question that
-    names the user needs no "you" ("Ana, what does Rui want for his birthday?")."""
-    if "?" not in text:
-        return False
+    """A question or request someone addressed to the user (``is_ask``); in a group it must
+    also name the user or reply to them. A group question that names the user needs no "you"
+    ("Ana, what does Rui want for his birthday?")."""
     if not is_direct and bool(user_name) and mentions_word(text, user_name):
-        return True
-    if not _ADDRESSED_QUESTION.search(text):
+        return "?" in text or is_ask(text)
+    if not is_ask(text):
         return False
     return is_direct or replies_to_user
 
 
 def is_request_by_user(text: str) -> bool:
-    return bool(_REQUEST.search(text)) and ("?" in text or "please" in text.lower())
+    """The user asking someone for something: a request form with a question mark or a
+    politeness word ("could you send …?", "¿me pasas el enlace?", "please confirm")."""
+    return bool(_REQUEST.search(text)) and ("?" in text or bool(_PLEASE.search(text)))
 
 
 # A reply that names a later time for the thing ("by Monday, promise", "not yet").
@@ -531,17 +563,39 @@ _LATER = re.compile(
 )
 
 
+def names_later_time(text: str) -> bool:
+    """A short reply that only names a time still ahead ("sure, tonight", "mañana", "demain
+    sans faute") and says nothing is done: the thing comes later."""
+    return (
+        len(text.split()) <= SHORT_REPLY_WORDS
+        and bool(_LATER_TIME.search(text))
+        and not _DONE_WORDS.search(text)
+    )
+
+
 def puts_off(text: str) -> bool:
     """An answer that is no answer yet: a deferral ("I'll let you know"), a promise to send
-    or do the thing ("will send it Friday"), or a later time for it ("end of next week,
-    promise"). A request it replies to stays open."""
-    return is_deferral(text) or promise_object(text) is not None or bool(_LATER.search(text))
+    or do the thing ("will send it Friday"), taking it on ("on it"), or a later time for it
+    ("not yet", "sure, tonight"). A request it replies to stays open."""
+    return (
+        is_deferral(text)
+        or promise_object(text) is not None
+        or bool(_LATER.search(text))
+        or bool(_TAKE_ON.search(text))
+        or names_later_time(text)
+    )
 
 
 def is_deferral(text: str) -> bool:
     """The user putting off an answer ("let me check and get back to you"): a promise to come
     back with it (``plan_words.DEFERRAL``)."""
     return bool(_DEFERRAL.search(text))
+
+
+def takes_on(text: str) -> bool:
+    """A reply that takes on what was just asked without naming it ("will do!", "on it",
+    "lo faccio domani", "sure, tonight"): a promise when it answers an ask."""
+    return bool(_TAKE_ON.search(text)) or names_later_time(text)
 
 
 def promise_object(text: str) -> str | None:
@@ -554,10 +608,35 @@ def promise_object(text: str) -> str | None:
     return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
 
 
+def says_done_words(text: str) -> bool:
+    """``text`` says in one of the lexicon's languages that something was done ("done ✅",
+    "c'est envoyé", "fatto", "pix feito")."""
+    return bool(_DONE_WORDS.search(text))
+
+
+def says_delivered_words(text: str) -> bool:
+    """``text`` says in one of the lexicon's languages that something was handed over ("c'est
+    envoyé", "überwiesen"), not only that something is finished ("fatto")."""
+    return bool(_DELIVERED_WORDS.search(text))
+
+
+def says_arrived_words(text: str) -> bool:
+    """``text`` says in one of the lexicon's languages that something arrived."""
+    return bool(_ARRIVED_WORDS.search(text))
+
+
+def has_link(text: str) -> bool:
+    return _LINK.search(text) is not None
+
+
 def fulfils_promise(text: str, *, is_media: bool, promised_object: str) -> bool:
-    if is_media or _FULFILMENT.search(text):
+    """The user's later message in the chat delivers: a file, a link, a done word ("here you
+    go", "fatto", "c'est envoyé"), or the promised thing named without putting it off."""
+    if is_media or has_link(text) or _FULFILMENT.search(text):
         return True
-    return bool(promised_object) and mentions_word(text, promised_object)
+    if "?" not in text and _DONE_WORDS.search(text) and not puts_off(text):
+        return True
+    return bool(promised_object) and mentions_word(text, promised_object) and not puts_off(text)
 
 
 # --- Facts about people -------------------------------------------------------------------

@@ -215,6 +215,32 @@ def action_follow_up(*, user: User, compiled: CompiledQuery, now: datetime) -> F
     )
 
 
+def group_follow_up(
+    *, user: User, compiled: CompiledQuery, group_ids: Sequence[int], now: datetime
+) -> FollowUp:
+    """What an action request to a whole group ("remind the climbing group about Sunday")
+    follows up: the group's latest message about the request's topic and the user's latest
+    there (the thread), and the user's open promises in it that share the request's words."""
+    if not group_ids:
+        return FollowUp()
+    readable = _readable(user=user, compiled=compiled, now=now).filter(chat_id__in=list(group_ids))
+    since = now - FOLLOW_UP_WINDOW
+    recent = list(readable.filter(sent_at__gte=since).order_by("-sent_at", "-pk")[:SCAN_LIMIT])
+    question_terms = {word for term in topic_terms(compiled) for word in _terms(term)}
+    thread = _thread(recent, question_terms)
+    return FollowUp(
+        thread=tuple(message.pk for message in reversed(thread)),
+        promises=_group_promises(
+            user=user,
+            readable=readable,
+            group_ids=set(group_ids),
+            since=since,
+            now=now,
+            terms=question_terms,
+        ),
+    )
+
+
 def _thread(recent_direct: Sequence[Message], question_terms: set[str]) -> list[Message]:
     """Newest first: the latest message about the request's topic (else their latest message
     that says something), and the user's latest message that says something."""

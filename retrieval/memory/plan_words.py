@@ -235,9 +235,177 @@ PROMISE: Mapping[str, tuple[str, ...]] = {
         r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo)",
         r"(?:voy a|te voy a) (?:mandar|enviar|pasar|pagar|devolver|traer)",
     ),
-    "fr": (r"je (?:te|vous) (?:l['\u2019]|les )?(?:envoie|enverrai|paie|rembourse|rends|passe)",),
-    "de": (r"ich (?:schicke?|[üu]berweise|zahle|bringe?) dir",),
+    "fr": (
+        r"je (?:te |t['\u2019]|vous )(?:l['\u2019]|les? |la )?(?:envoie|enverrai|paie|paierai"
+        r"|rembourse|rendrai|rends|passe|apporte|transf[eè]re)",
+    ),
+    "de": (
+        r"ich (?:schicke?|[üu]berweise|zahle|bringe?|sende?|gebe?) (?:dir|ihnen|euch)",
+        r"mach(?:e)? ich",
+        r"ich (?:mach(?:e)?|k[üu]mmere mich)",
+    ),
+    "it": (
+        r"(?:te|ve) (?:l[oaie] )?(?:mando|invio|passo|porto|pago|giro|restituisco)",
+        r"ti (?:mando|invio|passo|porto|pago|giro|scrivo|chiamo|restituisco)",
+        r"(?:lo|la|li|le) faccio",
+        r"me ne occupo",
+        r"ci penso io",
+    ),
 }
+
+# A short reply that takes on what was just asked, without saying what: "will do!", "on it",
+# "leave it with me", "claro, lo hago", "c'est noté". Read as a promise only as a reply to an
+# ask (the ask says what is owed).
+TAKE_ON: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "will do",
+        f"(?:i{_APOSTROPHE}m )?on it",
+        "leave it with me",
+        f"i{_APOSTROPHE}ll (?:do it|do that|sort it|handle it|take care of it|get (?:it|that) "
+        "(?:to you|done|sorted))",
+        "consider it done",
+    ),
+    "es": (r"(?:yo )?(?:lo|la|me) (?:hago|encargo|miro)", "d[ée]jamelo a m[ií]"),
+    "pt": (r"(?:eu )?(?:fa[cç]o|deixa comigo|pode deixar|vou fazer)",),
+    "fr": (
+        f"je m{_APOSTROPHE}en (?:occupe|charge)",
+        f"c{_APOSTROPHE}est not[ée]",
+        r"je (?:le|la) fais",
+    ),
+    "it": (r"(?:lo|la) faccio", "ci penso io", "me ne occupo"),
+    "de": (r"mach(?:e)? ich", "wird erledigt", r"k[üu]mmere mich"),
+}
+
+# The politeness word that makes a request of a sentence without a question mark ("pls send me
+# the code when you can"); an exclamation ("send me that one!") is not held as owed.
+PLEASE: Mapping[str, tuple[str, ...]] = {
+    "en": ("please", "pls", "plz"),
+    "es": ("por favor", "porfa"),
+    "pt": ("por favor", "pfv", "pf"),
+    "fr": (r"s['\u2019]il (?:te|vous) pla[iî]t", "stp", "svp"),
+    "it": (r"per (?:favore|piacere)",),
+    "de": ("bitte",),
+}
+
+# Someone asking the person they write to for something, with or without a question mark:
+# the modal and imperative forms of a request, not whole sentences ("could you …", "pls send
+# me …", "¿me pasas …?", "tu peux m'envoyer …", "mi mandi …", "kannst du …").
+REQUEST: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        r"(?:could|can|would|will) (?:you|u|ya|we)",
+        r"(?:would|do) (?:you|u) mind",
+        r"(?:please|pls|plz|pleeease) (?:\w+ )?(?:send|share|let|tell|confirm|check|call|text"
+        r"|forward|bring|get|pay|book|sign|remind|look|send)",
+        r"(?:send|text|email|forward|tell|remind|call) me",
+        r"let me know",
+        # Follow-ups that leave out "you": "any news on the lease?", "still up for Friday?"
+        r"any (?:eta|news|updates?)",
+        r"still (?:up for|on for|keen|in for)",
+        r"(?:did|have) (?:you|u) (?:had |get |got )?a chance to",
+        r"do (?:you|u) (?:still )?have",
+        r"can i (?:get|have|borrow|grab)",
+        r"when (?:can|could|will|would) (?:i|we) (?:expect|get|have|see)",
+    ),
+    "es": (
+        r"(?:me|nos) (?:mandas|pasas|env[ií]as|dices|traes|compartes|confirmas|prestas|ayudas"
+        r"|reenv[ií]as|devuelves)",
+        r"(?:puedes|podr[ií]as|pod[ée]s|podr[ií]a usted|puede usted)",
+        r"(?:tienes|ten[ée]s) (?:todav[ií]a|a[uú]n)",
+        r"por favor",
+        "porfa",
+    ),
+    "pt": (
+        r"(?:me|nos) (?:manda|mandas|passa|passas|envia|envias|diz|fala|avisa|empresta|devolve)",
+        r"(?:voc[eê]|vc|tu) (?:pode|podes|consegue|conseguiria|poderia|tem|t[aá]|ainda tem)",
+        r"(?:consegue|conseguiria|poderia|podes|pode) (?:me |nos )?(?:mandar|enviar|passar"
+        r"|ver|confirmar|trazer|avisar|dizer|devolver)",
+        r"por favor",
+    ),
+    "fr": (
+        r"(?:tu|vous) (?:peux|pourrais|pouvez|pourriez|as|avez) ",
+        r"(?:peux|pourrais|pouvez|pourriez|as|avez)[- ](?:tu|vous)",
+        r"(?:tu|vous) (?:m|nous)['\u2019]",
+        r"est[- ]ce que (?:tu|vous)",
+        r"s['\u2019]il (?:te|vous) pla[iî]t",
+        "stp",
+        "svp",
+    ),
+    "it": (
+        r"(?:mi|ci) (?:mandi|passi|invii|dici|giri|porti|presti|mandate|manderesti|restituisci)",
+        r"(?:puoi|potresti|riesci|può|potrebbe|potete)",
+        r"hai (?:ancora|per caso)",
+        r"per (?:favore|piacere)",
+    ),
+    "de": (
+        r"(?:kannst|k[öo]nntest|w[üu]rdest|hast|schickst|gibst) du",
+        r"(?:k[öo]nnen|k[öo]nnten|w[üu]rden) sie",
+        "bitte",
+    ),
+}
+
+# Saying something was handed over, each language's common forms ("c'est envoyé", "ya te lo
+# mandé", "pix feito", "überwiesen"): a delivery whatever it is about.
+DONE: Mapping[str, tuple[str, ...]] = {
+    "es": (
+        r"enviad[oa]s?", r"mandad[oa]s?", r"pagad[oa]", r"transferid[oa]",
+        r"ya te (?:l[oa]s? )?(?:mand[eé]|envi[eé]|pas[eé]|pagu[eé])",
+    ),
+    "pt": (
+        r"enviad[oa]s?", r"mandad[oa]s?", r"transferid[oa]", r"pix feito",
+        r"(?:j[aá] )?te (?:mandei|enviei|passei|paguei)",
+    ),
+    "fr": (
+        r"c['\u2019]est (?:envoy[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]", r"vir[ée]",
+        r"je (?:te |vous )?(?:l['\u2019]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis)",
+    ),
+    "it": (r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]",
+           r"(?:te|ti) (?:l['\u2019]|l[oaie] )?ho (?:mandat|inviat|passat|pagat)[oaie]"),
+    "de": ("geschickt", r"[üu]berwiesen", "bezahlt", "anbei"),
+}  # fmt: skip
+
+# Saying something is finished without saying what ("done ✅", "fatto", "listo", "erledigt",
+# "voilà"): it keeps the user's own promise, but in a chat with several threads it is no
+# answer to a request days old.
+FINISHED: Mapping[str, tuple[str, ...]] = {
+    "en": ("done", "all done", "sorted", "taken care of"),
+    "es": ("hecho", "listo"),
+    "pt": ("feito", r"pag[oa]"),
+    "fr": (r"c['\u2019]est (?:fait|r[ée]gl[ée])", "voil[aà]"),
+    "it": ("fatto", r"ecco(?:l[oaie])?"),
+    "de": ("erledigt", "gemacht", r"hier (?:ist|sind)"),
+}  # fmt: skip
+
+# That what was owed arrived, said by whoever received it ("got it", "arrived", "recebi",
+# "bien reçu", "ricevuto", "angekommen").
+ARRIVED: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        r"got (?:it|them|the|your)",
+        "received",
+        r"(?:it|they|that|your \w+) (?:arrived|came)",
+        r"(?:has|have) arrived",
+        "came through",
+    ),
+    "es": (r"recib[ií]", "lo tengo", r"(?:ya )?(?:me )?lleg[oó]"),
+    "pt": ("recebi", "peguei", r"(?:j[aá] )?chegou"),
+    "fr": (r"bien re[çc]u", r"re[çc]u", r"(?:c['\u2019]est |bien )arriv[ée]"),
+    "it": (r"ricevut[oaie]", r"(?:[eè] )?arrivat[oaie]"),
+    "de": ("erhalten", "angekommen", "bekommen"),
+}
+
+# A time still ahead said as the whole reply ("sure, tonight", "mañana", "demain sans faute"):
+# it promises the thing for later, it does not deliver it.
+LATER_TIME: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "tonight", "tomorrow", "tmrw", "later", "this (?:week|evening|afternoon|weekend)",
+        r"next (?:week|month)", r"(?:on |by )?(?:mon|tues|wednes|thurs|fri|satur|sun)day",
+        r"in (?:a|an|\d+) (?:bit|sec|min|minutes|hours?|days?)", "first thing",
+    ),
+    "es": ("ma[ñn]ana", "esta (?:noche|tarde|semana)", "luego", "despu[ée]s", "m[aá]s tarde"),
+    "pt": ("amanh[aã]", "(?:hoje )?[àa] noite", "mais tarde", "depois", "essa semana"),
+    "fr": ("demain", "ce soir", "plus tard", "tout [àa] l['\u2019]heure", "cette semaine"),
+    "it": ("domani", "stasera", "pi[uù] tardi", "dopo", "questa settimana"),
+    "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich"),
+}  # fmt: skip
 
 # An arrangement already made: a booking or a reservation said with its day or time is a plan
 # in its own right ("booked the cabin for the weekend after next", "got us a table at 8 on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -11,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -34,7 +35,7 @@ from retrieval.memory.closure import (
     QUESTION_CLOSE_WINDOW,
     loops_close_across_chats,
     says_arrived,
-    says_done,
+    says_delivered,
     topic_words,
 )
 from retrieval.memory.extract import (
@@ -44,6 +45,8 @@ from retrieval.memory.extract import (
     FactClaim,
     fact_claims,
     fulfils_promise,
+    has_link,
+    is_ask,
     is_deferral,
     is_question_to_user,
     is_request_by_user,
@@ -52,6 +55,7 @@ from retrieval.memory.extract import (
     plan_signal,
     promise_object,
     puts_off,
+    takes_on,
 )
 from retrieval.memory.introductions import (
     FIRST_MESSAGES,
@@ -577,10 +581,14 @@ def _loops_in_chat(
     if user_writes_here is None:
         user_writes_here = any(message.is_from_self for message in messages)
     by_pk = {message.pk: message for message in messages}
+    replies_to: dict[int, list[_ChatMessage]] = {}
+    for message in messages:
+        if message.reply_to_id:
+            replies_to.setdefault(message.reply_to_id, []).append(message)
     for index, message in enumerate(messages):
         if opener_indexes is not None and index not in opener_indexes:
             continue
-        later = messages[index + 1 :]
+        later = _answer_candidates(messages, index, replies_to)
         if not message.is_from_self:
             replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
             # "Are you coming too?" right after the user spoke is asked of them.
@@ -618,11 +626,15 @@ def _loops_in_chat(
                 )
             continue
         replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
+        asked = _ask_answered(message, messages[:index], replied)
         person_id = counterpart_id if is_direct else (replied.sender_person_id if replied else None)
         if person_id is None and not is_direct:
             person_id = next(
                 (pid for name, pid in members.items() if _names(message.text, name)), None
             )
+        if person_id is None and asked is not None:
+            # "yes, I'll post them after work" in a group is owed to whoever just asked.
+            person_id = asked.sender_person_id
         if is_request_by_user(message.text):
             answer = next(
                 (
@@ -636,6 +648,9 @@ def _loops_in_chat(
             )
             found.append(_loop(LoopKind.REQUEST_BY_USER, message, person_id, answer))
         promised = promise_object(message.text)
+        if promised is None and asked is not None and takes_on(message.text):
+            # "will do!" after "could you share the slides?": the ask says what is owed.
+            promised = ""
         if promised is not None:
             asked = (
                 _deferred_question(message, messages[:index]) if is_deferral(message.text) else None
@@ -668,6 +683,43 @@ def _loops_in_chat(
     return found
 
 
+# How long a loop can be answered in its chat by a message that does not reply to it: a
+# message half a year later is about something else. Bounding it keeps the memory job from
+# reading every old open loop again at each batch.
+LOOP_ANSWER_HORIZON = timedelta(days=180)
+
+
+def _answer_candidates(
+    messages: Sequence[_ChatMessage], index: int, replies_to: Mapping[int, list[_ChatMessage]]
+) -> list[_ChatMessage]:
+    """The messages after ``messages[index]`` that may answer it: those within
+    ``LOOP_ANSWER_HORIZON``, then the later ones that reply to it."""
+    opener = messages[index]
+    until = opener.sent_at + LOOP_ANSWER_HORIZON
+    found = list(itertools.takewhile(lambda m: m.sent_at <= until, messages[index + 1 :]))
+    found += [m for m in replies_to.get(opener.pk, ()) if m.sent_at > until]
+    return found
+
+
+# How soon after an ask the user's reply takes it on.
+TAKE_ON_WINDOW = timedelta(hours=12)
+
+
+def _ask_answered(
+    message: _ChatMessage, earlier: Sequence[_ChatMessage], replied: _ChatMessage | None
+) -> _ChatMessage | None:
+    """The ask the user's ``message`` answers: the message it replies to, else the other
+    side's last message within ``TAKE_ON_WINDOW`` before it, when that asks for something."""
+    if replied is not None:
+        return replied if not replied.is_from_self and is_ask(replied.text) else None
+    for previous in reversed(earlier):
+        if message.sent_at - previous.sent_at > TAKE_ON_WINDOW:
+            return None
+        if not previous.is_from_self:
+            return previous if is_ask(previous.text) else None
+    return None
+
+
 def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
     """Whether the other side's ``message`` answers the user's ``request``: not when it puts
     it off ("I'll let you know", "end of next week, promise"); a reply to it or one soon
@@ -681,7 +733,8 @@ def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
         return True
     return (
         message.kind == MessageKind.MEDIA
-        or says_done(message.text)
+        or has_link(message.text)
+        or says_delivered(message.text)
         or bool(topic_words(message.text) & topic_words(request.text))
     )
 
@@ -897,7 +950,15 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
 def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime) -> list[Loop]:
     """The chats' loops opened before ``since`` whose state a message from ``since`` on can
     change: still open, resolved from ``since`` on, or closed by a message of another chat (a
-    message of their own chat may now resolve them first)."""
+    message of their own chat may now resolve them first). A loop opened more than
+    ``LOOP_ANSWER_HORIZON`` before ``since`` only when a message from ``since`` on replies to
+    its opening message: nothing else can answer it any more."""
+    replied_now = Message.objects.filter(
+        user=user,
+        chat_id__in=list(chat_ids),
+        sent_at__gte=since,
+        reply_to_id=OuterRef("opened_by_id"),
+    )
     return list(
         Loop.objects.filter(user=user, chat_id__in=list(chat_ids), opened_at__lt=since)
         .exclude(status=LoopStatus.CLOSED_BY_USER)
@@ -906,6 +967,7 @@ def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime
             | Q(closed_at__gte=since)
             | ~Q(resolved_by__chat_id=F("chat_id"))
         )
+        .filter(Q(opened_at__gte=since - LOOP_ANSWER_HORIZON) | Exists(replied_now))
     )
 
 

@@ -242,3 +242,40 @@ def test_someone_met_only_in_groups_has_their_latest_words_there_as_the_thread(u
     follow_up = _follow_up(user, "ask Uma if she still needs a lift to the concert")
     assert follow_up.thread == (message_row(user, "grp-choir", "c0").pk,)
     assert message_row(user, "grp-choir", "c0").pk not in follow_up.news
+
+
+def test_a_request_to_a_whole_group_follows_up_its_thread_about_the_topic(user):
+    from conversations.models import ChatKind
+    from conversations.services import IncomingChat
+    from retrieval.memory.followup import group_follow_up
+    from tests.memory.helpers import person_identity
+
+    ingest(
+        user,
+        IncomingChat(
+            platform="whatsapp",
+            platform_chat_id="grp-kiln",
+            title="Kiln Club \U0001f3fa",
+            kind=ChatKind.GROUP,
+            participants=(person_identity("Perrin Osk"), person_identity("Lale Dunn")),
+        ),
+        say("k0", T0, "Glazing night moves to Thursday at 7", sender="Perrin Osk"),
+        say("k1", T0 + timedelta(hours=1), "I'll bring the spare aprons on Thursday"),
+        say("k2", T0 + timedelta(hours=2), "lovely photos from last week", sender="Lale Dunn"),
+    )
+    ingest(
+        user,
+        chat_of("dm-lale", "Lale Dunn"),
+        say("l0", T0, "Glazing tips? Thursday maybe"),
+    )
+    _refresh(user)
+    group = Chat.objects.get(user=user, platform_chat_id="grp-kiln")
+    compiled = compile_question(
+        user=user,
+        question="Remind the pottery group about glazing night",
+        now=NOW,
+        scope=Scope.everywhere(),
+    )
+    found = group_follow_up(user=user, compiled=compiled, group_ids=[group.pk], now=NOW)
+    assert message_row(user, "grp-kiln", "k0").pk in found.thread
+    assert message_row(user, "dm-lale", "l0").pk not in {mid for mid, _ in found.hits()}

@@ -340,6 +340,7 @@ def test_every_pattern_decides_at_least_one_question():
         "schedule": "set up a meeting with Mei",
         "reply": "reply to Bruno",
         "outreach": "text Bruno",
+        "outreach_elsewhere": "escríbele a Bruno que ya llegué",
         "talk_to_most": "who do I talk to the most",
         "closest_friends": "who are my best friends",
         "neglecting": "who am I neglecting",
@@ -449,3 +450,42 @@ def test_a_question_asking_who_talks_most_is_a_ranking_in_any_wording(question, 
 def test_the_frame_of_an_outcome_question_is_not_a_keyword(user, question, keywords):
     # The answering message names the outcome ("it was the pump"), never "ended up" or "wrong".
     assert _compile(user, question).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "drop Quill a line about the ferry",
+        "shoot Quill a quick text saying the ferry is late",
+        "give the rowing crew a heads-up about the ferry",
+        "check in with Quill about the ferry",
+        "nudge Quill about the ferry tickets",
+        "post in #harbour-news that the ferry is late",
+        "let the whole rowing crew know the ferry is late",
+        "dile a Quill que el ferry llega tarde",
+        "écris à Quill que le ferry est en retard",
+        "manda uma mensagem ao Quill a dizer que o ferry atrasou",
+        "schreib Quill, dass die Fähre spät ist",
+        "say happy birthday to Quill",
+        "apologise to Quill for the late ferry",
+    ],
+)
+def test_outreach_in_other_wordings_and_languages_asks_for_a_draft(question):
+    intent, pattern = classify_intent(fold_text(question))
+    assert intent == Intent.ACTION_REQUEST
+    assert pattern is not None and pattern.action == ActionType.DRAFT_OUTREACH
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who did I share the ferry photos with?",
+        "did I post in the rowing chat?",
+        "let me know what Quill said",
+        "what did Quill say about the ferry?",
+        "what did Quill say to the harbour master?",
+    ],
+)
+def test_questions_about_outreach_are_not_requests(question):
+    intent, _pattern = classify_intent(fold_text(question))
+    assert intent != Intent.ACTION_REQUEST

@@ -457,6 +457,42 @@ def test_before_and_after_are_the_fourteen_days_around():
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Friday 6 February 2026 is the anchor in each.
+        ("what did Rui fix the week before 6 February 2026?", ("2026-01-30", "2026-02-06")),
+        ("what did Rui fix two weeks before 6 February 2026?", ("2026-01-23", "2026-01-30")),
+        ("what did Rui buy the day before 6 February 2026?", ("2026-02-05", "2026-02-06")),
+        ("what did Rui buy two days before 6 February 2026?", ("2026-02-04", "2026-02-05")),
+        ("what did Rui buy a few days before 6 February 2026?", ("2026-02-03", "2026-02-06")),
+        ("where was Rui the month before February 2026?", ("2026-01-01", "2026-02-01")),
+        ("where did Rui go the weekend before 6 February 2026?", ("2026-01-31", "2026-02-02")),
+        ("who visited the Friday before 6 February 2026?", ("2026-01-30", "2026-01-31")),
+        ("what did Rui do the day after 6 February 2026?", ("2026-02-07", "2026-02-08")),
+        ("what did Rui do the week after 6 February 2026?", ("2026-02-07", "2026-02-14")),
+    ],
+)
+def test_a_measured_step_before_or_after_a_date_counts_from_that_date(text, expected):
+    start, end = window(text)
+    assert (start[:10], end[:10]) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("where did Ana travel in the summer of 2024?", ("2024-06-01", "2024-09-01")),
+        ("where did Ana travel in summer 2024?", ("2024-06-01", "2024-09-01")),
+        ("what did Ana start in early 2024?", ("2024-01-01", "2024-05-01")),
+        ("what did Ana start in mid-2024?", ("2024-05-01", "2024-09-01")),
+        ("what did Ana start in late 2024?", ("2024-09-01", "2025-01-01")),
+    ],
+)
+def test_a_season_or_part_of_a_named_year_is_in_that_year(text, expected):
+    start, end = window(text)
+    assert (start[:10], end[:10]) == expected
+
+
 # --- date-like strings ------------------------------------------------------------------------
 
 

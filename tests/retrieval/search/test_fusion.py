@@ -348,3 +348,33 @@ def test_the_named_persons_neighbour_still_inherits_when_several_things_are_aske
     by_id = {c.message_id: c for c in candidates}
     assert set(by_id) == {1, 2}
     assert by_id[2].context_score == pytest.approx(0.5 * (1 / 61))
+
+
+def test_a_question_that_asks_when_prefers_the_message_that_says_when():
+    facts = {
+        1: CandidateFacts(
+            message_id=1,
+            chat_id=1,
+            sent_at=NOW,
+            sender_person_id=None,
+            is_from_self=False,
+            chat_has_named_person=False,
+        ),
+        2: CandidateFacts(
+            message_id=2,
+            chat_id=1,
+            sent_at=NOW,
+            sender_person_id=None,
+            is_from_self=False,
+            chat_has_named_person=False,
+            states_time=True,
+        ),
+    }
+    weights = replace(CLASSIC, time_answer_boost=0.5)
+
+    asked_when = _fuse(lexical=[1, 2], facts=facts, weights=weights, asks_when=True)
+    asked_what = _fuse(lexical=[1, 2], facts=facts, weights=weights)
+
+    assert [c.message_id for c in asked_when] == [2, 1]
+    assert asked_when[0].fused_score == pytest.approx(1 / 62 + 0.5 / 61)
+    assert [c.message_id for c in asked_what] == [1, 2]

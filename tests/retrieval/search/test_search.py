@@ -506,3 +506,30 @@ def test_neighbours_are_loaded_for_the_best_hits_only(user):
     )
 
     assert _ids(result) == [strong.pk, weak.pk, strong_reply.pk]
+
+
+def test_a_when_question_prefers_the_message_that_says_when(user):
+    chat = ChatFactory(user=user)
+    told = MessageFactory(chat=chat, text="we finally repainted the shed last weekend", sent_at=T0)
+    # Far enough apart that neither shares a neighbour's score with the other.
+    for offset in range(1, 4):
+        MessageFactory(chat=chat, text="ok", sent_at=T0 + dt.timedelta(hours=offset))
+    later = MessageFactory(
+        chat=chat, text="the shed looks great repainted", sent_at=T0 + dt.timedelta(days=2)
+    )
+
+    what = search(
+        user=user,
+        compiled=_compiled("shed repainted?", ["shed", "repainted"]),
+        now=NOW,
+        limits=LIMITS,
+    )
+    when = search(
+        user=user,
+        compiled=_compiled("When was the shed repainted?", ["shed", "repainted"]),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(what)[:2] == [later.pk, told.pk]
+    assert _ids(when)[:2] == [told.pk, later.pk]
