@@ -268,8 +268,28 @@ _ENGAGED = re.compile(
 
 # Capitalised words of an engagement message that name nobody.
 _NOT_PARTNER_WORDS = frozenset(
-    "omg wow congrats congratulations yes she he they we our my the and just finally big news"
-    " engaged said proposed".split()
+    [
+        "omg",
+        "wow",
+        "congrats",
+        "congratulations",
+        "yes",
+        "she",
+        "he",
+        "they",
+        "we",
+        "our",
+        "my",
+        "the",
+        "and",
+        "just",
+        "finally",
+        "big",
+        "news",
+        "engaged",
+        "said",
+        "proposed",
+    ]
 )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from claire.accounts.models import User
 from conversations.models import Message
@@ -68,7 +69,11 @@ _BACK = (
     r"\s+maison|wieder\s+(?:zu\s+)?hause|zur[uü]ck\s+zu\s+hause)(?:[^a-z]|$)"
 )
 # ... of arriving somewhere (the way out or the way back).
-_ARRIVED = r"(?:^|[^a-z])(?:landed|touched\s+down|arrived\s+in|made\s+it\s+to|aterr\w+|cheguei)(?:[^a-z]|$)"
+_ARRIVED = (
+    r"(?:^|[^a-z])"
+    r"(?:landed|touched\s+down|arrived\s+in|made\s+it\s+to|aterr\w+|cheguei)"
+    r"(?:[^a-z]|$)"
+)
 # ... of leaving.
 _LEAVING = (
     r"(?:^|[^a-z])(?:off\s+to|flying\s+(?:to|out)|fly\s+out|heading\s+(?:to|off|out)"
@@ -139,7 +144,9 @@ def latest_trip(*, user: User, now: datetime) -> Trip | None:
     leavings = [row for row in rows if row[2] == "leaving"]
     if leavings and (not backs or leavings[0][0] > backs[0][0]):
         # Left after the last return: still away.
-        return Trip(left=_departure(rows, before=now, after=backs[0][0] if backs else None), back=None)
+        return Trip(
+            left=_departure(rows, before=now, after=backs[0][0] if backs else None), back=None
+        )
     if not backs:
         # Only arrivals: the newest one is the way back, as far as the messages tell.
         return Trip(left=None, back=rows[0][0])
@@ -151,7 +158,9 @@ def latest_trip(*, user: User, now: datetime) -> Trip | None:
     )
 
 
-def _return_moment(rows: list[tuple[datetime, str, str]], *, latest: datetime, zone) -> datetime:
+def _return_moment(
+    rows: list[tuple[datetime, str, str]], *, latest: datetime, zone: ZoneInfo
+) -> datetime:
     """The earliest back or arrival message within ``RETURN_CLUSTER_DAYS`` before the latest
     back message (and no later than it), or the day one of them names when earlier."""
     cluster_start = latest - timedelta(days=RETURN_CLUSTER_DAYS)

@@ -105,9 +105,40 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
 # Fitzroy"), and never when it is a word of time ("on the weekend" names no "Weekend Crew").
 _AFTER_PLACE_WORD = r"(?:on|in|from|at)\s+(?:the\s+|my\s+|our\s+)?"
 _TIME_WORDS = frozenset(
-    "week weekend weeks month months year today tonight tomorrow yesterday morning evening night"
-    " days monday tuesday wednesday thursday friday saturday sunday january february march april"
-    " june july august september october november december".split()
+    [
+        "week",
+        "weekend",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "morning",
+        "evening",
+        "night",
+        "days",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
 )
 PARTIAL_WORD_MIN = 4
 

@@ -55,7 +55,7 @@ from conversations.models import (
 )
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
-from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
+from retrieval.dates import HOLIDAY_NAMES, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.about import (
     about_findings,
@@ -99,9 +99,7 @@ from retrieval.memory.models import (
     PersonFact,
     PlanStatus,
 )
-from retrieval.people_context import WORK_PLATFORMS
 from retrieval.memory.sameperson import same_person_findings
-from retrieval.memory.selfdescribed import people_self_named
 from retrieval.memory.selectors import (
     OpenLoop,
     PlanTimeline,
@@ -116,8 +114,10 @@ from retrieval.memory.selectors import (
     person_ids_expand,
     plans_for_user,
 )
+from retrieval.memory.selfdescribed import people_self_named
 from retrieval.memory.timeline import topic_plan, window_plans
 from retrieval.memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
+from retrieval.people_context import WORK_PLATFORMS
 from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
 
 logger = logging.getLogger(__name__)
@@ -808,7 +808,9 @@ def _ranking_hits(
 
 # "Who in my family do I talk to most?", "which colleague messages me most?": a ranking
 # among the user's relatives, or among the people they talk to on a work platform.
-_AMONG_FAMILY = re.compile(r"\b(?:family|relatives|relations|familia|famille|familie)\b(?!\s+(?:group|chat)s?\b)")
+_AMONG_FAMILY = re.compile(
+    r"\b(?:family|relatives|relations|familia|famille|familie)\b(?!\s+(?:group|chat)s?\b)"
+)
 _AMONG_COLLEAGUES = re.compile(
     r"\b(?:colleagues?|co-?workers?|teammates?|work\s+(?:people|friends|contacts)"
     r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen)\b"
@@ -1358,10 +1360,14 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         findings: list[Finding] = []
         refs = [person for person in compiled.people if person.name and person.person_ids]
         name, person_ids = "", []
-        humans = _distinct_humans(user=user, person_ids=refs[0].person_ids) if len(refs) == 1 else []
+        humans = (
+            _distinct_humans(user=user, person_ids=refs[0].person_ids) if len(refs) == 1 else []
+        )
         if len(humans) > 1:
             # Two people share the name asked about: answer for each, told apart.
-            return _each_namesake(user=user, name=refs[0].name or "", humans=humans, question=compiled.question)
+            return _each_namesake(
+                user=user, name=refs[0].name or "", humans=humans, question=compiled.question
+            )
         if len(refs) == 1:
             person_ids = list(person_ids_expand(user=user, person_ids=list(refs[0].person_ids)))
             person_ids += alias_person_ids(user=user, person_ids=person_ids)
@@ -1456,7 +1462,9 @@ def _distinct_humans(*, user: User, person_ids: Sequence[int]) -> list[list[int]
         expanded = set(person_ids_expand(user=user, person_ids=[pid]))
         for group in groups:
             if expanded & set(group) or any(
-                phones.get(pid) and phones.get(other) and phone_same_number(phones[pid], phones[other])
+                phones.get(pid)
+                and phones.get(other)
+                and phone_same_number(phones[pid], phones[other])
                 for other in group
             ):
                 group.append(pid)
@@ -1486,7 +1494,9 @@ def _each_namesake(
             .values_list("display_name", flat=True)
             .first()
         ) or name
-        findings, ids = _about_person(user=user, person_ids=person_ids, name=full, question=question)
+        findings, ids = _about_person(
+            user=user, person_ids=person_ids, name=full, question=question
+        )
         if not findings:
             findings, ids = who_findings(user=user, person_ids=person_ids, name=full)
         if findings:
@@ -1495,7 +1505,8 @@ def _each_namesake(
             shown += 1
     if not parts:
         return [], []
-    lead = f"You have {len(humans)} contacts called {name.removesuffix(chr(39) + 's')}; which one do you mean?"
+    called = name.removesuffix("'s")
+    lead = f"You have {len(humans)} contacts called {called}; which one do you mean?"
     finding = Finding(text=" ".join([lead, *parts]), message_ids=tuple(mid for mid, _ in hits))
     return hits, [finding]
 

@@ -37,35 +37,173 @@ _AT = r"(?:at|for|with|in|no|na|nos|nas|em|en|para|chez|bei|à|a)"
 # Occupation words: the endings work names have in these languages, and common names that
 # have none of them. "I'm a runner" or "I'm a mess" name no occupation; "I'm a nurse" does.
 _OCCUPATION_ENDINGS = (
-    "ist", "ian", "eer", "ographer", "ologist", "iatrist", "ician", "tect", "chef", "eiro",
-    "eira", "ista", "ero", "era", "ora", "eur", "euse", "ière", "dor", "tor", "erin",
+    "ist",
+    "ian",
+    "eer",
+    "ographer",
+    "ologist",
+    "iatrist",
+    "ician",
+    "tect",
+    "chef",
+    "eiro",
+    "eira",
+    "ista",
+    "ero",
+    "era",
+    "ora",
+    "eur",
+    "euse",
+    "ière",
+    "dor",
+    "tor",
+    "erin",
 )
 _OCCUPATION_WORDS = frozenset(
-    "nurse doctor vet teacher lawyer cook chef barista pilot dentist judge surgeon paramedic"
-    " firefighter plumber electrician carpenter mechanic farmer baker butcher waiter waitress"
-    " bartender cashier clerk nanny tutor coach professor lecturer researcher scientist"
-    " engineer developer designer architect accountant consultant manager director editor"
-    " writer journalist photographer translator midwife pharmacist therapist psychologist"
-    " enfermeira enfermeiro medico medica professora professor advogada advogado cozinheira"
-    " cozinheiro engenheira engenheiro enfermera enfermero abogada abogado maestra maestro"
-    " profesora infirmiere infirmier medecin avocat avocate lehrer lehrerin arzt arztin"
-    " krankenschwester koch assistant accountant consultant agent attendant painter writer"
-    " carpenter driver officer trainer cleaner server banker broker".split()
+    [
+        "nurse",
+        "doctor",
+        "vet",
+        "teacher",
+        "lawyer",
+        "cook",
+        "chef",
+        "barista",
+        "pilot",
+        "dentist",
+        "judge",
+        "surgeon",
+        "paramedic",
+        "firefighter",
+        "plumber",
+        "electrician",
+        "carpenter",
+        "mechanic",
+        "farmer",
+        "baker",
+        "butcher",
+        "waiter",
+        "waitress",
+        "bartender",
+        "cashier",
+        "clerk",
+        "nanny",
+        "tutor",
+        "coach",
+        "professor",
+        "lecturer",
+        "researcher",
+        "scientist",
+        "engineer",
+        "developer",
+        "designer",
+        "architect",
+        "accountant",
+        "consultant",
+        "manager",
+        "director",
+        "editor",
+        "writer",
+        "journalist",
+        "photographer",
+        "translator",
+        "midwife",
+        "pharmacist",
+        "therapist",
+        "psychologist",
+        "enfermeira",
+        "enfermeiro",
+        "medico",
+        "medica",
+        "professora",
+        "professor",
+        "advogada",
+        "advogado",
+        "cozinheira",
+        "cozinheiro",
+        "engenheira",
+        "engenheiro",
+        "enfermera",
+        "enfermero",
+        "abogada",
+        "abogado",
+        "maestra",
+        "maestro",
+        "profesora",
+        "infirmiere",
+        "infirmier",
+        "medecin",
+        "avocat",
+        "avocate",
+        "lehrer",
+        "lehrerin",
+        "arzt",
+        "arztin",
+        "krankenschwester",
+        "koch",
+        "assistant",
+        "accountant",
+        "consultant",
+        "agent",
+        "attendant",
+        "painter",
+        "writer",
+        "carpenter",
+        "driver",
+        "officer",
+        "trainer",
+        "cleaner",
+        "server",
+        "banker",
+        "broker",
+    ]
 )
 _NOT_OCCUPATIONS = frozenset(
-    "runner fan mess member beginner winner loser fighter dreamer lover gardener reader"
-    " believer sucker keeper partner parent student".split()
+    [
+        "runner",
+        "fan",
+        "mess",
+        "member",
+        "beginner",
+        "winner",
+        "loser",
+        "fighter",
+        "dreamer",
+        "lover",
+        "gardener",
+        "reader",
+        "believer",
+        "sucker",
+        "keeper",
+        "partner",
+        "parent",
+        "student",
+    ]
 )
 
 _WORK_AS = re.compile(
     r"\b(?i:I\s+work\s+as|I['\u2019]m\s+working\s+as|trabalho\s+como|trabajo\s+como"
-    r"|je\s+travaille\s+comme|ich\s+arbeite\s+als)\s+" + _ARTICLE + _ROLE
-    + r"(?:\s+" + _AT + r"\s+" + _ARTICLE + _PROPER + r")?"
+    r"|je\s+travaille\s+comme|ich\s+arbeite\s+als)\s+"
+    + _ARTICLE
+    + _ROLE
+    + r"(?:\s+"
+    + _AT
+    + r"\s+"
+    + _ARTICLE
+    + _PROPER
+    + r")?"
 )
 _I_AM = re.compile(
     r"(?:^|[.!?,;]\s*|\b(?i:now|and|but|so)\s+)(?i:I['\u2019]m|I\s+am|sou|soy|je\s+suis|ich\s+bin)\s+"
-    r"(?i:now\s+|actually\s+)?" + _ARTICLE + _ROLE
-    + r"(?:\s+" + _AT + r"\s+" + _ARTICLE + _PROPER + r")?"
+    r"(?i:now\s+|actually\s+)?"
+    + _ARTICLE
+    + _ROLE
+    + r"(?:\s+"
+    + _AT
+    + r"\s+"
+    + _ARTICLE
+    + _PROPER
+    + r")?"
 )
 _WORK_AT = re.compile(
     r"\b(?i:I\s+work|I['\u2019]m\s+working|trabalho|trabajo|je\s+travaille|ich\s+arbeite)\s+"
@@ -74,9 +212,12 @@ _WORK_AT = re.compile(
 _LIVE_IN = re.compile(
     r"\b(?i:I\s+live|I['\u2019]ve\s+lived|I['\u2019]m\s+living|I['\u2019]m\s+based|we\s+live"
     r"|moro|vivo|j['\u2019]habite|je\s+vis|ich\s+wohne|ich\s+lebe)\s+"
-    r"(?i:in|em|no|na|en|à|a|in\s+der)\s+" + _PROPER
-    + r"|\b(?i:I|we)\s+(?i:just\s+)?moved\s+(?i:to)\s+" + _PROPER
-    + r"|\b(?i:mudei-me|me\s+mud[eé])\s+(?i:para|a)\s+" + _PROPER
+    r"(?i:in|em|no|na|en|à|a|in\s+der)\s+"
+    + _PROPER
+    + r"|\b(?i:I|we)\s+(?i:just\s+)?moved\s+(?i:to)\s+"
+    + _PROPER
+    + r"|\b(?i:mudei-me|me\s+mud[eé])\s+(?i:para|a)\s+"
+    + _PROPER
 )
 _SELF_NAME = re.compile(
     r"(?:^|[.!?,;]\s*)(?i:hey|hi|hello|ola|olá|hola)?[\s,!]*(?i:it['\u2019]s|this\s+is|sou\s+(?:a|o)"
@@ -120,7 +261,9 @@ def self_statements(text: str) -> list[SelfStatement]:
             if not kept:
                 continue
             found.append(
-                SelfStatement("occupation", " ".join(words[:kept]), place if kept == len(words) else "")
+                SelfStatement(
+                    "occupation", " ".join(words[:kept]), place if kept == len(words) else ""
+                )
             )
     for match in _WORK_AT.finditer(text):
         found.append(SelfStatement("employer", match.group(1).strip()))
@@ -140,7 +283,11 @@ def statement_text(statement: SelfStatement) -> str:
         role = statement.value
         article = "an" if role[:1].lower() in "aeiou" else "a"
         at = f" at {statement.place}" if statement.place else ""
-        return f"is {article} {role}{at}" if not role.lower().startswith(("the ", "a ", "an ")) else f"is {role}{at}"
+        return (
+            f"is {article} {role}{at}"
+            if not role.lower().startswith(("the ", "a ", "an "))
+            else f"is {role}{at}"
+        )
     if statement.kind == "employer":
         return f"works at {statement.value}"
     if statement.kind == "home":
@@ -162,9 +309,7 @@ class SaidOfThemselves:
     sender_name: str
 
 
-def statements_of_person(
-    *, user: User, person_ids: Sequence[int]
-) -> dict[str, SaidOfThemselves]:
+def statements_of_person(*, user: User, person_ids: Sequence[int]) -> dict[str, SaidOfThemselves]:
     """By kind (occupation, employer, home, name), the newest statement the person made of
     themselves in a chat not excluded from AI. One query."""
     rows = (

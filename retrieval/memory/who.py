@@ -225,9 +225,7 @@ def who_findings(
     return [Finding(text=text, message_ids=tuple(cited))], cited
 
 
-def _told_sentences(
-    *, user: User, person_ids: Sequence[int], lead: str
-) -> list[tuple[str, int]]:
+def _told_sentences(*, user: User, person_ids: Sequence[int], lead: str) -> list[tuple[str, int]]:
     """What the person is, as facts and their own words tell it, each with the message that
     says it: where the user met them (a ``met_at`` fact), their occupation or employer and
     where they live (their own statements, ``selfdescribed``; else the current facts)."""
@@ -238,7 +236,10 @@ def _told_sentences(
         if fact.kind == FactKind.MET_AT:
             message_id = fact.source_message_ids[0]
             told.append(
-                (f"You met {lead} at {fact.value} ({_said(user=user, message_id=message_id)})", message_id)
+                (
+                    f"You met {lead} at {fact.value} ({_said(user=user, message_id=message_id)})",
+                    message_id,
+                )
             )
             break
     own = statements_of_person(user=user, person_ids=person_ids)
@@ -247,7 +248,10 @@ def _told_sentences(
         # A contact saved under a nickname or emoji who said who they are ("it's Greta").
         when = moment_text(named.sent_at, user.zoneinfo)
         told.append(
-            (f"{lead} introduced themselves as {named.statement.value} (on {when})", named.message_id)
+            (
+                f"{lead} introduced themselves as {named.statement.value} (on {when})",
+                named.message_id,
+            )
         )
     works = [fact for fact in every_fact if fact.kind == FactKind.WORKS_AT]
     homes = [fact for fact in every_fact if fact.kind == FactKind.LIVES_IN]
@@ -262,12 +266,16 @@ def _told_sentences(
     if work is not None:
         told.append((_own_words(user, lead, work), work.message_id))
     else:
-        told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.WORKS_AT)
+        told.extend(
+            _fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.WORKS_AT
+        )
     home = own.get("home")
     if home is not None and not outdated(home, homes):
         told.append((_own_words(user, lead, home), home.message_id))
     else:
-        told.extend(_fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.LIVES_IN)
+        told.extend(
+            _fact_sentence(user, lead, fact) for fact in facts if fact.kind == FactKind.LIVES_IN
+        )
     return told[:4]
 
 

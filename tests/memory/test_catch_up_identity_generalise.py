@@ -25,19 +25,51 @@ LINES = (
     Line("Ilse Marr", 1, None, "so lovely meeting you at the ceramics workshop yesterday!"),
     Line("Ilse Marr", 1.5, "Ilse Marr", "same! I work as a radiographer at Helmsley Infirmary btw"),
     Line("Ilse Marr", 2, "Ilse Marr", "I live in Whitstable these days, come visit"),
-    Line("Noodle 🦦", 3, "Noodle 🦦", "hi, it's Marguerite! changed phones. I'm the head baker at Crumb & Co now"),
-    Line("Rosa Prado", 3.5, "Rosa Prado", "Sou enfermeira no Hospital de São Bento, e moro em Braga"),
+    Line(
+        "Noodle 🦦",
+        3,
+        "Noodle 🦦",
+        "hi, it's Marguerite! changed phones. I'm the head baker at Crumb & Co now",
+    ),
+    Line(
+        "Rosa Prado", 3.5, "Rosa Prado", "Sou enfermeira no Hospital de São Bento, e moro em Braga"
+    ),
     Line("Kasia Bel", 4, "Kasia Bel", "I'm an illustrator, mostly children's books"),
     Line("Kasia Drummond", 4, "Kasia Drummond", "I work for Northwind Freight as a dispatcher"),
     Line("Wren Ashby", 5, None, "off to Reykjavik tomorrow morning, back in ten days!"),
     Line("Wren Ashby", 30, None, "landed in Reykjavik, it's freezing"),
-    Line("Teodor Blum", 100, "Teodor Blum", "the quiz night on Thursday is off, the pub closed for repairs"),
-    Line("Lantern Readers 📚 Ealing", 120, "Yusra Okafor", "next book is Salt Harbour, we meet at Pim's on the 22nd"),
+    Line(
+        "Teodor Blum",
+        100,
+        "Teodor Blum",
+        "the quiz night on Thursday is off, the pub closed for repairs",
+    ),
+    Line(
+        "Lantern Readers 📚 Ealing",
+        120,
+        "Yusra Okafor",
+        "next book is Salt Harbour, we meet at Pim's on the 22nd",
+    ),
     Line("Lantern Readers 📚 Ealing", 121, "Pim Vasquez", "could someone bring extra mugs?"),
     Line("Wren Ashby", 290, None, "home at last, what a week"),
-    Line("Teodor Blum", 300, "Teodor Blum", "you still up for the allotment day on Saturday? need numbers by Friday"),
-    Line("Lantern Readers 📚 Ealing", 310, "Yusra Okafor", "reminder: bring your copy and some snacks"),
-    Line("Wren Ashby", 311, "Wren Ashby", "welcome home!! also I got the job at the observatory, I start in May"),
+    Line(
+        "Teodor Blum",
+        300,
+        "Teodor Blum",
+        "you still up for the allotment day on Saturday? need numbers by Friday",
+    ),
+    Line(
+        "Lantern Readers 📚 Ealing",
+        310,
+        "Yusra Okafor",
+        "reminder: bring your copy and some snacks",
+    ),
+    Line(
+        "Wren Ashby",
+        311,
+        "Wren Ashby",
+        "welcome home!! also I got the job at the observatory, I start in May",
+    ),
 )
 ASKED = 320
 
@@ -90,7 +122,7 @@ def test_while_away_reads_from_leaving_to_coming_back(user, question):
     ],
 )
 def test_since_the_return_reads_from_the_users_own_home_message(user, question):
-    retrieval, texts, cited = _ask(user, question)
+    retrieval, _texts, cited = _ask(user, question)
 
     assert retrieval.compiled.intent == "catch_up"
     assert BACK_HOME in cited
@@ -183,9 +215,7 @@ def test_a_ranking_counts_the_chat_named_by_part_of_its_title(user, question):
 def test_a_called_off_plan_is_stated_as_a_change_while_away(user):
     _retrieval, texts, _cited = _ask(user, "what happened while I was away?")
 
-    assert any(
-        text.startswith("Changed: Teodor Blum called off the quiz") for text in texts
-    ), texts
+    assert any(text.startswith("Changed: Teodor Blum called off the quiz") for text in texts), texts
 
 
 @pytest.mark.parametrize(
@@ -211,7 +241,12 @@ def test_catch_up_on_a_name_only_a_nickname_contact_gave_reads_that_contact(user
         {**CHATS},
         (
             *LINES,
-            Line("Noodle 🦦", 312, "Noodle 🦦", "did you get a chance to look at the bakery menu draft?"),
+            Line(
+                "Noodle 🦦",
+                312,
+                "Noodle 🦦",
+                "did you get a chance to look at the bakery menu draft?",
+            ),
         ),
         "anything from Marguerite I need to deal with?",
         ASKED,
@@ -234,10 +269,16 @@ FAMILY_CHATS = {
     "Priit Saar": dm("Priit Saar", platform="slack"),
 }
 FAMILY_LINES = (
-    *(Line("Orla Finch", 1 + i, "Orla Finch", f"climbing tonight? wall opens at {5 + i}") for i in range(6)),
+    *(
+        Line("Orla Finch", 1 + i, "Orla Finch", f"climbing tonight? wall opens at {5 + i}")
+        for i in range(6)
+    ),
     *(Line("Mum", 2 + i, "Mum", f"did you eat today love {i}") for i in range(3)),
     Line("Jonah (brother)", 3, "Jonah (brother)", "new bike arrived!!"),
-    *(Line("Priit Saar", 4 + i, "Priit Saar", f"standup notes {i} are in the doc") for i in range(2)),
+    *(
+        Line("Priit Saar", 4 + i, "Priit Saar", f"standup notes {i} are in the doc")
+        for i in range(2)
+    ),
 )
 
 
@@ -267,7 +308,12 @@ KIN_CHATS = {
     "Fam 🏠": group("Mum", "Jonah (brother)"),
 }
 KIN_LINES = (
-    Line("Jonah (brother)", 1, "Jonah (brother)", "first shift done, I'm a paramedic now officially!!"),
+    Line(
+        "Jonah (brother)",
+        1,
+        "Jonah (brother)",
+        "first shift done, I'm a paramedic now officially!!",
+    ),
     Line("Jonah (brother)", 2, "Jonah (brother)", "I live in Dunedin now btw, moved last month"),
     Line("Mum", 3, "Mum", "I work for the Harbour Trust three days a week now"),
     Line("Orla Finch", 4, "Orla Finch", "my sister Bea just started at Greyline Studios"),
@@ -301,7 +347,9 @@ def test_an_old_statement_of_home_gives_way_to_a_later_move(user):
         {"Hanne Lys": dm("Hanne Lys")},
         (
             Line("Hanne Lys", 1, "Hanne Lys", "I live in Porto, five minutes from the river"),
-            Line("Hanne Lys", 200, "Hanne Lys", "Keys in hand! Officially moved from Porto to Berlin"),
+            Line(
+                "Hanne Lys", 200, "Hanne Lys", "Keys in hand! Officially moved from Porto to Berlin"
+            ),
         ),
         "where does Hanne live?",
         210,
@@ -321,7 +369,9 @@ def test_a_catch_up_on_a_person_brings_the_users_promise_in_a_group_they_are_in(
             "Tilde Ruud": dm("Tilde Ruud"),
         },
         (
-            Line("Tilde's 40th 🎈", 10, None, "what a night!! I'll send everyone the videos tomorrow"),
+            Line(
+                "Tilde's 40th 🎈", 10, None, "what a night!! I'll send everyone the videos tomorrow"
+            ),
             Line("Tilde's 40th 🎈", 10.2, "Tilde Ruud", "yes please, thank you all for coming"),
             Line("Tilde Ruud", 60, "Tilde Ruud", "hey, any luck with those videos? no rush"),
         ),

@@ -264,7 +264,7 @@ REQUESTS = (
     ),
 )
 
-LISTS = (
+LISTS: tuple[Story, ...] = (
     Story(
         name="what do I owe: mixed languages",
         chats={"hannah": dm("Hannah"), "lucia": dm("Lucia")},
