@@ -701,6 +701,15 @@ _LANGUAGE_VERBS = word_set(
     "in into speak speaks speaking spoke learn learning learned learnt translate translated"
 )
 _PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
+# Titles said before a surname or an initial ("dr okafor", "Dr O", "Sra. Lima"), in the
+# languages people write in; a title joins the mention without having to be in the saved name.
+TITLES = frozenset(
+    {"dr", "dra", "doctor", "doc", "mr", "mrs", "ms", "mx", "prof", "professor", "profa", "sr",
+     "sra", "srta", "herr", "frau", "mme", "mlle", "monsieur", "madame", "dott", "dottssa",
+     "sig", "sigra", "pan", "pani", "fr", "rev"}
+)  # fmt: skip
+# Single letters that are words, never a surname's initial ("Alex I climb with").
+_NOT_INITIALS = frozenset({"i"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:my|our|his|her|their)\s+$")
 _OWN_BEFORE = re.compile(r"\b(?:my|our)\s+$")
 # Accented spellings a folded letter stands for, so "joao" finds "João" in the database.
@@ -743,6 +752,10 @@ class _PersonRow:
     name_words: frozenset[str]
     exact_values: frozenset[str]
     direct_chat_id: int | None
+    # The first word of each name the contact is saved under ("ana" of "Ana Lima 🌿").
+    first_words: frozenset[str] = frozenset()
+    # Handles and email local parts ("anali" of "@anali", "ana.lima" of "ana.lima@x.org").
+    handles: frozenset[str] = frozenset()
     # The person and everyone the user merged with them (one human across platforms).
     merge_group: frozenset[int] = frozenset()
 
@@ -812,23 +825,27 @@ def _is_case_informative(tokens: Sequence[_Token]) -> bool:
 
 def _name_candidates(
     tokens: Sequence[_Token], excluded: Sequence[tuple[int, int]], informative: bool
-) -> list[int]:
-    """Indexes of tokens that may be (part of) a person's name."""
+) -> tuple[list[int], set[int]]:
+    """Indexes of tokens that may be (part of) a person's name, and of those the lower-case
+    words of a question that capitalises names: such a word names someone only when it is a
+    contact's first name exactly ("ask ryan" next to "Bo"), never by a short form."""
     indexes = []
+    strict = set()
     for index, token in enumerate(tokens):
         if _inside(token.start, excluded) or token.key.isdigit() or len(token.key) < 2:
             continue
         is_common = token.key in STOP_WORDS or token.key in ROUTING_WORDS
-        if informative:
-            capitalised = token.original[:1].isupper()
-            if not capitalised or token.key in _PRONOUN_I:
-                continue
-            if is_common and token.sentence_initial:
-                continue
-        elif is_common:
+        if is_common and (not informative or token.sentence_initial):
             continue
+        if informative and token.key in _PRONOUN_I:
+            continue
+        if informative and not token.original[:1].isupper():
+            if is_common:
+                continue
+            strict.add(index)
         indexes.append(index)
-    return indexes[:MAX_NAME_CANDIDATES]
+    indexes = indexes[:MAX_NAME_CANDIDATES]
+    return indexes, strict & set(indexes)
 
 
 def _identity_mentions(
@@ -852,8 +869,33 @@ def _identity_mentions(
     return sorted(mentions, key=lambda item: item.start)
 
 
+# A saved name longer than this is a sentence someone typed into the name field; only its
+# first words can be what the person is called.
+_NAME_WORDS_READ = 5
+
+
 def _words(value: str) -> set[str]:
-    return {match.group() for match in _TOKEN.finditer(fold_text(value))}
+    words = [match.group() for match in _TOKEN.finditer(fold_text(value))]
+    return set(words[:_NAME_WORDS_READ])
+
+
+def _first_word(name: str) -> str:
+    """The first word of a saved name, after any title ("ana" of "Dr. Ana Lima")."""
+    words = [match.group() for match in _TOKEN.finditer(fold_text(name))]
+    while words and words[0] in TITLES:
+        words.pop(0)
+    return words[0] if words else ""
+
+
+def _handle_words(values: Sequence[str]) -> set[str]:
+    """Handles and email local parts, whole and cut at dots, dashes and underscores
+    ("ana.lima" gives "ana.lima", "ana" and "lima")."""
+    found = set()
+    for value in values:
+        local = fold_text(value).lstrip("@").split("@", 1)[0]
+        found.add(local)
+        found |= {part for part in re.split(r"[._\-+\d]+", local) if part}
+    return found
 
 
 def _accent_insensitive(key: str) -> str:
@@ -899,6 +941,9 @@ SELECT m.id, m.display_name,
              WHERE i.person_id = m.id AND i.user_id = %(user_id)s),
        ARRAY(SELECT i.value FROM {identity} i
              WHERE i.person_id = m.id AND i.user_id = %(user_id)s AND i.kind = %(name_kind)s),
+       ARRAY(SELECT i.value FROM {identity} i
+             WHERE i.person_id = m.id AND i.user_id = %(user_id)s
+               AND i.kind = ANY(%(handle_kinds)s)),
        (SELECT c.id FROM {chat} c
         JOIN {participant} cp ON cp.chat_id = c.id
         WHERE NOT c.is_excluded_from_ai AND c.kind = %(direct)s AND c.user_id = %(user_id)s
@@ -927,12 +972,16 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
         "user_id": user.pk,
         "exact": sorted(identities | set(name_keys)),
         "name_kind": IdentityKind.NAME.value,
+        "handle_kinds": [IdentityKind.HANDLE.value, IdentityKind.EMAIL.value],
         "direct": ChatKind.DIRECT.value,
     }
     identity_name = display_name = ""
     if name_keys:
         params["pattern"] = _word_start_pattern(name_keys)
-        identity_name = " OR (i.kind = %(name_kind)s AND i.value::text ~* %(pattern)s)"
+        identity_name = (
+            " OR ((i.kind = %(name_kind)s OR i.kind = ANY(%(handle_kinds)s))"
+            " AND i.value::text ~* %(pattern)s)"
+        )
         display_name = "OR p.display_name::text ~* %(pattern)s"
     sql = _PEOPLE_SQL.format(
         person=Person._meta.db_table,
@@ -952,17 +1001,19 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
         display_name_value,
         identity_values,
         platform_names,
+        handle_values,
         direct_chat_id,
         merge_root,
         merge_members,
     ) in rows:
-        name_words = _words(display_name_value)
-        for name in platform_names:
-            name_words |= _words(name)
+        names = [display_name_value, *platform_names]
+        name_words = set().union(*(_words(name) for name in names))
         people.append(
             _PersonRow(
                 person_id=person_id,
                 name_words=frozenset(name_words),
+                first_words=frozenset(_first_word(name) for name in names) - {""},
+                handles=frozenset(_handle_words(handle_values)),
                 exact_values=frozenset(fold_text(value) for value in identity_values),
                 direct_chat_id=direct_chat_id,
                 merge_group=frozenset({person_id, merge_root, *merge_members}),
@@ -972,17 +1023,33 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
 
 
 def _resolve_names(
-    tokens: Sequence[_Token], candidates: Sequence[int], rows: Sequence[_PersonRow], text: str
+    tokens: Sequence[_Token],
+    candidates: Sequence[int],
+    rows: Sequence[_PersonRow],
+    text: str,
+    strict: frozenset[int] | set[int] = frozenset(),
 ) -> list[_Resolved]:
-    """Longest runs of adjacent candidate tokens that all name the same person(s)."""
+    """Longest runs of adjacent candidate tokens that all name the same person(s), with a
+    title before them ("dr okafor") and initials after them ("alex k", "Dr O")."""
     candidate_set = set(candidates)
 
-    def matching(token: _Token) -> set[int]:
+    def exact(token: _Token) -> set[int]:
         return {
             row.person_id
             for row in rows
             if token.key in row.name_words or token.key in row.exact_values
         }
+
+    def matching(index: int) -> set[int]:
+        token = tokens[index]
+        if index in strict:
+            # Someone the user talks to one-on-one, not a group's bot ("Game Night Bot").
+            return {
+                row.person_id
+                for row in rows
+                if token.key in row.first_words and row.direct_chat_id is not None
+            }
+        return exact(token) or _loosely_named(token, rows)
 
     def nicknamed(token: _Token) -> set[int]:
         """Contacts saved under nothing but a short form of a name another contact holds in
@@ -1005,32 +1072,54 @@ def _resolve_names(
             and any(_shortens(word, token.key) for word in row.name_words)
         }
 
+    def adjacent(index: int) -> bool:
+        """Whether token ``index + 1`` follows it as the next word of one name."""
+        if index + 1 >= len(tokens) or tokens[index].folded.endswith("'s"):
+            return False
+        gap = text[tokens[index].end : tokens[index + 1].start]
+        return gap.strip() == "" or (gap.strip() == "." and tokens[index].key in TITLES)
+
+    def continues(index: int) -> bool:
+        return index in candidate_set or _is_initial(tokens[index])
+
     resolved: list[_Resolved] = []
     index = 0
     while index < len(tokens):
         if index not in candidate_set:
             index += 1
             continue
-        people = matching(tokens[index])
-        if not people:
+        first = index
+        titled = tokens[index].key in TITLES and adjacent(index) and continues(index + 1)
+        if titled:
             index += 1
+            people = _titled(tokens[first].key, tokens[index], rows, exact(tokens[index]))
+        elif _is_initial(tokens[index]):
+            people = set()
+        else:
+            people = matching(index)
+        if not people:
+            index = first + 1
             continue
-        people |= nicknamed(tokens[index])
+        if not titled:
+            people |= nicknamed(tokens[index])
+        used = {tokens[index].key}
         last = index
-        while (
-            last + 1 in candidate_set
-            and not tokens[last].folded.endswith("'s")
-            and text[tokens[last].end : tokens[last + 1].start].strip() == ""
-        ):
-            narrowed = people & matching(tokens[last + 1]) or shortened(tokens[last + 1], people)
+        while adjacent(last) and continues(last + 1):
+            following = tokens[last + 1]
+            narrowed = (
+                people & exact(following)
+                or shortened(following, people)
+                or _initialled(following, people, rows, used)
+            )
             if not narrowed:
                 break
             people = narrowed
+            used.add(following.key)
             last += 1
-        name = text[tokens[index].start : tokens[last].start] + tokens[last].surface
+        name = text[tokens[first].start : tokens[last].start] + tokens[last].surface
         resolved.append(
             _Resolved(
-                start=tokens[index].start,
+                start=tokens[first].start,
                 end=tokens[last].end,
                 name=name,
                 person_ids=_with_merged(rows, people),
@@ -1039,6 +1128,71 @@ def _resolve_names(
         )
         index = last + 1
     return resolved
+
+
+def _is_initial(token: _Token) -> bool:
+    """A lone letter that may be a surname's initial ("Alex K", "alex k"); "a" only when
+    written as a capital."""
+    if len(token.key) != 1 or not token.key.isalpha() or token.key in _NOT_INITIALS:
+        return False
+    return token.key != "a" or token.original == "A"
+
+
+def _initialled(
+    token: _Token, people: set[int], rows: Sequence[_PersonRow], used: set[str]
+) -> set[int]:
+    """Of ``people``, those with another name word (no title) starting with the initial."""
+    if not _is_initial(token):
+        return set()
+    return {
+        row.person_id
+        for row in rows
+        if row.person_id in people
+        and any(
+            word.startswith(token.key) and word not in used and word not in TITLES
+            for word in row.name_words
+        )
+    }
+
+
+def _titled(title: str, token: _Token, rows: Sequence[_PersonRow], named: set[int]) -> set[int]:
+    """The contacts "<title> <surname or initial>" names: the word after the title matched
+    as a whole name word, or as the initial of one; contacts saved with that title first."""
+    if not named and _is_initial(token):
+        named = _initialled(token, {row.person_id for row in rows}, rows, set())
+    with_title = {
+        row.person_id for row in rows if row.person_id in named and title in row.name_words
+    }
+    return with_title or named
+
+
+def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
+    """Contacts a word names without being one of their name words: a possessive written
+    without its apostrophe ("anas email"), a handle made of the word and the surname ("dani"
+    for "@daniruiz"), or, written with a capital, the short form of a first name ("Dani" for
+    "Daniela")."""
+    key = token.key
+    if len(key) < _MIN_SHORT_FORM or not key.isalpha():
+        return set()
+    if key.endswith("s") and len(key) > _MIN_SHORT_FORM:
+        owner = {row.person_id for row in rows if key[:-1] in row.first_words}
+        if owner:
+            return owner
+    found = {
+        row.person_id
+        for row in rows
+        if any(
+            handle.startswith(key) and handle[len(key) :] in row.name_words | {""}
+            for handle in row.handles
+        )
+    }
+    if not found and token.original[:1].isupper():
+        found = {
+            row.person_id
+            for row in rows
+            if any(word.startswith(key) and word != key for word in row.first_words)
+        }
+    return found
 
 
 # A short form shorter than this is only an initial ("H" for "Harwood").
@@ -1168,6 +1322,18 @@ def _descriptors(masked: str, excluded: Sequence[tuple[int, int]]) -> list[_Desc
     return found
 
 
+def _name_keys(tokens: Sequence[_Token], candidates: Sequence[int]) -> list[str]:
+    """The words the database narrows contacts by: the candidates, and an initial after a
+    title ("Dr O": any contact with a name word starting with "o")."""
+    keys = [tokens[index].key for index in candidates]
+    for index in candidates:
+        following = index + 1
+        is_titled = tokens[index].key in TITLES and following < len(tokens)
+        if is_titled and _is_initial(tokens[following]):
+            keys.append(tokens[following].key)
+    return keys
+
+
 def _people(
     *,
     user: User,
@@ -1182,14 +1348,15 @@ def _people(
     mentions = _identity_mentions(text, masked, excluded)
     mention_spans = [(item.start, item.end) for item in mentions]
     informative = _is_case_informative(tokens)
-    candidates = _name_candidates(tokens, [*name_excluded, *mention_spans], informative)
+    candidates, strict = _name_candidates(tokens, [*name_excluded, *mention_spans], informative)
     rows = _people_rows(
         user=user,
-        name_keys=[tokens[index].key for index in candidates],
+        name_keys=_name_keys(tokens, candidates),
         identities={item.value for item in mentions},
     )
-    resolved = _resolve_names(tokens, candidates, rows, text)
-    resolved += _called_names(user=user, tokens=tokens, candidates=candidates, resolved=resolved)
+    resolved = _resolve_names(tokens, candidates, rows, text, strict)
+    loose = [index for index in candidates if index not in strict]
+    resolved += _called_names(user=user, tokens=tokens, candidates=loose, resolved=resolved)
     for mention in mentions:
         matched = {row.person_id for row in rows if mention.value in row.exact_values}
         if matched:

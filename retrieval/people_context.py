@@ -31,6 +31,12 @@ _STEM = 5
 # "Rosa from work", "Rosa at the office", "Rosa (climbing)".
 _AFTER = re.compile(r"^\s*(?:from|at|in)\s+(?:the\s+|my\s+)?([\w-]+)|^\s*\(([\w-]+)\)")
 _BEFORE = re.compile(r"([\w'-]+)\s+$")
+# "the Rosa I climb with", "Rosa who I work with", "the Rosa we play with": the verb of the
+# clause says what the user does with that one.
+_CLAUSE = re.compile(
+    r"^\s+(?:(?:who|whom|that)\s+)?(?:i|we)\s+(?:usually\s+|always\s+|used\s+to\s+)?"
+    r"([\w-]+)\s+with\b"
+)
 # Words after which the next word is a verb ("I pay", "to send"), and verbs that come before a
 # name.
 _SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "to", "did", "will", "can", "could"})
@@ -45,9 +51,13 @@ _VERBS = frozenset(
 
 def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
     """The words that may describe the name at ``start:end`` of the folded question, with
-    their spans: the word after "from"/"at" ("Rosa from work"), then the word just before
-    it ("climbing Rosa"). Stop words and question words describe nobody."""
+    their spans: the verb of a clause after it ("Rosa I climb with"), the word after
+    "from"/"at" ("Rosa from work"), then the word just before it ("climbing Rosa"). Stop
+    words and question words describe nobody."""
     found = []
+    clause = _CLAUSE.match(folded[end:])
+    if clause and clause.group(1) not in STOP_WORDS:
+        found.append((clause.group(1), end + clause.start(1), end + clause.end(1)))
     after = _AFTER.match(folded[end:])
     if after:
         group = 1 if after.group(1) else 2
