@@ -1168,9 +1168,9 @@ def _titled(title: str, token: _Token, rows: Sequence[_PersonRow], named: set[in
 
 def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
     """Contacts a word names without being one of their name words: a possessive written
-    without its apostrophe ("anas email"), a handle made of the word and the surname ("dani"
-    for "@daniruiz"), or, written with a capital, the short form of a first name ("Dani" for
-    "Daniela")."""
+    without its apostrophe ("anas email"), or a handle made of the word and the surname
+    ("dani" for "@daniruiz": the short form the person goes by). A bare prefix of a first
+    name is no name ("Ana" is not "Anabela")."""
     key = token.key
     if len(key) < _MIN_SHORT_FORM or not key.isalpha():
         return set()
@@ -1178,7 +1178,7 @@ def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
         owner = {row.person_id for row in rows if key[:-1] in row.first_words}
         if owner:
             return owner
-    found = {
+    return {
         row.person_id
         for row in rows
         if any(
@@ -1186,13 +1186,6 @@ def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
             for handle in row.handles
         )
     }
-    if not found and token.original[:1].isupper():
-        found = {
-            row.person_id
-            for row in rows
-            if any(word.startswith(key) and word != key for word in row.first_words)
-        }
-    return found
 
 
 # A short form shorter than this is only an initial ("H" for "Harwood").

@@ -569,7 +569,8 @@ GOLDEN: tuple[Golden, ...] = (
     Golden(
         "what did lucas m say about rent",
         "conversation_qa",
-        people=(one("lucas", "Lucas"),),
+        # The initial is part of the name ("lucas m" is how the contact is saved).
+        people=(one("lucas m", "Lucas"),),
         keywords=("rent",),
     ),
     Golden(
