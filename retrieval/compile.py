@@ -754,8 +754,6 @@ class _PersonRow:
     direct_chat_id: int | None
     # The first word of each name the contact is saved under ("ana" of "Ana Lima 🌿").
     first_words: frozenset[str] = frozenset()
-    # Handles and email local parts ("anali" of "@anali", "ana.lima" of "ana.lima@x.org").
-    handles: frozenset[str] = frozenset()
     # The person and everyone the user merged with them (one human across platforms).
     merge_group: frozenset[int] = frozenset()
 
@@ -887,17 +885,6 @@ def _first_word(name: str) -> str:
     return words[0] if words else ""
 
 
-def _handle_words(values: Sequence[str]) -> set[str]:
-    """Handles and email local parts, whole and cut at dots, dashes and underscores
-    ("ana.lima" gives "ana.lima", "ana" and "lima")."""
-    found = set()
-    for value in values:
-        local = fold_text(value).lstrip("@").split("@", 1)[0]
-        found.add(local)
-        found |= {part for part in re.split(r"[._\-+\d]+", local) if part}
-    return found
-
-
 def _accent_insensitive(key: str) -> str:
     """A PostgreSQL regular expression matching ``key`` with or without accents."""
     return "".join(f"[{_ACCENTED[char]}]" if char in _ACCENTED else re.escape(char) for char in key)
@@ -941,9 +928,6 @@ SELECT m.id, m.display_name,
              WHERE i.person_id = m.id AND i.user_id = %(user_id)s),
        ARRAY(SELECT i.value FROM {identity} i
              WHERE i.person_id = m.id AND i.user_id = %(user_id)s AND i.kind = %(name_kind)s),
-       ARRAY(SELECT i.value FROM {identity} i
-             WHERE i.person_id = m.id AND i.user_id = %(user_id)s
-               AND i.kind = ANY(%(handle_kinds)s)),
        (SELECT c.id FROM {chat} c
         JOIN {participant} cp ON cp.chat_id = c.id
         WHERE NOT c.is_excluded_from_ai AND c.kind = %(direct)s AND c.user_id = %(user_id)s
@@ -972,16 +956,12 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
         "user_id": user.pk,
         "exact": sorted(identities | set(name_keys)),
         "name_kind": IdentityKind.NAME.value,
-        "handle_kinds": [IdentityKind.HANDLE.value, IdentityKind.EMAIL.value],
         "direct": ChatKind.DIRECT.value,
     }
     identity_name = display_name = ""
     if name_keys:
         params["pattern"] = _word_start_pattern(name_keys)
-        identity_name = (
-            " OR ((i.kind = %(name_kind)s OR i.kind = ANY(%(handle_kinds)s))"
-            " AND i.value::text ~* %(pattern)s)"
-        )
+        identity_name = " OR (i.kind = %(name_kind)s AND i.value::text ~* %(pattern)s)"
         display_name = "OR p.display_name::text ~* %(pattern)s"
     sql = _PEOPLE_SQL.format(
         person=Person._meta.db_table,
@@ -1001,7 +981,6 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
         display_name_value,
         identity_values,
         platform_names,
-        handle_values,
         direct_chat_id,
         merge_root,
         merge_members,
@@ -1013,7 +992,6 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
                 person_id=person_id,
                 name_words=frozenset(name_words),
                 first_words=frozenset(_first_word(name) for name in names) - {""},
-                handles=frozenset(_handle_words(handle_values)),
                 exact_values=frozenset(fold_text(value) for value in identity_values),
                 direct_chat_id=direct_chat_id,
                 merge_group=frozenset({person_id, merge_root, *merge_members}),
@@ -1168,24 +1146,12 @@ def _titled(title: str, token: _Token, rows: Sequence[_PersonRow], named: set[in
 
 def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
     """Contacts a word names without being one of their name words: a possessive written
-    without its apostrophe ("anas email"), or a handle made of the word and the surname
-    ("dani" for "@daniruiz": the short form the person goes by). A bare prefix of a first
-    name is no name ("Ana" is not "Anabela")."""
+    without its apostrophe ("anas email" for "Ana Lima"). A bare prefix of a first name is
+    no name ("Ana" is not "Anabela")."""
     key = token.key
-    if len(key) < _MIN_SHORT_FORM or not key.isalpha():
+    if len(key) <= _MIN_SHORT_FORM or not key.isalpha() or not key.endswith("s"):
         return set()
-    if key.endswith("s") and len(key) > _MIN_SHORT_FORM:
-        owner = {row.person_id for row in rows if key[:-1] in row.first_words}
-        if owner:
-            return owner
-    return {
-        row.person_id
-        for row in rows
-        if any(
-            handle.startswith(key) and handle[len(key) :] in row.name_words | {""}
-            for handle in row.handles
-        )
-    }
+    return {row.person_id for row in rows if key[:-1] in row.first_words}
 
 
 # A short form shorter than this is only an initial ("H" for "Harwood").

@@ -1,6 +1,6 @@
 """People named informally: lower case, a first name and an initial, a title and a surname or
-initial, a nickname saved with an emoji, a possessive without its apostrophe, a handle, and
-a shared first name told apart by what the user does with that one."""
+initial, a nickname saved with an emoji, a possessive without its apostrophe, a whole handle,
+and a shared first name told apart by what the user does with that one."""
 
 from __future__ import annotations
 
@@ -104,25 +104,14 @@ def test_a_possessive_without_its_apostrophe(user):
     assert _people(user, "whats tomaszs number") == [("tomaszs", (tomas.pk,))]
 
 
-def test_a_short_form_found_through_the_handle(user):
+def test_a_handle_names_the_contact_as_a_whole(user):
     benedetta, _ = _contact(user, "Benedetta Saro")
     PersonIdentityFactory(
         person=benedetta, platform=Platform.TELEGRAM, kind=IdentityKind.HANDLE, value="bennysaro"
     )
-    assert _people(user, "ask benny about saturday") == [("benny", (benedetta.pk,))]
-
-
-def test_a_short_form_without_such_a_handle_is_no_name(user):
-    _contact(user, "Benedetta Saro")
+    assert _people(user, "ask bennysaro about saturday") == [("bennysaro", (benedetta.pk,))]
+    # A short form of a first name is no name of its own.
     assert _people(user, "did benny reply") == []
-
-
-def test_an_email_local_part_names_the_contact(user):
-    saro, _ = _contact(user, "B. S.")
-    PersonIdentityFactory(
-        person=saro, platform=Platform.EMAIL, kind=IdentityKind.EMAIL, value="benedetta.saro@x.org"
-    )
-    assert _people(user, "what did benedetta send") == [("benedetta", (saro.pk,))]
 
 
 def test_a_shared_first_name_told_apart_by_what_the_user_does_with_them(user):
