@@ -1566,11 +1566,11 @@ def _each_namesake(
             .values_list("display_name", flat=True)
             .first()
         ) or name
+        # Only what the question asks: a namesake the messages say nothing of on that point
+        # is not described instead (that would answer a question nobody asked).
         findings, ids = _about_person(
             user=user, person_ids=person_ids, name=full, question=question
         )
-        if not findings:
-            findings, ids = who_findings(user=user, person_ids=person_ids, name=full)
         if findings:
             parts.append(findings[0].text)
             hits.extend((mid, f"about {full}") for mid in ids)
