@@ -516,3 +516,9 @@ def test_shorthand_is_spelled_out_only_as_a_word_of_its_own():
 
 def test_asking_the_day_of_today_is_not_a_plan():
     assert classify_intent(fold_text("what day is it"))[0] != Intent.PLAN_RECALL
+
+
+@pytest.mark.django_db
+def test_texting_shorthand_is_no_keyword(user):
+    assert _compile(user, "wheres the potluck").keywords == ("potluck",)
+    assert _compile(user, "whats ur plan for the regatta").keywords == ("regatta",)
