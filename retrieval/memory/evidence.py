@@ -279,6 +279,14 @@ def _loop_hits(
                     user=user, compiled=compiled, hits=hits, finding=finding
                 )
             return hits, [finding]
+        if (
+            _SELF_ACTOR.search(folded)
+            and _person_ids(compiled)
+            and not _REPLY_WORDS.search(folded)
+            and not _RECEIVED.search(folded)
+        ):
+            # "Did I call Gran like Dad asked?" with no message of the user's showing it.
+            return _no_deed_found(user=user, compiled=compiled, now=now)
         if _RECEIVED.search(folded) or (
             _SETTLED.search(folded) and not _SELF_ACTOR.search(folded) and not _person_ids(compiled)
         ):
@@ -319,6 +327,60 @@ def _loop_hits(
     if not states and _person_ids(compiled):
         return _nothing_open_with(user=user, compiled=compiled)
     return hits, [open_loops_finding(states, zone)] if states else []
+
+
+# "did I (ever / end up) call my gran yet like dad asked": the deed, without the question's
+# opening and its afterthoughts.
+_DEED_OPENING = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|wait)\s+)*(?:did|have|had)\s+i\s+"
+    r"(?:(?:ever|actually|finally|already|really|end\s+up|ended\s+up)\s+)*",
+    re.IGNORECASE,
+)
+_DEED_TAIL = re.compile(
+    r"\s*(?:\?|,|\byet\b|\balready\b|\blike\b|\bas\b|\bbecause\b|\bsince\b).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_OWN_TO_YOURS = {"my": "your", "me": "you", "mine": "yours", "i": "you", "myself": "yourself"}
+# The named person's latest messages cited under a "no": their ask, when they made one.
+ASK_MESSAGES_CITED = 2
+
+
+def deed_phrase(question: str) -> str:
+    """ "did I call my gran yet like dad asked" -> "call your gran"."""
+    deed = _DEED_TAIL.sub("", _DEED_OPENING.sub("", question.strip()))
+    words = [_OWN_TO_YOURS.get(word.lower(), word) for word in deed.split()]
+    return " ".join(words)
+
+
+def _no_deed_found(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    """ "No, I found no message where you call your gran": nothing the user wrote shows the
+    deed done; the named person's latest messages (their ask, when there is one) are cited."""
+    deed = deed_phrase(compiled.question)
+    person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    if not deed or not person_ids:
+        return [], []
+    latest = list(
+        Message.objects.filter(
+            user=user,
+            sender_person_id__in=list(person_ids),
+            is_from_self=False,
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+            sent_at__lt=now,
+        )
+        .select_related("sender_person")
+        .order_by("-sent_at", "-pk")[:ASK_MESSAGES_CITED]
+    )
+    if not latest:
+        return [], []
+    sender = latest[0].sender_person
+    name = sender.display_name if sender is not None else ""
+    ids = tuple(row.pk for row in latest)
+    text = f"No, I found no message where you {deed}"
+    text += f"; the latest from {name} is cited." if name else "."
+    return [(mid, "their latest") for mid in ids], [Finding(text=text, message_ids=ids)]
 
 
 def _nothing_open_with(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
@@ -1214,10 +1276,20 @@ def _plan_detail(
     return Finding(text=sentence, message_ids=(pk,))
 
 
+# Whether a plan was agreed on, not merely whether it exists.
+_ASKS_AGREED = re.compile(
+    r"\b(?:settle[ds]?|confirm(?:ed|s)?|decide[ds]?|agree[ds]?|lock(?:ed)?\s+in|fix(?:ed)?"
+    r"|final(?:ized|ised)?|set\s+in\s+stone|pin(?:ned)?\s+down)\b"
+)
+
+
 def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:
     """ "Is it still on Saturday?": no when the plan was moved or cancelled, or is now for a
     day outside the question's window; yes otherwise."""
     if plan.status == PlanStatus.CANCELLED:
+        return "No"
+    if plan.status == PlanStatus.PROPOSED and _ASKS_AGREED.search(fold_text(compiled.question)):
+        # "Did we settle the date?" of a plan only proposed: not yet.
         return "No"
     time_range = compiled.time_range
     when = plan_current_when(plan, user.zoneinfo)

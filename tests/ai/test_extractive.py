@@ -541,3 +541,31 @@ def test_a_fact_only_a_suspicious_message_claims_is_still_a_no():
     for question in ("was my package delivered?", "did I get my package?"):
         answer = compose_answer(question, (window,), "UTC")
         assert not answer.startswith("Yes"), question
+
+
+def test_a_did_i_question_the_users_own_message_answers_opens_with_yes_and_cites_it():
+    window = _window(
+        ("Auntie Wren", "phone Grandpa Osric when you can"),
+        ("You", "phoned Grandpa Osric, he's fixing his fence again"),
+    )
+    answer = compose_answer("did I end up phoning Grandpa Osric?", (window,), "UTC")
+    first = answer.split("\n\n")[0]
+    assert first.startswith("Yes, you wrote so")
+    assert "phoned Grandpa Osric" in first and first.endswith("[S1]")
+
+
+def test_a_question_about_a_phishing_message_opens_with_no_its_a_scam():
+    flagged = EvidenceSource(
+        label="S1",
+        text="ParcelFast: your box is on hold, pay the 2.40 fee at [link removed]",
+        primary_text="ParcelFast: your box is on hold, pay the 2.40 fee at [link removed]",
+        sender="55120",
+        suspicion="phishing",
+    )
+    answer = compose_answer(
+        "that parcelfast text about my box, do I need to pay it?", (flagged,), "UTC"
+    )
+    first = answer.split("\n\n")[0]
+    assert first.startswith("No — it looks like a scam")
+    assert first.endswith("[S1]")
+    assert "Yes" not in first

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from claire.ai.local.polarity import asks_done_or_still, settled
+from claire.ai.local.polarity import (
+    asks_done_or_still,
+    is_yes_no_question,
+    reports_own_deed,
+    settled,
+)
 
 
 @pytest.mark.parametrize(
@@ -39,3 +44,44 @@ def test_a_message_settles_the_question_only_when_it_says_one_thing(question, te
 def test_questions_a_negation_would_not_decide_are_left_alone(question):
     assert not asks_done_or_still(question)
     assert settled(question, "not yet, still waiting") == ""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did I end up phoning Ottilie?",
+        "am i bouldering with Fen this week? what day",
+        "is there cake at the retro",
+        "the courier text about my box, do I need to pay it?",
+        "ok so has Bruno got his tent back",
+        "est-ce que Ottilie a répondu ?",
+    ],
+)
+def test_yes_no_questions_are_recognised_in_casual_and_clause_forms(question):
+    assert is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["what day is bouldering", "who has the tent", "when did Bruno call"]
+)
+def test_open_questions_are_not_yes_no(question):
+    assert not is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "done"),
+    [
+        ("did I end up phoning Ottilie?", "phoned Ottilie, she is fine", True),
+        ("did I end up phoning Ottilie?", "J'ai appelé Ottilie hier soir", True),
+        ("did Ines get my tax form", "Hi Ines, attached is my tax form", True),
+        ("did I end up phoning Ottilie?", "I'll phone Ottilie tomorrow", False),
+        ("did I end up phoning Ottilie?", "haven't phoned Ottilie yet", False),
+        ("did I end up phoning Ottilie?", "Ottilie says hi", False),
+    ],
+)
+def test_an_own_message_reports_the_deed_only_when_it_says_it_is_done(question, text, done):
+    assert reports_own_deed(question, text) is done
+
+
+def test_a_modal_question_is_not_settled_by_a_done_message():
+    assert settled("should I pay the plumber?", "paid the plumber") == ""

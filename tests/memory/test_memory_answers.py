@@ -468,3 +468,24 @@ def test_catch_up_states_news_from_the_closest_people(user):
     assert not any(text.startswith("From Ivo") for text in texts)
     assert retrieval.memory is not None
     assert message_row(user, "dm-nora", "news").pk in retrieval.memory.message_ids
+
+
+def test_a_deed_no_message_of_the_users_shows_is_a_no_citing_the_ask(user):
+    ingest(
+        user,
+        chat_of("dm-wendeline", "Wendeline"),
+        say(
+            "w1",
+            T0 - timedelta(days=2),
+            "ton oncle aimerait bien un coup de fil de toi",
+            sender="Wendeline",
+        ),
+        say("w2", T0 - timedelta(days=2, minutes=-3), "oui bonne idée, merci"),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "did I call my uncle yet like Wendeline asked")
+    (text,) = _texts(retrieval)
+    assert text.startswith("No, I found no message where you call your uncle")
+    (labels,) = [labels for _text, labels in retrieval.memory_findings]
+    ask = message_row(user, "dm-wendeline", "w1").pk
+    assert ask in [s.primary_message_id for s in retrieval.pack.sources if s.source_id in labels]

@@ -25,7 +25,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from claire.ai.local.answer_kinds import answer_types, is_outcome_question
-from claire.ai.local.polarity import settled
+from claire.ai.local.polarity import is_yes_no_question, reports_own_deed, settled
 from claire.ai.local.spans import answer_span, is_kin_word
 from claire.ai.providers.base import (
     CallTimeouts,
@@ -219,9 +219,6 @@ _DIGEST_HEADINGS = {
     "catch_up": "Here is what happened, oldest first:",
     "people_ranking": "Messages exchanged with each of them, in ranked order:",
 }
-_YES_NO_QUESTION = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:did|have|has|had|is|was|do|does)\b", re.IGNORECASE
-)
 # Intents whose quoted answer is followed by the memory records it did not already cite.
 _APPENDIX_HEADINGS = {
     "plan_recall": "How the plan went, step by step:",
@@ -363,7 +360,7 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
             records = _chronological(records)
         lines = [_memory_line(source, timezone) for source in records]
         heading = _DIGEST_HEADINGS[intent]
-        if intent == "unresolved" and _YES_NO_QUESTION.search(question):
+        if intent == "unresolved" and is_yes_no_question(question):
             # "Did I pay Ivo back?" is about one loop: its messages, not a list of open ones.
             heading = "The messages that show it:"
         return heading + "\n\n" + "\n".join(lines)
@@ -435,9 +432,10 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     best_source, best_text = excerpt_of(ranked[0])
     matched = _reported_turns(question, ranked)
     reported = _stated_lead(question, matched, timezone)
-    if _YES_NO_QUESTION.search(question):
+    if is_yes_no_question(question):
         opening = _yes_no_opening(question, ranked, timezone)
-        if opening and (reported or opening.startswith("Yes")):
+        # A bare "No." needs the messages that show it; the other openings cite their own.
+        if opening and (reported or opening != "No. "):
             reported = (
                 opening
                 + "\n\n".join(
@@ -870,8 +868,53 @@ def _flagged_yes(
 # The opening of a yes/no answer when the only message that says "yes" is suspicious.
 UNTRUSTED_NO = (
     "No. Nothing you can trust says so: the only message that does is suspicious (spam or "
-    "instructions aimed at an assistant), and I did not follow it. What the people involved "
-    "wrote:\n\n"
+    "instructions aimed at an assistant), and I did not follow it."
+)
+# The opening when the message asked about is spam or phishing ("do I need to pay it?").
+SCAM_NO = "No — it looks like a scam: {note}, so I would not act on it."
+
+
+def _untrusted_no(kind: str, label: str) -> str:
+    """ "No …" citing the suspicious message: a scam for spam and phishing, an untrusted
+    claim for instructions aimed at an assistant."""
+    if kind in (PHISHING, SPAM):
+        return SCAM_NO.format(note=_KIND_NOTES[kind]) + f" [{label}]"
+    return UNTRUSTED_NO + f" [{label}]"
+
+
+def _own_deed_yes(
+    question: str,
+    placed: Sequence[tuple[EvidenceSource, int, str, str]],
+    weights: Sequence[float],
+    timezone: str,
+) -> str:
+    """ "Yes, you wrote so on …: “…” [S2]": the best matching of the user's own messages that
+    reports the deed asked about done ("did I end up calling Bo?", "did Ana get my form?");
+    "" when none does."""
+    if not _ASKS_OWN_DEED.search(question):
+        return ""
+    order = sorted(range(len(placed)), key=lambda index: -weights[index])
+    for index in order:
+        source, position, sender, text = placed[index]
+        if weights[index] <= 0:
+            break
+        if sender.lower() not in {"you", "me"} or turn_suspicion(source, sender, text):
+            continue
+        if reports_own_deed(question, text):
+            when = _when(source, timezone, turn=position if source.turns else None)
+            on = f" on {when}" if when else ""
+            quoted = _quote(text)
+            if len(quoted) > MAX_REPORTED_CHARS:
+                quoted = quoted[: MAX_REPORTED_CHARS - 1].rstrip() + "…"
+            return f"Yes, you wrote so{on}: “{quoted}” [{source.label}]\n\n"
+    return ""
+
+
+# "Did I end up calling Bo?", "have I sent …", "did Ana get my form?": a deed of the user's.
+_ASKS_OWN_DEED = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|wait)\s+)*(?:(?:did|have|had)\s+i\b"
+    r"|(?:did|has|have)\s+.{1,40}?\b(?:get|got|gotten|receive[ds]?)\s+(?:my|our)\b)",
+    re.IGNORECASE,
 )
 
 
@@ -906,7 +949,12 @@ def _yes_no_opening(
             and other_text.strip()
             and not turn_suspicion(source, other_sender, other_text)
         ][:REPORTED_TURNS]
-        return UNTRUSTED_NO + "".join(line + "\n\n" for line in reactions)
+        heading = " What the people involved wrote:\n\n" if reactions else "\n\n"
+        return (
+            _untrusted_no(kind, source.label)
+            + heading
+            + "".join(line + "\n\n" for line in reactions)
+        )
     if _ANYONE_SAID.search(question):
         # Topic words, not names: a capitalised word of the question names someone.
         lowercase = " ".join(word for word in question.split() if not word[:1].isupper())
@@ -915,6 +963,9 @@ def _yes_no_opening(
             _begins(term, word) for term in topic for word in content_terms(text)
         ):
             return "Yes. "
+    own = _own_deed_yes(question, placed, weights, timezone)
+    if own:
+        return own
     # "Has Lena sent the invoice?": the best trusted message reports it done or not done.
     verdict = settled(question, text)
     if verdict:

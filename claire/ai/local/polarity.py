@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import re
 
-# A yes/no question about a state of affairs: it opens with an auxiliary.
+# A yes/no question: it opens with an auxiliary, or a clause after a comma does ("that text
+# about my parcel, do I need to pay it?"); casual forms ("ok so am i …", no question mark) and
+# a few other languages' openings ("est-ce que", "hast du") count too.
 _YES_NO = re.compile(
-    r"^\W*(?:so\s+|and\s+)?(?:did|has|have|had|is|are|was|were|does|do)\b", re.IGNORECASE
+    r"(?:^|[,;:]\s+)\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*"
+    r"(?:did|has|have|had|is|are|am|was|were|does|do|will|can|could|should"
+    r"|est-ce\s+que|est-ce\s+qu'|ai-je|as-tu|hast\s+du|habe\s+ich|hab\s+ich)\b",
+    re.IGNORECASE,
 )
 _SAYING = re.compile(
     r"\b(?:say|said|says|mention\w*|tell|told|ask\w*|write|wrote|text\w*|talk\w*|think|thought"
@@ -25,6 +30,11 @@ _SAYING = re.compile(
     re.IGNORECASE,
 )
 _NEGATIVE_QUESTION = re.compile(r"n't\b|\bnot\b|\bnever\b", re.IGNORECASE)
+# "Should I pay it?", "can Ana come?": advice or ability, which a done message does not settle.
+_MODAL = re.compile(
+    r"(?:^|[,;:]\s+)\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*(?:will|can|could|should)\b",
+    re.IGNORECASE,
+)
 
 # Done: the thing arrived, was sent, paid, fixed, approved.
 _DONE = re.compile(
@@ -43,10 +53,17 @@ _NOT_DONE = re.compile(
 )
 
 
+def is_yes_no_question(question: str) -> bool:
+    """Whether ``question`` asks for a yes or a no (an auxiliary opens it or one of its
+    clauses)."""
+    return bool(_YES_NO.search(question))
+
+
 def asks_done_or_still(question: str) -> bool:
     """Whether ``question`` is a yes/no question a done / not-done message can settle."""
     return bool(
         _YES_NO.search(question)
+        and not _MODAL.search(question)
         and not _SAYING.search(question)
         and not _NEGATIVE_QUESTION.search(question)
     )
@@ -67,3 +84,51 @@ def settled(question: str, text: str) -> str:
     if done == not_done:
         return ""
     return "yes" if done else "no"
+
+
+# "Did I end up calling Bo?", "have I ever paid the plumber": the deed's verb, after the
+# words that only say how it happened.
+_DEED_VERB = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|wait)\s+)*(?:did|have|had)\s+(?:i|we)\s+"
+    r"(?:(?:ever|actually|finally|already|really|end\s+up|ended\s+up)\s+)*([a-z]{3,})",
+    re.IGNORECASE,
+)
+# A promise or a wish is not the deed.
+_FUTURE = re.compile(
+    r"\b(?:i['\u2019]ll|i\s+will|gonna|going\s+to|should|need\s+to|have\s+to|must|will"
+    r"|want\s+to|let\s+me|tomorrow|later)\b",
+    re.IGNORECASE,
+)
+# "J'ai appelé", "he llamado", "ich habe … gemacht": a first-person past in other languages.
+_FIRST_PERSON_PAST = re.compile(
+    r"\b(?:j['\u2019]ai\s+(?:bien\s+|déjà\s+|enfin\s+)?\w+[ée]s?\b|he\s+\w+(?:ado|ido)\b"
+    r"|ich\s+habe\b.*\bge\w+t\b)",
+    re.IGNORECASE,
+)
+
+
+def _verb_stem(verb: str) -> str:
+    """ "calling" / "called" / "call" -> "call"; "paying" -> "pay"."""
+    folded = verb.lower()
+    for ending in ("ing", "ed"):
+        if folded.endswith(ending) and len(folded) - len(ending) >= 3:
+            return folded[: -len(ending)]
+    return folded
+
+
+def reports_own_deed(question: str, text: str) -> bool:
+    """Whether ``text`` (one of the user's own messages) reports the deed ``question`` asks
+    about done: the question's own verb in the past ("did I end up calling Bo?" / "called
+    Bo"), a done word ("sent", "attached", "paid"), or a first-person past in another
+    language; never a promise, a wish, or a message that says it is not done."""
+    if _NEGATIVE_QUESTION.search(question) or _UNSURE.search(text) or _FUTURE.search(text):
+        return False
+    if _NOT_DONE.search(text):
+        return False
+    if _DONE.search(text) or _FIRST_PERSON_PAST.search(text):
+        return True
+    verb = _DEED_VERB.search(question)
+    if verb is None:
+        return False
+    stem = _verb_stem(verb.group(1))
+    return bool(re.search(rf"\b{re.escape(stem)}(?:ed|d|t)\b", text, re.IGNORECASE))
