@@ -539,7 +539,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "when_is_event",
         r"\b(?:when|where|what\s+time)(?:'s|\s+(?:is|was|are|were|did|do|does|will))\s+"
-        rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS})\b",
+        # "When's the cottage thing?": a "thing" asked the time of is an event.
+        rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS}|thing)\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -551,8 +552,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
-        r"|\bam\s+i\s+(?:still\s+)?(?:having|seeing|meeting|going|doing|getting)\b"
-        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)",
+        # "Am I working the weekend of the 17th?", "am I climbing with Bo this week?"
+        r"|\bam\s+i\s+(?:still\s+)?\w+ing\b"
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|week|the\s+\d{{1,2}}(?:st|nd|rd|th))\b)",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -599,8 +601,12 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # one thing.
         r"|^\W*when(?:'s|\s+(?:is|are))\s+(?:[\w']+\s+){0,3}?[\w']+"
         r"(?:\s+(?:now|again|then|happening))?\s*\?*\s*$"
+        # "What day is the picnic?", "the retreat is which dates again?": the day of one thing.
+        r"|\b(?:what|which)\s+(?:days?|dates?)\s+(?:is|are|'s)\b(?!\s+(?:it|today)\b)"
+        r"|\b(?:is|are)\s+(?:what|which)\s+(?:days?|dates?)\b"
         # "Where's the tasting tomorrow?": where something is on a day.
-        rf"|\bwhere(?:'s|\s+is|\s+are)\s+(?:[\w']+\s+){{1,4}}?(?:on\s+)?(?:{_PLAN_DAYS})\b",
+        rf"|\bwhere(?:'s|\s+is|\s+are)\s+(?:[\w']+\s+){{1,4}}?(?:on\s+)?"
+        rf"(?:{_PLAN_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -778,8 +784,27 @@ class _IdentityMention:
     surface: str
 
 
+# Texting shorthand, spelled out before the intent is read: "r we", "u", "w Bo", "w/ Bo",
+# "wheres", "whens", "whats" (typed without the apostrophe).
+_SHORTHAND: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![\w&'./-])r(?![\w&'./-])"), "are"),
+    (re.compile(r"(?<![\w&'./-])u(?![\w&'./-])"), "you"),
+    (re.compile(r"(?<![\w&'./-])w/?(?=\s)"), "with"),
+    (re.compile(r"\b(where|when|what|who)s\b"), r"\1's"),
+)
+
+
+def spelled_out(folded: str) -> str:
+    """``folded`` with texting shorthand written in full (for reading the intent only: the
+    lengths change, so no span of it points into the question)."""
+    for pattern, full in _SHORTHAND:
+        folded = pattern.sub(full, folded)
+    return folded
+
+
 def classify_intent(masked_folded: str) -> tuple[Intent, IntentPattern | None]:
     """The intent of a folded question and the pattern that decided it (``None``: default)."""
+    masked_folded = spelled_out(masked_folded)
     for pattern in INTENT_PATTERNS:
         if pattern.regex.search(masked_folded):
             return pattern.intent, pattern
@@ -1607,7 +1632,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     intent, decided_by = classify_intent(masked)
 
     time_range, time_span = resolve_time_expression(
-        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent, masked)
+        _mask(text, quoted), now=now, tz=tz, direction=_direction_for(intent, spelled_out(masked))
     )
     if time_range is None and intent == Intent.CATCH_UP:
         time_range, _default_span = resolve_time_expression(CATCH_UP_DEFAULT_WINDOW, now=now, tz=tz)

@@ -84,6 +84,28 @@ MONTH_FIRST_PREFIXES: tuple[str, ...] = (
     "America/Kentucky/",
     "America/North_Dakota/",
 )
+# Thanksgiving is in October in Canada: the zones of Canadian cities.
+CANADIAN_TIMEZONES: frozenset[str] = frozenset(
+    {
+        "America/Toronto",
+        "America/Montreal",
+        "America/Vancouver",
+        "America/Edmonton",
+        "America/Winnipeg",
+        "America/Regina",
+        "America/Halifax",
+        "America/St_Johns",
+        "America/Moncton",
+        "America/Glace_Bay",
+        "America/Goose_Bay",
+        "America/Whitehorse",
+        "America/Yellowknife",
+        "America/Iqaluit",
+        "America/Swift_Current",
+        "America/Dawson_Creek",
+        "America/Fort_Nelson",
+    }
+)
 # Seasons flip south of the equator.
 SOUTHERN_TIMEZONE_PREFIXES: tuple[str, ...] = (
     "Australia/",
@@ -195,6 +217,7 @@ class _Context:
     direction: Direction
     month_first: bool
     southern: bool
+    canadian: bool = False
 
 
 @dataclass(frozen=True)
@@ -400,6 +423,14 @@ def _thanksgiving(year: int) -> date:
     first = date(year, 11, 1)
     first_thursday = first + timedelta(days=(3 - first.weekday()) % 7)
     return first_thursday + timedelta(weeks=3)
+
+
+def _canadian_thanksgiving(year: int) -> tuple[date, date]:
+    """The long weekend of the second Monday of October (Saturday to Monday): the dinner is
+    held on any of its days."""
+    first = date(year, 10, 1)
+    monday = first + timedelta(days=(0 - first.weekday()) % 7, weeks=1)
+    return monday - timedelta(days=2), monday + timedelta(days=1)
 
 
 # Holiday name -> (first day, day after the last) for the occurrence of a given year.
@@ -680,7 +711,7 @@ def _day_of_month(m: re.Match[str], ctx: _Context) -> _Window | None:
 
 def _holiday(m: re.Match[str], ctx: _Context) -> _Window | None:
     key = _HOLIDAY_SPELLINGS[" ".join(m.group("holiday").split())]
-    bounds = _HOLIDAYS[key]
+    bounds = _canadian_thanksgiving if key == "thanksgiving" and ctx.canadian else _HOLIDAYS[key]
     return _choose(ctx, m.group("modifier"), _yearly(ctx, lambda year: _days(ctx, *bounds(year))))
 
 
@@ -950,6 +981,7 @@ def _context(now: datetime, tz: ZoneInfo, direction: Direction) -> _Context:
         direction=direction,
         month_first=key in MONTH_FIRST_TIMEZONES or key.startswith(MONTH_FIRST_PREFIXES),
         southern=key.startswith(SOUTHERN_TIMEZONE_PREFIXES),
+        canadian=key in CANADIAN_TIMEZONES or key.startswith("Canada/"),
     )
 
 

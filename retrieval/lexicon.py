@@ -70,6 +70,7 @@ STOP_WORDS: frozenset[str] = word_set(
     meet met time
     guy guys girl girls woman women man men person people lady dude someone somebody
     claire hey hi hello ok okay thanks thank pls help
+    wheres whens whats whos hows ur
     """
 )
 

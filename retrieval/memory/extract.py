@@ -35,6 +35,7 @@ from retrieval.memory.when_words import (
     CLOCK_AFTER,
     CLOCK_BEFORE,
     DAY_OF_MONTH,
+    DAY_RANGE_END,
     EVENING_AFTER,
     HALF_PAST,
     NUMERIC_DATE,
@@ -435,6 +436,10 @@ def plan_signal(text: str) -> PlanSignal:
     if not place and is_proposal and time_match:
         place = _place_after_time(text, time_match)
     label = time_match.group(0).strip() if time_match else ""
+    span_end = DAY_RANGE_END.match(text, time_match.end()) if time_match else None
+    if span_end and not _CLOCK_ONLY.fullmatch(label):
+        # "fri 11 to sun 13": a plan over several days keeps its last day in its label.
+        label += span_end.group(0)
     if status == PlanStatus.CHANGED and not time_match:
         label = following_label
     elif time_match and _CLOCK_ONLY.fullmatch(label):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from claire.ai.suspicious import suspicious_text
@@ -28,6 +28,7 @@ from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipM
 from retrieval.memory.when_words import (
     CLOCK_AFTER,
     CLOCK_BEFORE,
+    DAY_RANGE_END,
     EVENING_AFTER,
     NUMBER_WORDS,
     NUMERIC_DATE,
@@ -52,6 +53,32 @@ class Finding:
 def day_text(day: date) -> str:
     """ "Saturday 7 March"."""
     return f"{day:%A} {day.day} {day:%B}"
+
+
+def span_text(first: date, last: date | None) -> str:
+    """ "Friday 11 to Sunday 13 September", "Monday 30 November to Tuesday 1 December"."""
+    if last is None or last <= first:
+        return day_text(first)
+    start = f"{first:%A} {first.day}" if first.month == last.month else day_text(first)
+    return f"{start} to {day_text(last)}"
+
+
+# A span of days longer than this is no weekend or trip read from "11th-13th".
+SPAN_DAYS_MAX = 14
+
+
+def last_day_said(label: str, first: date) -> date | None:
+    """The last day of a span said in ``label`` ("the 11th-13th"): the first date after
+    ``first`` with that day of the month, within ``SPAN_DAYS_MAX`` days."""
+    found = DAY_RANGE_END.search(label)
+    if found is None:
+        return None
+    number = int(found.group(1) or found.group(2))
+    for offset in range(1, SPAN_DAYS_MAX + 1):
+        candidate = first + timedelta(days=offset)
+        if candidate.day == number:
+            return candidate
+    return None
 
 
 def moment_text(moment: datetime, zone: ZoneInfo) -> str:
@@ -210,10 +237,12 @@ class PlanWhen:
     day: date | None
     clock: str
     step: PlanStepView | None
+    # The last day of a plan over several days ("fri 11 to sun 13").
+    last_day: date | None = None
 
     @property
     def text(self) -> str:
-        parts = [day_text(self.day)] if self.day else []
+        parts = [span_text(self.day, self.last_day)] if self.day else []
         if self.clock:
             parts.append(f"at {self.clock}")
         return " ".join(parts)
@@ -397,7 +426,12 @@ def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
             _english_days(step.event_label), step.sent_at, zone, direction="future"
         )
         day = window.start.astimezone(zone).date() if window is not None else None
-    return PlanWhen(day=day, clock=clock_text(step.event_label, activity=activity), step=step)
+    return PlanWhen(
+        day=day,
+        clock=clock_text(step.event_label, activity=activity),
+        step=step,
+        last_day=last_day_said(step.event_label, day) if day is not None else None,
+    )
 
 
 def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
@@ -413,6 +447,7 @@ def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
         step=said.step
         if (said.clock and not current.clock) or (said.day and not current.day)
         else current.step,
+        last_day=current.last_day or said.last_day,
     )
 
 
@@ -438,10 +473,14 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
             if step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED):
                 continue
             if when.day is None:
-                when = PlanWhen(day=whens[-1].day, clock=when.clock, step=step)
+                when = PlanWhen(
+                    day=whens[-1].day, clock=when.clock, step=step, last_day=whens[-1].last_day
+                )
             elif not when.clock and when.day != whens[-1].day:
                 # "Shall we move to Sunday? Same time": another day keeps the hour it had.
-                when = PlanWhen(day=when.day, clock=whens[-1].clock, step=step)
+                when = PlanWhen(
+                    day=when.day, clock=whens[-1].clock, step=step, last_day=when.last_day
+                )
         elif step.status not in (PlanStatus.PROPOSED, PlanStatus.CHANGED) and step is not first:
             continue
         whens.append(when)

@@ -17,6 +17,10 @@ AGREEMENT: Mapping[str, tuple[str, ...]] = {
         f"we{_APOSTROPHE}re in",
         "works for me",
         "that works",
+        # "the 12th works", "25-27 works", "sunday works": a day or dates agreed to.
+        r"(?:\d{1,2}(?:st|nd|rd|th)?|[a-z]+day) works",
+        # "the 11th is a go", "we're a go".
+        f"(?:is|it{_APOSTROPHE}s|we{_APOSTROPHE}re|that{_APOSTROPHE}s) a go",
         "sounds (?:good|great|perfect|like a plan)",
         "booked",
         "confirmed",

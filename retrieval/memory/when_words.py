@@ -254,3 +254,14 @@ def hour_of_word(word: str) -> int | None:
     if word.isdigit():
         return int(word)
     return _NUMBER_WORDS.get(word)
+
+
+# The end of a span of days said right after its first day: "fri 11 to sun 13", "the
+# 11th-13th", "25th to the 27th". The end needs a weekday or an ordinal, so that "Saturday 3
+# to 5" (a clock range) is not read as one.
+DAY_RANGE_END = re.compile(
+    r"\s*(?:-|\u2013|to|till|until|thru|through)\s*(?:the\s+)?"
+    r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?"
+    r"|(\d{1,2})(?:st|nd|rd|th))\b(?![:.]\d|\s*(?:am|pm|h)\b)",
+    re.IGNORECASE,
+)

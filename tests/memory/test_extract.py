@@ -89,3 +89,15 @@ def test_requests_and_promises():
     assert fulfils_promise("the report is attached", is_media=False, promised_object="report")
     assert fulfils_promise("", is_media=True, promised_object="report")
     assert not fulfils_promise("Thanks, see you", is_media=False, promised_object="report")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["phew, the 9th is a go for me", "ok 14-16 works, I'll sort the dog", "thursday works"],
+)
+def test_a_day_agreed_to_in_short_words_confirms(text):
+    assert plan_signal(text).status == PlanStatus.CONFIRMED
+
+
+def test_something_working_again_is_not_an_agreement():
+    assert plan_signal("the heater works again, thanks Ilse").status is None

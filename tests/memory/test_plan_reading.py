@@ -15,7 +15,13 @@ from retrieval.evidence import EvidenceLimits
 from retrieval.lexicon import fold_text
 from retrieval.memory import services
 from retrieval.memory.extract import plan_signal
-from retrieval.memory.findings import PlanWhen, clock_text, when_merged
+from retrieval.memory.findings import (
+    PlanWhen,
+    clock_text,
+    last_day_said,
+    span_text,
+    when_merged,
+)
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say
@@ -307,3 +313,29 @@ def test_a_topic_nobody_mentions_reads_no_plan(user):
     _refresh(user)
     retrieval = _ask(user, "when is the dentist appointment?", now=T0)
     assert not any("dentist" in text for text in _findings(retrieval))
+
+
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("sure, thu 3 to sat 5 at the lake house", "thu 3 to sat 5"),
+        ("what about the 28th-30th for the cabin?", "the 28th-30th"),
+        # A clock range after a day is no span of days.
+        ("pottery Saturday 3 to 5pm?", "Saturday 3 5pm"),
+    ],
+)
+def test_a_span_of_days_keeps_its_last_day_in_the_label(text, label):
+    assert plan_signal(text).event_label == label
+
+
+def test_a_span_of_days_is_stated_first_day_to_last():
+    assert last_day_said("the 28th-30th", date(2031, 5, 28)) == date(2031, 5, 30)
+    assert last_day_said("fri 30 to sun 1", date(2031, 5, 30)) == date(2031, 6, 1)
+    assert last_day_said("the 28th", date(2031, 5, 28)) is None
+    assert span_text(date(2031, 5, 28), date(2031, 5, 30)) == "Wednesday 28 to Friday 30 May"
+    assert span_text(date(2031, 5, 30), date(2031, 6, 1)) == ("Friday 30 May to Sunday 1 June")
+    merged = when_merged(
+        PlanWhen(day=date(2031, 5, 28), clock="", step=None, last_day=date(2031, 5, 30)),
+        PlanWhen(day=date(2031, 5, 28), clock="18:00 (6pm)", step=None),
+    )
+    assert merged is not None and merged.text == "Wednesday 28 to Friday 30 May at 18:00 (6pm)"

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question
+from retrieval.compile import INTENT_PATTERNS, classify_intent, compile_question, spelled_out
 from retrieval.dates import message_relative_date
 from retrieval.lexicon import fold_text
 from retrieval.types import ActionType, Intent, RequestedAction, Scope, TimeTarget
@@ -489,3 +489,36 @@ def test_outreach_in_other_wordings_and_languages_asks_for_a_draft(question):
 def test_questions_about_outreach_are_not_requests(question):
     intent, _pattern = classify_intent(fold_text(question))
     assert intent != Intent.ACTION_REQUEST
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "when's the lake thing w Tova?",
+        "what time r we bowling sunday and where",
+        "wheres trivia night on the 9th",
+        "whens the potluck",
+        "the retreat is which dates again",
+        "what day is the picnic at my aunt's",
+        "am i working the weekend of the 22nd",
+        "am i sailing w/ Oren this week? what day",
+    ],
+)
+def test_texting_shorthand_and_day_questions_ask_about_a_plan(question):
+    assert classify_intent(fold_text(question))[0] == Intent.PLAN_RECALL
+
+
+def test_shorthand_is_spelled_out_only_as_a_word_of_its_own():
+    assert spelled_out("r u free w bo? whats up") == "are you free with bo? what's up"
+    for kept in ("r&d notes from wim", "the u.s. trip", "ursula wrote"):
+        assert spelled_out(kept) == kept
+
+
+def test_asking_the_day_of_today_is_not_a_plan():
+    assert classify_intent(fold_text("what day is it"))[0] != Intent.PLAN_RECALL
+
+
+@pytest.mark.django_db
+def test_texting_shorthand_is_no_keyword(user):
+    assert _compile(user, "wheres the potluck").keywords == ("potluck",)
+    assert _compile(user, "whats ur plan for the regatta").keywords == ("regatta",)

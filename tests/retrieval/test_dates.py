@@ -657,3 +657,19 @@ def test_a_date_before_the_relative_phrase_is_no_anchor():
         "2025-11-01T00:00:00+00:00",
         "2025-12-01T00:00:00+00:00",
     )
+
+
+def test_thanksgiving_in_a_canadian_zone_is_the_october_long_weekend():
+    toronto = ZoneInfo("America/Toronto")
+    asked = datetime(2030, 10, 1, 9, 0, tzinfo=toronto)
+    window = resolved("thanksgiving", now=asked, tz=toronto, direction="nearest")
+    # The second Monday of October 2030 is the 14th: Saturday 12th to Monday 14th.
+    assert window.start == datetime(2030, 10, 12, tzinfo=toronto)
+    assert window.end == datetime(2030, 10, 15, tzinfo=toronto)
+
+
+def test_thanksgiving_elsewhere_is_the_fourth_thursday_of_november():
+    chicago = ZoneInfo("America/Chicago")
+    asked = datetime(2030, 10, 1, 9, 0, tzinfo=chicago)
+    window = resolved("thanksgiving", now=asked, tz=chicago, direction="nearest")
+    assert window.start == datetime(2030, 11, 28, tzinfo=chicago)
