@@ -1436,10 +1436,14 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             _distinct_humans(user=user, person_ids=refs[0].person_ids) if len(refs) == 1 else []
         )
         if len(humans) > 1:
-            # Two people share the name asked about: answer for each, told apart.
-            return _each_namesake(
+            # Two people share the name asked about: answer for each, told apart. When the
+            # messages say nothing of either on the point asked, memory's facts about all of
+            # them are read below, as for one person.
+            namesake_hits, namesakes = _each_namesake(
                 user=user, name=refs[0].name or "", humans=humans, question=compiled.question
             )
+            if namesakes:
+                return namesake_hits, namesakes
         if len(refs) == 1:
             person_ids = list(person_ids_expand(user=user, person_ids=list(refs[0].person_ids)))
             person_ids += alias_person_ids(user=user, person_ids=person_ids)
