@@ -74,9 +74,9 @@ _THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
 # "tell Noor I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
 _TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
-# "let Alex K know ...": a surname's initial the name as resolved may leave out.
+# "let Ines V know ...": a surname's initial the name as resolved may leave out.
 _KNOW = re.compile(r"^\s*(?:[\w.'-]+\s+){0,2}?know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
-# "text Kenji I'll pick him up at 6": a first-person clause right after the name is the
+# "text Ruairi I'll pick him up at 6": a first-person clause right after the name is the
 # message itself.
 _FIRST_PERSON_CLAUSE = re.compile(
     r"^\s*,?\s*(?P<x>(?:i|i'm|i'll|i've|i'd|im|ill|we|we're|we'll|we've)\b.+)",

@@ -185,7 +185,7 @@ SLOT_MEANING_HITS = 3
 # "allergic": a language or a word form the text search does not fold) and those moderately
 # close in meaning (at most ``SLOT_MEANING_HITS``). Measured with the local embedder: a
 # message giving the sum asked in another language 0.46 ("how much was gas for the trip?" /
-# "gasolina deu $48 total, so $16 each"), an unrelated sum 0.30 ("how much did the plumber
+# "a gasolina deu $30 no total, so $10 cada"), an unrelated sum 0.30 ("how much did the plumber
 # charge?" against the same message).
 SLOT_RELATED_SIMILARITY = 0.45
 SLOT_KIN_HITS = 8

@@ -386,7 +386,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "outreach_elsewhere",
         # The same requests in Spanish, French, Portuguese and German (folded: no accents):
         # "dile a Marta que ...", "ecris a Paul ...", "manda uma mensagem a Rita ...",
-        # "schreib Jonas ...".
+        # "schreib Lutz ...".
         _IMPERATIVE + r"(?:(?:dile|digale|decile|escribele|escribe|mandale|enviale|preguntale"
         r"|recuerdale|avisale|contestale|respondele)\s+(?:un\s+(?:mensaje|correo|whatsapp)\s+)?"
         r"(?:a|al)\s+\w"
@@ -714,7 +714,7 @@ TITLES = frozenset(
      "sra", "srta", "herr", "frau", "mme", "mlle", "monsieur", "madame", "dott", "dottssa",
      "sig", "sigra", "pan", "pani", "fr", "rev"}
 )  # fmt: skip
-# Single letters that are words, never a surname's initial ("Alex I climb with").
+# Single letters that are words, never a surname's initial ("Noor I swim with").
 _NOT_INITIALS = frozenset({"i"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:my|our|his|her|their)\s+$")
 _OWN_BEFORE = re.compile(r"\b(?:my|our)\s+$")
@@ -1134,7 +1134,7 @@ def _resolve_names(
 
 
 def _is_initial(token: _Token) -> bool:
-    """A lone letter that may be a surname's initial ("Alex K", "alex k"); "a" only when
+    """A lone letter that may be a surname's initial ("Ines V", "ines v"); "a" only when
     written as a capital."""
     if len(token.key) != 1 or not token.key.isalpha() or token.key in _NOT_INITIALS:
         return False

@@ -316,8 +316,8 @@ def who_statements(
         word = (relation.group(1) or relation.group(2)).lower()
         found.append(("relation", f"{first} is {owner} {word}"))
     if re.search(rf"\b{who}\b", text) and _ENGAGED.search(text):
-        # The partner is the other name the sentence says ("Jonah got engaged to Priya"
-        # by Mum: Priya and Jonah), else whoever wrote it ("Ana said yes 💍" by Rui).
+        # The partner is the other name the sentence says ("Jonah got engaged to Mireille"
+        # by Mum: Mireille and Jonah), else whoever wrote it ("Ana said yes 💍" by Rui).
         others = [
             word
             for word in re.findall(r"(?<![\w'])[A-ZÀ-Ý][a-zà-ÿ]{2,}\b", text)

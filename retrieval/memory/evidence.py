@@ -1871,7 +1871,7 @@ def _recent_hits(
     platforms = question_platforms(fold_text(compiled.question))
     mentioned: list[str] = []
     if not person_ids and not compiled.people and chat_ids is None and not platforms:
-        # "Anything from Declan I need to deal with?" where Declan is saved as "Pickle": the
+        # "Anything from Oisin I need to deal with?" where Oisin is saved as "Sprout": the
         # contact a name leads to through their titled group or their own introduction.
         name, found_ids = _named_otherwise(user=user, question=compiled.question)
         if found_ids:

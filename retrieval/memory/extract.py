@@ -438,7 +438,7 @@ def plan_signal(text: str) -> PlanSignal:
     label = time_match.group(0).strip() if time_match else ""
     span_end = DAY_RANGE_END.match(text, time_match.end()) if time_match else None
     if span_end and not _CLOCK_ONLY.fullmatch(label):
-        # "fri 11 to sun 13": a plan over several days keeps its last day in its label.
+        # "thu 4 to sat 6": a plan over several days keeps its last day in its label.
         label += span_end.group(0)
     if status == PlanStatus.CHANGED and not time_match:
         label = following_label

@@ -237,7 +237,7 @@ class PlanWhen:
     day: date | None
     clock: str
     step: PlanStepView | None
-    # The last day of a plan over several days ("fri 11 to sun 13").
+    # The last day of a plan over several days ("thu 4 to sat 6").
     last_day: date | None = None
 
     @property

@@ -256,7 +256,7 @@ def hour_of_word(word: str) -> int | None:
     return _NUMBER_WORDS.get(word)
 
 
-# The end of a span of days said right after its first day: "fri 11 to sun 13", "the
+# The end of a span of days said right after its first day: "thu 4 to sat 6", "the
 # 11th-13th", "25th to the 27th". The end needs a weekday or an ordinal, so that "Saturday 3
 # to 5" (a clock range) is not read as one.
 DAY_RANGE_END = re.compile(

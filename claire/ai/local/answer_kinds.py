@@ -71,7 +71,7 @@ _ROLE = re.compile(
     re.IGNORECASE,
 )
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    # "What was my half marathon time?", "how long did the drive take?": a time taken.
+    # "What was my 10k time?", "how long did the drive take?": a time taken.
     (re.compile(r"\bhow\s+long\b|\b(?:time|pace|pb|pr|split)\s*\W*$", re.I), _DURATION),
     (
         re.compile(r"\b(?:when|what\s+time|what\s+day|which\s+day|what\s+date)\b", re.I),
@@ -118,7 +118,7 @@ def is_outcome_question(question: str) -> bool:
 
 
 # Where a message's clauses part: a comma, semicolon or colon followed by a space, brackets,
-# a dash between spaces, a sentence end ("$48 total, so $16 each" is two clauses).
+# a dash between spaces, a sentence end ("$30 total, so $10 each" is two clauses).
 _CLAUSE_BREAK = re.compile(r"[,;:](?=\s)|[()\[\]]|\s[\u2014\u2013-]\s|(?<=[.!?])\s+|\n+")
 # A question after a cause itself; "what was wrong" asks for the fault, which a causal clause
 # of the message does not name.

@@ -578,11 +578,11 @@ def turn_weights(
     return _answers_first(weights, shaped)
 
 
-# Nouns that name the kind of answer a question asks for ("what time", "what pastry place").
+# Nouns that name the kind of answer a question asks for ("what time", "what bakery").
 _KIND_NOUNS = frozenset(content_terms("time day date place address adress"))
 # ... and those of a question asking for a name ("what's the name of the plumber").
 _SPAN_KIND_NOUNS = _KIND_NOUNS | frozenset(content_terms("name"))
-# "How much was gas …", "how many boxes …": the thing whose amount or count is asked.
+# "How much was parking …", "how many boxes …": the thing whose amount or count is asked.
 _HEAD_OF_AMOUNT = re.compile(
     r"\bhow\s+(?:much|many)\s+(?:(?:was|were|is|are|did|does|do|will)\s+)?"
     r"(?:(?:the|a|an|my|our|your|his|her|their)\s+)?([\w'\u2019-]+)",
@@ -870,7 +870,7 @@ UNTRUSTED_NO = (
     "No. Nothing you can trust says so: the only message that does is suspicious (spam or "
     "instructions aimed at an assistant), and I did not follow it."
 )
-# The opening when the message asked about is spam or phishing ("do I need to pay it?").
+# The opening when the message asked about is spam or phishing ("should I pay that fine?").
 SCAM_NO = "No — it looks like a scam: {note}, so I would not act on it."
 
 

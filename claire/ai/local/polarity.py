@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 # A yes/no question: it opens with an auxiliary, or a clause after a comma does ("that text
-# about my parcel, do I need to pay it?"); casual forms ("ok so am i …", no question mark) and
+# about my parcel, should I pay that fine?"); casual forms ("ok so am i …", no question mark) and
 # a few other languages' openings ("est-ce que", "hast du") count too.
 _YES_NO = re.compile(
     r"(?:^|[,;:]\s+)\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*"

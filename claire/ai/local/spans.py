@@ -104,7 +104,7 @@ _SHAPES: dict[str, re.Pattern[str]] = {
     PERSON: _PROPER,
     REASON: _REASON,
 }
-# Kinds whose value may take several neighbouring clauses ("$48 total, so $16 each").
+# Kinds whose value may take several neighbouring clauses ("$30 total, so $10 each").
 _JOINED_KINDS = frozenset({AMOUNT, COUNT, TIME, DURATION})
 MAX_JOINED = 3
 # For a question without a kind of value, a clause's sentence is stated instead when it is at
@@ -116,7 +116,7 @@ MAX_SPAN_CHARS = 200
 # What the message's own rank adds to a clause's score (divided by its place among the
 # candidates: the best message's clauses get all of it): a clause sharing no word with the
 # question is taken from the best message, one sharing a word or its kin may come from the
-# next ("pastéis na Padaria Lua" for "what pastry place ...").
+# next ("bolos na Padaria Lua" for "what bakery ...").
 RANK_WEIGHT = 1.0
 # A word of the question only kin to a clause's word (``kin``) counts this share of it.
 KIN_SHARE = 0.5
@@ -196,7 +196,7 @@ class _Clause:
 
 def _statement_clauses(text: str) -> list[str]:
     clauses = _clauses(text)
-    # A message that only asks still names its subject ("Terminal 4 right?"): its clauses.
+    # A message that only asks still names its subject ("Gate B right?"): its clauses.
     return clauses or [part.strip(" ?!.") for part in re.split(r"[,;:]\s", text) if part.strip()]
 
 
