@@ -20,71 +20,13 @@ from dataclasses import dataclass, field
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatParticipant, Message, Person
-from retrieval.lexicon import STOP_WORDS, fold_text
-from retrieval.memory.chatnames import MIN_STEM, word_stem
+from retrieval.lexicon import fold_text
+from retrieval.memory.chatnames import word_stem
 from retrieval.memory.extract import is_suspicious
+from retrieval.memory.recipient import topic_stems
 
 # Recent messages of each candidate chat searched for the request's subject.
 TOPIC_SAMPLE = 300
-# Words of asking and writing that say nothing about the subject.
-_REQUEST_WORDS = frozenset(
-    {
-        "text",
-        "message",
-        "messag",
-        "ping",
-        "remind",
-        "tell",
-        "ask",
-        "write",
-        "send",
-        "reply",
-        "respond",
-        "answer",
-        "drop",
-        "line",
-        "shoot",
-        "quick",
-        "follow",
-        "check",
-        "nudge",
-        "let",
-        "know",
-        "draft",
-        "email",
-        "mail",
-        "note",
-        "again",
-        "please",
-        "back",
-        "whatsapp",
-        "slack",
-        "telegram",
-        "signal",
-        "sms",
-        "imessage",
-        "dile",
-        "escribe",
-        "escribele",
-        "ecris",
-        "envoie",
-        "manda",
-        "mensagem",
-        "mensaje",
-        "que",
-        "sobre",
-        "about",
-        "saying",
-        "contact",
-        "touch",
-        "reach",
-        "heads",
-        "shout",
-        "give",
-        "post",
-        "get",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -108,24 +50,6 @@ class DirectChoice:
             f"you write to most. If you meant {others}, reject it and ask again with the full "
             "name."
         )
-
-
-def topic_words(question: str, names: Sequence[str]) -> list[str]:
-    """The request's subject words, folded: not stop words, names or the words of asking."""
-    named = {word for name in names for word in re.findall(r"[a-z]+", fold_text(name))}
-    return [
-        word
-        for word in re.findall(r"[a-z][a-z'-]*", fold_text(question))
-        if len(word) >= MIN_STEM
-        and word not in STOP_WORDS
-        and word not in named
-        and word not in _REQUEST_WORDS
-    ]
-
-
-def topic_stems(question: str, names: Sequence[str]) -> set[str]:
-    """Stems of the request's subject words."""
-    return {word_stem(word) for word in topic_words(question, names)}
 
 
 def _chat_topic_score(*, user: User, chat: Chat, stems: set[str]) -> int:

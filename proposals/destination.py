@@ -17,13 +17,12 @@ from typing import Any
 from django.db.models import Count, Max, Q
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, Person, Platform
+from conversations.models import Chat, ChatKind, Person
 from proposals.choice import direct_chat_choice
 from proposals.groups import groups_named
 from proposals.wording import content_start
-from retrieval.compile import question_platforms
-from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
+from retrieval.memory.recipient import Mention, platforms_asked, recipient_of
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
 
@@ -34,7 +33,8 @@ class Destination:
     person: Person | None
     # The open loop with this person that the message follows up, newest first.
     loop: OpenLoop | None = None
-    # How the question named a group ("the climbing group"), for the drafter.
+    # How the question named a group ("the climbing group"), or a person by a short form the
+    # compiled query does not hold ("dani"), for the drafter.
     named_as: str = ""
     # Said on the card when the choice between contacts was not the question's own.
     note: str = ""
@@ -52,25 +52,26 @@ class Destination:
 _REPLY = re.compile(r"\b(?:repl(?:y|ies|ying)|respond|answer)\b", re.IGNORECASE)
 
 
-def _person_ids(compiled_query: Mapping[str, Any], question: str) -> list[int]:
-    """The recipient: the resolved person named first in the question, unless that name only
-    comes inside what the message is about. A name shared by several contacts keeps all of
-    them (the destination step picks the one the user talks to)."""
-    folded = question.casefold()
-    content_starts = content_start(question)
-    named: list[tuple[int, list[int]]] = []
+def _person_ids(
+    *, user: User, compiled_query: Mapping[str, Any], question: str
+) -> tuple[list[int], str]:
+    """The recipient (``retrieval.memory.recipient.recipient_of``): the person named first,
+    never an automated sender, or the contact a short form at the recipient's place names,
+    with that word as the question wrote it."""
+    mentions = []
     people = compiled_query.get("people") or []
     for person in people if isinstance(people, list) else []:
         if not isinstance(person, dict):
             continue
-        ids = [value for value in person.get("personIds") or [] if isinstance(value, int)]
-        name = str(person.get("name") or "")
-        position = folded.find(name.casefold()) if name else -1
-        if ids and 0 <= position < content_starts:
-            named.append((position, ids))
-    if not named:
-        return []
-    return min(named, key=lambda item: item[0])[1]
+        ids = tuple(value for value in person.get("personIds") or [] if isinstance(value, int))
+        mentions.append(Mention(name=str(person.get("name") or ""), person_ids=ids))
+    groups = groups_named(user=user, head=question[: content_start(question)])
+    return recipient_of(
+        user=user,
+        question=question,
+        mentions=mentions,
+        group_words=[group.named_as for group in groups],
+    )
 
 
 def _said_names(compiled_query: Mapping[str, Any]) -> list[str]:
@@ -102,21 +103,6 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
         )
         .order_by("-own_messages", "-last_message_at", "-pk")
     )
-
-
-# "email Ana ...", "send Ana an email": the medium said as a verb or an object.
-_EMAIL_ASKED = re.compile(r"^\W*e-?mail\b|\ban\s+e-?mail\b", re.IGNORECASE)
-
-
-def _platforms_asked(question: str) -> set[str]:
-    """The platforms the question asks the message to go on ("on Slack", "by email", "email
-    Ana ..."); a platform said only inside what the message is about ("tell Ana I got her
-    email") is not asked for."""
-    asked = question[: content_start(question)]
-    platforms = set(question_platforms(fold_text(asked)))
-    if _EMAIL_ASKED.search(asked):
-        platforms.add(str(Platform.EMAIL))
-    return platforms
 
 
 def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
@@ -219,10 +205,9 @@ def destination_resolve(
     addresses when it names no person first; None when the question names nobody the user
     shares a chat with. ``scope_chat_ids`` (ownership-checked by the caller) is a strict chat
     scope: "reply to him" asked inside a direct chat."""
-    platforms = _platforms_asked(question)
-    person_ids = _person_ids(compiled_query, question) or _scoped_person_ids(
-        user=user, scope_chat_ids=scope_chat_ids
-    )
+    platforms = platforms_asked(question)
+    person_ids, named_as = _person_ids(user=user, compiled_query=compiled_query, question=question)
+    person_ids = person_ids or _scoped_person_ids(user=user, scope_chat_ids=scope_chat_ids)
     if not person_ids:
         return _group_destination(user=user, question=question, platforms=platforms)
     if (
@@ -280,7 +265,9 @@ def destination_resolve(
     person = Person.objects.get(user=user, pk=person_id)
     if loop is not None and loop.chat_id != chat.pk:
         loop = None
-    return Destination(chat=chat, person=person, loop=loop, note=choice.note_for(person))
+    return Destination(
+        chat=chat, person=person, loop=loop, named_as=named_as, note=choice.note_for(person)
+    )
 
 
 def destination_is_valid(*, user: User, chat_id: int, person_id: int | None) -> bool:

@@ -20,6 +20,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from conversations.models import Chat, Message
+from retrieval.compile import TITLES
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.followup import FollowUpRole
@@ -61,6 +62,8 @@ class DraftContext:
     is_group: bool = False
     # The plan in that chat the request is about ("climbing on Saturday at 9 at Redstone").
     plan: str = ""
+    # That plan's activity ("game night"), when the question names it.
+    plan_activity: str = ""
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -70,10 +73,30 @@ _MESSAGE_CLAUSE = re.compile(
     r"|letting\s+(?:him|her|them)\s+know|let\s+(?:him|her|them)\s+know)\s+(?:that\s+)?(?P<x>.+)",
     re.IGNORECASE,
 )
-_THAT_CLAUSE = re.compile(r"^\s*(?:that|:)\s+(?P<x>.+)", re.IGNORECASE)
+_THAT_CLAUSE = re.compile(
+    r"^\s*(?:that\b|:|[-\u2013\u2014]\s|,(?!\s*(?:about|re|regarding|to|and|again|with)\b))"
+    r"\s*(?P<x>\w.+)",
+    re.IGNORECASE,
+)
+# "reply to Ana on Slack that ...", "text Rui by email: ...": where it goes, said between the
+# name and what to say.
+_MEDIUM = re.compile(
+    r"^\s*(?:(?:on|by|via|over|through|in)\s+(?:the\s+|a\s+|her\s+|his\s+|their\s+)?"
+    r"(?:slack|whats\s?app|telegram|signal|sms|text|imessage|e-?mail|dms?|direct\s+message"
+    r"|messenger|chat)|privately)\b",
+    re.IGNORECASE,
+)
+# "tell the book club group ...": the word that said a group was meant, after its name.
+_GROUP_NOUN = re.compile(
+    r"^\s*(?:group|chat|channel|thread|club|team|crew|gang|squad|gc)s?\b", re.IGNORECASE
+)
 # "tell Noor I'll ...", "let Ines know the plumber's ...": what follows the name is the
 # message itself.
-_TELL = re.compile(r"\b(?:tell|let)\s+$", re.IGNORECASE)
+_TELL = re.compile(
+    r"\b(?:tell|let)\s+(?:(?:the|our|my|everyone\s+in|everybody\s+in|all\s+of)\s+)?$",
+    re.IGNORECASE,
+)
+_LET = re.compile(r"\blet\s+(?:(?:the|our|my)\s+)?$", re.IGNORECASE)
 # "let Ines V know ...": a surname's initial the name as resolved may leave out.
 _KNOW = re.compile(r"^\s*(?:[\w.'-]+\s+){0,2}?know\s+(?:that\s+)?(?P<x>.+)", re.IGNORECASE)
 # "text Ruairi I'll pick him up at 6": a first-person clause right after the name is the
@@ -89,7 +112,9 @@ _TOPIC = re.compile(
 _INQUIRY = re.compile(r"^\s*(?P<x>(?:whether|if|when|what|where|who|how|which)\b.+)", re.I)
 _WITH = re.compile(r"^\s*(?:again\s+)?with\s+(?P<x>.+)", re.IGNORECASE)
 # "remind Sam to ...", "ask Ana to ...": the recipient is asked to do it.
-_ASKING_VERB = re.compile(r"\b(?:remind|ask|nudge|get|tell)\s+$", re.IGNORECASE)
+_ASKING_VERB = re.compile(
+    r"\b(?:remind|ask|nudge|get|tell)\s+(?:(?:the|our|my|everyone\s+in)\s+)?$", re.IGNORECASE
+)
 _ASK_TO = re.compile(r"^\s*(?:again\s+)?to\s+(?P<x>(?!me\b)\w.+)", re.IGNORECASE)
 # "write Rui a sorry-the-photos-are-late message", "a happy-birthday text": the hyphenated
 # words are the message. A kind of message ("a follow-up message") says nothing itself.
@@ -130,8 +155,17 @@ def _second_person(text: str) -> str:
     return text
 
 
+# "sat works for me", "monday is better for me": "for me" says whom it suits, not a filler.
+_SUITS_ME = re.compile(
+    r"\b(?:works?|good|fine|better|best|ok|okay|great|easier|suits?|perfect)\s+for\s+me\W*$",
+    re.IGNORECASE,
+)
+
+
 def _tidy(text: str) -> str:
-    text = _TRAILING_FILLER.sub("", text.strip())
+    text = text.strip()
+    if not _SUITS_ME.search(text):
+        text = _TRAILING_FILLER.sub("", text)
     return text.strip().rstrip(".!?,;: ").strip()
 
 
@@ -172,6 +206,8 @@ def ask_of(question: str, named_as: str) -> Ask:
             before = text[:position]
             after = text[position + len(named_as) :]
             after = re.sub(r"^'s\b", "", after)
+            after = _GROUP_NOUN.sub("", after, count=1)
+            after = _MEDIUM.sub("", after, count=1)
     if after and (match := _THAT_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
     if courtesy := _courtesy(before, after):
@@ -182,7 +218,7 @@ def ask_of(question: str, named_as: str) -> Ask:
     if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
         return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))
     if after and _TELL.search(before):
-        told = _KNOW.search(after) if before.rstrip().casefold().endswith("let") else None
+        told = _KNOW.search(after) if _LET.search(before) else None
         message = told["x"] if told else after
         if not re.match(r"^\s*(?:about|to|again|re)\b", message, re.IGNORECASE):
             return Ask(message=_tidy(message))
@@ -242,6 +278,53 @@ def _courtesy(before: str, after: str) -> str:
 
 
 # --- the user's voice ------------------------------------------------------------------------
+
+
+def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
+    """How the greeting addresses the recipient, and their first name (for the facts relayed
+    to them): with the title the question or the saved name uses ("reply to dr okafor" →
+    "Dr Okafor", "Dr. Chidi Okafor" → "Dr. Okafor"), by the short form the user calls them
+    ("dani" → "Dani" for "Daniela Ruiz"), else by their first name."""
+    words = [word for word in recipient_name.split() if any(char.isalnum() for char in word)]
+    title = ""
+    while words and fold_text(words[0]).rstrip(".") in TITLES:
+        title = title or words[0]
+        words.pop(0)
+    first = words[0] if words else ""
+    surname = words[-1] if len(words) > 1 else ""
+    said = named_as.split()
+    said_title = said[0] if said and fold_text(said[0]).rstrip(".") in TITLES else ""
+    if said_title and (surname or first):
+        return f"{said_title[0].upper()}{said_title[1:]} {surname or first}", first
+    if title and surname:
+        return f"{title} {surname}", first
+    if (
+        len(said) == 1
+        and first
+        and len(said[0]) < len(first)
+        and fold_text(first).startswith(fold_text(said[0]))
+    ):
+        return said[0][0].upper() + said[0][1:], first
+    return first, first
+
+
+_FULL_CALENDAR = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|january|february|april|june|july|august|september|october|november|december"
+)
+_SHORT_CALENDAR = (
+    r"mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|jan|feb|mar|march|apr|may|jun|jul|aug|sept?|oct|nov|dec"
+)
+# A day or month name; a short one only beside a date or another one ("sat dec 5", "thu 7:30").
+_CALENDAR_NAME = re.compile(
+    rf"\b(?:{_FULL_CALENDAR})\b|\b(?:{_SHORT_CALENDAR})\b(?=\.?\s*(?:\d|(?:{_SHORT_CALENDAR})\b))",
+    re.IGNORECASE,
+)
+
+
+def calendar_capitalised(text: str) -> str:
+    """Days and months written as names are: "sat dec 5" → "Sat Dec 5"."""
+    return _CALENDAR_NAME.sub(lambda match: match[0][0].upper() + match[0][1:], text)
 
 
 def greeting_for(*, chat: Chat, default: str = DEFAULT_GREETING) -> str:
@@ -348,8 +431,10 @@ def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
     """The news since the user last wrote to them, and, for "send X the tips", what the user
     was told when they asked, ready to go in the draft."""
     lines: list[str] = []
+    # A message that says its own when ("sat dec 5 works for me") is the news itself.
+    says_when = bool(ask.message and _HAS_TIME_FACT.search(ask.message))
     for ground in context.grounds:
-        if ground.role == FollowUpRole.NEWS:
+        if ground.role == FollowUpRole.NEWS and not says_when:
             found = relayed_sentences(
                 ground.text, first_name=first_name, question=context.question, must_be_factual=True
             )
@@ -367,6 +452,10 @@ def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
                     f"Here's what I have on {_second_person(ask.topic)}: " + " ".join(found)
                 )
     return lines
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]{3,}", fold_text(text))
 
 
 # --- requests in other languages ------------------------------------------------------------
@@ -516,10 +605,12 @@ def _foreign_draft(context: DraftContext, frame: Frame, *, first_name: str) -> s
 def local_draft(context: DraftContext) -> str:
     """A short polite message: greeting, what it is about (and since when), a closing, in the
     request's language; to a group, addressed to everyone in it."""
-    first_name = "" if context.is_group else (context.recipient_name.split() or [""])[0]
+    addressed_as, first_name = (
+        ("", "") if context.is_group else address_names(context.recipient_name, context.named_as)
+    )
     frame = FRAMES.get(request_language(context.question))
     if frame is not None:
-        return _foreign_draft(context, frame, first_name=first_name)
+        return _foreign_draft(context, frame, first_name=addressed_as)
     ask = ask_of(context.question, context.named_as)
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
@@ -527,11 +618,18 @@ def local_draft(context: DraftContext) -> str:
     topic = _second_person(ask.topic)
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
+    if addressed_as and addressed_as != first_name:
+        # The facts relayed to "Dani" speak of "Dani's" place as "your" place.
+        relayed = [_recipient_as_you(line, addressed_as) for line in relayed]
     plan = f" ({context.plan})" if context.plan else ""
     lines: list[str] = []
     closing = "Talk soon!"
     if ask.message:
-        lines.append(_sentence(_second_person(ask.message)))
+        message = calendar_capitalised(_second_person(ask.message))
+        if context.plan_activity and not set(_words(context.plan_activity)) & set(_words(message)):
+            # "tell the game group sat works": the plan it is about, said.
+            message = f"About {context.plan_activity}: {message}"
+        lines.append(_sentence(message))
         is_apology = re.match(r"\s*(?:sorry|apologies|my apologies)\b", ask.message, re.I)
         if kind == LoopKind.QUESTION_TO_USER and since and not is_apology:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
@@ -563,7 +661,7 @@ def local_draft(context: DraftContext) -> str:
         lines.append(f"I wanted to get in touch about {topic}{plan}.")
     elif not relayed:
         lines.append("I wanted to get in touch.")
-    addressed = "all" if context.is_group else first_name
+    addressed = "all" if context.is_group else addressed_as
     greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
     body = [part for part in (" ".join(lines), *relayed) if part]
     return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]

@@ -11,6 +11,7 @@ outbox, which the messaging bridge drains and acknowledges (``outbox_acknowledge
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -25,7 +26,6 @@ from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
 from conversations.models import Chat
 from proposals import registry
-from proposals.choice import topic_words
 from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.drafting import (
     DraftContext,
@@ -57,7 +57,9 @@ from proposals.models import (
 )
 from proposals.selectors import capability_is_granted, proposal_view_of
 from proposals.types import ProposalView
+from retrieval.lexicon import fold_text
 from retrieval.memory.models import PlanStatus
+from retrieval.memory.recipient import topic_words
 from retrieval.memory.selectors import plans_for_user
 
 logger = logging.getLogger(__name__)
@@ -159,19 +161,42 @@ def _people(compiled_query: Mapping[str, Any]) -> list[dict[str, Any]]:
     )
 
 
-def plan_summary(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:
-    """The plan in the destination chat the request is about, as the draft can say it
-    ("climbing on Saturday at 9 at Redstone"); "" when none, or when cancelled or unsafe."""
+def _plan_of(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> Any:
+    """The plan in the destination chat the request is about; None when none, or when it is
+    cancelled or has no time."""
     words = topic_words(question, names)
     if not words:
-        return ""
+        return None
     for plan in plans_for_user(user=user, terms=words, chat_ids=[chat.pk], limit=3):
         if plan.status == PlanStatus.CANCELLED or not plan.event_label:
             continue
-        place = f" at {plan.place}" if plan.place else ""
-        summary = " ".join(f"{plan.activity} {plan.event_label}{place}".split())
-        return summary if draft_is_safe(summary, question=question) else ""
-    return ""
+        return plan
+    return None
+
+
+def plan_summary(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:
+    """The plan in the destination chat the request is about, as the draft can say it
+    ("climbing on Saturday at 9 at Redstone"); "" when none, or when cancelled or unsafe."""
+    plan = _plan_of(user=user, chat=chat, question=question, names=names)
+    if plan is None:
+        return ""
+    place = f" at {plan.place}" if plan.place else ""
+    summary = " ".join(f"{plan.activity} {plan.event_label}{place}".split())
+    return summary if draft_is_safe(summary, question=question) else ""
+
+
+def plan_activity(*, user: User, chat: Chat, question: str, names: Sequence[str]) -> str:
+    """That plan's activity ("game night") when the question says a word of it: what a message
+    to the chat is about when its own words do not say."""
+    plan = _plan_of(user=user, chat=chat, question=question, names=names)
+    if plan is None or not plan.activity:
+        return ""
+    asked = set(re.findall(r"[a-z]{3,}", fold_text(question)))
+    activity = " ".join(str(plan.activity).split())
+    said = set(re.findall(r"[a-z]{3,}", fold_text(activity)))
+    if not said & asked or not draft_is_safe(activity, question=question):
+        return ""
+    return activity
 
 
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
@@ -220,17 +245,16 @@ def proposal_prepare(
             return NoProposal("rejected")
         if same_intent.status != ProposalStatus.PROPOSED or same_intent.expires_at > now:
             return proposal_view_of(same_intent)
+    said_names = [str(person.get("name") or "") for person in _people(compiled_query)]
     context = DraftContext(
-        plan=plan_summary(
-            user=user,
-            chat=destination.chat,
-            question=question,
-            names=[str(person.get("name") or "") for person in _people(compiled_query)],
+        plan=plan_summary(user=user, chat=destination.chat, question=question, names=said_names),
+        plan_activity=plan_activity(
+            user=user, chat=destination.chat, question=question, names=said_names
         ),
         question=question,
         recipient_name=destination.recipient_name,
         named_as=(
-            _named_as(compiled_query, destination.person.pk)
+            (_named_as(compiled_query, destination.person.pk) or destination.named_as)
             if destination.person is not None
             else destination.named_as
         ),

@@ -89,7 +89,12 @@ from retrieval.memory.findings import (
     plan_finding,
     ranking_findings,
 )
-from retrieval.memory.followup import CALENDAR_WORDS, action_follow_up, group_follow_up
+from retrieval.memory.followup import (
+    CALENDAR_WORDS,
+    action_follow_up,
+    action_recipient,
+    group_follow_up,
+)
 from retrieval.memory.kinship import KIN_FORMS, KIN_RELATIONS
 from retrieval.memory.models import (
     FactKind,
@@ -702,11 +707,13 @@ def _deed_hits(deed: DeedAnswer) -> list[_Hit]:
     return hits
 
 
-def _person_loop_hits(*, user: User, compiled: CompiledQuery) -> list[_Hit]:
-    """Every open loop with the people the question names, newest first."""
+def _person_loop_hits(
+    *, user: User, compiled: CompiledQuery, person_ids: Sequence[int] | None = None
+) -> list[_Hit]:
+    """Every open loop with the people the question names (or ``person_ids``), newest first."""
     loops = open_loops_for_user(
         user=user,
-        person_ids=_person_ids(compiled),
+        person_ids=_person_ids(compiled) if person_ids is None else person_ids,
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
@@ -2339,12 +2346,15 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.IDENTITY_LOOKUP:
         source, route = MemorySource.IDENTITY, Route.HYBRID
         found, findings = _identity_hits(user=user, compiled=compiled)
-    elif compiled.intent == Intent.ACTION_REQUEST and _person_ids(compiled):
-        # Writing to or about someone: what is still open with them grounds the draft.
+    elif (
+        compiled.intent == Intent.ACTION_REQUEST
+        and (recipient := action_recipient(user=user, compiled=compiled))[0]
+    ):
+        # Writing to someone: what is still open with them grounds the draft.
         source, route = MemorySource.OPEN_LOOPS, Route.HYBRID
         found = (
-            _person_loop_hits(user=user, compiled=compiled)
-            + action_follow_up(user=user, compiled=compiled, now=now).hits()
+            _person_loop_hits(user=user, compiled=compiled, person_ids=recipient[0])
+            + action_follow_up(user=user, compiled=compiled, now=now, recipient=recipient).hits()
         )
     elif compiled.intent == Intent.ACTION_REQUEST and (
         groups := chats_named(user=user, question=compiled.question, groups_only=True)

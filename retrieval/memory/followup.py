@@ -35,6 +35,7 @@ from retrieval.answerability import topic_terms
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
+from retrieval.memory.recipient import Mention, not_automated, recipient_of
 from retrieval.types import CompiledQuery, ScopeMode
 
 # How far back the thread, news and promises are read.
@@ -145,22 +146,47 @@ def _rare(*, user: User, words: Iterable[str]) -> set[str]:
     return rare
 
 
-def _recipient(compiled: CompiledQuery) -> tuple[tuple[int, ...], set[str]]:
-    """The first person the question names: their ids and the words that name them."""
-    for person in compiled.people:
-        if person.person_ids:
-            names = {fold_text(part) for part in (person.name or "").split() if len(part) > 2}
-            return tuple(person.person_ids), names
-    return (), set()
+def action_recipient(*, user: User, compiled: CompiledQuery) -> tuple[tuple[int, ...], set[str]]:
+    """The recipient (``retrieval.memory.recipient.recipient_of``, as the proposal reads it):
+    their ids and the words that name them. A question whose names all lie in what to say
+    keeps its first named person that is not an automated sender."""
+    mentions = [
+        Mention(name=person.name or "", person_ids=tuple(person.person_ids))
+        for person in compiled.people
+    ]
+    ids, short_form = recipient_of(user=user, question=compiled.question, mentions=mentions)
+    named = short_form
+    if ids:
+        named = named or next(
+            (person.name or "" for person in compiled.people if set(ids) & set(person.person_ids)),
+            "",
+        )
+    else:
+        for person in compiled.people:
+            kept = not_automated(user=user, person_ids=person.person_ids)
+            if kept:
+                ids, named = kept, person.name or ""
+                break
+    if not ids:
+        return (), set()
+    names = {fold_text(part) for part in named.split() if len(part) > 2}
+    return tuple(ids), names
 
 
 def _trusted(message: Message) -> bool:
     return not is_suspicious(message.text or "")
 
 
-def action_follow_up(*, user: User, compiled: CompiledQuery, now: datetime) -> FollowUp:
-    """The messages an action request to the person it names follows up (see the module)."""
-    person_ids, recipient_names = _recipient(compiled)
+def action_follow_up(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    now: datetime,
+    recipient: tuple[tuple[int, ...], set[str]] | None = None,
+) -> FollowUp:
+    """The messages an action request to the person it names follows up (see the module);
+    ``recipient`` is ``action_recipient``'s, when the caller has it."""
+    person_ids, recipient_names = recipient or action_recipient(user=user, compiled=compiled)
     if not person_ids:
         return FollowUp()
     readable = _readable(user=user, compiled=compiled, now=now)
@@ -178,8 +204,20 @@ def action_follow_up(*, user: User, compiled: CompiledQuery, now: datetime) -> F
         readable.filter(thread_source, sent_at__gte=since).order_by("-sent_at", "-pk")[:SCAN_LIMIT]
     )
     question_terms = {word for term in topic_terms(compiled) for word in _terms(term)}
+    # A name that is not the recipient's is what the message is about ("game night" read as
+    # a bot's name, "tell Ana that Pia is coming").
+    question_terms |= {
+        word
+        for person in compiled.people
+        if not set(person.person_ids) & set(person_ids)
+        for word in _terms(person.name or "")
+    }
     question_terms -= recipient_names
-    thread = _thread(recent_direct, question_terms)
+    thread = _thread(
+        recent_direct,
+        question_terms,
+        planned=_planned(recent_direct, question=compiled.question, since=now - PLAN_DAYS),
+    )
     last_told = next((m.sent_at for m in recent_direct if m.is_from_self), since)
     anchors = _rare(
         user=user,
@@ -227,7 +265,11 @@ def group_follow_up(
     since = now - FOLLOW_UP_WINDOW
     recent = list(readable.filter(sent_at__gte=since).order_by("-sent_at", "-pk")[:SCAN_LIMIT])
     question_terms = {word for term in topic_terms(compiled) for word in _terms(term)}
-    thread = _thread(recent, question_terms)
+    thread = _thread(
+        recent,
+        question_terms,
+        planned=_planned(recent, question=compiled.question, since=now - PLAN_DAYS),
+    )
     return FollowUp(
         thread=tuple(message.pk for message in reversed(thread)),
         promises=_group_promises(
@@ -241,9 +283,12 @@ def group_follow_up(
     )
 
 
-def _thread(recent_direct: Sequence[Message], question_terms: set[str]) -> list[Message]:
+def _thread(
+    recent_direct: Sequence[Message], question_terms: set[str], planned: Message | None = None
+) -> list[Message]:
     """Newest first: the latest message about the request's topic (else their latest message
-    that says something), and the user's latest message that says something."""
+    that says something), and the user's latest message that says something; with them, the
+    plan the request is about (``_planned``)."""
     trusted = [message for message in recent_direct if _trusted(message)]
     wordy = [m for m in trusted if len((m.text or "").split()) >= THREAD_WORDS]
     on_topic = next((m for m in trusted if _has_term(m.text, question_terms)), None)
@@ -251,7 +296,63 @@ def _thread(recent_direct: Sequence[Message], question_terms: set[str]) -> list[
         on_topic = next((m for m in wordy if not m.is_from_self), None)
     own = next((m for m in wordy if m.is_from_self), None)
     chosen = {m.pk: m for m in (on_topic, own) if m is not None}
-    return sorted(chosen.values(), key=lambda m: (m.sent_at, m.pk), reverse=True)[:THREAD_MESSAGES]
+    newest = sorted(chosen.values(), key=lambda m: (m.sent_at, m.pk), reverse=True)
+    newest = newest[:THREAD_MESSAGES]
+    if planned is not None and planned.pk not in {m.pk for m in newest}:
+        newest = sorted([*newest, planned], key=lambda m: (m.sent_at, m.pk), reverse=True)
+    return newest
+
+
+# A weekday the request names ("I can't make thursday") is the plan it is about when a
+# message of the last days names it too ("thu 7:30?" / "thu 7:30 ok"): further back, that day
+# was another week's.
+PLAN_DAYS = timedelta(days=7)
+_WEEKDAY_NUMBERS = {
+    **dict.fromkeys(("monday", "mon"), 0),
+    **dict.fromkeys(("tuesday", "tues", "tue"), 1),
+    **dict.fromkeys(("wednesday", "wed"), 2),
+    **dict.fromkeys(("thursday", "thurs", "thur", "thu"), 3),
+    **dict.fromkeys(("friday", "fri"), 4),
+    **dict.fromkeys(("saturday", "sat"), 5),
+    **dict.fromkeys(("sunday", "sun"), 6),
+}
+# "sat" and "sun" are also words ("I sat down", "the sun"): a day only before a time or date,
+# or after "on", "this", "next", "till".
+_AMBIGUOUS_DAYS = frozenset({"sat", "sun"})
+_DAY_WORD = re.compile(r"[a-z]+")
+_DAY_BEFORE = re.compile(r"\b(?:on|this|next|till|until|by)\s+$")
+_DAY_AFTER = re.compile(r"^\.?\s*(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\b)")
+
+
+def _days_named(text: str) -> set[int]:
+    folded = fold_text(text or "")
+    days: set[int] = set()
+    for match in _DAY_WORD.finditer(folded):
+        word = match.group()
+        if word not in _WEEKDAY_NUMBERS:
+            continue
+        if word in _AMBIGUOUS_DAYS and not (
+            _DAY_AFTER.match(folded[match.end() :]) or _DAY_BEFORE.search(folded[: match.start()])
+        ):
+            continue
+        days.add(_WEEKDAY_NUMBERS[word])
+    return days
+
+
+def _planned(recent: Sequence[Message], *, question: str, since: datetime) -> Message | None:
+    """The newest trusted message since ``since`` that names a weekday the request names: the
+    arrangement it follows up ("let Ana know I can't make thursday" → "thu 7:30 ok")."""
+    days = _days_named(question)
+    if not days:
+        return None
+    return next(
+        (
+            message
+            for message in recent
+            if message.sent_at >= since and _trusted(message) and days & _days_named(message.text)
+        ),
+        None,
+    )
 
 
 def _news(
