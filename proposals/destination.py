@@ -21,8 +21,10 @@ from conversations.models import Chat, ChatKind, Person
 from proposals.choice import direct_chat_choice
 from proposals.groups import groups_named
 from proposals.wording import content_start
+from retrieval.compile import TITLES
+from retrieval.lexicon import fold_text
 from retrieval.memory.models import LoopKind
-from retrieval.memory.recipient import Mention, platforms_asked, recipient_of
+from retrieval.memory.recipient import Mention, not_automated, platforms_asked, recipient_of
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
 
@@ -33,8 +35,8 @@ class Destination:
     person: Person | None
     # The open loop with this person that the message follows up, newest first.
     loop: OpenLoop | None = None
-    # How the question named a group ("the climbing group"), or a person by a short form the
-    # compiled query does not hold ("dani"), for the drafter.
+    # How the question named the group ("the climbing group") or the person ("dani", "Dr.
+    # Okafor"), for the drafter.
     named_as: str = ""
     # Said on the card when the choice between contacts was not the question's own.
     note: str = ""
@@ -56,8 +58,8 @@ def _person_ids(
     *, user: User, compiled_query: Mapping[str, Any], question: str
 ) -> tuple[list[int], str]:
     """The recipient (``retrieval.memory.recipient.recipient_of``): the person named first,
-    never an automated sender, or the contact a short form at the recipient's place names,
-    with that word as the question wrote it."""
+    never an automated sender, or the contact a short form at the recipient's place names;
+    with the name as the question wrote it."""
     mentions = []
     people = compiled_query.get("people") or []
     for person in people if isinstance(people, list) else []:
@@ -66,12 +68,15 @@ def _person_ids(
         ids = tuple(value for value in person.get("personIds") or [] if isinstance(value, int))
         mentions.append(Mention(name=str(person.get("name") or ""), person_ids=ids))
     groups = groups_named(user=user, head=question[: content_start(question)])
-    return recipient_of(
+    ids, named_as = recipient_of(
         user=user,
         question=question,
         mentions=mentions,
         group_words=[group.named_as for group in groups],
     )
+    if ids and not named_as:
+        named_as = next((m.name for m in mentions if set(m.person_ids) & set(ids)), "")
+    return ids, named_as
 
 
 def _said_names(compiled_query: Mapping[str, Any]) -> list[str]:
@@ -127,6 +132,53 @@ def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
         .order_by("-last_from_them", "size", "-pk")
         .first()
     )
+
+
+def _same_name_on(
+    *,
+    user: User,
+    person_ids: Sequence[int],
+    compiled_query: Mapping[str, Any],
+    named_as: str,
+    platforms: set[str],
+) -> list[int]:
+    """When none of the recipient's contacts has a direct chat on the platform the question
+    asks for ("reply to Dr Okafor by email" for a contact saved with the title on Slack), the
+    contact saved under the same name there ("Chidi Okafor" on email) whom the user has
+    written to: one human saved twice. Every word of the name the question said, titles left
+    out, must be one of the contact's name words; never an automated sender."""
+    direct = _direct_chats(user=user, person_ids=person_ids)
+    if any(chat.platform in platforms for chat in direct):
+        return []
+    said = named_as or next(
+        (
+            str(person.get("name") or "")
+            for person in compiled_query.get("people") or []
+            if isinstance(person, dict) and set(person.get("personIds") or []) & set(person_ids)
+        ),
+        "",
+    )
+    words = {word for word in re.findall(r"[a-z]+", fold_text(said)) if word not in TITLES}
+    words = {word for word in words if len(word) > 1}
+    if not words:
+        return []
+    candidates = (
+        Person.objects.filter(
+            user=user,
+            memberships__chat__kind=ChatKind.DIRECT,
+            memberships__chat__platform__in=sorted(platforms),
+            memberships__chat__is_excluded_from_ai=False,
+            memberships__chat__messages__is_from_self=True,
+        )
+        .exclude(pk__in=list(person_ids))
+        .distinct()
+    )
+    found = []
+    for candidate in candidates:
+        name_words = set(re.findall(r"[a-z]+", fold_text(candidate.display_name)))
+        if words <= name_words:
+            found.append(candidate.pk)
+    return not_automated(user=user, person_ids=found)
 
 
 def _scoped_person_ids(*, user: User, scope_chat_ids: Sequence[int]) -> list[int]:
@@ -214,6 +266,17 @@ def destination_resolve(
         in_group := _group_said_in(user=user, question=question, person_ids=person_ids)
     ) is not None:
         return in_group
+    if platforms:
+        person_ids = [
+            *person_ids,
+            *_same_name_on(
+                user=user,
+                person_ids=person_ids,
+                compiled_query=compiled_query,
+                named_as=named_as,
+                platforms=platforms,
+            ),
+        ]
     choice = direct_chat_choice(
         user=user,
         chats=_direct_chats(user=user, person_ids=person_ids),

@@ -218,3 +218,41 @@ def test_a_weekday_from_another_week_is_no_plan(user):
         Message.objects.filter(pk__in=followed.thread).values_list("platform_message_id", flat=True)
     )
     assert "t4" not in cited
+
+
+def test_a_platform_asked_for_reaches_the_same_person_saved_there_without_the_title(user):
+    ingest(
+        user,
+        chat_of("dm-wendell", "Dr. Wendell Price", platform="slack"),
+        say("w1", NOW - 3 * DAY, "Morning Dr Price, the forms are signed", platform="slack"),
+    )
+    thread = IncomingChat(
+        platform="email",
+        platform_chat_id="mail-forms",
+        title="Forms for the renewal",
+        kind=ChatKind.DIRECT,
+        participants=(
+            IncomingIdentity(
+                platform="email", email="wprice@example.org", display_name="Wendell Price"
+            ),
+        ),
+    )
+    ingest(
+        user,
+        thread,
+        IncomingMessage(
+            platform_message_id="e1",
+            sent_at=NOW - 2 * DAY,
+            text="Dear Dr. Price, please find the forms attached.",
+            is_from_self=True,
+        ),
+    )
+    refresh(user)
+
+    by_email = proposal_of(propose(user, "reply to Dr Price by email that the forms are signed"))
+    on_slack = proposal_of(
+        propose(user, "reply to Dr Price on slack that the forms are signed", request_id="s")
+    )
+
+    assert by_email.destination_chat.platform_chat_id == "mail-forms"
+    assert on_slack.destination_chat.platform_chat_id == "dm-wendell"
