@@ -65,8 +65,8 @@ def _person_ids(
     for person in people if isinstance(people, list) else []:
         if not isinstance(person, dict):
             continue
-        ids = tuple(value for value in person.get("personIds") or [] if isinstance(value, int))
-        mentions.append(Mention(name=str(person.get("name") or ""), person_ids=ids))
+        said = tuple(value for value in person.get("personIds") or [] if isinstance(value, int))
+        mentions.append(Mention(name=str(person.get("name") or ""), person_ids=said))
     groups = groups_named(user=user, head=question[: content_start(question)])
     ids, named_as = recipient_of(
         user=user,
