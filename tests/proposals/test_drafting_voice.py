@@ -3,6 +3,7 @@ what to say after a platform or a separator, days and months written as names, a
 a message to a chat is about (pure functions)."""
 
 import re
+from typing import Any
 
 import pytest
 
@@ -18,8 +19,8 @@ from proposals.drafting import (
 from retrieval.memory.followup import FollowUpRole
 
 
-def _context(question: str, **overrides) -> DraftContext:
-    values = {
+def _context(question: str, **overrides: Any) -> DraftContext:
+    values: dict[str, Any] = {
         "question": question,
         "recipient_name": "Wendell Price",
         "named_as": "",
