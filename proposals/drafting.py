@@ -127,7 +127,28 @@ _MESSAGE_KINDS = frozenset({"follow-up", "check-in", "catch-up", "heads-up", "th
 _LEADING_FILLER = re.compile(r"^\s*(?:again|back|once\s+more|,)\s*", re.IGNORECASE)
 _TRAILING_FILLER = re.compile(r"\s*(?:again|please|pls|for\s+me)\s*[.!?]*\s*$", re.IGNORECASE)
 
+
+def _you_form(match: re.Match[str]) -> str:
+    """ "he wants" → "you want", "she goes" → "you go", "he tries" → "you try"."""
+    verb = match.group(1)
+    if verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif re.search(r"(?:sh|ch|x|ss|o)es$", verb):
+        verb = verb[:-2]
+    else:
+        verb = verb[:-1]
+    return f"you {verb}"
+
+
 _SECOND_PERSON = (
+    (
+        re.compile(
+            r"\b(?:he|she)\s+(?!(?:is|has|was|always|also|just|never|still|only)\b)"
+            r"([a-z]{2,}[^s\W]s)\b",
+            re.IGNORECASE,
+        ),
+        _you_form,
+    ),
     (re.compile(r"\b(?:he|she|they)'s\b", re.IGNORECASE), "you're"),
     (re.compile(r"\b(?:he|she|they)\s+is\b", re.IGNORECASE), "you are"),
     (re.compile(r"\bthey're\b", re.IGNORECASE), "you're"),
@@ -214,6 +235,18 @@ def ask_of(question: str, named_as: str) -> Ask:
         return Ask(message=courtesy)
     if after and (match := _FIRST_PERSON_CLAUSE.search(after)):
         return Ask(message=_tidy(match["x"]))
+    if after and (match := _THANK_YOU_FOR.search(after)):
+        return Ask(message=f"Thank you for {_tidy(_second_person(match['x']))}!")
+    if after and (match := _COURTESY_START.search(after)):
+        return Ask(message=_tidy(match["x"]))
+    if (
+        after
+        and re.search(r"\bremind\s+$", before, re.I)
+        and not re.match(r"^\s*(?:about|to|re|regarding|of|that|again|with)\b", after, re.I)
+        and _CLAUSE.search(after)
+    ):
+        # "remind Hemi the inset is due at 5": what they are reminded of, said.
+        return Ask(message="Just a friendly reminder: " + _tidy(after.strip()))
     hyphenated = _HYPHENATED_MESSAGE.search(after or text)
     if hyphenated and hyphenated["x"].casefold() not in _MESSAGE_KINDS:
         return Ask(message=_tidy(hyphenated["x"].replace("-", " ")))
@@ -243,6 +276,24 @@ def ask_of(question: str, named_as: str) -> Ask:
         return Ask(topic=rest)
     return Ask()
 
+
+# "text Ben thanks for the ute, I filled it up", "tell Ana sorry I missed it": a courtesy
+# right after the name opens the message itself.
+_COURTESY_START = re.compile(
+    r"^\s*,?\s*(?P<x>(?:thanks|thank\s+you|thx|sorry|congrats|congratulations|happy\s+\w+"
+    r"|good\s+luck|welcome\s+back|get\s+well)\b.+)",
+    re.IGNORECASE,
+)
+# "send Sam a thank-you on Slack for the counts": the thanks, said.
+_THANK_YOU_FOR = re.compile(
+    r"^\s*an?\s+(?:(?:quick|big|little|short)\s+)?thank[- ]?you(?:\s+(?:note|message|text))?"
+    r"(?:\s+(?:on|by|via|over)\s+\w+)?\s+for\s+(?P<x>.+)",
+    re.IGNORECASE,
+)
+# A clause: what follows has a verb of being, having or happening.
+_CLAUSE = re.compile(
+    r"\b(?:is|are|was|were|will|'s|has|have|starts?|opens?|closes?|moved|changed|due)\b", re.I
+)
 
 # "say happy birthday to Ana", "wish Ana luck", "thank Ana for the lift", "congratulate Ana
 # on the job", "apologise to Ana for the mess": the courtesy is the message.
@@ -280,6 +331,13 @@ def _courtesy(before: str, after: str) -> str:
 # --- the user's voice ------------------------------------------------------------------------
 
 
+# Words a nickname or kin name opens with, said together with the name.
+_EPITHETS = frozenset(
+    {"big", "little", "lil", "old", "young", "uncle", "aunt", "auntie", "aunty", "cousin",
+     "tio", "tia", "tante", "onkel", "nonna", "nonno", "zio", "zia"}
+)  # fmt: skip
+
+
 def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
     """How the greeting addresses the recipient, and their first name (for the facts relayed
     to them): with the title the question or the saved name uses ("reply to dr okafor" →
@@ -298,6 +356,9 @@ def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
         return f"{said_title[0].upper()}{said_title[1:]} {surname or first}", first
     if title and surname:
         return f"{title} {surname}", first
+    if len(words) > 1 and fold_text(first) in _EPITHETS:
+        # "Big Ben", "Uncle Joe": the epithet belongs to the name.
+        return f"{first} {words[1]}", words[1]
     if (
         len(said) == 1
         and first

@@ -186,3 +186,51 @@ def test_a_draft_never_says_it_was_sent():
 
     assert not re.search(r"\b(?:sent|delivered|done)\b", draft, re.IGNORECASE)
     assert "I'll send the forms tomorrow." in draft
+
+
+@pytest.mark.parametrize(
+    ("question", "named_as", "expected"),
+    [
+        (
+            "Text Otto thanks for the trailer, I returned it full",
+            "Otto",
+            Ask(message="thanks for the trailer, I returned it full"),
+        ),
+        (
+            "Send Otto a thank-you on Slack for the spreadsheet",
+            "Otto",
+            Ask(message="Thank you for the spreadsheet!"),
+        ),
+        (
+            "Remind Otto the grant report is due friday at noon",
+            "Otto",
+            Ask(message="Just a friendly reminder: the grant report is due friday at noon"),
+        ),
+        (
+            "Remind Otto about the grant report",
+            "Otto",
+            Ask(topic="the grant report", is_reminder=True),
+        ),
+    ],
+)
+def test_a_courtesy_or_a_reminded_clause_after_the_name_is_the_message(
+    question, named_as, expected
+):
+    assert ask_of(question, named_as) == expected
+
+
+def test_third_person_verbs_agree_with_you():
+    draft = local_draft(
+        _context(
+            "Ask Otto if he wants to come and whether she tries the early slot",
+            recipient_name="Otto Brandvold",
+            named_as="Otto",
+        )
+    )
+
+    assert "if you want to come and whether you try the early slot" in draft
+
+
+def test_an_epithet_is_said_with_the_name():
+    assert address_names("Big Otto \U0001f43b", "Big Otto") == ("Big Otto", "Otto")
+    assert address_names("Uncle Rasmus", "") == ("Uncle Rasmus", "Rasmus")
