@@ -302,7 +302,9 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
         return [], []
     answered = answered_messages([row.opened_by for row, _name in rows])
     titles = dict(
-        Chat.objects.filter(pk__in={row.chat_id for row, _name in rows}).values_list("pk", "title")
+        Chat.objects.filter(pk__in={row.chat_id for row, _name in rows})
+        .exclude(kind=ChatKind.DIRECT)
+        .values_list("pk", "title")
     )
     scored = []
     for row, name in rows:
