@@ -317,6 +317,7 @@ class MessageClaimSource(models.TextChoices):
     NATIONALITY = "nationality", "A nationality the author states (sensitive)"
     ADDRESSED = "addressed", "A relation word the message addresses someone with"
     SIGNED = "signed", "A relation word the message is signed with"
+    TRAVEL = "travel", "A trip the user's own message marks: leaving, arrived or back"
 
 
 class MessageClaim(models.Model):

@@ -29,6 +29,7 @@ from conversations.models import (
     PersonIdentity,
 )
 from retrieval.lexicon import fold_text
+from retrieval.memory.away import TRAVEL_VOCABULARY, travel_kind
 from retrieval.memory.callnames import people_called_by
 from retrieval.memory.closure import (
     CLOSE_WINDOW,
@@ -1608,7 +1609,9 @@ class PeopleDirectory:
 def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> list[MessageClaim]:
     """The claims the rules read from the user's live text messages (``message_ids`` only,
     when given): those matching the fact vocabulary give ``fact_claims`` and
-    ``nationality_claims``, those matching the kinship vocabulary their relation words."""
+    ``nationality_claims``, those matching the kinship vocabulary their relation words, and
+    the user's own messages of leaving, arriving and coming back their trips
+    (``away.travel_kind``)."""
     live = Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
     if message_ids is not None:
         live = live.filter(pk__in=list(message_ids))
@@ -1640,6 +1643,14 @@ def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> li
         ):
             if relation is not None:
                 found.setdefault(message_id, []).append({"source": source, "value": relation})
+    for message_id, text in live.filter(
+        is_from_self=True, text__iregex=TRAVEL_VOCABULARY
+    ).values_list("pk", "text"):
+        travel = travel_kind(text)
+        if travel:
+            found.setdefault(message_id, []).append(
+                {"source": MessageClaimSource.TRAVEL, "value": travel}
+            )
     return [
         MessageClaim(user=user, message_id=message_id, position=position, **fields)
         for message_id, claims in sorted(found.items())
