@@ -88,18 +88,8 @@ def _stems(terms: Sequence[str]) -> list[str]:
 
 
 def _names_topic(text: str, terms: Sequence[str]) -> bool:
-    """A word of ``text`` starts with a term's stem; a short term (four letters or fewer) is a
-    whole word or its plural ("pad" is not "paddles")."""
     folded = fold_text(text)
-    for term in terms:
-        for form in (term, *same_words(term)):
-            if len(form) <= 4:
-                pattern = rf"(?<!\w){re.escape(form)}(?:s|es)?(?!\w)"
-            else:
-                pattern = rf"(?<!\w){re.escape(form[: max(4, len(form) - 2)])}"
-            if re.search(pattern, folded):
-                return True
-    return False
+    return any(re.search(rf"(?<!\w){re.escape(stem)}", folded) for stem in _stems(terms))
 
 
 def deed_answer(

@@ -160,12 +160,3 @@ def test_the_detail_says_what_was_promised_the_ask_and_its_deadline():
     )
     assert detail == "Ola asked you to water their plants while they're away"
     assert deadline("no rush, before the 20th ideally") == "before the 20th"
-
-
-def test_a_short_topic_word_is_a_whole_word_not_the_start_of_another():
-    from retrieval.memory.deeds import _names_topic
-
-    assert not _names_topic("deal, I'll bring the paddles", ["pad"])
-    assert _names_topic("left both pads with his flatmate", ["pad"])
-    assert _names_topic("sent you the photos last night", ["pics"])
-    assert _names_topic("the certificates are attached", ["certificate"])
