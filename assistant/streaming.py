@@ -60,6 +60,7 @@ class ModelReader(Generic[Ending]):
         if self.is_exhausted:
             return "", None
         started, self._started = self._started, None
+        item: str | Ending
         try:
             if started is not None:
                 item = await _continued(*started)
@@ -77,6 +78,7 @@ class ModelReader(Generic[Ending]):
     def _ready_into(self, texts: list[str]) -> Ending | None:
         while True:
             step: Any = anext(self._items)
+            item: str | Ending
             try:
                 handed = step.send(None)
             except StopIteration as done:
