@@ -1469,7 +1469,7 @@ q(
     "11-12 18:30",
     "Draft to Mam on WhatsApp: your flight moved to Sunday 20 December, landing "
     "in Dublin at 15:05.",
-    kf=[["20"]],
+    kf=[["20", "20th"]],
     prop=("mam", "wa:mam"),
 )
 q(
@@ -1596,7 +1596,7 @@ q(
     "The club moved the autumn tournament to Saturday 24 October at 10:00 (you and Álvaro "
     "both said yes), and Tuesday's session was called off for rain.",
     ev=["p10", "p13"],
-    kf=[["24"]],
+    kf=[["24", "24th"]],
     scope="wa:padel",
 )
 q(
@@ -1666,7 +1666,7 @@ q(
     "10-01 07:40",
     "The 2º ESO trip to Toledo is Friday 23 October; signed permission forms are due by 9 October.",
     ev=["s2"],
-    kf=[["23"], ["9 October", "October 9", "9 oct", "oct 9", "9th"]],
+    kf=[["23", "23rd"], ["9 October", "October 9", "9 oct", "oct 9", "9th"]],
 )
 q(
     "school",
@@ -1696,7 +1696,7 @@ q(
     "Marta Ruiz moved the first-term marks deadline from 6 to 13 November (board on the "
     "16th); Tom was relieved.",
     ev=["s12"],
-    kf=[["13"]],
+    kf=[["13", "13th"]],
     people=["marta_r"],
     scope="slack:dept",
 )
@@ -1818,7 +1818,7 @@ q(
     "No. Inés suggested Thursday 26 November and Aoife said maybe, she'd confirm closer to "
     "the time; it's only proposed.",
     ev=[["b9", "b10"]],
-    kf=[["26"]],
+    kf=[["26", "26th"]],
     yn="no",
     status="proposed",
 )
@@ -1857,7 +1857,7 @@ q(
     "tell aoife to confirm the 26th for book club",
     "11-16 11:00",
     "Draft to Aoife Brennan asking her to confirm Thursday 26 November for book club.",
-    kf=[["26"]],
+    kf=[["26", "26th"]],
     prop=("aoife", ""),
 )
 q(
@@ -2086,7 +2086,7 @@ q(
     "The dinner moved to Friday 13 November at 20:30 and Inés will tell the others; she "
     "owes you 45€ for her half of the headphones.",
     ev=["h8"],
-    kf=[["13"], ["45"]],
+    kf=[["13", "13th"], ["45"]],
     scope="wa:ines",
 )
 q(
@@ -2108,7 +2108,7 @@ q(
     "Friday 30 October between 15:00 and 18:00: Calderas Rápidas moved the visit from "
     "Wednesday 28 morning.",
     ev=["f3"],
-    kf=[["30"], ["15:00", "3pm", "3 pm"]],
+    kf=[["30", "30th"], ["15:00", "3pm", "3 pm"]],
     status="moved",
 )
 q(
@@ -2163,7 +2163,7 @@ q(
     "11-21 09:00",
     "Thursday 26 November in the afternoon; you told Lucía you're home from 16:00.",
     ev=["f7"],
-    kf=[["26"]],
+    kf=[["26", "26th"]],
 )
 q(
     "flat",
@@ -2235,7 +2235,7 @@ q(
     "Her boss needs her on Friday, so she takes the AVE on Saturday 31 at 8:00 and arrives "
     "at Atocha at 10:30; you'll meet her there before the Prado at 11; she's bringing turrón.",
     ev=["v6"],
-    kf=[["31"]],
+    kf=[["31", "31st"]],
     scope="wa:martav",
 )
 q(
@@ -2274,7 +2274,7 @@ q(
     "11-23 12:00",
     "Sunday 27 December at Mam's.",
     ev=["c3"],
-    kf=[["27"]],
+    kf=[["27", "27th"]],
 )
 q(
     "engagement",
