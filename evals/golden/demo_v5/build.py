@@ -2462,7 +2462,7 @@ RANKINGS = [
     ("dev", "who do i message the most on slack", "11-30 18:00", 2, {"platform": "slack"}),
     ("dev", "top 3 people i talked to in september", "10-01 08:00", 3, {"month": 9}),
     ("dev", "who do i talk to most on signal", "10-15 22:00", 1, {"platform": "signal"}),
-    ("heldout", "who did i text the most in november", "11-30 22:00", 3, {"month": 11}),
+    ("heldout", "who did i talk to the most in november", "11-30 22:00", 3, {"month": 11}),
     ("heldout", "most active person in book club?", "11-25 10:00", 1, {"chat": "tg:books"}),
     ("heldout", "who do i talk to the most overall", "11-29 12:00", 3, {}),
     (
