@@ -10,7 +10,8 @@ question names people -- the same for the messages those people sent.
 
 Three rules (the second in three forms) read the question's words and turn a question into the
 deterministic no-evidence answer; each was calibrated on the development half of LoCoMo
-(docs/EVALS.md) so that it refuses few answerable questions (together 2.1% on that half):
+(docs/EVALS.md) so that it refuses few answerable questions (with the rules below, 2.5% on that
+half):
 
 1. **No topic** (``no_topic``). Not one topic word of the question occurs in any live message
    of the user's history, whatever the scope or window, none is a misspelling of a word the
@@ -163,11 +164,11 @@ WEAK_PEOPLE_COVERAGE_GAP = 0.4
 # ``TOLD_COVERAGE_MAX`` of the topic (unknown words counting against it), and what they tell
 # of someone else (the others' statements, the named person's questions to them) at least
 # ``TOLD_COVERAGE_GAP`` more. Development half of LoCoMo, on the questions rules 1-3 leave
-# (docs/EVALS.md, "Who the topic is told of"): 0.5 / 0.4 refused 5 answerable questions more
-# (0.7%; two of them annotated with the other speaker's message as evidence) and 39
-# unanswerable ones (16.5%); 0.4 / 0.4: 5 / 31; 0.3 / 0.4: 4 / 21; 0.5 / 0.3: 11 / 52;
-# 0.5 / 0.5: 4 / 24. Counting each word for the sender only, whatever the sentence: 0.5 / 0.4
-# refused 5 / 30.
+# (docs/EVALS.md, "Who the topic is told of"): 0.5 / 0.4 refused 4 answerable questions more
+# (0.5%; two of them annotated with the other speaker's message as evidence) and 39
+# unanswerable ones (16.5%); 0.4 / 0.4: 4 / 31; 0.3 / 0.4: 3 / 21; 0.5 / 0.3: 8 / 52;
+# 0.5 / 0.5: 3 / 24. Counting each word for its sender whatever the sentence, 0.5 / 0.4
+# refused 9 / 16.
 TOLD_HITS = 20
 TOLD_COVERAGE_MAX = 0.5
 TOLD_COVERAGE_GAP = 0.4
