@@ -13,6 +13,7 @@ from retrieval.answerability import (
     STRONG_SIMILARITY,
     WEAK_STRENGTH,
     EvidenceSignals,
+    _is_about_reader,
     answerability_assess,
     answerability_decide,
     names_people_as_topic,
@@ -768,3 +769,22 @@ def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(use
     retrieval = _ask(user, "where did Lina say to have dinner in Seville?")
     assert retrieval.unanswerable_rule is None
     assert not retrieval.is_no_evidence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "about_reader"),
+    [
+        ("what did you bake for the fair?", True),
+        ("is it a yoga class?", True),
+        ("your crumble sold out in an hour", True),
+        ("i loved your crumble", False),
+        ("i baked a crumble for the fair", False),
+        ("tu tarta se vendio en una hora", True),
+        ("eu fiz um bolo de laranja", False),
+        ("o teu bolo acabou logo", True),
+    ],
+)
+def test_a_sentence_is_about_its_reader_when_it_asks_them_or_speaks_only_of_them(
+    sentence, about_reader
+):
+    assert _is_about_reader(sentence) is about_reader
