@@ -364,7 +364,7 @@ class _PlanReplay:
             self.plan_by_message[message_id] = draft
 
 
-def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tuple]:
+def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tuple[Any, ...]]:
     """The user's live messages that use the plan vocabulary, oldest first (from ``since``)."""
     vocabulary = "|".join(re.escape(term) for term in _PLAN_VOCABULARY)
     rows = Message.objects.filter(user=user, deleted_at__isnull=True, text__iregex=vocabulary)
@@ -1006,7 +1006,7 @@ def _chats_user_wrote_in_before(
         return {row[0] for row in cursor.fetchall()}
 
 
-def _chat_messages_of(rows: Iterable[tuple]) -> dict[int, dict[int, _ChatMessage]]:
+def _chat_messages_of(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[int, _ChatMessage]]:
     """Rows of (chat id, *``_CHAT_MESSAGE_FIELDS``) by chat, then by message id."""
     by_chat: dict[int, dict[int, _ChatMessage]] = {}
     for chat_id, *fields in rows:
@@ -1850,7 +1850,9 @@ def facts_assemble(*, user: User) -> int:
     return len(book.drafts)
 
 
-_FactShape = tuple[str, str, int | None, datetime, bool, str, int | None, frozenset]
+_FactShape = tuple[
+    str, str, int | None, datetime, bool, str, int | None, frozenset[tuple[int, str]]
+]
 
 
 def _drafts_shape(drafts: Sequence[_FactDraft]) -> list[_FactShape]:
@@ -1879,7 +1881,7 @@ def _stored_shapes(*, user: User) -> tuple[dict[int, list[_FactShape]], dict[int
         "fact_id", "message_id", "basis"
     ):
         sources.setdefault(fact_id, set()).add((message_id, basis))
-    facts: dict[int, list[tuple]] = {}
+    facts: dict[int, list[tuple[Any, ...]]] = {}
     for row in (
         PersonFact.objects.filter(user=user)
         .order_by("pk")
