@@ -38,7 +38,7 @@ from conversations.models import (
     PersonIdentity,
 )
 from conversations.selectors import direct_chats_latest
-from retrieval.dates import HOLIDAY_NAMES, Direction, resolve_time_expression
+from retrieval.dates import Direction, resolve_time_expression
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import (
     DESCRIPTOR_FORMS,
@@ -1506,32 +1506,6 @@ def _where_asked(masked: str, intent: Intent) -> list[tuple[int, int]]:
     return [match.span()] if match else []
 
 
-_HOLIDAY_WORDS = re.compile(
-    r"\b(?:"
-    + "|".join(
-        re.escape(name).replace(r"\ ", r"\s+")
-        for name in sorted(HOLIDAY_NAMES, key=len, reverse=True)
-        if not name.startswith("the ")
-    )
-    + r")\b"
-)
-
-
-def _holiday_words(folded: str, time_span: tuple[int, int] | None) -> list[tuple[int, str]]:
-    """A holiday that sets the time of the event asked about ("what day is thanksgiving
-    dinner?") is its topic too: messages planning it name it ("are you coming for
-    Thanksgiving?") weeks before, so its name stays a keyword beside the window it gives.
-    ``time_span`` is None for a window on send time ("what did Ana say at Christmas"), where
-    the day is what is asked about, not a word the messages must use."""
-    if time_span is None:
-        return []
-    start, end = time_span
-    return [
-        (start + match.start(), " ".join(match.group(0).split()))
-        for match in _HOLIDAY_WORDS.finditer(folded[start:end])
-    ]
-
-
 def _keywords(
     *,
     text: str,
@@ -1730,12 +1704,6 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
             extra=[
                 *((item.start, item.value) for item in unresolved_mentions),
                 *_outcome_nouns(masked),
-                *_holiday_words(
-                    folded,
-                    time_span
-                    if time_range is not None and time_range.applies_to == TimeTarget.EVENT
-                    else None,
-                ),
             ],
         ),
     )

@@ -522,10 +522,3 @@ def test_asking_the_day_of_today_is_not_a_plan():
 def test_texting_shorthand_is_no_keyword(user):
     assert _compile(user, "wheres the potluck").keywords == ("potluck",)
     assert _compile(user, "whats ur plan for the regatta").keywords == ("regatta",)
-
-
-def test_a_holiday_that_sets_the_window_stays_a_keyword(user):
-    compiled = _compile(user, "what day is the christmas lunch at grandma's")
-    assert compiled.time_range is not None
-    assert "christmas" in compiled.keywords
-    assert "lunch" in compiled.keywords
