@@ -102,6 +102,7 @@ from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult, is_about_messages
+from retrieval.shorthand import search_forms_query
 from retrieval.slots import (
     Slot,
     asked_slot,
@@ -218,8 +219,12 @@ OPINION_REPLY_WINDOW = timedelta(hours=48)
 
 _SIGNALS_SQL = """
 WITH terms AS (
-    SELECT t.term, t.ord, websearch_to_tsquery(%(config)s::regconfig, t.term) AS query
-    FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS t(term, ord)
+    SELECT t.term, t.ord,
+           CASE WHEN t.forms = '' THEN websearch_to_tsquery(%(config)s::regconfig, t.term)
+                ELSE websearch_to_tsquery(%(config)s::regconfig, t.term)
+                     || to_tsquery(%(config)s::regconfig, t.forms)
+           END AS query
+    FROM unnest(%(terms)s::text[], %(forms)s::text[]) WITH ORDINALITY AS t(term, forms, ord)
 )
 SELECT
     t.term,
@@ -389,6 +394,7 @@ def _term_coverage(
                 "user_id": user.pk,
                 "config": TEXT_SEARCH_CONFIG,
                 "terms": terms,
+                "forms": [search_forms_query(term) for term in terms],
                 "candidate_ids": [c.message_id for c in candidates],
                 "frequency_cap": FREQUENCY_CAP,
                 "typo_similarity": TYPO_SIMILARITY,
