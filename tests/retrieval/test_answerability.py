@@ -786,7 +786,5 @@ def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(use
         ("o teu bolo acabou logo", True),
     ],
 )
-def test_a_sentence_is_about_its_reader_when_it_speaks_only_of_them(
-    sentence, about_reader
-):
+def test_a_sentence_is_about_its_reader_when_it_speaks_only_of_them(sentence, about_reader):
     assert _is_about_reader(sentence) is about_reader
