@@ -269,6 +269,11 @@ class PersonMerge(models.Model):
         Person, on_delete=models.CASCADE, related_name="merges_absorbed"
     )
     reason = models.CharField(max_length=255, blank=True)
+    # A merge memory derived from the messages (a contact saying who it is, a hand-off to
+    # another platform): how sure the rule is (0..1) and the messages it read. ``None`` and
+    # ``[]`` for a merge the user made.
+    confidence = models.FloatField(null=True, blank=True)
+    evidence_message_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     split_at = models.DateTimeField(null=True, blank=True)
 
