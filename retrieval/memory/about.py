@@ -398,6 +398,9 @@ def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_Ab
     return found
 
 
+# A message of this many distinct words (three letters or more) says something.
+TELLING_WORDS = 5
+_WORD = re.compile(r"[^\W\d_]{3,}")
 _LAST_NAME = re.compile(r"\b(?:last|family|sur)\s*name\b|\bsurname\b")
 
 
@@ -421,12 +424,17 @@ def _name_findings(
             deleted_at__isnull=True,
             chat__is_excluded_from_ai=False,
         ).values_list("pk", "text", "chat__kind")[:ABOUT_MESSAGES_READ]
-        # Their fullest messages, in a direct chat first (where the name is shown): the ones
-        # most worth reading beside the name.
+        # Their messages that say something, in a direct chat first (where the name is
+        # shown), fullest first: the ones most worth reading beside the name.
         ids = [
             pk
             for pk, text, kind in sorted(
-                texts, key=lambda row: (row[2] != ChatKind.DIRECT, -len(row[1] or ""))
+                texts,
+                key=lambda row: (
+                    len(set(_WORD.findall(fold_text(row[1] or "")))) < TELLING_WORDS,
+                    row[2] != ChatKind.DIRECT,
+                    -len(row[1] or ""),
+                ),
             )
             if not suspicious_text(text or "")
         ][:ABOUT_CITED]
