@@ -322,6 +322,7 @@ class MessageClaimSource(models.TextChoices):
     NATIONALITY = "nationality", "A nationality the author states (sensitive)"
     ADDRESSED = "addressed", "A relation word the message addresses someone with"
     SIGNED = "signed", "A relation word the message is signed with"
+    SELF = "self", "What its author says of themselves"
 
 
 class MessageClaim(models.Model):
@@ -330,7 +331,10 @@ class MessageClaim(models.Model):
     words of ``kinship``. They depend on the message alone (its text, author side and chat
     kind), so ingest keeps them per changed message and facts are assembled from them without
     reading every message again; ``subject`` is resolved to a person when facts are derived.
-    ``position`` keeps the order the rules gave within the message."""
+    ``position`` keeps the order the rules gave within the message. A ``self`` claim is what
+    a person says of themselves (``selfdescribed.self_statements``): ``kind`` occupation,
+    employer, home or name, ``value`` as written, ``subject`` the workplace said with an
+    occupation; answers read it instead of the person's messages."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="memory_claims")

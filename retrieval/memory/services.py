@@ -115,6 +115,7 @@ from retrieval.memory.models import (
 )
 from retrieval.memory.plan_words import activity_family
 from retrieval.memory.selectors import person_canonical_ids
+from retrieval.memory.selfdescribed import SELF_VOCABULARY, self_statements
 from retrieval.people_context import WORK_PLATFORMS
 
 logger = logging.getLogger(__name__)
@@ -1605,7 +1606,7 @@ _FACT_INPUTS_SQL = """
 
 # Part of ``facts_inputs_signature``: a new version of the claim rules (or their first use)
 # reads every message's claims again at the next job run.
-MESSAGE_CLAIMS_VERSION = "claims-1"
+MESSAGE_CLAIMS_VERSION = "claims-2"
 
 
 def facts_inputs_signature(*, user: User, today: date) -> str:
@@ -1878,6 +1879,18 @@ def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> li
             {"source": MessageClaimSource.NATIONALITY, "value": nationality}
             for nationality in nationality_claims(text)
         )
+    for message_id, text in live.filter(
+        is_from_self=False, sender_person__isnull=False, text__iregex=SELF_VOCABULARY
+    ).values_list("pk", "text"):
+        found.setdefault(message_id, []).extend(
+            {
+                "source": MessageClaimSource.SELF,
+                "kind": statement.kind,
+                "value": statement.value,
+                "subject": statement.place,
+            }
+            for statement in self_statements(text)
+        )
     for message_id, text in live.filter(text__iregex=KINSHIP_VOCABULARY).values_list("pk", "text"):
         for source, relation in (
             (MessageClaimSource.ADDRESSED, addressed_relation(text)),
@@ -2010,6 +2023,9 @@ def facts_assemble(*, user: User) -> int:
     kin_rows: list[_ClaimRow] = []
     for row in _claim_rows(user=user):
         message = row.message
+        if row.source == MessageClaimSource.SELF:
+            # Read by answers as the person's own words (``selfdescribed``), not as facts.
+            continue
         if row.source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED):
             kin_rows.append(row)
             continue
