@@ -183,7 +183,8 @@ async def run_admission_batched(decide: Callable[[list[T]], Sequence[R]], item: 
     admissions = _admissions_here()
     ticket = admissions.enter()
     try:
-        return await batches.admit(decide, item)
+        outcome: R = await batches.admit(decide, item)
+        return outcome
     finally:
         admissions.leave(ticket)
 

@@ -37,7 +37,7 @@ from billing.services import price_book_copy
 NEW_VERSION_DELAY = timedelta(hours=1)
 
 
-class PriceBookEntryInline(admin.TabularInline):
+class PriceBookEntryInline(admin.TabularInline[PriceBookEntry, PriceBook]):
     model = PriceBookEntry
     extra = 0
     fields = (
@@ -64,7 +64,7 @@ class PriceBookEntryInline(admin.TabularInline):
 
 
 @admin.register(PriceBook)
-class PriceBookAdmin(admin.ModelAdmin):
+class PriceBookAdmin(admin.ModelAdmin[PriceBook]):
     list_display = ("version", "effective_from", "is_locked", "entry_count", "note", "created_at")
     list_filter = ("is_locked",)
     inlines = [PriceBookEntryInline]
@@ -138,7 +138,7 @@ class PriceBookAdmin(admin.ModelAdmin):
 
 
 @admin.register(AiPolicy)
-class AiPolicyAdmin(admin.ModelAdmin):
+class AiPolicyAdmin(admin.ModelAdmin[AiPolicy]):
     list_display = ("user", "is_ai_enabled", "has_remote_consent", "daily_limit", "monthly_limit")
     list_filter = ("is_ai_enabled", "has_remote_consent")
     search_fields = ("user__email",)
@@ -154,7 +154,7 @@ class AiPolicyAdmin(admin.ModelAdmin):
         return format_micro_usd(policy.monthly_limit_micro_usd)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

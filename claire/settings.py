@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import django_stubs_ext
 import environ
 
 from claire.secret_key import local_secret_key, secret_key_refuse_insecure
+
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

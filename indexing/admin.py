@@ -45,7 +45,7 @@ def _progress_bar(*, embedded: int, failed: int, eligible: int) -> str:
 
 
 @admin.register(IndexVersion)
-class IndexVersionAdmin(admin.ModelAdmin):
+class IndexVersionAdmin(admin.ModelAdmin[IndexVersion]):
     list_display = (
         "version",
         "state",
@@ -124,7 +124,7 @@ class IndexVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(IndexProgress)
-class IndexProgressAdmin(admin.ModelAdmin):
+class IndexProgressAdmin(admin.ModelAdmin[IndexProgress]):
     list_display = (
         "user",
         "index_version",
@@ -168,7 +168,7 @@ class IndexProgressAdmin(admin.ModelAdmin):
 
 
 @admin.register(IndexJob)
-class IndexJobAdmin(admin.ModelAdmin):
+class IndexJobAdmin(admin.ModelAdmin[IndexJob]):
     list_display = (
         "pk",
         "user",
@@ -203,7 +203,7 @@ class IndexJobAdmin(admin.ModelAdmin):
 
 
 @admin.register(EmbeddingFailure)
-class EmbeddingFailureAdmin(admin.ModelAdmin):
+class EmbeddingFailureAdmin(admin.ModelAdmin[EmbeddingFailure]):
     list_display = (
         "message",
         "user",

@@ -20,7 +20,7 @@ from observability.models import (
 from observability.rollouts import rollout_change_record
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -53,7 +53,7 @@ class GateRunAdmin(ReadOnlyAdmin):
     list_filter = ("is_passed", "scope")
 
 
-class RolloutEventInline(admin.TabularInline):
+class RolloutEventInline(admin.TabularInline[RolloutEvent, Rollout]):
     model = RolloutEvent
     extra = 0
     fields = ("created_at", "action", "cohort", "actor", "gate_run", "detail")
@@ -65,13 +65,15 @@ class RolloutEventInline(admin.TabularInline):
 
 
 @admin.register(Rollout)
-class RolloutAdmin(admin.ModelAdmin):
+class RolloutAdmin(admin.ModelAdmin[Rollout]):
     list_display = ("feature", "profile", "previous_profile", "status", "percentage", "updated_at")
     list_filter = ("status",)
     filter_horizontal = ("accounts",)
     inlines = (RolloutEventInline,)
 
-    def save_model(self, request: HttpRequest, obj: Rollout, form: ModelForm, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Rollout, form: ModelForm[Any], change: bool
+    ) -> None:
         super().save_model(request, obj, form, change)
         changes: dict[str, object] = {
             name: str(form.cleaned_data.get(name)) for name in form.changed_data
@@ -84,7 +86,7 @@ class RolloutAdmin(admin.ModelAdmin):
         )
 
     def save_related(
-        self, request: HttpRequest, form: ModelForm, formsets: Any, change: bool
+        self, request: HttpRequest, form: ModelForm[Any], formsets: Any, change: bool
     ) -> None:
         super().save_related(request, form, formsets, change)
         if "accounts" in form.changed_data:
@@ -102,7 +104,7 @@ class RolloutEventAdmin(ReadOnlyAdmin):
 
 
 @admin.register(AlertRule)
-class AlertRuleAdmin(admin.ModelAdmin):
+class AlertRuleAdmin(admin.ModelAdmin[AlertRule]):
     list_display = (
         "name",
         "metric",

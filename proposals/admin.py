@@ -6,6 +6,8 @@ approval endpoints, which verify the payload hash, destination and grant.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -19,33 +21,33 @@ from proposals.models import (
 )
 
 
-class CapabilityInline(admin.TabularInline):
+class CapabilityInline(admin.TabularInline[Capability, Plugin]):
     model = Capability
     extra = 0
     fields = ("key", "kind", "label", "requires_approval", "is_granted_by_default", "is_enabled")
 
 
 @admin.register(Plugin)
-class PluginAdmin(admin.ModelAdmin):
+class PluginAdmin(admin.ModelAdmin[Plugin]):
     list_display = ("key", "name", "version", "is_builtin", "is_enabled", "created_at")
     readonly_fields = ("manifest", "created_at")
     inlines = [CapabilityInline]
 
 
 @admin.register(Capability)
-class CapabilityAdmin(admin.ModelAdmin):
+class CapabilityAdmin(admin.ModelAdmin[Capability]):
     list_display = ("key", "plugin", "kind", "requires_approval", "is_granted_by_default")
     list_filter = ("kind", "plugin")
 
 
 @admin.register(CapabilityGrant)
-class CapabilityGrantAdmin(admin.ModelAdmin):
+class CapabilityGrantAdmin(admin.ModelAdmin[CapabilityGrant]):
     list_display = ("user", "capability", "is_granted", "updated_at")
     list_filter = ("capability", "is_granted")
     raw_id_fields = ("user",)
 
 
-class _ReadOnly(admin.ModelAdmin):
+class _ReadOnly(admin.ModelAdmin[Any]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

@@ -137,6 +137,14 @@ _RANKING_NUMBER_WORDS = {
     "twenty": 20,
 }
 _RANKING_NUMBER = r"\d{1,3}|" + "|".join(_RANKING_NUMBER_WORDS)
+# Ordered by how much people write, never by what a thing costs or when it happened: "by how
+# much they post", "by how often each person texts", "by number of messages", "by activity".
+_BY_HOW_MUCH_THEY_WRITE = (
+    r"\bby\s+(?:how\s+(?:much|often)\s+(?:they|each\s+(?:one|person)|people|everyone)\s+"
+    r"(?:\w+\s+)?(?:post|write|wrote|text|talk|messag|chat|speak|send|repl)\w*"
+    r"|how\s+many\s+(?:messages|posts|texts)"
+    r"|(?:the\s+)?(?:number|count)\s+of\s+(?:messages|posts|texts)|activity)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -413,6 +421,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\b(?:closest|best|top(?:\s+(?:{_RANKING_NUMBER}))?)\s+(?:friends|people|contacts"
         r"|relationships)\b"
         r"|\brank\s+(?:my\s+)?(?:friends|contacts|people|relationships)\b"
+        # "rank the book club people by how much they post", "sort everyone in the group by
+        # how often they write": a ranking verb, then who, then by how much or how often.
+        rf"|\b(?:rank|order|sort)\s+(?:[\w'&-]+\s+){{0,6}}?{_BY_HOW_MUCH_THEY_WRITE}"
+        r"|\b(?:rank|order|sort)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w'&-]+\s+){0,4}?"
+        r"(?:people|members|folks|friends|contacts|everyone|everybody)\b"
         r"|\bmost\s+(?:active|frequent)\s+(?:contacts|chats|people|friends)\b",
     ),
     _pattern(
@@ -665,7 +678,10 @@ _RANKING_SINGLE = re.compile(r"\b(?:closest|best)\s+friend\b(?!s)")
 # How much, not how close: "who do I talk to / text / message the most".
 _MOST_MESSAGES = re.compile(
     r"\b(?:talk|talked|text|texted|message|messaged|chat|chatted|speak|spoke|spoken|write"
-    r"|written|talks|texts|messages|writes|chats)\b.*\bmost\b|\bmost\s+(?:active|frequent)\b"
+    r"|written|talks|texts|messages|writes|chats|post|posts|posted)\b.*\bmost\b"
+    r"|\bmost\s+(?:active|frequent)\b"
+    # Ranked by how much they write: "by how much they post", "by how often they text".
+    rf"|{_BY_HOW_MUCH_THEY_WRITE}"
 )
 _CLOSEST = re.compile(r"\b(?:closest|best|close)\b")
 _NEGLECTED = re.compile(
@@ -789,8 +805,9 @@ class _IdentityMention:
 
 
 # Texting shorthand, spelled out before the intent is read: "r we", "u", "w Bo", "w/ Bo",
-# "wheres", "whens", "whats" (typed without the apostrophe).
+# "wheres", "whens", "whats" (typed without the apostrophe), "ppl".
 _SHORTHAND: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bppl\b"), "people"),
     (re.compile(r"(?<![\w&'./-])r(?![\w&'./-])"), "are"),
     (re.compile(r"(?<![\w&'./-])u(?![\w&'./-])"), "you"),
     (re.compile(r"(?<![\w&'./-])w/?(?=\s)"), "with"),

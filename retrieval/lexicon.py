@@ -68,7 +68,7 @@ STOP_WORDS: frozenset[str] = word_set(
     write wrote written send sent conversation conversations chats thread email emails e-mail
     know knew remember recall forgot forget find show give gave tell think thought mean meant
     meet met time
-    guy guys girl girls woman women man men person people lady dude someone somebody
+    guy guys girl girls woman women man men person people ppl lady dude someone somebody
     claire hey hi hello ok okay thanks thank pls help
     wheres whens whats whos hows ur
     """
@@ -84,7 +84,7 @@ ROUTING_WORDS: frozenset[str] = word_set(
     replies respond responded answer answered owe
     decide decided decision agree agreed plan plans planned planning arrange arranged settle
     settled
-    closest best top most least neglect neglecting neglected ignoring rank ranking friends
+    closest best top most least neglect neglecting neglected ignoring rank ranking sort friends
     friend contacts contact touch lost while ages
     draft compose prepare remind reminder invite schedule calendar add put name names called
     two three four five six seven eight nine ten fifteen twenty

@@ -21,10 +21,9 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question
 from claire.ai.local.extractive import (
-    answer_types,
     best_turn,
-    is_outcome_question,
     turn_weights,
 )
 from claire.ai.suspicious import suspicious_text

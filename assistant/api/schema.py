@@ -38,7 +38,7 @@ ANSWER_FAILURE_CODES: tuple[str, ...] = tuple(
 )
 
 
-class ThreadSerializer(serializers.Serializer):
+class ThreadSerializer(serializers.Serializer[Any]):
     threadId = serializers.CharField()
     title = serializers.CharField()
     kind = serializers.ChoiceField(choices=ThreadKind.choices)
@@ -47,14 +47,14 @@ class ThreadSerializer(serializers.Serializer):
     lastActivityAt = serializers.DateTimeField()
 
 
-class NavigationSerializer(serializers.Serializer):
+class NavigationSerializer(serializers.Serializer[Any]):
     type = serializers.ChoiceField(choices=["open_conversation"])
     chatId = serializers.CharField()
     messageId = serializers.CharField()
     url = serializers.CharField()
 
 
-class CitationSerializer(serializers.Serializer):
+class CitationSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(help_text="S1..Sn, the mark the answer cites as [S1].")
     messageId = serializers.CharField()
     chatId = serializers.CharField()
@@ -66,7 +66,7 @@ class CitationSerializer(serializers.Serializer):
     navigation = NavigationSerializer()
 
 
-class ActionSerializer(serializers.Serializer):
+class ActionSerializer(serializers.Serializer[Any]):
     type = serializers.ChoiceField(choices=["open_conversation", "open_calendar"])
     # The metaclass moves declared fields off the class, so ``Field.label`` is not shadowed.
     label = serializers.CharField()  # type: ignore[assignment]
@@ -75,7 +75,7 @@ class ActionSerializer(serializers.Serializer):
     date = serializers.CharField(required=False)
 
 
-class TurnSerializer(serializers.Serializer):
+class TurnSerializer(serializers.Serializer[Any]):
     turnId = serializers.CharField()
     role = serializers.ChoiceField(choices=TurnRole.choices)
     status = serializers.ChoiceField(choices=TurnStatus.choices)
@@ -99,18 +99,18 @@ class TurnSerializer(serializers.Serializer):
     )
 
 
-class ThreadPageSerializer(serializers.Serializer):
+class ThreadPageSerializer(serializers.Serializer[Any]):
     threads = ThreadSerializer(many=True)
     nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")
 
 
-class TurnPageSerializer(serializers.Serializer):
+class TurnPageSerializer(serializers.Serializer[Any]):
     thread = ThreadSerializer()
     turns = TurnSerializer(many=True)
     nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")
 
 
-class TurnStopSerializer(serializers.Serializer):
+class TurnStopSerializer(serializers.Serializer[Any]):
     turnId = serializers.CharField()
     status = serializers.ChoiceField(choices=TurnStatus.choices)
     stopRequested = serializers.BooleanField()
@@ -119,28 +119,30 @@ class TurnStopSerializer(serializers.Serializer):
 # --- The UI message stream parts (one ``data: {json}`` event each) ----------------------------
 
 
-def _part(name: str, **fields: serializers.Field) -> type[serializers.Serializer]:
+def _part(
+    name: str, **fields: serializers.Field[Any, Any, Any, Any]
+) -> type[serializers.Serializer[Any]]:
     attributes: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name]), **fields}
     component = "".join(word.capitalize() for word in name.split("-")) + "Part"
     return type(component, (serializers.Serializer,), attributes)
 
 
-class StatusDataSerializer(serializers.Serializer):
+class StatusDataSerializer(serializers.Serializer[Any]):
     phase = serializers.ChoiceField(choices=["retrieving", "answering", "saving"])
 
 
-class ThreadIdsSerializer(serializers.Serializer):
+class ThreadIdsSerializer(serializers.Serializer[Any]):
     threadId = serializers.CharField()
     userTurnId = serializers.CharField()
     assistantTurnId = serializers.CharField()
 
 
-class SourcesDataSerializer(serializers.Serializer):
+class SourcesDataSerializer(serializers.Serializer[Any]):
     citations = CitationSerializer(many=True)
     indexStatus = serializers.JSONField(allow_null=True)
 
 
-class FinishDataSerializer(serializers.Serializer):
+class FinishDataSerializer(serializers.Serializer[Any]):
     finishReason = serializers.CharField()
     provider = serializers.CharField()
     model = serializers.CharField()
@@ -154,13 +156,13 @@ class FinishDataSerializer(serializers.Serializer):
     )
 
 
-class AnswerErrorDataSerializer(serializers.Serializer):
+class AnswerErrorDataSerializer(serializers.Serializer[Any]):
     code = serializers.ChoiceField(choices=ANSWER_FAILURE_CODES)
     retryable = serializers.BooleanField()
     status = serializers.ChoiceField(choices=TurnStatus.choices)
 
 
-STREAM_PARTS: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
+STREAM_PARTS: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {
     "start": _part("start", messageId=serializers.CharField()),
     "data-status": _part(
         "data-status",
@@ -200,7 +202,7 @@ class LegacyAnswerSerializer(ThreadIdsSerializer):
     removedCitationCount = serializers.IntegerField()
 
 
-class AnswerFailureDetailSerializer(serializers.Serializer):
+class AnswerFailureDetailSerializer(serializers.Serializer[Any]):
     code = serializers.ChoiceField(choices=ANSWER_FAILURE_CODES)
     message = serializers.CharField()
     details = serializers.JSONField(
@@ -208,7 +210,7 @@ class AnswerFailureDetailSerializer(serializers.Serializer):
     )
 
 
-class AnswerFailureSerializer(serializers.Serializer):
+class AnswerFailureSerializer(serializers.Serializer[Any]):
     error = AnswerFailureDetailSerializer()
 
 

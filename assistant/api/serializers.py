@@ -24,7 +24,7 @@ from claire.api.params import positive_id
         ]
     }
 )
-class IdField(serializers.Field):
+class IdField(serializers.Field[Any, Any, Any, Any]):
     """A positive integer id written as a string (``"12"``) or a number (``12``)."""
 
     default_error_messages = {"invalid": "Must be an id."}
@@ -39,7 +39,7 @@ class IdField(serializers.Field):
         return str(value)
 
 
-class ScopeSerializer(serializers.Serializer):
+class ScopeSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=["global", "preferred", "strict_chat"])
     chatIds = serializers.ListField(child=IdField(), required=False, min_length=1, max_length=5)
     chatId = IdField(required=False)
@@ -53,7 +53,7 @@ class ScopeSerializer(serializers.Serializer):
         return attrs
 
 
-class AskRequestSerializer(serializers.Serializer):
+class AskRequestSerializer(serializers.Serializer[Any]):
     requestId = serializers.UUIDField()
     threadId = IdField(required=False, allow_null=True)
     question = serializers.CharField(trim_whitespace=True)

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from billing.money import format_micro_usd
 from billing.types import PeriodSpend, SpendSummary
 
 
-class PeriodSpendSerializer(serializers.Serializer):
+class PeriodSpendSerializer(serializers.Serializer[Any]):
     period = serializers.CharField(source="kind")
     startsOn = serializers.DateField(source="starts_on")
     resetsAt = serializers.DateTimeField(source="resets_at")
@@ -31,7 +33,7 @@ class PeriodSpendSerializer(serializers.Serializer):
         return format_micro_usd(period.remaining_micro_usd)
 
 
-class SpendSerializer(serializers.Serializer):
+class SpendSerializer(serializers.Serializer[Any]):
     aiEnabled = serializers.BooleanField(source="policy.is_ai_enabled")
     remoteConsent = serializers.BooleanField(source="policy.has_remote_consent")
     remainingMicroUsd = serializers.IntegerField(source="remaining_micro_usd")
@@ -43,5 +45,5 @@ class SpendSerializer(serializers.Serializer):
         return format_micro_usd(summary.remaining_micro_usd)
 
 
-class PolicyUpdateSerializer(serializers.Serializer):
+class PolicyUpdateSerializer(serializers.Serializer[Any]):
     remoteConsent = serializers.BooleanField()

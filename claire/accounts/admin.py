@@ -5,7 +5,7 @@ from claire.accounts.models import User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin[User]):
     ordering = ("email",)
     list_display = ("email", "first_name", "last_name", "timezone", "is_staff", "date_joined")
     search_fields = ("email", "first_name", "last_name")

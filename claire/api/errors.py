@@ -119,7 +119,8 @@ def retry_after_of(exc: Exception) -> int | None:
     """Seconds to wait before asking again (``Retry-After``) for a 429, else None."""
     wait = getattr(exc, "wait", None)
     if isinstance(exc, exceptions.Throttled) and wait is not None:
-        return max(1, math.ceil(wait))
+        wait_s: float = wait
+        return max(1, math.ceil(wait_s))
     retry_after = getattr(exc, "retry_after_s", None)
     return retry_after if isinstance(retry_after, int) else None
 

@@ -33,7 +33,7 @@ class TokenOrBearerScheme(OpenApiAuthenticationExtension):
         }
 
 
-class ErrorDetailSerializer(serializers.Serializer):
+class ErrorDetailSerializer(serializers.Serializer[Any]):
     code = serializers.ChoiceField(choices=API_ERROR_CODE_CHOICES)
     message = serializers.CharField(help_text="For people; never another user's data.")
     details = serializers.JSONField(
@@ -41,7 +41,7 @@ class ErrorDetailSerializer(serializers.Serializer):
     )
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     error = ErrorDetailSerializer()
 
     class Meta:

@@ -141,7 +141,7 @@ def _process_is_alive(pid: int) -> bool:
 
     try:
         # A killed child its parent has not reaped yet is a zombie: it no longer uses anything.
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False
 

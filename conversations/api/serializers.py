@@ -44,7 +44,7 @@ class AwareDateTimeField(serializers.DateTimeField):
         return super().to_internal_value(value)
 
 
-class IdentitySerializer(serializers.Serializer):
+class IdentitySerializer(serializers.Serializer[Any]):
     userId = serializers.CharField(required=False, allow_blank=True, max_length=255)
     handle = serializers.CharField(required=False, allow_blank=True, max_length=255)
     phone = serializers.CharField(required=False, allow_blank=True, max_length=64)
@@ -71,7 +71,7 @@ def identity_from(platform: str, data: dict[str, Any]) -> IncomingIdentity:
     )
 
 
-class IngestChatSerializer(serializers.Serializer):
+class IngestChatSerializer(serializers.Serializer[Any]):
     chatId = serializers.CharField(max_length=255)
     title = serializers.CharField(required=False, allow_blank=True, max_length=512, default="")
     # No default: a chat sent again without its kind keeps the stored one.
@@ -79,7 +79,7 @@ class IngestChatSerializer(serializers.Serializer):
     participants = IdentitySerializer(many=True, required=False, default=list)
 
 
-class IngestMessageSerializer(serializers.Serializer):
+class IngestMessageSerializer(serializers.Serializer[Any]):
     chatId = serializers.CharField(max_length=255)
     messageId = serializers.CharField(max_length=255)
     sentAt = AwareDateTimeField()
@@ -112,12 +112,12 @@ class IngestMessageSerializer(serializers.Serializer):
         return attrs
 
 
-class IngestConnectionSerializer(serializers.Serializer):
+class IngestConnectionSerializer(serializers.Serializer[Any]):
     accountId = serializers.CharField(max_length=255)
     displayName = serializers.CharField(required=False, allow_blank=True, max_length=255)
 
 
-class IngestBatchSerializer(serializers.Serializer):
+class IngestBatchSerializer(serializers.Serializer[Any]):
     platform = serializers.ChoiceField(choices=Platform.choices)
     connection = IngestConnectionSerializer(required=False)
     chats = serializers.ListField(child=serializers.DictField(), required=False, default=list)
@@ -150,7 +150,7 @@ def incoming_message_from(platform: str, data: dict[str, Any]) -> tuple[str, Inc
     )
 
 
-class ChatSerializer(serializers.ModelSerializer):
+class ChatSerializer(serializers.ModelSerializer[Chat]):
     excludedFromAi = serializers.BooleanField(source="is_excluded_from_ai")
     platformChatId = serializers.CharField(source="platform_chat_id", read_only=True)
     lastMessageAt = serializers.DateTimeField(source="last_message_at", read_only=True)
@@ -169,11 +169,11 @@ class ChatSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "platform", "title", "kind"]
 
 
-class ChatUpdateSerializer(serializers.Serializer):
+class ChatUpdateSerializer(serializers.Serializer[Any]):
     excludedFromAi = serializers.BooleanField()
 
 
-class PersonSerializer(serializers.ModelSerializer):
+class PersonSerializer(serializers.ModelSerializer[Person]):
     displayName = serializers.CharField(source="display_name")
 
     class Meta:
@@ -181,7 +181,7 @@ class PersonSerializer(serializers.ModelSerializer):
         fields = ["id", "displayName"]
 
 
-class MessageSerializer(serializers.ModelSerializer):
+class MessageSerializer(serializers.ModelSerializer[Message]):
     chatId = serializers.IntegerField(source="chat_id")
     senderName = serializers.SerializerMethodField()
     senderPersonId = serializers.IntegerField(source="sender_person_id", allow_null=True)
@@ -216,7 +216,7 @@ class MessageSerializer(serializers.ModelSerializer):
 # --- Documented shapes (the published schema; the views build these bodies) ------------------
 
 
-class IngestBatchRequestSerializer(serializers.Serializer):
+class IngestBatchRequestSerializer(serializers.Serializer[Any]):
     """The batch as the schema publishes it; items are validated one by one (``invalid_batch``
     lists every invalid item with its index)."""
 
@@ -226,7 +226,7 @@ class IngestBatchRequestSerializer(serializers.Serializer):
     messages = IngestMessageSerializer(many=True)
 
 
-class IngestResultSerializer(serializers.Serializer):
+class IngestResultSerializer(serializers.Serializer[Any]):
     chatsCreated = serializers.IntegerField()
     peopleCreated = serializers.IntegerField()
     messagesCreated = serializers.IntegerField()
@@ -235,20 +235,20 @@ class IngestResultSerializer(serializers.Serializer):
     messagesUnchanged = serializers.IntegerField()
 
 
-class ChatListSerializer(serializers.Serializer):
+class ChatListSerializer(serializers.Serializer[Any]):
     chats = ChatSerializer(many=True)
 
 
-class MessagePageSerializer(serializers.Serializer):
+class MessagePageSerializer(serializers.Serializer[Any]):
     messages = MessageSerializer(many=True)
     nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")
 
 
-class PeopleListSerializer(serializers.Serializer):
+class PeopleListSerializer(serializers.Serializer[Any]):
     people = PersonSerializer(many=True)
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     email = serializers.EmailField()
     timezone = serializers.CharField()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from indexing.models import MessageEmbedding
 
 
-class EmbeddingFailureSerializer(serializers.ModelSerializer):
+class EmbeddingFailureSerializer(serializers.ModelSerializer[MessageEmbedding]):
     messageId = serializers.IntegerField(source="message_id")
     chatId = serializers.IntegerField(source="chat_id")
     version = serializers.IntegerField(source="index_version.version")
@@ -22,7 +24,7 @@ class EmbeddingFailureSerializer(serializers.ModelSerializer):
 # --- Documented response shapes -------------------------------------------------------------
 
 
-class IndexVersionStatusSerializer(serializers.Serializer):
+class IndexVersionStatusSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     provider = serializers.CharField()
     model = serializers.CharField()
@@ -36,11 +38,11 @@ class IndexVersionStatusSerializer(serializers.Serializer):
     jobError = serializers.CharField(allow_null=True)
 
 
-class IndexStatusSerializer(serializers.Serializer):
+class IndexStatusSerializer(serializers.Serializer[Any]):
     active = IndexVersionStatusSerializer(allow_null=True)
     versions = IndexVersionStatusSerializer(many=True)
 
 
-class EmbeddingFailurePageSerializer(serializers.Serializer):
+class EmbeddingFailurePageSerializer(serializers.Serializer[Any]):
     failures = EmbeddingFailureSerializer(many=True)
     nextCursor = serializers.CharField(required=False, help_text="Absent on the last page.")

@@ -3,19 +3,21 @@ with ``proposals.api.serializers``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from proposals.api.serializers import MAX_DRAFT_EDIT_CHARS
 
 
-class ProposalDisplaySerializer(serializers.Serializer):
+class ProposalDisplaySerializer(serializers.Serializer[Any]):
     recipientName = serializers.CharField()
     chat = serializers.CharField()
     platform = serializers.CharField()
     draftText = serializers.CharField()
 
 
-class ReceiptSerializer(serializers.Serializer):
+class ReceiptSerializer(serializers.Serializer[Any]):
     receiptId = serializers.CharField()
     proposalId = serializers.CharField()
     status = serializers.CharField()
@@ -25,7 +27,7 @@ class ReceiptSerializer(serializers.Serializer):
     errorCode = serializers.CharField(required=False)
 
 
-class ProposalSerializer(serializers.Serializer):
+class ProposalSerializer(serializers.Serializer[Any]):
     proposalId = serializers.CharField()
     capabilityId = serializers.CharField()
     requiresApproval = serializers.BooleanField()
@@ -36,11 +38,11 @@ class ProposalSerializer(serializers.Serializer):
     receipts = ReceiptSerializer(many=True, required=False, help_text="Detail only.")
 
 
-class ProposalListSerializer(serializers.Serializer):
+class ProposalListSerializer(serializers.Serializer[Any]):
     proposals = ProposalSerializer(many=True)
 
 
-class ProposalApproveSerializer(serializers.Serializer):
+class ProposalApproveSerializer(serializers.Serializer[Any]):
     payloadHash = serializers.CharField(min_length=64, max_length=64)
 
 
@@ -48,7 +50,7 @@ class ProposalEditSerializer(ProposalApproveSerializer):
     draftText = serializers.CharField(max_length=MAX_DRAFT_EDIT_CHARS)
 
 
-class OutboxMessageSerializer(serializers.Serializer):
+class OutboxMessageSerializer(serializers.Serializer[Any]):
     outboxId = serializers.CharField()
     platform = serializers.CharField()
     chatId = serializers.CharField()
@@ -57,14 +59,14 @@ class OutboxMessageSerializer(serializers.Serializer):
     createdAt = serializers.DateTimeField()
 
 
-class OutboxSerializer(serializers.Serializer):
+class OutboxSerializer(serializers.Serializer[Any]):
     messages = OutboxMessageSerializer(many=True)
 
 
 ACK_STATUSES = ["sent", "failed"]
 
 
-class OutboxAckSerializer(serializers.Serializer):
+class OutboxAckSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=ACK_STATUSES, required=False, default="sent")
     platformMessageId = serializers.CharField(required=False, help_text="Required when sent.")
     errorCode = serializers.CharField(required=False)

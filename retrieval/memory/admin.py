@@ -17,7 +17,7 @@ from retrieval.memory.models import (
 )
 
 
-class PlanStepInline(admin.TabularInline):
+class PlanStepInline(admin.TabularInline[PlanStep, Plan]):
     model = PlanStep
     extra = 0
     fields = ("status", "event_label", "sent_at", "message")
@@ -25,7 +25,7 @@ class PlanStepInline(admin.TabularInline):
 
 
 @admin.register(Plan)
-class PlanAdmin(admin.ModelAdmin):
+class PlanAdmin(admin.ModelAdmin[Plan]):
     list_display = ("activity", "place", "event_label", "status", "user", "last_sent_at")
     list_filter = ("status",)
     search_fields = ("user__email", "activity", "place")
@@ -34,21 +34,21 @@ class PlanAdmin(admin.ModelAdmin):
 
 
 @admin.register(Loop)
-class LoopAdmin(admin.ModelAdmin):
+class LoopAdmin(admin.ModelAdmin[Loop]):
     list_display = ("kind", "status", "user", "person", "chat", "opened_at", "closed_at")
     list_filter = ("kind", "status")
     search_fields = ("user__email",)
     raw_id_fields = ("user", "chat", "person", "opened_by", "resolved_by")
 
 
-class PersonFactSourceInline(admin.TabularInline):
+class PersonFactSourceInline(admin.TabularInline[PersonFactSource, PersonFact]):
     model = PersonFactSource
     extra = 0
     raw_id_fields = ("message",)
 
 
 @admin.register(PersonFact)
-class PersonFactAdmin(admin.ModelAdmin):
+class PersonFactAdmin(admin.ModelAdmin[PersonFact]):
     list_display = (
         "person",
         "kind",
@@ -65,13 +65,13 @@ class PersonFactAdmin(admin.ModelAdmin):
 
 
 @admin.register(MemoryPolicy)
-class MemoryPolicyAdmin(admin.ModelAdmin):
+class MemoryPolicyAdmin(admin.ModelAdmin[MemoryPolicy]):
     list_display = ("user", "persist_sensitive_facts", "sensitive_retention_days", "updated_at")
     raw_id_fields = ("user",)
 
 
 @admin.register(PersonMerge)
-class PersonMergeAdmin(admin.ModelAdmin):
+class PersonMergeAdmin(admin.ModelAdmin[PersonMerge]):
     """Merges are created through ``services.person_merge`` (which refuses people of two
     users); the admin lists them and splits them."""
 
@@ -92,7 +92,7 @@ class PersonMergeAdmin(admin.ModelAdmin):
 
 
 @admin.register(PersonFactRejection)
-class PersonFactRejectionAdmin(admin.ModelAdmin):
+class PersonFactRejectionAdmin(admin.ModelAdmin[PersonFactRejection]):
     list_display = ("person", "kind", "folded_value", "user", "created_at")
     list_filter = ("kind",)
     search_fields = ("user__email", "person__display_name", "folded_value")
@@ -100,7 +100,7 @@ class PersonFactRejectionAdmin(admin.ModelAdmin):
 
 
 @admin.register(MemoryJob)
-class MemoryJobAdmin(admin.ModelAdmin):
+class MemoryJobAdmin(admin.ModelAdmin[MemoryJob]):
     list_display = (
         "user",
         "state",

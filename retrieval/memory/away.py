@@ -17,7 +17,8 @@ earlier: "we got back Sunday" written on Tuesday). The departure is the earliest
 arriving message after the previous return and within ``TRIP_MAX_DAYS`` before it. A user who
 left and has not come back is still away: the trip runs until now.
 
-Pure reads of the user's own messages, user-scoped, one query; deterministic.
+The marks are read from each of the user's messages at ingest (``travel_kind``, kept as message
+claims); a question reads the latest of them, user-scoped, in one indexed query; deterministic.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from claire.accounts.models import User
-from conversations.models import Message
 from retrieval.dates import message_relative_date
 from retrieval.lexicon import fold_text
+from retrieval.memory.models import MessageClaim, MessageClaimSource
 
 # A question that counts from the end of a trip: "since we got back", "since I got home",
 # "since the trip", "after our holiday", "desde que voltei", "desde que volví".
@@ -82,6 +83,8 @@ _LEAVING = (
     r"|vacation\s+starts|de\s+f[eé]rias|de\s+vacaciones|me\s+voy\s+a|vou\s+para|en\s+vacances"
     r"|im\s+urlaub)(?:[^a-z]|$)"
 )
+# What a message of the user's must match to mark a trip (read at ingest, as a claim).
+TRAVEL_VOCABULARY = f"{_BACK}|{_ARRIVED}|{_LEAVING}"
 _BACK_MESSAGE = re.compile(_BACK)
 _ARRIVED_MESSAGE = re.compile(_ARRIVED)
 _LEAVING_MESSAGE = re.compile(_LEAVING)
@@ -110,7 +113,8 @@ def asks_while_away(question: str) -> bool:
     return bool(_WHILE_AWAY.search(fold_text(question)))
 
 
-def _kind(text: str) -> str:
+def travel_kind(text: str) -> str:
+    """``back``, ``leaving`` or ``arrived`` when the user's message marks a trip, else ``""``."""
     folded = fold_text(text)
     if _BACK_MESSAGE.search(folded):
         return "back"
@@ -123,19 +127,18 @@ def _kind(text: str) -> str:
 
 def latest_trip(*, user: User, now: datetime) -> Trip | None:
     """The user's latest trip as their own messages tell it, or ``None`` when they never
-    said they left or came back."""
-    pattern = f"{_BACK}|{_ARRIVED}|{_LEAVING}"
+    said they left or came back. The messages' trip marks are read at ingest
+    (``MessageClaimSource.TRAVEL``); this reads the latest of them through their index."""
     rows = [
-        (sent_at, text, _kind(text or ""))
-        for sent_at, text in Message.objects.filter(
+        (sent_at, text, kind)
+        for sent_at, text, kind in MessageClaim.objects.filter(
             user=user,
-            is_from_self=True,
-            deleted_at__isnull=True,
-            sent_at__lt=now,
-            text__iregex=pattern,
+            source=MessageClaimSource.TRAVEL,
+            message__deleted_at__isnull=True,
+            message__sent_at__lt=now,
         )
-        .order_by("-sent_at", "-pk")
-        .values_list("sent_at", "text")[:TRAVEL_MESSAGES_READ]
+        .order_by("-message__sent_at", "-message_id")
+        .values_list("message__sent_at", "message__text", "value")[:TRAVEL_MESSAGES_READ]
     ]
     rows = [row for row in rows if row[2]]
     if not rows:

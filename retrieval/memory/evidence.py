@@ -1723,7 +1723,9 @@ def news_weight(text: str) -> int:
     return salience(text) + (LIFE_NEWS_BONUS if _LIFE_NEWS.search(fold_text(text)) else 0)
 
 
-def _most_telling_first(item: tuple[int, datetime, int, *tuple[object, ...]]) -> tuple:
+def _most_telling_first(
+    item: tuple[int, datetime, int, *tuple[object, ...]],
+) -> tuple[float, float, int]:
     """Sort key of (salience, sent_at, message id, ...): most telling, then newest, first."""
     return (-item[0], -item[1].timestamp(), -item[2])
 

@@ -20,6 +20,9 @@ from django.db.models import Q
 
 from conversations.models import Chat, Message, Person
 
+# Plans and compiled questions share one set of statuses.
+from retrieval.types import PlanStatus as PlanStatus
+
 
 class PersonChatDay(models.Model):
     """Messages exchanged with one person in one chat on one local day of the user.
@@ -55,13 +58,6 @@ class PersonChatDay(models.Model):
         return (
             f"{self.person_id}@{self.chat_id} {self.day}: +{self.received_count}/-{self.sent_count}"
         )
-
-
-class PlanStatus(models.TextChoices):
-    PROPOSED = "proposed", "Proposed"
-    CONFIRMED = "confirmed", "Confirmed"
-    CHANGED = "changed", "Changed"
-    CANCELLED = "cancelled", "Cancelled"
 
 
 class Plan(models.Model):
@@ -322,6 +318,7 @@ class MessageClaimSource(models.TextChoices):
     NATIONALITY = "nationality", "A nationality the author states (sensitive)"
     ADDRESSED = "addressed", "A relation word the message addresses someone with"
     SIGNED = "signed", "A relation word the message is signed with"
+    TRAVEL = "travel", "A trip the user's own message marks: leaving, arrived or back"
     SELF = "self", "What its author says of themselves"
 
 

@@ -29,6 +29,7 @@ from conversations.models import (
     PersonIdentity,
 )
 from retrieval.lexicon import fold_text
+from retrieval.memory.away import TRAVEL_VOCABULARY, travel_kind
 from retrieval.memory.callnames import people_called_by
 from retrieval.memory.closure import (
     CLOSE_WINDOW,
@@ -381,7 +382,7 @@ class _PlanReplay:
             self.plan_by_message[message_id] = draft
 
 
-def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tuple]:
+def _plan_messages(*, user: User, since: datetime | None = None) -> Iterable[tuple[Any, ...]]:
     """The user's live messages that use the plan vocabulary, oldest first (from ``since``)."""
     vocabulary = "|".join(re.escape(term) for term in _PLAN_VOCABULARY)
     rows = Message.objects.filter(user=user, deleted_at__isnull=True, text__iregex=vocabulary)
@@ -1021,7 +1022,7 @@ def _chats_user_wrote_in_before(
         return {row[0] for row in cursor.fetchall()}
 
 
-def _chat_messages_of(rows: Iterable[tuple]) -> dict[int, dict[int, _ChatMessage]]:
+def _chat_messages_of(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[int, _ChatMessage]]:
     """Rows of (chat id, *``_CHAT_MESSAGE_FIELDS``) by chat, then by message id."""
     by_chat: dict[int, dict[int, _ChatMessage]] = {}
     for chat_id, *fields in rows:
@@ -1854,7 +1855,9 @@ class PeopleDirectory:
 def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> list[MessageClaim]:
     """The claims the rules read from the user's live text messages (``message_ids`` only,
     when given): those matching the fact vocabulary give ``fact_claims`` and
-    ``nationality_claims``, those matching the kinship vocabulary their relation words."""
+    ``nationality_claims``, those matching the kinship vocabulary their relation words, and
+    the user's own messages of leaving, arriving and coming back their trips
+    (``away.travel_kind``)."""
     live = Message.objects.filter(user=user, deleted_at__isnull=True, kind=MessageKind.TEXT)
     if message_ids is not None:
         live = live.filter(pk__in=list(message_ids))
@@ -1898,6 +1901,14 @@ def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> li
         ):
             if relation is not None:
                 found.setdefault(message_id, []).append({"source": source, "value": relation})
+    for message_id, text in live.filter(
+        is_from_self=True, text__iregex=TRAVEL_VOCABULARY
+    ).values_list("pk", "text"):
+        travel = travel_kind(text)
+        if travel:
+            found.setdefault(message_id, []).append(
+                {"source": MessageClaimSource.TRAVEL, "value": travel}
+            )
     return [
         MessageClaim(user=user, message_id=message_id, position=position, **fields)
         for message_id, claims in sorted(found.items())
@@ -1949,6 +1960,8 @@ def _claim_rows(*, user: User) -> Iterator[_ClaimRow]:
         MessageClaim.objects.filter(
             user=user, message__deleted_at__isnull=True, message__kind=MessageKind.TEXT
         )
+        # Trips and what people say of themselves are read by answers, not by facts.
+        .exclude(source__in=[MessageClaimSource.TRAVEL, MessageClaimSource.SELF])
         .order_by("message__sent_at", "message_id", "position")
         .values_list(
             "source",
@@ -2023,9 +2036,6 @@ def facts_assemble(*, user: User) -> int:
     kin_rows: list[_ClaimRow] = []
     for row in _claim_rows(user=user):
         message = row.message
-        if row.source == MessageClaimSource.SELF:
-            # Read by answers as the person's own words (``selfdescribed``), not as facts.
-            continue
         if row.source in (MessageClaimSource.ADDRESSED, MessageClaimSource.SIGNED):
             kin_rows.append(row)
             continue
@@ -2100,7 +2110,9 @@ def facts_assemble(*, user: User) -> int:
     return len(book.drafts)
 
 
-_FactShape = tuple[str, str, int | None, datetime, bool, str, int | None, frozenset]
+_FactShape = tuple[
+    str, str, int | None, datetime, bool, str, int | None, frozenset[tuple[int, str]]
+]
 
 
 def _drafts_shape(drafts: Sequence[_FactDraft]) -> list[_FactShape]:
@@ -2129,7 +2141,7 @@ def _stored_shapes(*, user: User) -> tuple[dict[int, list[_FactShape]], dict[int
         "fact_id", "message_id", "basis"
     ):
         sources.setdefault(fact_id, set()).add((message_id, basis))
-    facts: dict[int, list[tuple]] = {}
+    facts: dict[int, list[tuple[Any, ...]]] = {}
     for row in (
         PersonFact.objects.filter(user=user)
         .order_by("pk")

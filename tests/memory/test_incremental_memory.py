@@ -3,6 +3,7 @@ per user however many ingests arrive."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -10,12 +11,14 @@ import pytest
 
 from conversations.models import ChatKind
 from retrieval.memory import jobs, receivers
+from retrieval.memory.away import Trip, latest_trip
 from retrieval.memory.models import (
     Loop,
     MemoryJob,
     MemoryJobState,
     MemoryPolicy,
     MessageClaim,
+    MessageClaimSource,
     PersonChatDay,
     PersonFact,
     Plan,
@@ -136,7 +139,13 @@ def _memory(user) -> dict[str, object]:
         .exclude(received_count=0, sent_count=0)
         .values_list("person_id", "chat_id", "day", "received_count", "sent_count")
     )
+    claims = sorted(
+        MessageClaim.objects.filter(user=user).values_list(
+            "message_id", "source", "subject", "kind", "value"
+        )
+    )
     return {
+        "claims": claims,
         "plans": sorted(plans, key=str),
         "loops": sorted(loops, key=str),
         "facts": sorted(facts, key=str),
@@ -264,3 +273,46 @@ def test_ingest_keeps_each_messages_claims_as_it_now_reads(user, monkeypatch):
     ingest(user, chat, say("1", T0, "ok see you", sender="Ana"))
     ingest(user, chat, say("2", T0 + timedelta(hours=1), "", is_deleted=True))
     assert not MessageClaim.objects.filter(user=user).exists()
+
+
+def test_ingest_marks_the_users_own_trip_messages_and_the_latest_trip_follows_edits(
+    user, monkeypatch
+):
+    monkeypatch.setattr(receivers, "task_send", lambda name, *, args: None)
+    chat = chat_of("dm-ana", "Ana")
+    ingest(user, chat, say("1", T0, "off to Reykjavik tomorrow, bye all"))
+    # A friend coming home is not the user's trip.
+    ingest(user, chat, say("2", T0 + timedelta(days=3), "back home at last", sender="Ana"))
+    ingest(user, chat, say("3", T0 + timedelta(days=9), "finally home, what a week"))
+    travel = MessageClaim.objects.filter(user=user, source=MessageClaimSource.TRAVEL)
+    assert sorted(travel.values_list("message__platform_message_id", "value")) == [
+        ("1", "leaving"),
+        ("3", "back"),
+    ]
+    now = T0 + timedelta(days=20)
+    assert latest_trip(user=user, now=now) == Trip(left=T0, back=T0 + timedelta(days=9))
+
+    # The return is edited away: the user is still away, from the day they left.
+    ingest(user, chat, say("3", T0 + timedelta(days=9), "what a week"))
+    assert latest_trip(user=user, now=now) == Trip(left=T0, back=None)
+    ingest(user, chat, say("1", T0, "", is_deleted=True))
+    assert latest_trip(user=user, now=now) is None
+    assert not travel.exists()
+
+
+def test_the_migration_marks_trips_of_messages_ingested_before_trips_were_read(user, monkeypatch):
+    from django.apps import apps
+
+    backfill = importlib.import_module("retrieval.memory.migrations.0010_message_claim_travel")
+    monkeypatch.setattr(receivers, "task_send", lambda name, *, args: None)
+    chat = chat_of("dm-ana", "Ana")
+    ingest(user, chat, say("1", T0, "landed in Lima!! my brother Leo is visiting next week"))
+    travel = MessageClaim.objects.filter(user=user, source=MessageClaimSource.TRAVEL)
+    kept = sorted(MessageClaim.objects.filter(user=user).values_list("position", "source", "value"))
+    travel.delete()
+
+    backfill.travel_claims_backfill(apps, None)
+
+    after = MessageClaim.objects.filter(user=user).values_list("position", "source", "value")
+    assert sorted(after) == kept
+    assert list(travel.values_list("value", flat=True)) == ["arrived"]

@@ -1148,6 +1148,23 @@ GOLDEN: tuple[Golden, ...] = (
     Golden("Who haven't I talked to in a while?", "people_ranking", ranking=("neglected", 12)),
     Golden("who is my best friend", "people_ranking", ranking=("relationship_strength", 1)),
     Golden("rank my contacts", "people_ranking", ranking=("relationship_strength", 12)),
+    Golden(
+        "rank the cycling club ppl by how much they post",
+        "people_ranking",
+        ranking=("most_messages", 12),
+        keywords=("cycling", "club", "post"),
+    ),
+    Golden(
+        "sort everyone in the choir by how often they text",
+        "people_ranking",
+        ranking=("most_messages", 12),
+        keywords=("choir",),
+    ),
+    Golden(
+        "order the pizzas by how much they cost",
+        "conversation_qa",
+        keywords=("order", "pizzas", "cost"),
+    ),
     Golden("who have I lost touch with", "people_ranking", ranking=("neglected", 12)),
     Golden(
         "top three people I message",

@@ -58,7 +58,7 @@ def _litellm() -> ModuleType:
             litellm.drop_params = True
             # The embedding path reads ``max_retries or DEFAULT_MAX_RETRIES``, so an explicit 0
             # still meant two hidden retries; retries are the runtime's (tests pin the count).
-            litellm.DEFAULT_MAX_RETRIES = 0  # type: ignore[misc]
+            litellm.DEFAULT_MAX_RETRIES = 0  # type: ignore[attr-defined]
             _litellm_module = litellm
     return _litellm_module
 

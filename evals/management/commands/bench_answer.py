@@ -50,6 +50,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from assistant import answering
@@ -195,7 +196,7 @@ class Command(BaseCommand):
         """Milliseconds of ``retrieval_run`` per question, "now" being the corpus's end."""
         end = CORPUS_END.astimezone(UTC)
         times = []
-        with mock.patch.object(answering.timezone, "now", return_value=end):
+        with mock.patch.object(timezone, "now", return_value=end):
             for question in questions:
                 request = self._request(question)
                 started = time.perf_counter()

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claire.ai.embeddings import embed_many
 from indexing import bench
 
 PARTS = ("hash", "minilm", "ingest", "search")
@@ -65,7 +66,7 @@ class Command(BaseCommand):
             bench.ingest(user, corpus, messages=options["messages_per_user"])
         # Load the tokenizer and embedders once, outside every timed run.
         for profile in ("bench_hash", "bench_hash_next"):
-            bench.embed_many(["warm up"], profile=profile)
+            embed_many(["warm up"], profile=profile)
         corpus_run = bench.backfill(users, active)
         log(
             f"corpus: {corpus_run.embedded} messages embedded in the active version in "
@@ -86,7 +87,7 @@ class Command(BaseCommand):
             bench.ingest(minilm_user, corpus, messages=options["minilm_messages"])
             bench.backfill([minilm_user], active)
             # Load the model before timing.
-            bench.embed_many(["warm up"], profile="bench_minilm")
+            embed_many(["warm up"], profile="bench_minilm")
             result = bench.bench_backfill_throughput(
                 label="MiniLM",
                 profile="bench_minilm",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class PersonMergeCreateSerializer(serializers.Serializer):
+class PersonMergeCreateSerializer(serializers.Serializer[Any]):
     keepPersonId = serializers.IntegerField(min_value=1)
     mergePersonId = serializers.IntegerField(min_value=1)
 
@@ -13,7 +15,7 @@ class PersonMergeCreateSerializer(serializers.Serializer):
 # --- Documented response shapes (the views build these bodies from selector dataclasses) -----
 
 
-class OpenLoopSerializer(serializers.Serializer):
+class OpenLoopSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     chatId = serializers.IntegerField()
@@ -24,17 +26,17 @@ class OpenLoopSerializer(serializers.Serializer):
     openedAt = serializers.DateTimeField(allow_null=True)
 
 
-class OpenLoopsSerializer(serializers.Serializer):
+class OpenLoopsSerializer(serializers.Serializer[Any]):
     loops = OpenLoopSerializer(many=True)
 
 
-class LoopClosedSerializer(serializers.Serializer):
+class LoopClosedSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.CharField()
     closedAt = serializers.DateTimeField(allow_null=True)
 
 
-class PlanStepSerializer(serializers.Serializer):
+class PlanStepSerializer(serializers.Serializer[Any]):
     messageId = serializers.IntegerField()
     chatId = serializers.IntegerField()
     platform = serializers.CharField()
@@ -43,7 +45,7 @@ class PlanStepSerializer(serializers.Serializer):
     sentAt = serializers.DateTimeField(allow_null=True)
 
 
-class PlanSerializer(serializers.Serializer):
+class PlanSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     activity = serializers.CharField()
     place = serializers.CharField()
@@ -52,11 +54,11 @@ class PlanSerializer(serializers.Serializer):
     steps = PlanStepSerializer(many=True)
 
 
-class PlansSerializer(serializers.Serializer):
+class PlansSerializer(serializers.Serializer[Any]):
     plans = PlanSerializer(many=True)
 
 
-class PersonFactSerializer(serializers.Serializer):
+class PersonFactSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     value = serializers.CharField()
@@ -67,17 +69,17 @@ class PersonFactSerializer(serializers.Serializer):
     sourceMessageIds = serializers.ListField(child=serializers.IntegerField())
 
 
-class PersonFactsSerializer(serializers.Serializer):
+class PersonFactsSerializer(serializers.Serializer[Any]):
     personId = serializers.IntegerField()
     facts = PersonFactSerializer(many=True)
 
 
-class MessageCountsSerializer(serializers.Serializer):
+class MessageCountsSerializer(serializers.Serializer[Any]):
     received = serializers.IntegerField()
     sent = serializers.IntegerField()
 
 
-class RelationshipSerializer(serializers.Serializer):
+class RelationshipSerializer(serializers.Serializer[Any]):
     personId = serializers.IntegerField()
     displayName = serializers.CharField()
     strength = serializers.FloatField()
@@ -92,11 +94,11 @@ class RelationshipSerializer(serializers.Serializer):
     representativeMessageIds = serializers.ListField(child=serializers.IntegerField())
 
 
-class RelationshipsSerializer(serializers.Serializer):
+class RelationshipsSerializer(serializers.Serializer[Any]):
     people = RelationshipSerializer(many=True)
 
 
-class MergeSuggestionSerializer(serializers.Serializer):
+class MergeSuggestionSerializer(serializers.Serializer[Any]):
     personId = serializers.IntegerField()
     otherPersonId = serializers.IntegerField()
     displayName = serializers.CharField()
@@ -104,11 +106,11 @@ class MergeSuggestionSerializer(serializers.Serializer):
     reasons = serializers.ListField(child=serializers.CharField())
 
 
-class MergeSuggestionsSerializer(serializers.Serializer):
+class MergeSuggestionsSerializer(serializers.Serializer[Any]):
     suggestions = MergeSuggestionSerializer(many=True)
 
 
-class PersonMergeSerializer(serializers.Serializer):
+class PersonMergeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     keptPersonId = serializers.IntegerField()
     mergedPersonId = serializers.IntegerField()

@@ -16,7 +16,7 @@ MINUS_FOUR = timezone(timedelta(hours=-4))
 
 
 def _line(**fields) -> str:
-    base = {
+    base: dict[str, object] = {
         "conversation_id": "c1",
         "message_id": "m1",
         "sender": "Ana",
