@@ -73,8 +73,8 @@ _MEDIUM_WORDS: dict[str, str] = {
 _MEDIUM = r"(?:" + "|".join(sorted(map(re.escape, _MEDIUM_WORDS), key=len, reverse=True)) + r")"
 # The prefilter for the database: a message without one of these hands nothing off.
 HANDOFF_VOCABULARY = (
-    r"(mail|text|sms|txt|dm|pm|whatsapp|zap|signal|telegram|slack|imessage|imsg|discord"
-    r"|courriel|correo|texto|inbox)"
+    r"\m(e-?mail|mail|text|sms|txt|dm|pm|whatsapp|zap|signal|telegram|slack|imessage|imsg"
+    r"|discord|courriel|correo|texto|inbox)"
 )
 _YOU = r"(?:you|u|ya|yu|y'all|te|t'|vous|v'|dir|euch|lhe|vos)"
 _ME = r"(?:me|moi|mir|m')"

@@ -1313,10 +1313,11 @@ def handoff_links_merge(*, user: User, since: datetime | None = None) -> int:
     if since is not None:
         handoffs = handoffs.filter(sent_at__gte=since - HANDOFF_WINDOW)
     rows = list(
-        handoffs.order_by("sent_at", "pk").values_list(
+        handoffs.order_by("-sent_at", "-pk").values_list(
             "pk", "chat_id", "chat__platform", "sent_at", "text"
         )[:HANDOFFS_READ]
     )
+    rows.reverse()
     if not rows:
         return 0
     canonical = person_canonical_ids(user=user)
@@ -1387,7 +1388,7 @@ def handoff_links_merge(*, user: User, since: datetime | None = None) -> int:
     return made
 
 
-# Hand-offs read per run, oldest first.
+# Hand-offs read per run: the newest ones, then oldest first.
 HANDOFFS_READ = 2000
 
 
