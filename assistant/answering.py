@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -51,6 +51,7 @@ from claire.ai.types import (
     ChatMessage,
     DataPolicy,
     Finish,
+    GenerationError,
     GenerationRequest,
     TextDelta,
     Usage,
@@ -455,65 +456,59 @@ class Generation:
         self.time_to_first_token_ms: int | None = None
 
     async def pump(self, emit: Callable[[str | GenerationEnd], None]) -> None:
-        """``emit`` each text delta, then one ``GenerationEnd``, also when the call raised:
-        the answer then ends with a failure instead of waiting for an end that never comes.
-        Cancelling the task that runs this closes the model stream (and a provider's HTTP
-        response) at once."""
+        """``emit`` each item of ``deltas()`` (for a reader in another task)."""
+        async for item in self.deltas():
+            emit(item)
+
+    async def deltas(self) -> AsyncGenerator[str | GenerationEnd, None]:
+        """Each text delta, then one ``GenerationEnd``, also when the call raised: the answer
+        then ends with a failure instead of waiting for an end that never comes. Closing this
+        generator, or cancelling the task that reads it, closes the model stream (and a
+        provider's HTTP response) at once."""
+        started = time.monotonic()
         try:
-            await self._pump(emit)
+            async with generate(
+                profile=self.profile, request=self.request, data_policy=self.data_policy
+            ) as stream:
+                async for event in stream:
+                    if isinstance(event, TextDelta):
+                        if self.time_to_first_token_ms is None:
+                            self.time_to_first_token_ms = int((time.monotonic() - started) * 1000)
+                        self.output.append(event.text)
+                        yield event.text
+                    elif isinstance(event, UsageEvent):
+                        self.usage = event.usage
+                    elif isinstance(event, Finish):
+                        self.provider, self.model = event.provider, event.model
+                        self.model_key = event.model_key or self.model_key
+                        yield GenerationEnd(
+                            finish_reason=event.reason, provider=event.provider, model=event.model
+                        )
+                    else:
+                        yield self._failed(event)
         except Exception as error:
             logger.exception(
                 "assistant.generation_crashed", extra={"error_class": type(error).__name__}
             )
-            emit(
-                GenerationEnd(
-                    finish_reason="error",
-                    provider=self.provider,
-                    model=self.model,
-                    failure=STREAM_INTERRUPTED if self.output else INTERNAL_ERROR,
-                )
+            yield GenerationEnd(
+                finish_reason="error",
+                provider=self.provider,
+                model=self.model,
+                failure=STREAM_INTERRUPTED if self.output else INTERNAL_ERROR,
             )
 
-    async def _pump(self, emit: Callable[[str | GenerationEnd], None]) -> None:
-        started = time.monotonic()
-        async with generate(
-            profile=self.profile, request=self.request, data_policy=self.data_policy
-        ) as stream:
-            async for event in stream:
-                if isinstance(event, TextDelta):
-                    if self.time_to_first_token_ms is None:
-                        self.time_to_first_token_ms = int((time.monotonic() - started) * 1000)
-                    self.output.append(event.text)
-                    emit(event.text)
-                elif isinstance(event, UsageEvent):
-                    self.usage = event.usage
-                elif isinstance(event, Finish):
-                    self.provider, self.model = event.provider, event.model
-                    self.model_key = event.model_key or self.model_key
-                    emit(
-                        GenerationEnd(
-                            finish_reason=event.reason, provider=event.provider, model=event.model
-                        )
-                    )
-                else:
-                    if event.provider:
-                        self.provider, self.model = event.provider, event.model
-                        self.model_key = event.model_key or self.model_key
-                    failure = failure_for_code(str(event.code))
-                    if event.after_output:
-                        failure = StreamFailure(
-                            code=STREAM_INTERRUPTED.code,
-                            message=STREAM_INTERRUPTED.message,
-                            retryable=True,
-                        )
-                    emit(
-                        GenerationEnd(
-                            finish_reason="error",
-                            provider=self.provider,
-                            model=self.model,
-                            failure=failure,
-                        )
-                    )
+    def _failed(self, event: GenerationError) -> GenerationEnd:
+        if event.provider:
+            self.provider, self.model = event.provider, event.model
+            self.model_key = event.model_key or self.model_key
+        failure = failure_for_code(str(event.code))
+        if event.after_output:
+            failure = StreamFailure(
+                code=STREAM_INTERRUPTED.code, message=STREAM_INTERRUPTED.message, retryable=True
+            )
+        return GenerationEnd(
+            finish_reason="error", provider=self.provider, model=self.model, failure=failure
+        )
 
     def used(self) -> UsageLike:
         """What the call used: the reported (or runtime-estimated) usage, or, when it was cut

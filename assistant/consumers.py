@@ -30,6 +30,7 @@ from assistant.stop import stop_wait
 from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
 from claire.api.errors import ApiError, error_body, retry_after_of
+from claire.server import body_writer
 from claire.tracing import Trace
 
 logger = logging.getLogger(__name__)
@@ -163,8 +164,15 @@ async def _run_sse(session: engine.AnswerSession, send: Send) -> None:
     await send(
         {"type": "http.response.start", "status": 200, "headers": list(sse.RESPONSE_HEADERS)}
     )
+    # Served by daphne, each event is written at once, without a message and a coroutine.
+    write = body_writer(send)
     async for event in session.events():
-        await send({"type": "http.response.body", "body": sse.sse_encode(event), "more_body": True})
+        if write is not None:
+            write(sse.sse_encode(event))
+        else:
+            await send(
+                {"type": "http.response.body", "body": sse.sse_encode(event), "more_body": True}
+            )
     await send({"type": "http.response.body", "body": sse.DONE, "more_body": False})
 
 

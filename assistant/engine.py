@@ -37,6 +37,7 @@ from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.selectors import thread_summary_of
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
+from assistant.streaming import ModelReader
 from assistant.types import (
     AskRequest,
     Citation,
@@ -143,6 +144,32 @@ class _ModelMailbox:
             self._waiter.set_result(None)
 
 
+class _ModelWait:
+    """A Stop while the answer's own task waits for the model: the wait is cancelled at once
+    (which closes the model stream) and ends as a Stop, while a cancellation from elsewhere (the
+    client went away) stays a cancellation, the way ``asyncio.timeout`` tells its own."""
+
+    def __init__(self, task: asyncio.Task[object]) -> None:
+        self._task = task
+        self.is_waiting = False
+        self.is_stopped = False
+        self._is_cancelling = False
+
+    def stop(self) -> None:
+        self.is_stopped = True
+        if self.is_waiting and not self._is_cancelling:
+            self._is_cancelling = True
+            self._task.cancel()
+
+    def was_stop(self) -> bool:
+        """After the wait ended (cancelled or not): whether the Stop alone cancelled it; the
+        Stop's cancellation is withdrawn either way."""
+        if not self._is_cancelling:
+            return False
+        self._is_cancelling = False
+        return self._task.uncancel() == 0
+
+
 async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
     """Raises ``ApiError``s that become the HTTP status: ``ai_disabled``,
     ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
@@ -190,6 +217,7 @@ class AnswerSession:
         self.pair = pair
         self._stop_requested = asyncio.Event()
         self._mailbox: _ModelMailbox | None = None
+        self._model_wait: _ModelWait | None = None
         self._progress = _Progress()
         self._started = time.monotonic()
         # One privacy-safe trace per answer (claire.tracing), written when the answer ends.
@@ -209,6 +237,8 @@ class AnswerSession:
         self._stop_requested.set()
         if self._mailbox is not None:
             self._mailbox.put(_STOPPED)
+        if self._model_wait is not None:
+            self._model_wait.stop()
 
     async def events(self) -> AsyncGenerator[EngineEvent, None]:
         if not self.pair.is_new:
@@ -428,16 +458,61 @@ class AnswerSession:
         self._progress.parts.append(visible)
         return events
 
-    async def _model_output(
+    def _model_output(
         self, generation: answering.Generation
     ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
-        """The model's text, then its ``GenerationEnd``; nothing more after a Stop.
+        """The model's text, then its ``GenerationEnd``; nothing more after a Stop."""
+        window_s = settings.ASSISTANT_STREAM_FLUSH_MS / 1000
+        if window_s > 0:
+            return self._model_output_gathered(generation, flush_window_s=window_s)
+        return self._model_output_direct(generation)
 
-        The model call runs in its own task feeding a ``_ModelMailbox``, so a Stop cancels the
+    async def _model_output_direct(
+        self, generation: answering.Generation
+    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        """The model's deltas read by the task that sends the answer (one task wake-up per
+        read), each read taking every delta that is ready (``ModelReader``). A Stop cancels the
+        wait for the model (``_ModelWait``); a Stop that comes while text is being sent ends
+        the model stream before the next read."""
+        task = asyncio.current_task()
+        assert task is not None
+        wait = _ModelWait(task)
+        self._model_wait = wait
+        reader: ModelReader[answering.GenerationEnd] = ModelReader(generation.deltas())
+        try:
+            while not self._stop_requested.is_set():
+                wait.is_waiting = True
+                try:
+                    text, ending = await reader.read()
+                except asyncio.CancelledError:
+                    wait.is_waiting = False
+                    if wait.was_stop():
+                        return
+                    raise
+                wait.is_waiting = False
+                if wait.is_stopped:
+                    # The Stop came as the text did: its cancellation is withdrawn unused.
+                    wait.was_stop()
+                    return
+                if text:
+                    yield text
+                if ending is not None:
+                    yield ending
+                    return
+                if reader.is_exhausted:
+                    return
+        finally:
+            self._model_wait = None
+            await reader.aclose()
+
+    async def _model_output_gathered(
+        self, generation: answering.Generation, *, flush_window_s: float
+    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        """The model call runs in its own task feeding a ``_ModelMailbox``, so a Stop cancels the
         call at once (``stop()`` ends the mailbox) while this generator keeps control of the
         events. Text that arrives within the flush window of the last delta sent is gathered
         and sent as one delta."""
-        mailbox = _ModelMailbox(flush_window_s=settings.ASSISTANT_STREAM_FLUSH_MS / 1000)
+        mailbox = _ModelMailbox(flush_window_s=flush_window_s)
         self._mailbox = mailbox
         pump = asyncio.ensure_future(generation.pump(mailbox.put))
         if self._stop_requested.is_set():

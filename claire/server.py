@@ -17,19 +17,24 @@ makes daphne:
 Errors under ``/api/`` use the API's JSON error shape. docs/SECURITY.md lists the defaults.
 
 It also writes a response's bytes straight to the socket while nothing is queued
-(``direct_writes_enable``): a streamed answer's events do not each wait a turn of the loop.
+(``direct_writes_enable``): a streamed answer's events do not each wait a turn of the loop;
+and ``body_writer`` gives a streaming application a plain function for the rest of its body.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from daphne import http_protocol
 from django.conf import settings
 from twisted.internet import reactor, tcp
 from twisted.internet.base import DelayedCall
+from twisted.web import http
 
 logger = logging.getLogger(__name__)
 
@@ -254,6 +259,55 @@ def _sent_directly(transport: tcp.Connection, data: bytes) -> bytes | None:
         # A broken connection: Twisted's own write path meets the error and closes it.
         return None
     return data[sent:]
+
+
+def body_writer(send: Callable[..., Any]) -> Callable[[bytes], None] | None:
+    """A function that writes more of a started response's body at once, for an ASGI ``send``
+    that is daphne's own (None for any other ``send``: use ``send``).
+
+    Daphne's ``send`` is a coroutine per message that checks the connection, checks the
+    message's type and headers, and writes the body through Twisted's ``Request.write``. A
+    streamed answer sends one message per event; this makes the same connection checks and
+    the same ``Request.write`` call (chunked encoding, byte counts) without the message dict
+    and the coroutine. The response must have been started through ``send``, and the last
+    body message (``more_body`` false, which finishes the request) still goes through it."""
+    # Importing daphne.server installs Twisted's reactor: only a process serving with daphne
+    # has it, and only such a process can have its ``send``.
+    daphne_server = sys.modules.get("daphne.server")
+    if (
+        daphne_server is None
+        or not isinstance(send, functools.partial)
+        or len(send.args) != 1
+        or send.keywords
+    ):
+        return None
+    handle_reply = send.func
+    server = getattr(handle_reply, "__self__", None)
+    protocol = send.args[0]
+    if (
+        not isinstance(server, daphne_server.Server)
+        or getattr(handle_reply, "__func__", None) is not daphne_server.Server.handle_reply
+        or not isinstance(protocol, http_protocol.WebRequest)
+    ):
+        return None
+    connections = server.connections
+
+    def write(body: bytes) -> None:
+        # Server.handle_reply's and WebRequest.handle_reply's checks, in their order.
+        state = connections.get(protocol)
+        if state is None or state.get("disconnected", None):
+            return
+        if protocol.finished or protocol.channel is None:
+            return
+        if not (body and protocol.chunked and protocol.startedWriting) or protocol._disconnected:
+            http.Request.write(protocol, body)
+            return
+        # What Request.write does with more of a chunked body whose headers are out: count it
+        # and write it as one chunk (one write instead of a tuple joined by the transport).
+        protocol.sentLength += len(body)
+        protocol.channel.write(b"%x\r\n%b\r\n" % (len(body), body))
+
+    return write
 
 
 def _cancel(deadline: DelayedCall | None) -> None:

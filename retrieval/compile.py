@@ -258,7 +258,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.UNRESOLVED,
         "what_do_i_owe",
         r"\bwhat\s+(?:do|did|else\s+do)\s+i\s+(?:still\s+)?owe\b"
-        r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,2}?(?:anything|something)\b",
+        r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,2}?(?:anything|something)\b"
+        # "anything I still owe Ana before the trip?"
+        r"|\b(?:anything|something)\s+(?:else\s+)?i\s+(?:still\s+)?owe\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -281,7 +283,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "promises",
         r"\b(?:what|which)\s+(?:did|have|had)\s+i\s+(?:promise|promised|commit|committed"
         r"|agree|agreed)\s+(?:to\s+do\s+)?(?:and|but)\s+(?:not|never|didn't|haven't)\b"
-        r"|\b(?:unkept|broken|open)\s+promises?\b",
+        r"|\b(?:unkept|broken|open)\s+promises?\b"
+        # "what did I promise (to do for) Ana?", "what did I say I'd bring to the picnic?",
+        # "what did I agree to do for Tom?": what the user took on, done or not.
+        r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:promise|promised|agree|agreed|offer|offered"
+        r"|commit|committed)\b"
+        r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:say|said|tell\s+[\w'-]+|told\s+[\w'-]+)\s+"
+        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
@@ -301,6 +309,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd|upload|uploaded"
         r"|post|posted|mail|mailed|email|emailed|drop|dropped|reimburse|reimbursed)\b"
         r"(?=.*\b(?:me|my|back|the|it|them)\b)",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_they_get_back",
+        # "Has Kai got his drill back?", "did Ana ever get the charger back?": what the user
+        # holds or owes reaching the person, answered yes or no from the user's promise.
+        r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,3}?"
+        r"(?:ever\s+|already\s+|finally\s+|actually\s+)*(?:got|gotten|get|received|receive)\s+"
+        r"(?:his|her|their|the|its|my)\s+(?:[\w'-]+\s+){0,3}?back\b",
     ),
     _pattern(
         Intent.UNRESOLVED,

@@ -529,7 +529,11 @@ def _weekday(m: re.Match[str], ctx: _Context) -> _Window | None:
     current = today.weekday()
     if modifier in (["last"], ["this", "past"], ["past"]):
         day = today - timedelta(days=(current - target) % 7 or 7)
-    elif modifier in (["next"], ["this", "coming"], ["coming"]):
+    elif modifier == ["next"]:
+        # "next Thursday" is the Thursday of next week ("this Thursday" is this week's): said
+        # on a Wednesday it is eight days ahead, not tomorrow.
+        day = _week_start(today) + timedelta(days=7 + target)
+    elif modifier in (["this", "coming"], ["coming"]):
         day = today + timedelta(days=(target - current) % 7 or 7)
     elif modifier == ["this"]:
         day = _week_start(today) + timedelta(days=target)

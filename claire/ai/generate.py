@@ -63,8 +63,9 @@ class GenerationStream:
         self._events = events
         self.is_cancelled = False
 
-    def __aiter__(self) -> GenerationStream:
-        return self
+    def __aiter__(self) -> AsyncIterator[GenerationEvent]:
+        # ``async for`` reads the events themselves: no coroutine of ours per event.
+        return self._events
 
     async def __anext__(self) -> GenerationEvent:
         return await self._events.__anext__()

@@ -45,6 +45,7 @@ STORY_SETS: dict[str, Path] = {
     # A small probe for conversation QA and no-evidence answers, written apart from the sets.
     "qa-probe": STORY_SETS_DIR.parent / "stories" / "qa_probe",
     "demo-v4": STORY_SETS_DIR / "demo_v4",
+    "demo-v5": STORY_SETS_DIR / "demo_v5",
 }
 
 SPLITS = ("dev", "heldout")

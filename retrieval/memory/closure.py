@@ -39,6 +39,7 @@ from conversations.models import ChatKind, ChatParticipant, Message, MessageKind
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
 from retrieval.memory.extract import (
     has_link,
+    promise_in_person,
     puts_off,
     says_arrived_words,
     says_delivered_words,
@@ -492,7 +493,13 @@ def _deliveries(
                 or (not by_user and sender_id not in person.person_ids)
             ):
                 continue
-            if kind == MessageKind.MEDIA or has_link(text or "") or _bare_done(text or ""):
+            if _bare_done(text or "") or (
+                (kind == MessageKind.MEDIA or has_link(text or ""))
+                and not (
+                    loop.kind == LoopKind.PROMISE_BY_USER
+                    and promise_in_person(loop.opened_by.text or "")
+                )
+            ):
                 found[loop.pk] = (pk, sent_at)
                 break
     return found

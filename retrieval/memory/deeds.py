@@ -191,7 +191,7 @@ def deed_answer(
 ACK_WINDOW = timedelta(days=1)
 
 
-def _acknowledgement(row: Message) -> int | None:
+def acknowledgement(row: Message) -> int | None:
     """The first message someone else wrote in the deed's chat soon after it ("got it, I'll
     forward it today"): it shows the deed arrived."""
     return (
@@ -229,7 +229,7 @@ def _people_reach(*, user: User, person_ids: set[int]) -> tuple[set[int], set[st
 
 def _answer(is_done: bool, row: Message, raised: Message) -> DeedAnswer:
     return DeedAnswer(
-        acknowledged_by_message_id=_acknowledgement(row) if is_done and row.is_from_self else None,
+        acknowledged_by_message_id=acknowledgement(row) if is_done and row.is_from_self else None,
         is_done=is_done,
         message_id=row.pk,
         sent_at=row.sent_at,

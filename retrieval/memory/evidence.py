@@ -42,9 +42,11 @@ from django.db import models
 
 from claire.accounts.models import User
 from claire.ai.local.polarity import settled
+from claire.ai.suspicious import suspicious_text
 from conversations.identities import phone_same_number
 from conversations.models import (
     Chat,
+    ChatKind,
     ChatParticipant,
     IdentityKind,
     Message,
@@ -66,8 +68,8 @@ from retrieval.memory.about import (
 from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import answered_messages, owed_amount, says_done
-from retrieval.memory.deeds import DeedAnswer, deed_answer, deed_topic_terms
+from retrieval.memory.closure import answered_messages, owed_amount, says_done, topic_words
+from retrieval.memory.deeds import DeedAnswer, acknowledgement, deed_answer, deed_topic_terms
 from retrieval.memory.extract import (
     RELATIONS,
     has_link,
@@ -99,6 +101,7 @@ from retrieval.memory.models import (
     PersonFact,
     PlanStatus,
 )
+from retrieval.memory.owed import owed_detail
 from retrieval.memory.sameperson import same_person_findings
 from retrieval.memory.selectors import (
     OpenLoop,
@@ -237,11 +240,211 @@ def _loop_note(kind: str, person_name: str | None) -> str:
     return f"{person_name}: {note}" if person_name else note
 
 
+def _with_details(states: Sequence[LoopState]) -> tuple[list[LoopState], dict[int, int]]:
+    """Each loop with what it is about and by when (``owed.owed_detail``), and per opening
+    message the ask it answers (for a promise: what the user took on), read in two
+    statements."""
+    openers = Message.objects.filter(
+        pk__in=[state.opened_by_message_id for state in states]
+    ).in_bulk()
+    promises = [
+        openers[state.opened_by_message_id]
+        for state in states
+        if state.kind == LoopKind.PROMISE_BY_USER and state.opened_by_message_id in openers
+    ]
+    answered = answered_messages(promises)
+    detailed = []
+    for state in states:
+        opener = openers.get(state.opened_by_message_id)
+        if opener is None or suspicious_text(opener.text or ""):
+            detailed.append(state)
+            continue
+        asked = answered.get(opener.pk)
+        detail = owed_detail(
+            kind=state.kind,
+            opener_text=opener.text or "",
+            answered_text=(asked.text or "") if asked is not None else "",
+            person_name=state.person_name,
+        )
+        detailed.append(replace(state, detail=detail))
+    return detailed, {pk: message.pk for pk, message in answered.items()}
+
+
+# "what did I promise (to do for) Ana?", "what did I say I'd bring to the picnic?"
+_WHAT_PROMISED = re.compile(
+    r"\bwhat\s+(?:did|have|had)\s+i\s+(?:promise|promised|agree|agreed|offer|offered|commit"
+    r"|committed|say|said|tell\s+\S+|told\s+\S+)\b(?:\s+(?:i['\u2019]d|i\s+would|i\s+will"
+    r"|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could|to))?\s*(?P<verb>[\w'-]+)?(?P<tail>.*)$"
+)
+# Promises listed for "what did I promise …?".
+PROMISES_LISTED = 3
+
+
+def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], list[Finding]]:
+    """ "What did I say I'd bring to the picnic?": the user's promises (kept or not) whose
+    words, chat name or the ask they answer share the question's topic words, the deed's verb
+    counting too; with a person named, theirs first. Each stated with what was promised and
+    whether it is done."""
+    match = _WHAT_PROMISED.search(fold_text(compiled.question))
+    if match is None:
+        return [], []
+    verb = (match.group("verb") or "").lower()
+    topic = topic_words(match.group("tail") or "", ignore=("do", "for", "to"))
+    person_ids = _person_ids(compiled)
+    rows = loops_for_user(
+        user=user, person_ids=person_ids, kinds=(LoopKind.PROMISE_BY_USER,), limit=LOOPS_READ
+    )
+    if person_ids and not rows:
+        # A name the question shares with a contact who holds no promise ("game night" and a
+        # bot of that name): the words alone decide.
+        rows = loops_for_user(user=user, kinds=(LoopKind.PROMISE_BY_USER,), limit=LOOPS_READ)
+    if not rows:
+        return [], []
+    answered = answered_messages([row.opened_by for row, _name in rows])
+    titles = dict(
+        Chat.objects.filter(pk__in={row.chat_id for row, _name in rows})
+        .exclude(kind=ChatKind.DIRECT)
+        .values_list("pk", "title")
+    )
+    scored = []
+    for row, name in rows:
+        asked = answered.get(row.opened_by_id)
+        words = topic_words(
+            " ".join(
+                [
+                    row.opened_by.text or "",
+                    asked.text if asked is not None else "",
+                    titles.get(row.chat_id, ""),
+                ]
+            )
+        )
+        score = len(topic & words)
+        if verb and re.search(rf"\b{re.escape(verb)}", fold_text(row.opened_by.text or "")):
+            score += 1
+        scored.append((score, row, name))
+    best = max(score for score, _row, _name in scored)
+    if (topic or verb) and best < 1:
+        return [], []
+    chosen = [(row, name) for score, row, name in scored if score == best][:PROMISES_LISTED]
+    states = [
+        LoopState(
+            kind=LoopKind(row.kind),
+            status=LoopStatus(row.status),
+            person_name=name,
+            opened_by_message_id=row.opened_by_id,
+            opened_at=row.opened_at,
+            resolved_by_message_id=row.resolved_by_id,
+            closed_at=row.closed_at,
+            resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
+        )
+        for row, name in chosen
+    ]
+    states, asks = _with_details(states)
+    zone = user.zoneinfo
+    items = []
+    hits: list[_Hit] = []
+    for state, (row, _name) in zip(states, chosen, strict=True):
+        title = titles.get(row.chat_id, "")
+        where = f" in {title}" if title and not suspicious_text(title) else ""
+        what = state.detail or f"you promised {state.person_name or 'someone'}"
+        if state.status == LoopStatus.OPEN:
+            status = "not done yet"
+        else:
+            done = state.resolved_at or state.closed_at or state.opened_at
+            status = f"done on {moment_text(done, zone)}"
+        items.append(f"{what} (on {moment_text(state.opened_at, zone)}{where}) — {status}")
+        hits.append((state.opened_by_message_id, "what you promised"))
+        if state.opened_by_message_id in asks:
+            hits.append((asks[state.opened_by_message_id], "what your promise answers"))
+    text = "What you promised: " + "; ".join(items) + "."
+    return hits, [Finding(text=text, message_ids=tuple(mid for mid, _note in hits))]
+
+
+# "did I tell Dr Lee about the move?", "have I let Ana know that …?", "did I ask Tom whether
+# …": the deed is a message to that person about the thing.
+_TOLD = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\s+(?:(?:ever|already|actually|yet|finally)\s+)*"
+    r"(?:tell|told|let|inform|informed|warn|warned|remind|reminded|text|texted|message|messaged"
+    r"|email|emailed|ask|asked|update|updated)\s+(?P<who>.+?)\s+(?:know\s+)?(?:about|that|of|re"
+    r"|regarding|whether|if|know)\b(?P<what>.*)$"
+)
+# How far back a message telling the person is looked for.
+TOLD_WINDOW = timedelta(days=60)
+
+
+def _told(*, user: User, compiled: CompiledQuery, now: datetime) -> DeedAnswer | None:
+    """The user's message in a direct chat with the person the question tells ("did I tell
+    Dr Lee about the swap?") that names the thing told; ``None`` when there is none."""
+    match = _TOLD.search(fold_text(compiled.question))
+    if match is None:
+        return None
+    who = match.group("who")
+    recipients = [
+        person
+        for person in compiled.people
+        if person.name and fold_text(person.name) in who and person.person_ids
+    ]
+    if len(recipients) != 1:
+        return None
+    names = {word for person in compiled.people for word in fold_text(person.name or "").split()}
+    terms = [
+        term
+        for term in deed_topic_terms(re.findall(r"[\w'-]+", match.group("what")))
+        if len(term) >= 3 and term not in STOP_WORDS and term not in names
+    ]
+    if not terms:
+        return None
+    person_ids = person_ids_expand(user=user, person_ids=list(recipients[0].person_ids))
+    direct = list(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__kind=ChatKind.DIRECT, person_id__in=list(person_ids)
+        ).values_list("chat_id", flat=True)
+    )
+    rows = (
+        Message.objects.filter(
+            user=user,
+            chat_id__in=direct,
+            is_from_self=True,
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+            sent_at__lt=now,
+            sent_at__gte=now - TOLD_WINDOW,
+        )
+        .select_related("chat")
+        .order_by("-sent_at", "-pk")
+    )
+    for row in rows[:TOPIC_ROWS_READ]:
+        text = fold_text(row.text or "")
+        if any(_stem_match(term, text) for term in terms):
+            return DeedAnswer(
+                is_done=True,
+                message_id=row.pk,
+                sent_at=row.sent_at,
+                text=row.text or "",
+                chat_title=row.chat.title,
+                platform=row.chat.platform,
+                raised_by_message_id=None,
+                acknowledged_by_message_id=acknowledgement(row),
+            )
+    return None
+
+
+# Messages of the user's direct chats with the person read for ``_told``, newest first.
+TOPIC_ROWS_READ = 200
+
+
 def _loop_hits(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
     zone = user.zoneinfo
     folded = fold_text(compiled.question)
+    if _WHAT_PROMISED.search(folded):
+        promised = _promised_things(user=user, compiled=compiled)
+        if promised[0]:
+            return promised
+    told = _told(user=user, compiled=compiled, now=now) if _TOLD.search(folded) else None
+    if told is not None:
+        return _deed_hits(told), [deed_finding(told, zone)]
     if _YES_NO.search(folded) and (
         _SELF_ACTOR.search(folded) or _person_ids(compiled) or _SETTLED.search(folded)
     ):
@@ -262,7 +465,12 @@ def _loop_hits(
         answered = _loop_answer(user=user, compiled=compiled)
         if answered is not None:
             loop, hits = answered
+            (loop,), asks = _with_details([loop])
+            ask_id = asks.get(loop.opened_by_message_id)
             finding = loop_answer_finding(loop, zone)
+            if ask_id is not None and ask_id not in {hit[0] for hit in hits}:
+                hits = [*hits, (ask_id, f"{loop.person_name or 'they'}: what your promise answers")]
+                finding = replace(finding, message_ids=(*finding.message_ids, ask_id))
             if loop.kind == LoopKind.REQUEST_BY_USER:
                 hits, finding = _request_answer(
                     user=user, compiled=compiled, loop=loop, hits=hits, finding=finding, now=now
@@ -316,9 +524,18 @@ def _loop_hits(
         )
         for loop in loops
     ]
+    states, asks = _with_details(states)
     if kinds and LoopKind.QUESTION_TO_USER not in kinds:
         loops = [*loops, *_follow_ups(user=user, promises=loops)]
     hits = [(loop.opened_by_message_id, _loop_note(loop.kind, loop.person_name)) for loop in loops]
+    hits += [
+        (
+            asks[loop.opened_by_message_id],
+            f"{loop.person_name or 'they'}: what your promise answers",
+        )
+        for loop in loops
+        if loop.opened_by_message_id in asks
+    ]
     hits += [
         (message_id, f"{amount} owed")
         for amount, message_id in amounts.values()
@@ -432,6 +649,11 @@ _YES_NO = re.compile(
 # What the user did (a reply) versus what they owe (a promised thing).
 _REPLY_WORDS = re.compile(r"\b(?:repl|respond|answer|got\s+back|get\s+back|gotten\s+back)")
 _SELF_ACTOR = re.compile(r"^\W*(?:so\s+|and\s+)?(?:did|have|had)\s+i\b")
+# "Has Kai got his drill back?", "did Ana receive the parcel?": something reaching the person.
+_THEY_GET = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,3}?"
+    r"(?:ever\s+|already\s+|finally\s+|actually\s+)*(?:got|gotten|get|received|receive)\b"
+)
 # "Did I ever get the counts?", "have I heard back about the lease?": what someone else was
 # to send the user, the other side of the user's request.
 _RECEIVED = re.compile(
@@ -487,9 +709,10 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         kinds = (LoopKind.QUESTION_TO_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
     elif _RECEIVED.search(folded):
         kinds = (LoopKind.REQUEST_BY_USER,)
-    elif is_self:
+    elif is_self or (person_ids and _THEY_GET.search(folded)):
         # "Did I send …?" asks about the user's promise, else about what someone asked the
-        # user for ("mi mandi la ricevuta?" answered with a file).
+        # user for ("mi mandi la ricevuta?" answered with a file); so does "has Kai got his
+        # drill back?", the same deed seen from the person's side.
         kinds = (LoopKind.PROMISE_BY_USER, LoopKind.QUESTION_TO_USER)
     elif person_ids:
         # "Has Rui sent …?" asks about the user's request to Rui.
@@ -524,7 +747,7 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             return 1
         return shared
 
-    asks_for_deed = is_self and LoopKind.QUESTION_TO_USER in kinds and len(kinds) > 1
+    asks_for_deed = LoopKind.QUESTION_TO_USER in kinds and len(kinds) > 1
     if asks_for_deed:
         # What someone asked the user for ("mi mandi la ricevuta?"), not any question.
         rows = [
@@ -569,6 +792,11 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     hits: list[_Hit] = []
     if loop.resolved_by_message_id:
         hits.append((loop.resolved_by_message_id, "closed it"))
+        if row.resolved_by is not None and row.resolved_by.is_from_self:
+            # The other side's word right after ("got it, thanks!") shows it arrived.
+            ack = acknowledgement(row.resolved_by)
+            if ack is not None and ack != row.opened_by_id:
+                hits.append((ack, "their reply"))
     hits.append((row.opened_by_id, note))
     return loop, hits
 

@@ -498,7 +498,8 @@ _PROMISE_VERB = re.compile(
     r"(send|share|forward|email|mail|write|draft|have|get back|look into|check|call|book|pay"
     r"|return|bring|give|transfer|review|pass|text|tell|venmo|order|post|upload|drop|print|sign"
     r"|scan|find|dig|ask|ping|message|sort|fix|grab|buy|pick|put|add|invite|introduce|lend"
-    r"|cover|reimburse|settle|fill|submit|finish|translate)\b"
+    r"|cover|reimburse|settle|fill|submit|finish|translate|let|remind|ring|phone|visit|leave"
+    r"|look)\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over|up|out))*\s*(\w+)?",
     _FLAGS,
 )
@@ -613,6 +614,56 @@ def promise_object(text: str) -> str | None:
     return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
 
 
+def promise_clause(text: str) -> tuple[str, bool]:
+    """The words of the promise to the end of its clause, and whether they start at an
+    English verb: ("drop it off thursday after work", True) in "omg sorry!! I'll drop it off
+    thursday after work", ("do it this weekend", True) in "yes! will do it this weekend",
+    ("je vais appeler Mamie dimanche", False); ("", False) when ``text`` promises nothing in
+    a form the lexicon knows."""
+    match = _PROMISE_VERB.search(text)
+    if match is not None:
+        start, is_verb = match.start(1), True
+    elif (taken := _TAKE_ON.search(text)) is not None:
+        # "on it, will do it tonight": from the modal when there is one, else as written.
+        modal = _MODAL_ANY.search(text)
+        start, is_verb = (modal.start(), True) if modal is not None else (taken.start(), False)
+    elif (other := _PROMISE_OTHER.search(text)) is not None:
+        start, is_verb = other.start(), False
+    else:
+        return "", False
+    clause = _CLAUSE_END.split(text[start:], maxsplit=1)[0].strip(" ,")
+    if is_verb:
+        clause = _MODAL_START.sub("", clause)
+    return clause, is_verb
+
+
+_MODAL_ANY = re.compile(r"\b(?:i['\u2019]ll|i\s+will|will|gonna)\s+\w", _FLAGS)
+_MODAL_START = re.compile(
+    r"^(?:i['\u2019]ll|i\s+will|will|i['\u2019]m\s+(?:going\s+to|gonna)|gonna)\s+", _FLAGS
+)
+
+
+_CLAUSE_END = re.compile(r"[.!?\n;(]|\s[-\u2013\u2014]\s|\s+(?:but|though|because|cause|cuz)\s")
+# "could you look over my draft?", "can u send me the code": what is asked, after the ask.
+_ASKED_DEED = re.compile(
+    r"\b(?:could|can|would|will|pls|please|plz)\s+(?:you|u|ya)\s+(?:please\s+)?(?P<deed>\w.*)",
+    _FLAGS,
+)
+
+
+def ask_clause(text: str) -> tuple[str, bool]:
+    """What an ask asks for: ("look over my draft", True) when it says "could you …", else the
+    sentence that asks (False)."""
+    for sentence in re.findall(r"[^.!?\n]+[.!?]*", text):
+        match = _ASKED_DEED.search(sentence)
+        if match is not None:
+            return _CLAUSE_END.split(match.group("deed"), maxsplit=1)[0].strip(" ,"), True
+    for sentence in re.findall(r"[^.!?\n]+[.!?]*", text):
+        if "?" in sentence or _REQUEST.search(sentence):
+            return sentence.strip(" ,?"), False
+    return "", False
+
+
 def says_done_words(text: str) -> bool:
     """``text`` says in one of the lexicon's languages that something was done ("done ✅",
     "c'est envoyé", "fatto", "pix feito")."""
@@ -634,9 +685,36 @@ def has_link(text: str) -> bool:
     return _LINK.search(text) is not None
 
 
-def fulfils_promise(text: str, *, is_media: bool, promised_object: str) -> bool:
+# Promises kept in person or by voice, never by a file or a link sent in the chat: "I'll bring
+# the chairs", "I'll drop it off Thursday", "je vais appeler Mamie", "te lo devuelvo".
+_IN_PERSON_VERBS = frozenset(
+    {"bring", "drop", "return", "give", "lend", "call", "ring", "phone", "visit", "leave"}
+)  # fmt: skip
+_IN_PERSON_OTHER = re.compile(
+    r"\b(?:trago|trazer|ligo|ligar|telefonar|visitar|traigo|traer|llamo|llamar|devuelvo|devolver"
+    r"|devolvo|apporte|amener|apporter|appelle|appellerai|appeler|t[ée]l[ée]phoner|rendre|rends"
+    r"|rendrai|porto|chiamo|restituisco|bringe?|rufe?)\b",
+    _FLAGS,
+)
+
+
+def promise_in_person(text: str) -> bool:
+    """The promise in ``text`` is a deed done in person or by voice (bring, drop off, return,
+    call): a photo or a link the user sends later does not keep it."""
+    match = _PROMISE_VERB.search(text)
+    if match is not None:
+        return match.group(1).lower() in _IN_PERSON_VERBS
+    return _IN_PERSON_OTHER.search(text) is not None
+
+
+def fulfils_promise(
+    text: str, *, is_media: bool, promised_object: str, in_person: bool = False
+) -> bool:
     """The user's later message in the chat delivers: a file, a link, a done word ("here you
-    go", "fatto", "c'est envoyé"), or the promised thing named without putting it off."""
+    go", "fatto", "c'est envoyé"), or the promised thing named without putting it off. A
+    promise kept in person (``in_person``) is not kept by a file or a link."""
+    if in_person and (is_media or has_link(text)) and not _DONE_WORDS.search(text):
+        return False
     if is_media or has_link(text) or _FULFILMENT.search(text):
         return True
     if "?" not in text and _DONE_WORDS.search(text) and not puts_off(text):

@@ -570,9 +570,18 @@ class LoopState:
     # For a promise to pay: the amount ("$22") and the message that states it.
     amount: str = ""
     amount_message_id: int | None = None
+    # What it is about and by when, in the answer's words (``owed.owed_detail``).
+    detail: str = ""
 
 
 def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
+    said = _loop_state_sentence(loop, zone)
+    if loop.detail:
+        return f"{said} — {loop.detail[0].lower()}{loop.detail[1:]}"
+    return said
+
+
+def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     name = loop.person_name or "someone"
     if loop.status == LoopStatus.OPEN and loop.amount and loop.kind == LoopKind.PROMISE_BY_USER:
         since = moment_text(loop.opened_at, zone)
@@ -588,12 +597,16 @@ def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
 def loop_answer_finding(loop: LoopState, zone: ZoneInfo) -> Finding:
     """The yes/no answer to "did I reply / pay back / send …?": yes when the loop is closed,
     no while it is open, citing the closing message (then the opening one)."""
-    answer = "No" if loop.status == LoopStatus.OPEN else "Yes"
+    answer = "Not yet" if loop.status == LoopStatus.OPEN else "Yes"
     ids = [
         *([loop.resolved_by_message_id] if loop.resolved_by_message_id else []),
         loop.opened_by_message_id,
     ]
-    return Finding(text=f"{answer}: {loop_sentence(loop, zone)}.", message_ids=tuple(ids))
+    text = f"{answer}: {_loop_state_sentence(loop, zone)}."
+    if loop.detail:
+        # What it was about in a sentence of its own: the yes or no stands alone first.
+        text += f" {loop.detail}."
+    return Finding(text=text, message_ids=tuple(ids))
 
 
 # Open loops a "what is still open?" answer states one by one.

@@ -232,16 +232,20 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
 PROMISE: Mapping[str, tuple[str, ...]] = {
     "en": (r"remind me to (?:send|share|pay|return|bring|give|forward|email|call|text|book)",),
     "pt": (
-        r"te (?:mando|envio|pago|passo|devolvo|trago)",
-        r"vou (?:te )?(?:mandar|enviar|pagar|passar|devolver|trazer)",
+        r"te (?:mando|envio|pago|passo|devolvo|trago|ligo)",
+        r"vou (?:te |lhe )?(?:mandar|enviar|pagar|passar|devolver|trazer|ligar|telefonar|visitar)",
     ),
     "es": (
-        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo)",
-        r"(?:voy a|te voy a) (?:mandar|enviar|pasar|pagar|devolver|traer)",
+        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo|llamo)",
+        r"(?:voy a|te voy a|le voy a) (?:mandar|enviar|pasar|pagar|devolver|traer|llamar"
+        r"|visitar|escribir)",
     ),
     "fr": (
         r"je (?:te |t['\u2019]|vous )(?:l['\u2019]|les? |la )?(?:envoie|enverrai|paie|paierai"
-        r"|rembourse|rendrai|rends|passe|apporte|transf[eè]re)",
+        r"|rembourse|rendrai|rends|passe|apporte|transf[eè]re|appelle|appellerai)",
+        # "je vais appeler Mamie dimanche", "je vais lui rendre son livre".
+        r"je vais (?:te |t['\u2019]|vous |lui |leur |l['\u2019]|les? |la )?"
+        r"(?:appeler|t[ée]l[ée]phoner|envoyer|apporter|amener|rendre|payer|rembourser|passer|[ée]crire|rappeler|visiter)",
     ),
     "de": (
         r"ich (?:schicke?|[üu]berweise|zahle|bringe?|sende?|gebe?) (?:dir|ihnen|euch)",
@@ -350,6 +354,16 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
 # Saying something was handed over, each language's common forms ("c'est envoyé", "ya te lo
 # mandé", "pix feito", "überwiesen"): a delivery whatever it is about.
 DONE: Mapping[str, tuple[str, ...]] = {
+    # Regular and irregular past tenses of handing over, calling and telling ("rang her",
+    # "brought the chairs", "gave it back", "dropped it off", "left it with her neighbour").
+    "en": (
+        r"(?:just |already )?(?:rang|phoned|called|brought|gave|handed|returned|lent|paid|sent"
+        r"|told|texted|mailed|posted|delivered)"
+        r" (?:him|her|them|it|the|his|her|their|back|over|round|\w+['\u2019]s)",
+        r"dropped (?:it |them |\w+ )?off",
+        r"left (?:it|them|the \w+|\w+['\u2019]s \w+(?: \w+)?) (?:with|at)",
+        r"gave (?:it|them) back",
+    ),
     "es": (
         r"enviad[oa]s?", r"mandad[oa]s?", r"pagad[oa]", r"transferid[oa]",
         r"ya te (?:l[oa]s? )?(?:mand[eé]|envi[eé]|pas[eé]|pagu[eé])",

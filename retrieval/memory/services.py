@@ -55,6 +55,7 @@ from retrieval.memory.extract import (
     mentions_word,
     nationality_claims,
     plan_signal,
+    promise_in_person,
     promise_object,
     puts_off,
     takes_on,
@@ -675,6 +676,7 @@ def _loops_in_chat(
             asked = (
                 _deferred_question(message, messages[:index]) if is_deferral(message.text) else None
             )
+            in_person = promise_in_person(message.text)
             kept = next(
                 (
                     m
@@ -686,6 +688,7 @@ def _loops_in_chat(
                                 m.text,
                                 is_media=m.kind == MessageKind.MEDIA,
                                 promised_object=promised,
+                                in_person=in_person,
                             )
                             or (asked is not None and _answers_deferred(m, asked))
                         )

@@ -136,7 +136,7 @@ def _loop(status: LoopStatus, *, resolved: int | None = None) -> LoopState:
 def test_a_yes_no_loop_question_is_answered_no_while_the_loop_is_open():
     finding = loop_answer_finding(_loop(LoopStatus.OPEN), LISBON)
     assert finding.text == (
-        "No: you promised Nora and have not done it yet (since Wed 4 March, 10:00)."
+        "Not yet: you promised Nora and have not done it yet (since Wed 4 March, 10:00)."
     )
     assert finding.message_ids == (5,)
 

@@ -53,11 +53,15 @@ def test_did_i_question_is_answered_no_while_the_promise_is_open(user):
     retrieval = _ask(user, "Did I ever send Nora the tent pictures?")
     assert retrieval.compiled.intent == "unresolved"
     (text,) = _texts(retrieval)
-    assert text.startswith("No: you promised Nora and have not done it yet (since Mon 2 March")
+    assert text.startswith("Not yet: you promised Nora and have not done it yet (since Mon 2 March")
+    # What was promised, and the ask it answers, in the answer's words and cited.
+    assert "You said you would send the tent pictures tonight" in text
     (labels,) = [labels for _text, labels in retrieval.memory_findings]
     promise = message_row(user, "dm-nora", "2").pk
+    ask = message_row(user, "dm-nora", "1").pk
     assert [s.primary_message_id for s in retrieval.pack.sources if s.source_id in labels] == [
-        promise
+        promise,
+        ask,
     ]
 
 

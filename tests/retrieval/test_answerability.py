@@ -13,6 +13,7 @@ from retrieval.answerability import (
     STRONG_SIMILARITY,
     WEAK_STRENGTH,
     EvidenceSignals,
+    _is_about_reader,
     answerability_assess,
     answerability_decide,
     names_people_as_topic,
@@ -702,3 +703,88 @@ def test_a_named_persons_value_given_only_for_someone_else_is_refused(user):
     answered = _ask(user, "What was Theo's 10k time?")
     assert answered.unanswerable_rule is None
     assert not answered.is_no_evidence
+
+
+# --- Who the topic is told of ---------------------------------------------------------------
+
+
+def _bake_sale_history(user, *, rui_line: str) -> None:
+    chat = chat_of("bake-sale", "Ana", "Rui")
+    ingest(
+        user,
+        chat,
+        say("b1", T0, "Busy week! What did you bake for the school fair?", sender="Ana"),
+        say("b2", T0 + timedelta(minutes=3), rui_line, sender="Rui"),
+        say("b3", T0 + timedelta(minutes=9), "so good, save me a slice", sender="Ana"),
+        say("b4", T0 + timedelta(days=2), "the violin exam went fine by the way", sender="Ana"),
+    )
+
+
+def test_a_topic_only_the_other_speaker_tells_of_themselves_is_refused(user):
+    # Ana's only message on the topic asks Rui about his baking; he answers about his own.
+    _bake_sale_history(user, rui_line="I baked a pear crumble for the school fair, it sold out")
+    refused = _ask(user, "What did Ana bake for the school fair?")
+    assert refused.unanswerable_rule == "told_of_another"
+    assert refused.is_no_evidence
+    answered = _ask(user, "What did Rui bake for the school fair?")
+    assert answered.unanswerable_rule is None
+    assert not answered.is_no_evidence
+
+
+def test_what_another_tells_the_named_person_of_their_own_doing_answers(user):
+    # Rui's sentence speaks to Ana: the baking it tells of is hers.
+    _bake_sale_history(user, rui_line="Your pear crumble for the school fair sold out in an hour")
+    retrieval = _ask(user, "What did Ana bake for the school fair?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
+def test_told_coverages_decide_only_with_a_wide_gap():
+    told = {"people_best_coverage": 0.9, "people_best_similarity": 0.5}
+    other = _signals(people_told_coverage=0.0, others_told_coverage=0.9, **told)
+    assert answerability_decide(other).rule == "told_of_another"
+    close = _signals(people_told_coverage=0.3, others_told_coverage=0.5, **told)
+    assert answerability_decide(close).rule is None
+    theirs = _signals(people_told_coverage=0.6, others_told_coverage=1.0, **told)
+    assert answerability_decide(theirs).rule is None
+    # A question about the named people's relations is not judged by who tells of it.
+    relation = _signals(
+        people_told_coverage=0.0, others_told_coverage=0.9, describes_people=True, **told
+    )
+    assert answerability_decide(relation).rule is None
+
+
+def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(user):
+    ingest(
+        user,
+        chat_of("dm-lina", "Lina"),
+        say("l1", T0, "Seville in two weeks!! any tips?"),
+        say("l2", T0 + timedelta(minutes=20), "cenar en Casa Morales, y el Alcazar", sender="Lina"),
+    )
+    ingest(
+        user,
+        chat_of("dm-teo", "Teo"),
+        say("t1", T0 + timedelta(days=1), "I had dinner at the pier, loved it", sender="Teo"),
+    )
+    retrieval = _ask(user, "where did Lina say to have dinner in Seville?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "about_reader"),
+    [
+        ("what did you bake for the fair?", True),
+        ("is it a yoga class?", True),
+        ("your crumble sold out in an hour", True),
+        ("i loved your crumble", False),
+        ("i baked a crumble for the fair", False),
+        ("tu tarta se vendio en una hora", True),
+        ("eu fiz um bolo de laranja", False),
+        ("o teu bolo acabou logo", True),
+    ],
+)
+def test_a_sentence_is_about_its_reader_when_it_asks_them_or_speaks_only_of_them(
+    sentence, about_reader
+):
+    assert _is_about_reader(sentence) is about_reader

@@ -332,6 +332,7 @@ def test_every_pattern_decides_at_least_one_question():
         "pending": "anything pending?",
         "still_open": "what's still open with Bruno?",
         "did_they_deliver": "did Bruno send the invoice?",
+        "did_they_get_back": "has Bruno got his ladder back",
         "did_i_do": "did I ever pay Bruno back?",
         "did_i_receive": "did I ever get the tickets from Bruno?",
         "was_it_settled": "was the parking permit ever sorted out?",
@@ -522,3 +523,26 @@ def test_asking_the_day_of_today_is_not_a_plan():
 def test_texting_shorthand_is_no_keyword(user):
     assert _compile(user, "wheres the potluck").keywords == ("potluck",)
     assert _compile(user, "whats ur plan for the regatta").keywords == ("regatta",)
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("anything I still owe Bruno before the trip", "what_do_i_owe"),
+        ("what did i say i'd bring to the barbecue", "promises"),
+        ("what did I promise to do for Bruno", "promises"),
+        ("what did I agree to cook on Sunday?", "promises"),
+        ("has Bruno got his ladder back", "did_they_get_back"),
+        ("did Mei ever get the charger back?", "did_they_get_back"),
+    ],
+)
+def test_loop_questions_in_everyday_words_are_unresolved(question, name):
+    intent, pattern = classify_intent(fold_text(question))
+    assert intent == Intent.UNRESOLVED
+    assert pattern is not None and pattern.name == name
+
+
+@pytest.mark.parametrize("question", ["what did I say to Bruno?", "has Bruno got a new car?"])
+def test_what_was_said_and_what_someone_got_are_not_loop_questions(question):
+    intent, _pattern = classify_intent(fold_text(question))
+    assert intent != Intent.UNRESOLVED

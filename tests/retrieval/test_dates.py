@@ -178,13 +178,17 @@ def test_last_friday_is_the_most_recent_friday_strictly_before_today():
     )
 
 
-def test_next_friday_is_the_first_friday_strictly_after_today():
+def test_next_friday_is_the_friday_of_next_week():
     assert window("next Friday") == ("2026-03-20T00:00:00+00:00", "2026-03-21T00:00:00+00:00")
     wednesday = datetime(2026, 3, 11, 10, 0, tzinfo=LISBON)
     assert window("next Friday", now=wednesday) == (
-        "2026-03-13T00:00:00+00:00",
-        "2026-03-14T00:00:00+00:00",
+        "2026-03-20T00:00:00+00:00",
+        "2026-03-21T00:00:00+00:00",
     )
+    assert window("this Friday", now=wednesday)[0] == "2026-03-13T00:00:00+00:00"
+    assert window("next Thu", now=wednesday)[0] == "2026-03-19T00:00:00+00:00"
+    saturday = datetime(2026, 3, 14, 10, 0, tzinfo=LISBON)
+    assert window("next Friday", now=saturday)[0] == "2026-03-20T00:00:00+00:00"
 
 
 def test_this_friday_is_the_friday_of_the_current_monday_week():

@@ -100,10 +100,18 @@ _WORDS = [
 ]
 
 
-def _process_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux ``/proc``), whatever the machine's load."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _process_cpu_seconds(pid: int, *, task: int | None = None) -> float:
+    """User + system CPU time of a process (Linux ``/proc``), whatever the machine's load; of
+    one of its threads with ``task``."""
+    stat = Path(f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _loop_cpu_seconds(pid: int) -> float:
+    """CPU time of a server's main thread: daphne's event loop, where the answers stream
+    (the worker threads run retrieval, reservations and the final saves)."""
+    return _process_cpu_seconds(pid, task=pid)
 
 
 def _server_cpu_seconds(pid: int) -> float:
@@ -129,6 +137,8 @@ SUMMARY_FIGURES = (
     "cpu_per_word_us",
     "cpu_per_word_after_retrieval_us",
     "cpu_per_word_streaming_only_us",
+    "loop_cpu_per_word_after_retrieval_us",
+    "loop_cpu_per_word_streaming_only_us",
 )
 
 
@@ -402,6 +412,7 @@ class Command(BaseCommand):
                     if self._sourced == self._streams:
                         # Every answer has retrieved: from here the server only streams.
                         self._streaming_from = (_process_cpu_seconds(self._server_pid), now)
+                        self._loop_from = _loop_cpu_seconds(self._server_pid)
                 # Deltas that queued up behind a busy event loop travel as one event: each
                 # scripted word "wI " is due at I/30 s after the first one.
                 for index in _WORD_INDEX.findall(data):
@@ -411,6 +422,7 @@ class Command(BaseCommand):
                     if self._finishing_from is None and self._streaming_from is not None:
                         # The first answer ended: from here the server also saves answers.
                         self._finishing_from = (_process_cpu_seconds(self._server_pid), now)
+                        self._loop_finishing = _loop_cpu_seconds(self._server_pid)
                     break
                 tail = window[-64:] if result.sources_ms else window
         finally:
@@ -444,6 +456,8 @@ class Command(BaseCommand):
     _streams = 0
     _streaming_from: tuple[float, float] | None = None
     _finishing_from: tuple[float, float] | None = None
+    _loop_from = 0.0
+    _loop_finishing = 0.0
 
     async def _burst(self, port: int, token: str, count: int) -> None:
         for _ in range(10):  # warm-up: imports, connections, tokenizer (each process)
@@ -519,6 +533,7 @@ class Command(BaseCommand):
         cpu_before = _process_cpu_seconds(self._server_pid)
         results = await asyncio.gather(*(delayed(index) for index in range(streams)))
         server_cpu = _process_cpu_seconds(self._server_pid) - cpu_before
+        loop_end = _loop_cpu_seconds(self._server_pid)
         # Steady state: once every stream is delivering deltas (the ramp's retrievals are over).
         all_streaming_at = max(result.delta_times[0][1] for result in results if result.delta_times)
         lateness: list[float] = []
@@ -557,6 +572,11 @@ class Command(BaseCommand):
                 for _index, arrival in result.delta_times
                 if self._streaming_from[1] < arrival <= self._finishing_from[1]
             )
+        loop_after = loop_only = 0.0
+        if self._streaming_from is not None:
+            loop_after = (loop_end - self._loop_from) / max(streaming_words, 1)
+            if self._finishing_from is not None:
+                loop_only = (self._loop_finishing - self._loop_from) / max(only_words, 1)
         self.stdout.write(
             f"concurrent streams: {streams} opened over {ramp:g} s, {options['deltas']} deltas "
             f"at 30/s each; complete {complete}, dropped {streams - complete}\n"
@@ -576,7 +596,10 @@ class Command(BaseCommand):
             f"{streaming_cpu / max(streaming_words, 1) * streams * 30:.2f} of a core\n"
             f"  server CPU while every answer streamed (all retrieved, none finished): "
             f"{only_cpu:.1f} s for {only_words} words, "
-            f"{only_cpu / max(only_words, 1) * 1e6:.0f} us per word"
+            f"{only_cpu / max(only_words, 1) * 1e6:.0f} us per word\n"
+            f"  of which the event loop (main thread): {loop_after * 1e6:.0f} us per word once "
+            f"every answer had retrieved, {loop_only * 1e6:.0f} us per word while every "
+            f"answer streamed"
         )
         figures |= {
             "lateness_all_p99_ms": percentile(lateness, 0.99),
@@ -586,5 +609,7 @@ class Command(BaseCommand):
             "cpu_per_word_us": server_cpu / max(words, 1) * 1e6,
             "cpu_per_word_after_retrieval_us": streaming_cpu / max(streaming_words, 1) * 1e6,
             "cpu_per_word_streaming_only_us": only_cpu / max(only_words, 1) * 1e6,
+            "loop_cpu_per_word_after_retrieval_us": loop_after * 1e6,
+            "loop_cpu_per_word_streaming_only_us": loop_only * 1e6,
         }
         return figures
