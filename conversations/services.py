@@ -11,6 +11,7 @@ keep move atomically with the data, and each schedules its background work on co
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -101,6 +102,22 @@ class IngestResult:
         self.deleted_message_ids += other.deleted_message_ids
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _has_no_name(label: str) -> bool:
+    """A contact label without a letter ("+1 555 0100", "(647) 555-0139") names nobody."""
+    return _LETTER.search(label or "") is None
+
+
+def _name_given(person: Person, identity: IncomingIdentity) -> None:
+    """A contact known so far by a number only (an SMS contact), now shown with a name on
+    another platform, takes that name: it is how the user knows them."""
+    if _has_no_name(person.display_name) and not _has_no_name(identity.display_name):
+        person.display_name = identity.display_name.strip()[:255]
+        person.save(update_fields=["display_name", "updated_at"])
+
+
 class PersonResolver:
     """Finds or creates the person behind each incoming identity, caching within one ingest."""
 
@@ -115,6 +132,7 @@ class PersonResolver:
             return None
         cached = next((self._by_key[key] for key in keys if key in self._by_key), None)
         if cached is not None:
+            _name_given(cached, identity)
             self._remember(cached, keys)
             return cached
 
@@ -134,6 +152,8 @@ class PersonResolver:
         if person is None:
             person = Person.objects.create(user=self.user, display_name=identity.label[:255])
             self.people_created += 1
+        else:
+            _name_given(person, identity)
         missing = [key for key in keys if key not in existing]
         if missing:
             PersonIdentity.objects.bulk_create(

@@ -34,8 +34,8 @@ half):
    what one person did, and only another's messages tell of it ("what did Ana bake for the
    party?" when Rui did the baking).
    **Told of another** (``told_of_another``): the question names one person, and by who
-   each sentence is about (its writer; its reader when it asks them something or speaks only
-   of them), the best candidates tell of them little of the topic and of someone else much
+   each sentence is about (its writer; its reader when it speaks to them and not of the
+   writer), the best candidates tell of them little of the topic and of someone else much
    more: "what did Ana bake for the fair?" when Ana only asked "what did you bake?" and Rui
    answered "I baked a crumble".
 3. **Unknown topic, partial match** (``unknown_topic``). The question names nobody, one of its
@@ -102,6 +102,7 @@ from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import fold_text
 from retrieval.search import SearchResult, is_about_messages
+from retrieval.shorthand import search_forms_query
 from retrieval.slots import (
     Slot,
     asked_slot,
@@ -218,8 +219,12 @@ OPINION_REPLY_WINDOW = timedelta(hours=48)
 
 _SIGNALS_SQL = """
 WITH terms AS (
-    SELECT t.term, t.ord, websearch_to_tsquery(%(config)s::regconfig, t.term) AS query
-    FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS t(term, ord)
+    SELECT t.term, t.ord,
+           CASE WHEN t.forms = '' THEN websearch_to_tsquery(%(config)s::regconfig, t.term)
+                ELSE websearch_to_tsquery(%(config)s::regconfig, t.term)
+                     || to_tsquery(%(config)s::regconfig, t.forms)
+           END AS query
+    FROM unnest(%(terms)s::text[], %(forms)s::text[]) WITH ORDINALITY AS t(term, forms, ord)
 )
 SELECT
     t.term,
@@ -389,6 +394,7 @@ def _term_coverage(
                 "user_id": user.pk,
                 "config": TEXT_SEARCH_CONFIG,
                 "terms": terms,
+                "forms": [search_forms_query(term) for term in terms],
                 "candidate_ids": [c.message_id for c in candidates],
                 "frequency_cap": FREQUENCY_CAP,
                 "typo_similarity": TYPO_SIMILARITY,
@@ -697,11 +703,12 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 def _is_about_reader(sentence: str) -> bool:
     """Whether ``sentence`` (folded) is about the person it is sent to rather than its
-    writer: it asks them something ("what did you bake?", "is it a yoga class?"), or speaks to
-    them without speaking of the writer ("your crumble sold out"; "I loved your crumble"
-    tells of both, and is the writer's)."""
+    writer: it speaks to them without speaking of the writer ("what did you bake?", "your
+    crumble sold out"; "I loved your crumble" tells of both, and is the writer's). A question
+    that addresses nobody is the writer's: "dinner on Friday at 8?" proposes the writer's
+    plan, it does not ask about the reader's."""
     words = {word.split("'")[0] for word in re.findall(r"[\w']+", sentence)}
-    return "?" in sentence or (bool(words & _SECOND_PERSON) and not words & _FIRST_PERSON)
+    return bool(words & _SECOND_PERSON) and not words & _FIRST_PERSON
 
 
 def _sentence_of(text: str, term: str) -> str:
@@ -726,7 +733,7 @@ def _told_coverages(
     """The best coverage of the topic among what the best ``TOLD_HITS`` candidates tell of
     the named person, and among what they tell of someone else. Each topic word a candidate
     carries counts, by the sentence that carries it, for whom that sentence is about: its
-    writer, or its reader when it asks them something or speaks only of them
+    writer, or its reader when it speaks to them and not of the writer
     (``_is_about_reader``). In a chat of two, "what did you bake?" from the named person and
     "I baked a crumble" from the other both tell of the other. What the user wrote in a chat
     with the named person counts for them."""

@@ -497,6 +497,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
         rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
+        # "the Rosa I climb with, what's her last name?": the person named before.
+        r"|\bwhat(?:'s|s|\s+is|\s+was)\s+(?:his|her|their)\s+(?:real\s+|full\s+|last\s+|new\s+)?"
+        r"(?:surname|last\s+name|full\s+name|real\s+name|email|e-mail|email\s+address"
+        r"|number|phone\s+number|cell|handle|job)\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
         # "What does Ana do?" as the whole question: her occupation.
         r"|^\W*what\s+does\s+(?:[\w'-]+\s+){1,3}?do\s*\?*\s*$"

@@ -3,7 +3,9 @@
 The question's content terms are matched as an OR (a natural question rarely has every one of
 its words in the message that answers it), each term or quoted phrase through
 ``websearch_to_tsquery`` with the same text search configuration as the stored column, so
-stemming and stop words agree on both sides. Ranking is bounded: every term contributes at most
+stemming and stop words agree on both sides. A word also matches the other ways messages
+write it (``retrieval.shorthand``: "mtg" for "meeting", "nov" or "listopadzie" for
+"November"), as the same term. Ranking is bounded: every term contributes at most
 ``term_cap`` matching messages (the GIN index finds them; the scan stops at the cap), and only
 the union of those candidates is scored.
 
@@ -30,6 +32,7 @@ from django.db import connection
 
 from claire.accounts.models import User
 from conversations.models import TEXT_SEARCH_CONFIG
+from retrieval.shorthand import search_forms_query
 
 # Weight of the cover-density rank next to the term weights (see the module docstring).
 PROXIMITY_WEIGHT = 1.0
@@ -96,8 +99,12 @@ def filters_params(filters: SearchFilters) -> dict[str, Any]:
 
 _LEXICAL_SQL = """
 WITH terms AS (
-    SELECT u.ord, websearch_to_tsquery(%(config)s::regconfig, u.term) AS query
-    FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS u(term, ord)
+    SELECT u.ord,
+           CASE WHEN u.forms = '' THEN websearch_to_tsquery(%(config)s::regconfig, u.term)
+                ELSE websearch_to_tsquery(%(config)s::regconfig, u.term)
+                     || to_tsquery(%(config)s::regconfig, u.forms)
+           END AS query
+    FROM unnest(%(terms)s::text[], %(forms)s::text[]) WITH ORDINALITY AS u(term, forms, ord)
 ),
 useful_terms AS (
     SELECT ord, query FROM terms WHERE numnode(query) > 0
@@ -126,7 +133,11 @@ candidates AS (
     SELECT DISTINCT id FROM term_matches
 ),
 any_term AS (
-    SELECT websearch_to_tsquery(%(config)s::regconfig, %(any_term)s) AS query
+    SELECT CASE WHEN %(any_form)s = ''
+                THEN websearch_to_tsquery(%(config)s::regconfig, %(any_term)s)
+                ELSE websearch_to_tsquery(%(config)s::regconfig, %(any_term)s)
+                     || to_tsquery(%(config)s::regconfig, %(any_form)s)
+           END AS query
 )
 SELECT m.id,
        (SELECT coalesce(sum(w.idf), 0)
@@ -156,11 +167,14 @@ def lexical_search(
     terms = lexical_terms(keywords)
     if not terms or limit <= 0:
         return []
+    forms = [search_forms_query(term) for term in terms]
     sql = _LEXICAL_SQL.format(filters=filters_sql(filters, alias="m"))
     params: dict[str, Any] = {
         "config": TEXT_SEARCH_CONFIG,
         "terms": terms,
+        "forms": forms,
         "any_term": " or ".join(terms),
+        "any_form": " | ".join(f"({form})" for form in forms if form),
         "user_id": user.pk,
         "term_cap": max(term_cap, 1),
         "proximity_weight": PROXIMITY_WEIGHT,

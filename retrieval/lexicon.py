@@ -43,7 +43,8 @@ def word_set(text: str) -> frozenset[str]:
 
 
 # Words that never carry content on their own: question words, pronouns, auxiliaries,
-# prepositions, articles, and the generic verbs of asking about a conversation.
+# prepositions, articles, the generic verbs of asking about a conversation, and the fillers
+# of texting ("lol", "btw", "tbh"): a question that says "how big is it lol" asks how big.
 STOP_WORDS: frozenset[str] = word_set(
     """
     a about above across after again against ago all almost also am among an and any anybody
@@ -71,6 +72,8 @@ STOP_WORDS: frozenset[str] = word_set(
     guy guys girl girls woman women man men person people ppl lady dude someone somebody
     claire hey hi hello ok okay thanks thank pls help
     wheres whens whats whos hows ur
+    lol lmao lmfao rofl haha hahaha hehe omg btw plz idk tbh imo rn ya yeah yep yup nope hmm um
+    uh anyways tho kk ty thx fyi
     """
 )
 

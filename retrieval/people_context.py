@@ -34,9 +34,29 @@ _BEFORE = re.compile(r"([\w'-]+)\s+$")
 # "the Rosa I climb with", "Rosa who I work with", "the Rosa we play with": the verb of the
 # clause says what the user does with that one.
 _CLAUSE = re.compile(
-    r"^\s+(?:(?:who|whom|that)\s+)?(?:i|we)\s+(?:usually\s+|always\s+|used\s+to\s+)?"
-    r"([\w-]+)\s+with\b"
+    r"^\s+(?:(?:who|whom|that)\s+)?(?:i|we)\s+(?:usually\s+|always\s+|used\s+to\s+|go\s+)?"
+    r"([\w-]+)(?:\s+([\w-]+))?\s+with\b"
 )
+# What people do together, by the words their chats use for it (stems of five letters at
+# most, and emoji): "the Rosa I climb with" fits the chats that talk of bouldering or a
+# crag, or whose title has 🧗. Each family is one activity in several languages.
+SHARED_ACTIVITIES: tuple[tuple[str, ...], ...] = (
+    ("climb", "bould", "crag", "belay", "crimp", "escal", "klett", "\U0001f9d7"),
+    ("run", "runni", "jog", "marat", "5k", "10k", "parkr", "corri", "corre", "laufe",
+     "\U0001f3c3"),
+    ("swim", "pool", "natac", "nage", "piscin", "schwi", "\U0001f3ca"),
+    ("bike", "cycli", "cycle", "ride", "velo", "bici", "radfa", "\U0001f6b4"),
+    ("hike", "hikin", "trail", "rando", "trilh", "wande", "\U0001f97e"),
+    ("ski", "skiin", "slope", "snowb", "\U0001f3bf"),
+    ("surf", "\U0001f3c4"),
+    ("row", "rowin", "regat", "\U0001f6a3"),
+    ("yoga", "pilat", "\U0001f9d8"),
+    ("game", "board", "catan", "dnd", "jeux", "jogo", "juego", "spiel", "\U0001f3b2"),
+    ("sing", "choir", "chora", "chorus", "karao", "\U0001f3a4"),
+    ("dance", "danci", "salsa", "danse", "danca", "tanz", "\U0001f483"),
+    ("study", "class", "cours", "exam", "semin", "lectu"),
+    ("cook", "bake", "bakin", "recip", "kitch"),
+)  # fmt: skip
 # Words after which the next word is a verb ("I pay", "to send"), and verbs that come before a
 # name.
 _SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "to", "did", "will", "can", "could"})
@@ -57,7 +77,9 @@ def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, 
     found = []
     clause = _CLAUSE.match(folded[end:])
     if clause and clause.group(1) not in STOP_WORDS:
-        found.append((clause.group(1), end + clause.start(1), end + clause.end(1)))
+        # "the Rosa I play tennis with": the object says more than the verb.
+        group = 2 if clause.group(2) and clause.group(2) not in STOP_WORDS else 1
+        found.append((clause.group(group), end + clause.start(1), end + clause.end(group)))
     after = _AFTER.match(folded[end:])
     if after:
         group = 1 if after.group(1) else 2
@@ -92,13 +114,50 @@ def _score(*, user: User, person_ids: Sequence[int], word: str) -> int:
             .values("chat_id")
             .count()
         )
-    stem = re.escape(word[:_STEM])
-    pattern = rf"(^|[^[:alnum:]]){stem}"
+    pattern = _activity_pattern(word)
     return (
         Message.objects.filter(user=user, chat_id__in=chats, deleted_at__isnull=True)
-        .filter(Q(text__iregex=pattern) | Q(chat__title__iregex=pattern))
+        .filter(
+            Q(text__iregex=pattern)
+            | Q(chat__title__iregex=pattern)
+            | Q(sender_person_id__in=list(person_ids), sender_name__iregex=pattern)
+        )
         .count()
     )
+
+
+def activity_stems(word: str) -> tuple[str, ...]:
+    """The stems and emoji of what is done together that ``word`` (folded) names: its
+    family in ``SHARED_ACTIVITIES`` when one of its stems begins the word, else the word's
+    own stem."""
+    stem = word[:_STEM]
+    for family in SHARED_ACTIVITIES:
+        if any(_inflects(word, member) for member in family if member.isalnum()):
+            return tuple(dict.fromkeys((stem, *family)))
+    return (stem,)
+
+
+# Endings that keep a short stem's meaning ("run" -> "running", not "runway").
+_ENDINGS = frozenset(
+    {"", "s", "es", "e", "ed", "d", "er", "ers", "ing", "ning", "ming", "ping", "ner",
+     "ners", "mer", "mers", "ped", "ned"}
+)  # fmt: skip
+
+
+def _inflects(word: str, member: str) -> bool:
+    if not word.startswith(member):
+        return False
+    return len(member) >= _STEM or word[len(member) :] in _ENDINGS
+
+
+def _activity_pattern(word: str) -> str:
+    """A database pattern for any of the activity's stems at a word start, or its emoji."""
+    stems = activity_stems(word)
+    words = [re.escape(stem) for stem in stems if stem.isalnum()]
+    emoji = [stem for stem in stems if not stem.isalnum()]
+    alternatives = [rf"(^|[^[:alnum:]])({'|'.join(words)})"] if words else []
+    alternatives += emoji
+    return "|".join(alternatives)
 
 
 def narrow_people(

@@ -289,7 +289,11 @@ def retrieve(
         )
     windowed_at = time.perf_counter()
     pack = build_evidence_pack(windows=windows, limits=evidence_limits)
-    if compiled.intent == Intent.CONVERSATION_QA:
+    if compiled.intent == Intent.CONVERSATION_QA or (
+        # A plan question memory knows nothing of is answered from the searched messages
+        # like any other question: each source cites the message of its window that answers.
+        compiled.intent == Intent.PLAN_RECALL and memory is None
+    ):
         pack = pack_led_by(
             pack, primary_of=_answering_message(question, memory.message_ids if memory else ())
         )

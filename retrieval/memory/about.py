@@ -37,6 +37,7 @@ from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 from retrieval.memory.findings import Finding, moment_text
+from retrieval.memory.links import linked_full_name
 from retrieval.memory.models import FactKind
 from retrieval.memory.selectors import PersonFactView, person_facts_for_user
 from retrieval.memory.selfdescribed import (
@@ -155,7 +156,7 @@ def about_findings(
     if not attribute or not person_ids:
         return [], []
     if attribute == "name":
-        return _name_findings(user=user, person_ids=person_ids, name=name)
+        return _name_findings(user=user, person_ids=person_ids, name=name, question=question)
     if attribute == "who":
         return _who_findings(user=user, person_ids=person_ids, name=name)
     if attribute in ("job", "home"):
@@ -397,8 +398,14 @@ def _about_rows(*, user: User, person_ids: Sequence[int], name: str) -> list[_Ab
     return found
 
 
+# A message of this many distinct words (three letters or more) says something.
+TELLING_WORDS = 5
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_LAST_NAME = re.compile(r"\b(?:last|family|sur)\s*name\b|\bsurname\b")
+
+
 def _name_findings(
-    *, user: User, person_ids: Sequence[int], name: str
+    *, user: User, person_ids: Sequence[int], name: str, question: str = ""
 ) -> tuple[list[Finding], list[int]]:
     """The person's full name: their contact name when it has a surname; else a full name of
     another contact said in a group chat the person is in (a nickname's owner is often
@@ -412,12 +419,37 @@ def _name_findings(
     full = next((p.display_name for p in named if len(_name_words(p.display_name)) >= 2), "")
     if full:
         texts = Message.objects.filter(
-            user=user, sender_person_id__in=list(person_ids), deleted_at__isnull=True
-        ).values_list("pk", "text")[:ABOUT_MESSAGES_READ]
-        # Their fullest messages: the ones most worth reading beside the name.
-        ids = [pk for pk, text in sorted(texts, key=lambda row: -len(row[1] or ""))][:ABOUT_CITED]
-        first = _name_words(full)[0]
-        return [Finding(text=f"{first}'s full name is {full}.", message_ids=tuple(ids))], ids
+            user=user,
+            sender_person_id__in=list(person_ids),
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+        ).values_list("pk", "text", "chat__kind")[:ABOUT_MESSAGES_READ]
+        # Their messages that say something, in a direct chat first (where the name is
+        # shown), fullest first: the ones most worth reading beside the name.
+        ids = [
+            pk
+            for pk, text, kind in sorted(
+                texts,
+                key=lambda row: (
+                    len(set(_WORD.findall(fold_text(row[1] or "")))) < TELLING_WORDS,
+                    row[2] != ChatKind.DIRECT,
+                    -len(row[1] or ""),
+                ),
+            )
+            if not suspicious_text(text or "")
+        ][:ABOUT_CITED]
+        words = _name_words(full)
+        first = words[0]
+        if _LAST_NAME.search(fold_text(question)) and len(words) >= 2:
+            text = f"{first}'s last name is {' '.join(words[1:])}: the contact is saved as {full}."
+        else:
+            text = f"{first}'s full name is {full}."
+        return [Finding(text=text, message_ids=tuple(ids))], ids
+    linked = linked_full_name(user=user, person_ids=person_ids, lead=name or named[0].display_name)
+    if linked is not None:
+        return [Finding(text=linked.sentence + ".", message_ids=linked.message_ids)], list(
+            linked.message_ids
+        )
     said = _full_name_said(user=user, person_ids=person_ids, people=named)
     if said is None:
         return _called_name_findings(user=user, person_ids=person_ids, name=name)

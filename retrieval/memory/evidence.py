@@ -89,6 +89,7 @@ from retrieval.memory.findings import (
     open_loops_finding,
     plan_current_when,
     plan_finding,
+    plan_whens,
     ranking_findings,
 )
 from retrieval.memory.followup import (
@@ -126,7 +127,15 @@ from retrieval.memory.selfdescribed import people_self_named
 from retrieval.memory.timeline import topic_plan, window_plans
 from retrieval.memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.people_context import WORK_PLATFORMS
-from retrieval.types import CompiledQuery, Intent, PersonRef, RankingKind, Route, ScopeMode
+from retrieval.types import (
+    CompiledQuery,
+    Intent,
+    PersonRef,
+    RankingKind,
+    Route,
+    ScopeMode,
+    TimeTarget,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -1259,10 +1268,19 @@ def _plan_hits(
                 )
                 if any(step.status in compiled.plan_status for step in plan.steps)
             ]
+        in_window = plans
         plans = list(stored)
         read_plan = _topic_plan(user=user, compiled=compiled, now=now, plans=plans, terms=topic)
         if read_plan is not None:
             plans = [read_plan]
+        asked = fold_text(compiled.question)
+        if not (_YES_NO.search(asked) or _PLAN_YES_NO.search(asked)):
+            # "Am I still seeing Sam tomorrow?" is answered by the plan that moved away from
+            # the day ("No"); "what time is it friday?" is not answered by another day's plan.
+            plans = [
+                plan for plan in plans if _ever_in_window(user=user, compiled=compiled, plan=plan)
+            ]
+            plans = plans or in_window
     ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
@@ -1301,6 +1319,27 @@ def _plan_hits(
 
 
 NEAREST_PLANS = 2
+
+
+def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> bool:
+    """Whether ``plan`` was ever set for a day inside the question's event window ("what time
+    is X friday", "the weekend of the 17th"): a plan found by its topic or people that was
+    never for a day in it is another occurrence or another plan, and its steps would answer a
+    question nobody asked (search answers instead). True without such a window or when no
+    step of the plan names a day."""
+    time_range = compiled.time_range
+    if time_range is None or time_range.applies_to != TimeTarget.EVENT:
+        return True
+    days = _window_days(user, compiled)
+    whens = [when for when in plan_whens(plan, user.zoneinfo) if when.day is not None]
+    if days is None or not whens:
+        return True
+    first_day, last_day = days
+    return any(
+        when.day <= last_day and (when.last_day or when.day) >= first_day
+        for when in whens
+        if when.day is not None
+    )
 
 
 def _span_text(first_day: date, last_day: date) -> str:

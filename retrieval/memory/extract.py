@@ -333,17 +333,37 @@ def place_instead(text: str, *, cued: bool = False) -> str:
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 
+# "... instead" closes the change that is the plan's own ("work moved my shift to the 3rd, can
+# we push dinner to the 5th instead?"), not "instead of", which names the time given up.
+_INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", _FLAGS)
+
+
+def _own_change(text: str, start: int, stop: int) -> re.Match[str] | None:
+    """The first change word between ``start`` and ``stop``; when several are said and one
+    change is closed by "instead", the last change word before it: the change asked for."""
+    changes = list(_CHANGE.finditer(text, start, stop))
+    if not changes:
+        return None
+    instead = _INSTEAD_ALONE.search(text, start, stop)
+    if instead is not None and len(changes) > 1:
+        before = [match for match in changes if match.end() <= instead.start()]
+        if before:
+            return before[-1]
+    return changes[0]
+
+
 def _change_for(text: str, activity_match: re.Match[str] | None) -> re.Match[str] | None:
     """The change word of the sentence that names the activity ("the offsite got shifted to
-    Friday. Changed my flight to Sat 26th": the flight's), else the first one."""
+    Friday. Changed my flight to Sat 26th": the flight's), else the first one (the one closed
+    by "instead" when another change is told before it, ``_own_change``)."""
     if activity_match is not None:
         ends = [m.start() for m in _SENTENCE_END.finditer(text)]
         start = max((end + 1 for end in ends if end < activity_match.start()), default=0)
         stop = min((end for end in ends if end >= activity_match.end()), default=len(text))
-        own = _CHANGE.search(text, start, stop)
+        own = _own_change(text, start, stop)
         if own is not None:
             return own
-    return _CHANGE.search(text)
+    return _own_change(text, 0, len(text))
 
 
 def plan_signal(text: str) -> PlanSignal:

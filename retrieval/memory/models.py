@@ -265,6 +265,11 @@ class PersonMerge(models.Model):
         Person, on_delete=models.CASCADE, related_name="merges_absorbed"
     )
     reason = models.CharField(max_length=255, blank=True)
+    # A merge memory derived from the messages (a contact saying who it is, a hand-off to
+    # another platform): how sure the rule is (0..1) and the messages it read. ``None`` and
+    # ``[]`` for a merge the user made.
+    confidence = models.FloatField(null=True, blank=True)
+    evidence_message_ids = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     split_at = models.DateTimeField(null=True, blank=True)
 
@@ -314,6 +319,7 @@ class MessageClaimSource(models.TextChoices):
     ADDRESSED = "addressed", "A relation word the message addresses someone with"
     SIGNED = "signed", "A relation word the message is signed with"
     TRAVEL = "travel", "A trip the user's own message marks: leaving, arrived or back"
+    SELF = "self", "What its author says of themselves"
 
 
 class MessageClaim(models.Model):
@@ -322,7 +328,10 @@ class MessageClaim(models.Model):
     words of ``kinship``. They depend on the message alone (its text, author side and chat
     kind), so ingest keeps them per changed message and facts are assembled from them without
     reading every message again; ``subject`` is resolved to a person when facts are derived.
-    ``position`` keeps the order the rules gave within the message."""
+    ``position`` keeps the order the rules gave within the message. A ``self`` claim is what
+    a person says of themselves (``selfdescribed.self_statements``): ``kind`` occupation,
+    employer, home or name, ``value`` as written, ``subject`` the workplace said with an
+    occupation; answers read it instead of the person's messages."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="memory_claims")

@@ -1,5 +1,6 @@
 """What people say of themselves: their occupation, employer, home and the name they go by,
-read at answer time from their own first-person sentences, in the languages the history is
+read from their own first-person sentences when their messages are ingested (kept as
+``self`` claims, ``MessageClaim``) and looked up at answer time, in the languages the history is
 written in. General sentence shapes only ("I work as a … at …", "sou enfermeira no …",
 "trabajo como … en …", "je travaille chez …", "ich arbeite als … bei …", "I live in …",
 "it's Greta, new number"); the words captured are the person's own.
@@ -17,7 +18,7 @@ from datetime import datetime
 
 from claire.accounts.models import User
 from claire.ai.suspicious import suspicious_text
-from conversations.models import Message
+from retrieval.memory.models import MessageClaim, MessageClaimSource
 
 # A capitalised organisation or place of up to four words ("Northgate Clinic", "Hospital de
 # Santa Maria", "the Riverside Dental Clinic").
@@ -295,8 +296,15 @@ def statement_text(statement: SelfStatement) -> str:
     return f"goes by {statement.value}"
 
 
-# The person's own messages read for statements about themselves, newest first.
-OWN_MESSAGES_READ = 300
+# Statements of one person (or naming one name) read per question, newest first.
+CLAIMS_READ = 300
+# The database prefilter of ingest: a message without one of these says nothing of its
+# writer (a superset of the sentence shapes above).
+SELF_VOCABULARY = (
+    r"(i['\u2019]?m|i am|work|live|lived|living|based|moved|trabalh|trabaj|travaill|arbeit"
+    r"|sou|soy|suis|ich bin|moro|vivo|habite|je vis|wohne|lebe|mud|it['\u2019]?s"
+    r"|this is|c['\u2019]est|hier ist)"
+)
 
 
 @dataclass(frozen=True)
@@ -311,47 +319,56 @@ class SaidOfThemselves:
 
 def statements_of_person(*, user: User, person_ids: Sequence[int]) -> dict[str, SaidOfThemselves]:
     """By kind (occupation, employer, home, name), the newest statement the person made of
-    themselves in a chat not excluded from AI. One query."""
+    themselves in a chat not excluded from AI: the ``self`` claims ingest keeps of their
+    messages (``MessageClaim``), read as rows. One query."""
     rows = (
-        Message.objects.filter(
+        MessageClaim.objects.filter(
             user=user,
-            sender_person_id__in=list(person_ids),
-            deleted_at__isnull=True,
-            chat__is_excluded_from_ai=False,
+            source=MessageClaimSource.SELF,
+            message__sender_person_id__in=list(person_ids),
+            message__deleted_at__isnull=True,
+            message__chat__is_excluded_from_ai=False,
         )
-        .order_by("-sent_at", "-pk")
-        .values_list("pk", "sent_at", "text", "sender_person__display_name")[:OWN_MESSAGES_READ]
+        .order_by("-message__sent_at", "-message_id", "position")
+        .values_list(
+            "kind",
+            "value",
+            "subject",
+            "message_id",
+            "message__sent_at",
+            "message__sender_person__display_name",
+        )[:CLAIMS_READ]
     )
     found: dict[str, SaidOfThemselves] = {}
-    for pk, sent_at, text, sender_name in rows:
-        for statement in self_statements(text or ""):
-            found.setdefault(
-                statement.kind, SaidOfThemselves(statement, pk, sent_at, sender_name or "")
-            )
+    for kind, value, place, message_id, sent_at, sender_name in rows:
+        found.setdefault(
+            kind,
+            SaidOfThemselves(
+                SelfStatement(kind, value, place), message_id, sent_at, sender_name or ""
+            ),
+        )
     return found
 
 
 def people_self_named(*, user: User, name: str) -> list[int]:
     """The people who introduced themselves by ``name`` in their own messages ("it's Greta,
-    new number" from a contact saved as "Bubbles 🐙"), when exactly one did."""
+    new number" from a contact saved as "Bubbles 🐙"), when exactly one did: the ``name``
+    claims ingest keeps (``MessageClaim``). One query."""
     first = (name or "").split()[0] if (name or "").split() else ""
     if len(first) < 3 or not first[:1].isupper():
         return []
-    rows = (
-        Message.objects.filter(
+    people = set(
+        MessageClaim.objects.filter(
             user=user,
-            is_from_self=False,
-            deleted_at__isnull=True,
-            chat__is_excluded_from_ai=False,
-            sender_person__isnull=False,
-            text__iregex=rf"(^|[^[:alnum:]]){re.escape(first)}([^[:alnum:]]|$)",
+            source=MessageClaimSource.SELF,
+            kind="name",
+            value=first,
+            message__is_from_self=False,
+            message__deleted_at__isnull=True,
+            message__chat__is_excluded_from_ai=False,
+            message__sender_person__isnull=False,
         )
-        .values_list("sender_person_id", "text")
-        .order_by("-sent_at")[:OWN_MESSAGES_READ]
+        .values_list("message__sender_person_id", flat=True)
+        .distinct()[:CLAIMS_READ]
     )
-    people = {
-        person_id
-        for person_id, text in rows
-        if any(s.kind == "name" and s.value == first for s in self_statements(text or ""))
-    }
     return sorted(people) if len(people) == 1 else []

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, Min, OuterRef, Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -51,6 +51,7 @@ from retrieval.memory.extract import (
     is_deferral,
     is_question_to_user,
     is_request_by_user,
+    is_suspicious,
     mentions_word,
     nationality_claims,
     plan_signal,
@@ -59,6 +60,22 @@ from retrieval.memory.extract import (
     puts_off,
     takes_on,
 )
+from retrieval.memory.handoff import (
+    CONTEXT_MESSAGES,
+    CONTEXT_WINDOW,
+    HANDOFF_MIN_SCORE,
+    HANDOFF_VOCABULARY,
+    HANDOFF_WINDOW,
+    MEDIUM_PLATFORMS,
+    RARE_OUTSIDE,
+    content_words,
+    handoff_medium,
+    is_full_name,
+    is_number,
+    names_contradict,
+    overlap_score,
+)
+from retrieval.memory.handoff import FIRST_MESSAGES as FIRST_HANDOFF_MESSAGES
 from retrieval.memory.introductions import (
     FIRST_MESSAGES,
     INTRODUCTION_VOCABULARY,
@@ -99,6 +116,8 @@ from retrieval.memory.models import (
     RefinedFactClaim,
 )
 from retrieval.memory.plan_words import activity_family
+from retrieval.memory.selectors import person_canonical_ids
+from retrieval.memory.selfdescribed import SELF_VOCABULARY, self_statements
 from retrieval.people_context import WORK_PLATFORMS
 
 logger = logging.getLogger(__name__)
@@ -1172,6 +1191,7 @@ def memory_forget_messages(*, user: User, message_ids: Sequence[int]) -> None:
 def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
     """Re-derive plans, facts and the loops of ``chat_ids`` (run after an ingest commits)."""
     introductions_merge(user=user)
+    handoff_links_merge(user=user)
     loops_refresh(user=user, chat_ids=chat_ids)
     plans_rebuild(user=user)
     facts_rebuild(user=user)
@@ -1258,6 +1278,231 @@ def _introduces(
     return message_id in set(first.values_list("pk", flat=True)[:FIRST_MESSAGES])
 
 
+# --- One person across platforms, told by a hand-off ----------------------------------------
+
+HANDOFF_REASON = (
+    "one person across platforms: message {handoff} moves to {medium};"
+    " message {first} shares {words}"
+)
+
+
+@dataclass(frozen=True)
+class _HandoffLink:
+    handoff_id: int
+    medium: str
+    person_id: int
+    other_id: int
+    first_id: int
+    shared: tuple[str, ...]
+    score: float
+
+
+def handoff_links_merge(*, user: User, since: datetime | None = None) -> int:
+    """Link each contact that moved the conversation to another platform ("I'll email u the
+    address") to the new contact that then wrote there about the same things
+    (``retrieval.memory.handoff``), recorded as a ``PersonMerge`` with its confidence and
+    the messages read. Hand-offs from ``since - HANDOFF_WINDOW`` on are read (all without
+    ``since``). A pair the user split is never linked again; a hand-off two new contacts fit
+    equally, or a new contact two hand-offs of different people fit, links nobody.
+    Idempotent; returns the number of links made."""
+    handoffs = Message.objects.filter(
+        user=user,
+        deleted_at__isnull=True,
+        kind=MessageKind.TEXT,
+        chat__kind=ChatKind.DIRECT,
+        chat__is_excluded_from_ai=False,
+        text__iregex=HANDOFF_VOCABULARY,
+    )
+    if since is not None:
+        handoffs = handoffs.filter(sent_at__gte=since - HANDOFF_WINDOW)
+    rows = list(
+        handoffs.order_by("-sent_at", "-pk").values_list(
+            "pk", "chat_id", "chat__platform", "sent_at", "text"
+        )[:HANDOFFS_READ]
+    )
+    rows.reverse()
+    if not rows:
+        return 0
+    canonical = person_canonical_ids(user=user)
+    split = {
+        frozenset(pair)
+        for pair in PersonMerge.objects.filter(user=user, split_at__isnull=False).values_list(
+            "kept_person_id", "merged_person_id"
+        )
+    }
+    names = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    links: list[_HandoffLink] = []
+    for message_id, chat_id, platform, sent_at, text in rows:
+        medium = handoff_medium(text)
+        if medium is None or is_suspicious(text):
+            continue
+        link = _handoff_link(
+            user=user,
+            message_id=message_id,
+            chat_id=chat_id,
+            platform=platform,
+            sent_at=sent_at,
+            medium=medium,
+            canonical=canonical,
+            names=names,
+        )
+        if link is not None:
+            links.append(link)
+    # A new contact claimed by hand-offs of two different people is nobody's.
+    claimants: dict[int, set[int]] = {}
+    for link in links:
+        claimants.setdefault(link.other_id, set()).add(
+            canonical.get(link.person_id, link.person_id)
+        )
+    made = 0
+    for link in links:
+        if len(claimants[link.other_id]) != 1:
+            continue
+        first_root = canonical.get(link.person_id, link.person_id)
+        other_root = canonical.get(link.other_id, link.other_id)
+        if first_root == other_root or frozenset((link.person_id, link.other_id)) in split:
+            continue
+        if frozenset((first_root, other_root)) in split:
+            continue
+        # The contact with a full name is the one the human is read under.
+        if is_full_name(names.get(other_root, "")) and not is_full_name(names.get(first_root, "")):
+            kept, merged = other_root, first_root
+        else:
+            kept, merged = first_root, other_root
+        confidence = round(min(0.95, 0.6 + 0.1 * link.score), 2)
+        person_merge(
+            user=user,
+            kept_person_id=kept,
+            merged_person_id=merged,
+            reason=HANDOFF_REASON.format(
+                handoff=link.handoff_id,
+                medium=link.medium,
+                first=link.first_id,
+                words=", ".join(link.shared[:6]),
+            ),
+            confidence=confidence,
+            evidence_message_ids=(link.handoff_id, link.first_id),
+        )
+        for pk, root in list(canonical.items()):
+            if root == merged:
+                canonical[pk] = kept
+        canonical[merged] = kept
+        made += 1
+    return made
+
+
+# Hand-offs read per run: the newest ones, then oldest first.
+HANDOFFS_READ = 2000
+
+
+def _handoff_link(
+    *,
+    user: User,
+    message_id: int,
+    chat_id: int,
+    platform: str,
+    sent_at: datetime,
+    medium: str,
+    canonical: Mapping[int, int],
+    names: Mapping[int, str],
+) -> _HandoffLink | None:
+    """The new contact a hand-off leads to, when exactly one fits best (see
+    ``retrieval.memory.handoff``)."""
+    counterpart = list(
+        ChatParticipant.objects.filter(chat_id=chat_id).values_list("person_id", flat=True)[:2]
+    )
+    if len(counterpart) != 1:
+        return None
+    (person_id,) = counterpart
+    root = canonical.get(person_id, person_id)
+    platforms = [p for p in MEDIUM_PLATFORMS[medium] if medium != "dm" or p != platform]
+    new_chats = (
+        Chat.objects.filter(user=user, kind=ChatKind.DIRECT, is_excluded_from_ai=False)
+        .filter(platform__in=platforms)
+        .exclude(pk=chat_id)
+        .annotate(first_at=Min("messages__sent_at"))
+        .filter(first_at__gt=sent_at, first_at__lte=sent_at + HANDOFF_WINDOW)
+        .values_list("pk", "title")
+    )
+    candidates = []
+    for new_chat_id, title in new_chats:
+        others = list(
+            ChatParticipant.objects.filter(chat_id=new_chat_id).values_list("person_id", flat=True)[
+                :2
+            ]
+        )
+        if len(others) != 1 or canonical.get(others[0], others[0]) == root:
+            continue
+        (other_id,) = others
+        if names_contradict(names.get(person_id, ""), names.get(other_id, "")):
+            continue
+        if (
+            is_suspicious(title or "")
+            or Message.objects.filter(
+                user=user, sender_person_id=other_id, sent_at__lte=sent_at
+            ).exists()
+        ):
+            continue
+        first = list(
+            Message.objects.filter(chat_id=new_chat_id, deleted_at__isnull=True)
+            .order_by("sent_at", "pk")
+            .values_list("pk", "text", "sender_person_id")[:FIRST_HANDOFF_MESSAGES]
+        )
+        if not first or any(is_suspicious(text or "") for _, text, _ in first):
+            continue
+        candidates.append((new_chat_id, other_id, title or "", first))
+    if not candidates:
+        return None
+    context = list(
+        Message.objects.filter(
+            chat_id=chat_id,
+            deleted_at__isnull=True,
+            sent_at__lte=sent_at,
+            sent_at__gte=sent_at - CONTEXT_WINDOW,
+        )
+        .order_by("-sent_at", "-pk")
+        .values_list("text", flat=True)[:CONTEXT_MESSAGES]
+    )
+    before: set[str] = set()
+    for text in context:
+        if not is_suspicious(text or ""):
+            before |= content_words(text or "")
+    scored = []
+    for new_chat_id, other_id, title, first in candidates:
+        after = content_words(title)
+        for _, text, _ in first:
+            after |= content_words(text or "")
+        shared = before & after
+        rare = {
+            word
+            for word in shared
+            if not is_number(word)
+            and Message.objects.filter(user=user, deleted_at__isnull=True, text__icontains=word)
+            .exclude(chat_id__in=[chat_id, new_chat_id])[: RARE_OUTSIDE + 1]
+            .count()
+            <= RARE_OUTSIDE
+        }
+        score = overlap_score(shared, rare)
+        if score >= HANDOFF_MIN_SCORE:
+            first_id = next((pk for pk, _, sender in first if sender == other_id), first[0][0])
+            scored.append((score, other_id, first_id, tuple(sorted(shared))))
+    if not scored:
+        return None
+    scored.sort(reverse=True)
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None
+    best_score, best_other, best_first, best_shared = scored[0]
+    return _HandoffLink(
+        handoff_id=message_id,
+        medium=medium,
+        person_id=person_id,
+        other_id=best_other,
+        first_id=best_first,
+        shared=best_shared,
+        score=best_score,
+    )
+
+
 def memory_update(
     *,
     user: User,
@@ -1276,6 +1521,10 @@ def memory_update(
     stores equals ``memory_rebuild``'s."""
     if since is None or people_changed:
         introductions_merge(user=user)
+    # A hand-off and the new contact it leads to may arrive in either order (one platform's
+    # batch, then another's): the hand-offs near the changed messages are read every time.
+    if handoff_links_merge(user=user, since=since):
+        people_changed = True
     if since is None:
         loops_refresh(user=user, chat_ids=chat_ids)
         plans_rebuild(user=user)
@@ -1362,7 +1611,7 @@ _FACT_INPUTS_SQL = """
 
 # Part of ``facts_inputs_signature``: a new version of the claim rules (or their first use)
 # reads every message's claims again at the next job run.
-MESSAGE_CLAIMS_VERSION = "claims-1"
+MESSAGE_CLAIMS_VERSION = "claims-2"
 
 
 def facts_inputs_signature(*, user: User, today: date) -> str:
@@ -1391,6 +1640,7 @@ def memory_rebuild(*, user: User) -> MemoryRebuilt:
     incremental path (``memory_rebuild`` command)."""
     counter_rows = relationship_counters_rebuild(user=user)
     introductions_merge(user=user)
+    handoff_links_merge(user=user)
     chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
     open_loops = loops_refresh(user=user, chat_ids=chat_ids)
     plans = plans_rebuild(user=user)
@@ -1636,6 +1886,18 @@ def _message_claims_read(*, user: User, message_ids: Sequence[int] | None) -> li
             {"source": MessageClaimSource.NATIONALITY, "value": nationality}
             for nationality in nationality_claims(text)
         )
+    for message_id, text in live.filter(
+        is_from_self=False, sender_person__isnull=False, text__iregex=SELF_VOCABULARY
+    ).values_list("pk", "text"):
+        found.setdefault(message_id, []).extend(
+            {
+                "source": MessageClaimSource.SELF,
+                "kind": statement.kind,
+                "value": statement.value,
+                "subject": statement.place,
+            }
+            for statement in self_statements(text)
+        )
     for message_id, text in live.filter(text__iregex=KINSHIP_VOCABULARY).values_list("pk", "text"):
         for source, relation in (
             (MessageClaimSource.ADDRESSED, addressed_relation(text)),
@@ -1702,6 +1964,8 @@ def _claim_rows(*, user: User) -> Iterator[_ClaimRow]:
         MessageClaim.objects.filter(
             user=user, message__deleted_at__isnull=True, message__kind=MessageKind.TEXT
         )
+        # Trips and what people say of themselves are read by answers, not by facts.
+        .exclude(source__in=[MessageClaimSource.TRAVEL, MessageClaimSource.SELF])
         .order_by("message__sent_at", "message_id", "position")
         .values_list(
             "source",
@@ -2034,9 +2298,16 @@ def _model_claims_add(*, book: _FactBook, user: User, rejected: set[tuple[int, s
 
 
 def person_merge(
-    *, user: User, kept_person_id: int, merged_person_id: int, reason: str = ""
+    *,
+    user: User,
+    kept_person_id: int,
+    merged_person_id: int,
+    reason: str = "",
+    confidence: float | None = None,
+    evidence_message_ids: Sequence[int] = (),
 ) -> PersonMerge:
-    """Record that ``merged_person_id`` is the same human as ``kept_person_id``.
+    """Record that ``merged_person_id`` is the same human as ``kept_person_id`` (a merge
+    memory derives carries its ``confidence`` and the messages it read).
 
     Both must be the user's people (otherwise ``NotFound``, as for a missing id: a merge never
     crosses users). Merging into someone already merged goes to the person they were merged
@@ -2073,6 +2344,8 @@ def person_merge(
             kept_person_id=kept_id,
             merged_person_id=merged_person_id,
             reason=reason[:255],
+            confidence=confidence,
+            evidence_message_ids=list(evidence_message_ids),
         )
     logger.info(
         "memory.person_merged",

@@ -42,6 +42,7 @@ from retrieval.lexicon import ROLES, fold_text
 from retrieval.memory.about import AboutMessage, about_rows, outdated, who_statement_findings
 from retrieval.memory.findings import Finding, moment_text
 from retrieval.memory.introductions import name_words
+from retrieval.memory.links import linked_full_name
 from retrieval.memory.models import FactKind
 from retrieval.memory.selectors import person_facts_for_user
 from retrieval.memory.selfdescribed import SaidOfThemselves, statement_text, statements_of_person
@@ -207,6 +208,11 @@ def who_findings(
         sentences.insert(
             leading, f"{lead} is also saved as {_and(also)}{_tied_by(user, person_ids)}"
         )
+    linked = linked_full_name(user=user, person_ids=person_ids, lead=lead)
+    if linked is not None:
+        # A nickname's full name, as memory linked the two contacts, is who they are first.
+        sentences.insert(0, linked.sentence)
+        cited[:0] = [pk for pk in linked.message_ids if pk not in cited]
     where, first_id = _where_you_talk(user=user, person_ids=person_ids, lead=lead, zone=zone)
     if where:
         sentences.append(where)

@@ -115,3 +115,37 @@ def test_talking_about_someone_is_no_address(text):
 def test_signatures(text, is_signed):
     _addressed, signed = _patterns("lucy")
     assert bool(signed.search(fold_text(text))) is is_signed
+
+
+@pytest.mark.django_db
+def test_a_contact_known_by_its_number_takes_the_name_another_platform_shows(user):
+    from datetime import UTC, datetime
+
+    from conversations.identities import IncomingIdentity
+    from conversations.models import Person
+    from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+
+    def ingest(platform: str, who: IncomingIdentity) -> None:
+        chat = IncomingChat(
+            platform=platform, platform_chat_id=f"{platform}-1", participants=(who,)
+        )
+        message = IncomingMessage(
+            platform_message_id="1", sent_at=datetime(2026, 5, 1, tzinfo=UTC), text="hi", sender=who
+        )
+        messages_ingest(user=user, chats=[chat], messages=[(chat.platform_chat_id, message)])
+
+    ingest("sms", IncomingIdentity(platform="sms", phone="(312) 555-0144"))
+    assert list(Person.objects.filter(user=user).values_list("display_name", flat=True)) == [
+        "(312) 555-0144"
+    ]
+    ingest(
+        "whatsapp",
+        IncomingIdentity(platform="whatsapp", phone="+1 312 555 0144", display_name="Wren T"),
+    )
+    ingest(
+        "signal", IncomingIdentity(platform="signal", phone="+13125550144", display_name="Wren 🐦")
+    )
+    # One person, named by the first platform that showed a name; a later name renames nobody.
+    assert list(Person.objects.filter(user=user).values_list("display_name", flat=True)) == [
+        "Wren T"
+    ]

@@ -101,3 +101,11 @@ def test_a_day_agreed_to_in_short_words_confirms(text):
 
 def test_something_working_again_is_not_an_agreement():
     assert plan_signal("the heater works again, thanks Ilse").status is None
+
+
+def test_the_change_closed_by_instead_is_the_plans_own_when_another_is_told_first():
+    signal = plan_signal("work moved my shift to the 3rd, can we push dinner to the 5th instead?")
+    assert signal.status == PlanStatus.CHANGED
+    assert signal.event_label == "the 5th"
+    # "instead of" names the time given up: the change said before it stays the new one.
+    assert plan_signal("lets do sat at 8 instead of fri").event_label == "sat at 8"

@@ -267,6 +267,7 @@ def test_ingest_keeps_each_messages_claims_as_it_now_reads(user, monkeypatch):
     claims = MessageClaim.objects.filter(user=user)
     assert sorted(claims.values_list("source", "value")) == [
         ("addressed", "mother"),
+        ("self", "Berlin"),
         ("statement", "Berlin"),
     ]
     ingest(user, chat, say("1", T0, "ok see you", sender="Ana"))

@@ -775,7 +775,9 @@ def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(use
     ("sentence", "about_reader"),
     [
         ("what did you bake for the fair?", True),
-        ("is it a yoga class?", True),
+        # A question that addresses nobody proposes or wonders; it is the writer's.
+        ("is it a yoga class?", False),
+        ("lunch at the pier on sunday?", False),
         ("your crumble sold out in an hour", True),
         ("i loved your crumble", False),
         ("i baked a crumble for the fair", False),
@@ -784,7 +786,5 @@ def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(use
         ("o teu bolo acabou logo", True),
     ],
 )
-def test_a_sentence_is_about_its_reader_when_it_asks_them_or_speaks_only_of_them(
-    sentence, about_reader
-):
+def test_a_sentence_is_about_its_reader_when_it_speaks_only_of_them(sentence, about_reader):
     assert _is_about_reader(sentence) is about_reader

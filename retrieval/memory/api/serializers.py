@@ -115,5 +115,7 @@ class PersonMergeSerializer(serializers.Serializer[Any]):
     keptPersonId = serializers.IntegerField()
     mergedPersonId = serializers.IntegerField()
     reason = serializers.CharField()
+    confidence = serializers.FloatField(allow_null=True)
+    evidenceMessageIds = serializers.ListField(child=serializers.IntegerField())
     createdAt = serializers.DateTimeField(allow_null=True)
     splitAt = serializers.DateTimeField(allow_null=True)

@@ -40,6 +40,8 @@ def _merge_json(merge: PersonMerge) -> dict[str, Any]:
         "keptPersonId": merge.kept_person_id,
         "mergedPersonId": merge.merged_person_id,
         "reason": merge.reason,
+        "confidence": merge.confidence,
+        "evidenceMessageIds": list(merge.evidence_message_ids or []),
         "createdAt": _iso(merge.created_at),
         "splitAt": _iso(merge.split_at),
     }

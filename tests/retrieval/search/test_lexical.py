@@ -152,3 +152,26 @@ def test_limit_and_order_are_deterministic(user):
 
     # Equal scores: newest first, then highest id.
     assert _ids(hits) == [same[4].pk, same[3].pk, same[2].pk]
+
+
+def test_a_word_matches_the_shorthand_and_other_languages_messages_write_it(user):
+    chat = ChatFactory(user=user)
+    short = MessageFactory(chat=chat, text="quarterly mtg got pushed to thu")
+    polish = MessageFactory(chat=chat, text="wracamy w listopadzie, pewnie")
+    abbreviated = MessageFactory(chat=chat, text="the lease ends nov 30")
+    MessageFactory(chat=chat, text="the novel was long")
+
+    assert _ids(_search(user, ["meeting"])) == [short.pk]
+    assert sorted(_ids(_search(user, ["November"]))) == sorted([polish.pk, abbreviated.pk])
+    # The other way round: a question written in shorthand finds the whole word.
+    spelled = MessageFactory(chat=chat, text="see you thursday then")
+    assert sorted(_ids(_search(user, ["thu"]))) == sorted([short.pk, spelled.pk])
+
+
+def test_an_everyday_word_is_no_form_of_the_day_it_abbreviates(user):
+    chat = ChatFactory(user=user)
+    sitting = MessageFactory(chat=chat, text="we sat by the lake for hours")
+    saturday = MessageFactory(chat=chat, text="saturday works for the lake")
+
+    assert _ids(_search(user, ["saturday"])) == [saturday.pk]
+    assert sorted(_ids(_search(user, ["sat"]))) == sorted([sitting.pk, saturday.pk])
