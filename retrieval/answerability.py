@@ -225,6 +225,12 @@ WITH terms AS (
                      || to_tsquery(%(config)s::regconfig, t.forms)
            END AS query
     FROM unnest(%(terms)s::text[], %(forms)s::text[]) WITH ORDINALITY AS t(term, forms, ord)
+), texts AS (
+    SELECT json_object_agg(m.id, m.text) AS by_id
+    FROM conversations_message m
+    WHERE m.user_id = %(user_id)s
+      AND m.id = ANY(%(candidate_ids)s)
+      AND m.deleted_at IS NULL
 )
 SELECT
     t.term,
@@ -271,7 +277,9 @@ SELECT
             WHERE p.user_id = %(user_id)s
               AND to_tsvector(%(config)s::regconfig, p.display_name) @@ t.query
         )
-    ) ELSE false END
+    ) ELSE false END,
+    -- The candidates' texts, once (on the first row), for the rules that read them.
+    CASE WHEN row_number() OVER (ORDER BY t.ord) = 1 THEN (SELECT by_id FROM texts) END
 FROM terms t
 CROSS JOIN LATERAL (
     SELECT count(*) AS matches
@@ -374,6 +382,8 @@ class _TermCoverage:
     hits: dict[str, frozenset[int]] = field(default_factory=dict)
     # Term -> its share of the known terms' weight (what it adds to a candidate's coverage).
     weights: dict[str, float] = field(default_factory=dict)
+    # The candidates' live texts, read by the same query (None when it returned no row).
+    texts: dict[int, str] | None = None
 
 
 def _term_coverage(
@@ -421,6 +431,7 @@ def _term_coverage(
         covered=covered,
         people_chat_ids=frozenset(rows[0][4]) if rows else frozenset(),
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
+        texts=({int(key): text for key, text in (rows[0][7] or {}).items()} if rows else None),
     )
 
 
@@ -501,7 +512,7 @@ def _topic_ids(coverage: _TermCoverage, candidates: tuple[SearchCandidate, ...])
 
 
 def _related_ids(
-    *, user: User, terms: list[str], candidates: tuple[SearchCandidate, ...]
+    *, texts_of: _CandidateTexts, terms: list[str], candidates: tuple[SearchCandidate, ...]
 ) -> list[int]:
     """Candidates relevant to the question's topic beyond its exact words (one query on the
     candidates' own ids): those using a word of the same stem or language kin as a topic word
@@ -515,7 +526,7 @@ def _related_ids(
     ][:SLOT_MEANING_HITS]
     if not words or not candidates:
         return close
-    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in candidates])
+    texts = texts_of.get()
     kin = [
         c.message_id
         for c in candidates
@@ -650,8 +661,31 @@ def _candidate_texts(*, user: User, message_ids: list[int]) -> dict[int, str]:
         return dict(cursor.fetchall())
 
 
+class _CandidateTexts:
+    """The live texts of a search's candidates, read in one query the first time a rule needs
+    them and shared by the rules after it (the answer's hot path reads them at most once)."""
+
+    def __init__(
+        self,
+        *,
+        user: User,
+        candidates: tuple[SearchCandidate, ...],
+        texts: dict[int, str] | None = None,
+    ) -> None:
+        self._user = user
+        self._candidates = candidates
+        self._texts = texts
+
+    def get(self) -> dict[int, str]:
+        if self._texts is None:
+            self._texts = _candidate_texts(
+                user=self._user, message_ids=[c.message_id for c in self._candidates]
+            )
+        return self._texts
+
+
 def _is_thing_of_another(
-    *, user: User, compiled: CompiledQuery, candidates: tuple[SearchCandidate, ...]
+    *, texts_of: _CandidateTexts, compiled: CompiledQuery, candidates: tuple[SearchCandidate, ...]
 ) -> bool:
     """Whether the question asks about a named person's thing ("What does Ana's tattoo
     mean?") that, among the best ``OWNER_HITS`` candidates, only someone else calls their own
@@ -667,7 +701,7 @@ def _is_thing_of_another(
     if not people:
         return False
     top = candidates[:OWNER_HITS]
-    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in top])
+    texts = texts_of.get()
     for person, things in people:
         own = set(person.person_ids)
         theirs = [texts.get(c.message_id, "") for c in top if c.sender_person_id in own]
@@ -725,7 +759,7 @@ def _sentence_of(text: str, term: str) -> str:
 
 def _told_coverages(
     *,
-    user: User,
+    texts_of: _CandidateTexts,
     coverage: _TermCoverage,
     candidates: tuple[SearchCandidate, ...],
     person_ids: set[int],
@@ -740,7 +774,7 @@ def _told_coverages(
     top = [c for c in candidates[:TOLD_HITS] if coverage.covered.get(c.message_id)]
     if not top:
         return 0.0, 0.0
-    texts = _candidate_texts(user=user, message_ids=[c.message_id for c in top])
+    texts = texts_of.get()
     best_theirs = best_others = 0.0
     for candidate in top:
         text = texts.get(candidate.message_id, "")
@@ -786,6 +820,7 @@ def evidence_signals(
         if terms and candidates
         else _TermCoverage(unknown=(), misspelled=(), covered={}, people_chat_ids=frozenset())
     )
+    texts_of = _CandidateTexts(user=user, candidates=candidates, texts=coverage.texts)
     theirs = [
         c
         for c in candidates
@@ -797,7 +832,9 @@ def evidence_signals(
     # one's question is often the other ("what do Ana and Rui both bake?").
     is_one_person = len([person for person in compiled.people if person.person_ids]) == 1
     told = (
-        _told_coverages(user=user, coverage=coverage, candidates=candidates, person_ids=person_ids)
+        _told_coverages(
+            texts_of=texts_of, coverage=coverage, candidates=candidates, person_ids=person_ids
+        )
         if is_one_person and coverage.covered
         else (0.0, 0.0)
     )
@@ -807,7 +844,7 @@ def evidence_signals(
     if slot:
         topic_ids = list(
             dict.fromkeys(
-                [*topic_ids, *_related_ids(user=user, terms=terms, candidates=candidates)]
+                [*topic_ids, *_related_ids(texts_of=texts_of, terms=terms, candidates=candidates)]
             )
         )
     slot_ids = topic_ids
@@ -845,7 +882,7 @@ def evidence_signals(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
         ),
         is_thing_of_another=_is_thing_of_another(
-            user=user, compiled=compiled, candidates=candidates
+            texts_of=texts_of, compiled=compiled, candidates=candidates
         ),
         people_told_coverage=told[0] if is_one_person else None,
         others_told_coverage=told[1] if is_one_person else None,

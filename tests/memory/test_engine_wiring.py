@@ -271,7 +271,7 @@ def test_every_loop_of_one_chat_leads_its_own_source_with_a_note(user):
     assert retrieval.memory_sources["S1"].endswith("asked you, no reply yet")
 
 
-def test_promise_questions_also_cite_the_follow_up_after_the_promise(user):
+def test_promise_questions_also_cite_the_follow_up_and_the_ask_of_the_promise(user):
     chat = chat_of("dm-priya", "Priya")
     ingest(
         user,
@@ -281,13 +281,14 @@ def test_promise_questions_also_cite_the_follow_up_after_the_promise(user):
         say("3", T0 + timedelta(days=3), "Hi Sam, any news on the deck?", sender="Priya"),
     )
     _refresh(user)
-    promise, follow_up = (
+    ask, promise, follow_up = (
+        message_row(user, "dm-priya", "1").pk,
         message_row(user, "dm-priya", "2").pk,
         message_row(user, "dm-priya", "3").pk,
     )
     retrieval = _ask(user, "What did I promise and not do?")
     assert retrieval.memory is not None
-    assert retrieval.memory.message_ids == (promise, follow_up)
+    assert retrieval.memory.message_ids == (promise, follow_up, ask)
     assert retrieval.memory.notes[promise] == "Priya: you promised, not done yet"
 
 
