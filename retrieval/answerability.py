@@ -735,6 +735,13 @@ _FIRST_PERSON = frozenset(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+# A question about what someone thinks, believes or guesses ("what did Ana think was wrong?").
+_ASKS_THOUGHT = re.compile(
+    r"\b(?:think|thinks|thought|reckon|reckons|reckoned|believe|believes|believed|suspect"
+    r"|suspects|suspected|guess|guesses|guessed|figure|figures|figured)\b"
+)
+
+
 def _is_about_reader(sentence: str) -> bool:
     """Whether ``sentence`` (folded) is about the person it is sent to rather than its
     writer: it speaks to them without speaking of the writer ("what did you bake?", "your
@@ -830,7 +837,14 @@ def evidence_signals(
     ]
     # Who a sentence is about is read for one named person: with two named, the reader of
     # one's question is often the other ("what do Ana and Rui both bake?").
-    is_one_person = len([person for person in compiled.people if person.person_ids]) == 1
+    # What a person said or thinks is theirs whoever it is about ("did Ana say anything
+    # about my visa?" is answered by "your visa is ready" from Ana, "what did Rui think was
+    # wrong with the car?" by "probably your battery"): the rule reads deeds and things.
+    is_one_person = len([person for person in compiled.people if person.person_ids]) == 1 and not (
+        is_about_messages(compiled.question)
+        or asks_opinion(compiled.question)
+        or _ASKS_THOUGHT.search(fold_text(compiled.question))
+    )
     told = (
         _told_coverages(
             texts_of=texts_of, coverage=coverage, candidates=candidates, person_ids=person_ids

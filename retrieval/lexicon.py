@@ -73,6 +73,7 @@ STOP_WORDS: frozenset[str] = word_set(
     claire hey hi hello ok okay thanks thank pls help
     wheres whens whats whos hows ur
     lol lmao lmfao rofl haha hahaha hehe omg btw plz idk tbh imo rn ya yeah yep yup nope hmm um
+    smth sth smthg sumthin
     uh anyways tho kk ty thx fyi
     """
 )

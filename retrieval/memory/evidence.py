@@ -1330,6 +1330,10 @@ def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) 
     time_range = compiled.time_range
     if time_range is None or time_range.applies_to != TimeTarget.EVENT:
         return True
+    if _names_holiday(compiled.question):
+        # A holiday names the occasion, not the day: "the xmas flight", "the easter trip" and
+        # "the christmas party" are planned for days around it.
+        return True
     days = _window_days(user, compiled)
     whens = [when for when in plan_whens(plan, user.zoneinfo) if when.day is not None]
     if days is None or not whens:
@@ -1340,6 +1344,11 @@ def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) 
         for when in whens
         if when.day is not None
     )
+
+
+def _names_holiday(question: str) -> bool:
+    folded = fold_text(question)
+    return any(re.search(rf"\b{re.escape(name)}\b", folded) for name in HOLIDAY_NAMES)
 
 
 def _span_text(first_day: date, last_day: date) -> str:

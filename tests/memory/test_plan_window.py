@@ -63,3 +63,19 @@ def test_a_plan_for_the_day_asked_is_still_the_answer(user):
     retrieval = _ask(user, "what time is climbing with Noor on the 7th")
     findings = " ".join(text for text, _ in retrieval.memory_findings)
     assert "7 March" in findings
+
+
+def test_a_holiday_names_the_occasion_so_a_plan_days_before_it_still_answers(user):
+    # Easter Sunday 2026 is 5 April; the trip for it leaves on the Thursday before.
+    ingest(
+        user,
+        chat_of("ines-dm", "Ines"),
+        say("e1", NOW - timedelta(days=5), "booked our easter train! thu 2 april, 07:40 to Porto"),
+        say("e2", NOW - timedelta(days=5, minutes=-4), "yay, can't wait", sender="Ines"),
+    )
+    _refresh(user)
+    retrieval = _ask(user, "what time is my easter train")
+    assert retrieval.compiled.time_range is not None
+    booked = message_row(user, "ines-dm", "e1").pk
+    assert retrieval.memory is not None
+    assert booked in retrieval.memory.message_ids

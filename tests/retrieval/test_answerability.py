@@ -739,6 +739,33 @@ def test_what_another_tells_the_named_person_of_their_own_doing_answers(user):
     assert not retrieval.is_no_evidence
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did Noor say anything about my boiler?",
+        "what did Noor think was wrong with the boiler?",
+    ],
+)
+def test_what_the_named_person_said_or_thinks_of_the_users_thing_answers(user, question):
+    # Noor's message speaks of the user's boiler: what she said or thinks is hers to tell.
+    ingest(
+        user,
+        chat_of("dm-noor", "Noor"),
+        say("n1", T0, "ok see you then", sender="Noor"),
+        say(
+            "n2", T0 + timedelta(minutes=8), "probably your boiler's pressure valve", sender="Noor"
+        ),
+    )
+    ingest(
+        user,
+        chat_of("dm-ivo", "Ivo"),
+        say("i1", T0 + timedelta(days=1), "my boiler got fixed today, new valve", sender="Ivo"),
+    )
+    retrieval = _ask(user, question)
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
 def test_told_coverages_decide_only_with_a_wide_gap():
     told = {"people_best_coverage": 0.9, "people_best_similarity": 0.5}
     other = _signals(people_told_coverage=0.0, others_told_coverage=0.9, **told)
