@@ -166,6 +166,8 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "have to skip",
         "something came up",
         f"it{_APOSTROPHE}s off",
+        # Put off to no day at all: "another weekend then", "some other time".
+        "(?:another|some other) (?:weekend|time)",
     ),
     "pt": (
         r"cancel(?:ad[oa]|ar|ei|ou|amos)",
@@ -173,6 +175,7 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "n[aã]o vou poder",
         "n[aã]o vou conseguir",
         "furar",
+        "outro (?:dia|fim de semana)",
     ),
     "es": (
         r"cancel(?:ad[oa]|ar|amos|[ée]|[óo])",
@@ -182,14 +185,27 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "ya no va",
         "no voy a poder",
         "otro d[ií]a",
+        # Falls through ("lo de Segovia se cae"), and put off to another weekend.
+        "se (?:nos )?(?:cae|ha ca[ií]do)",
+        "otro (?:finde|fin de semana)",
     ),
     "fr": (
         r"annul\w*",
         "je (?:ne )?peux (?:plus|pas)",
         r"emp[êe]chement",
+        "une autre fois",
+        "un autre (?:week-?end|jour)",
     ),
     "de": (r"abgesagt", r"absag\w*", "sagen? ab", "storniert", "f[äa]llt aus", "klappt nicht"),
-    "it": (r"annull\w*", r"disdett[oa]", "disdire", "non si fa", r"non posso pi[uù]"),
+    "it": (
+        r"annull\w*",
+        r"disdett[oa]",
+        "disdire",
+        "non si fa",
+        r"non posso pi[uù]",
+        f"un{_APOSTROPHE}altra volta",
+        "un altro (?:weekend|giorno)",
+    ),
 }
 
 # One person dropping out of a group plan: the plan goes on without them.

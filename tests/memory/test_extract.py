@@ -52,6 +52,19 @@ def test_plan_signal_reads_status_activity_place_and_time(
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "me ha salido trabajo el sábado, lo de Toledo se cae, ¿otro finde?",
+        "vale, otro finde entonces",
+        "work came up saturday, another weekend then?",
+        "on se fait ça une autre fois, désolée",
+    ],
+)
+def test_a_plan_that_falls_through_or_is_put_off_to_no_day_is_off(text):
+    assert plan_signal(text).status == PlanStatus.CANCELLED
+
+
 def test_a_change_takes_the_new_time_not_the_old_one():
     signal = plan_signal("Friday is bad for me, could we move it to Saturday at 9 instead?")
     assert (signal.status, signal.event_label) == (PlanStatus.CHANGED, "Saturday at 9")
