@@ -340,19 +340,7 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
     if (topic or verb) and best < 1:
         return [], []
     chosen = [(row, name) for score, row, name in scored if score == best][:PROMISES_LISTED]
-    states = [
-        LoopState(
-            kind=LoopKind(row.kind),
-            status=LoopStatus(row.status),
-            person_name=name,
-            opened_by_message_id=row.opened_by_id,
-            opened_at=row.opened_at,
-            resolved_by_message_id=row.resolved_by_id,
-            closed_at=row.closed_at,
-            resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
-        )
-        for row, name in chosen
-    ]
+    states = [LoopState.of_row(row, name) for row, name in chosen]
     states, asks = _with_details(states)
     zone = user.zoneinfo
     items = []
@@ -625,16 +613,7 @@ def _nothing_open_with(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hi
     row, name = rows[0]
     if row.status == LoopStatus.OPEN:
         return [], []
-    loop = LoopState(
-        kind=LoopKind(row.kind),
-        status=LoopStatus(row.status),
-        person_name=name,
-        opened_by_message_id=row.opened_by_id,
-        opened_at=row.opened_at,
-        resolved_by_message_id=row.resolved_by_id,
-        closed_at=row.closed_at,
-        resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
-    )
+    loop = LoopState.of_row(row, name)
     ids = tuple(mid for mid in (row.resolved_by_id, row.opened_by_id) if mid)
     said = loop_sentence(loop, user.zoneinfo)
     text = f"Nothing is waiting with {name}: the last open thing is done, {said}."
@@ -778,16 +757,7 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             return None
     best = min(scored, key=lambda item: (-item[0], item[1], -item[2].opened_at.timestamp()))
     row, name = best[2], best[3]
-    loop = LoopState(
-        kind=LoopKind(row.kind),
-        status=LoopStatus(row.status),
-        person_name=name,
-        opened_by_message_id=row.opened_by_id,
-        opened_at=row.opened_at,
-        resolved_by_message_id=row.resolved_by_id,
-        closed_at=row.closed_at,
-        resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
-    )
+    loop = LoopState.of_row(row, name)
     if (
         asks_for_deed
         and row.kind == LoopKind.QUESTION_TO_USER

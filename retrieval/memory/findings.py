@@ -23,7 +23,7 @@ from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 from retrieval.memory.deeds import DeedAnswer
 from retrieval.memory.extract import ACTIVITIES
-from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
+from retrieval.memory.models import Loop, LoopKind, LoopStatus, PlanStatus
 from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
 from retrieval.memory.when_words import (
     CLOCK_AFTER,
@@ -572,6 +572,20 @@ class LoopState:
     amount_message_id: int | None = None
     # What it is about and by when, in the answer's words (``owed.owed_detail``).
     detail: str = ""
+
+    @classmethod
+    def of_row(cls, row: Loop, name: str) -> LoopState:
+        """The state of a stored loop (its ``resolved_by`` read with it), under ``name``."""
+        return cls(
+            kind=LoopKind(row.kind),
+            status=LoopStatus(row.status),
+            person_name=name,
+            opened_by_message_id=row.opened_by_id,
+            opened_at=row.opened_at,
+            resolved_by_message_id=row.resolved_by_id,
+            closed_at=row.closed_at,
+            resolved_at=row.resolved_by.sent_at if row.resolved_by is not None else None,
+        )
 
 
 def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
