@@ -36,7 +36,7 @@ class Destination:
     # The open loop with this person that the message follows up, newest first.
     loop: OpenLoop | None = None
     # How the question named the group ("the climbing group") or the person ("dani", "Dr.
-    # Okafor"), for the drafter.
+    # Adeyemi"), for the drafter.
     named_as: str = ""
     # Said on the card when the choice between contacts was not the question's own.
     note: str = ""
@@ -143,8 +143,8 @@ def _same_name_on(
     platforms: set[str],
 ) -> list[int]:
     """When none of the recipient's contacts has a direct chat on the platform the question
-    asks for ("reply to Dr Okafor by email" for a contact saved with the title on Slack), the
-    contact saved under the same name there ("Chidi Okafor" on email) whom the user has
+    asks for ("reply to Dr Adeyemi by email" for a contact saved with the title on Slack), the
+    contact saved under the same name there ("Tunde Adeyemi" on email) whom the user has
     written to: one human saved twice. Every word of the name the question said, titles left
     out, must be one of the contact's name words; never an automated sender."""
     direct = _direct_chats(user=user, person_ids=person_ids)

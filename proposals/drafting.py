@@ -340,8 +340,8 @@ _EPITHETS = frozenset(
 
 def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
     """How the greeting addresses the recipient, and their first name (for the facts relayed
-    to them): with the title the question or the saved name uses ("reply to dr okafor" →
-    "Dr Okafor", "Dr. Chidi Okafor" → "Dr. Okafor"), by the short form the user calls them
+    to them): with the title the question or the saved name uses ("reply to dr adeyemi" →
+    "Dr Adeyemi", "Dr. Tunde Adeyemi" → "Dr. Adeyemi"), by the short form the user calls them
     ("dani" → "Dani" for "Daniela Ruiz"), else by their first name."""
     words = [word for word in recipient_name.split() if any(char.isalnum() for char in word)]
     title = ""

@@ -573,7 +573,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "when_is_event",
         r"\b(?:when|where|what\s+time)(?:'s|\s+(?:is|was|are|were|did|do|does|will))\s+"
-        # "When's the cottage thing?": a "thing" asked the time of is an event.
+        # "When's the barbecue thing?": a "thing" asked the time of is an event.
         rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS}|thing)\b",
     ),
     _pattern(
@@ -744,7 +744,7 @@ _LANGUAGE_VERBS = word_set(
     "in into speak speaks speaking spoke learn learning learned learnt translate translated"
 )
 _PRONOUN_I = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
-# Titles said before a surname or an initial ("dr okafor", "Dr O", "Sra. Lima"), in the
+# Titles said before a surname or an initial ("dr adeyemi", "Dr O", "Sra. Lima"), in the
 # languages people write in; a title joins the mention without having to be in the saved name.
 TITLES = frozenset(
     {"dr", "dra", "doctor", "doc", "mr", "mrs", "ms", "mx", "prof", "professor", "profa", "sr",
@@ -1071,7 +1071,7 @@ def _resolve_names(
     strict: frozenset[int] | set[int] = frozenset(),
 ) -> list[_Resolved]:
     """Longest runs of adjacent candidate tokens that all name the same person(s), with a
-    title before them ("dr okafor") and initials after them ("alex k", "Dr O")."""
+    title before them ("dr adeyemi") and initials after them ("alex k", "Dr O")."""
     candidate_set = set(candidates)
 
     def exact(token: _Token) -> set[int]:

@@ -772,7 +772,7 @@ RELATIONS = (
     "roommate",
     "boss",
     "manager",
-    # The people around a home and a life: "our landlord Mr. Park", "my dentist Dr. Okafor".
+    # The people around a home and a life: "our landlord Mr. Park", "my dentist Dr. Adeyemi".
     "landlord",
     "landlady",
     "neighbour",
@@ -793,7 +793,7 @@ RELATIONS = (
 )
 # Relations of work: "my boss Sam" with two Sams means the one the user works with.
 WORK_RELATIONS = frozenset({"boss", "colleague"})
-# Titles said before a surname ("Mr. Park", "Dr Okafor").
+# Titles said before a surname ("Mr. Park", "Dr Adeyemi").
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+)"
 
 _NAME = r"([A-ZÀ-Ý][\w'\u2019&.-]*(?:\s+(?:de\s+|da\s+|del\s+)?[A-ZÀ-Ý][\w'\u2019&.-]*){0,3})"

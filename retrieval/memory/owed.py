@@ -72,7 +72,7 @@ def deadline(text: str) -> str:
 
 
 def asked_words(text: str, *, name: str) -> str:
-    """ "Priya asked you to look over their protocol draft" / "Alex asked: can I get my pad
+    """ "Rosa asked you to look over their budget sheet" / "Ivo asked: can I get my tent
     back" from the ask's text; "" when it asks nothing the rules read."""
     clause, is_deed = ask_clause(text or "")
     clause = _clean(clause)

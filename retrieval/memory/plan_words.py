@@ -185,7 +185,7 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "ya no va",
         "no voy a poder",
         "otro d[ií]a",
-        # Falls through ("lo de Segovia se cae"), and put off to another weekend.
+        # Falls through ("lo de la playa se cae"), and put off to another weekend.
         "se (?:nos )?(?:cae|ha ca[ií]do)",
         "otro (?:finde|fin de semana)",
     ),

@@ -18,7 +18,7 @@ here, among the user's own contacts only:
 4. whoever wrote most recently.
 
 The recipient is the word right after the verb of asking ("tell dani ...", "let Alex K know
-...", "reply to dr okafor ..."): a short form there names the contacts whose first name it
+...", "reply to dr adeyemi ..."): a short form there names the contacts whose first name it
 begins. Message text is read only to rank contacts the question already named (their own
 messages, for the subject words); it never adds a contact or a destination.
 """
@@ -168,7 +168,7 @@ TOPIC_SAMPLE = 300
 MIN_SHORT_FORM = 3
 
 # Words a request opens with before its recipient: verbs of asking and writing, what is
-# written, politeness, articles and titles ("could you draft a quick reply to dr okafor").
+# written, politeness, articles and titles ("could you draft a quick reply to dr adeyemi").
 _VERBS = frozenset(
     {
         "tell",

@@ -15,7 +15,7 @@ read when the question is asked:
    question's window ("this weekend").
 2. **Linking** (``_plan_read``): the conversation around each seed (same chat, shortly before
    and ``THREAD_WINDOW`` after); then, in time order, messages in direct chats with the
-   plan's participants (or in its chats) that name the plan's current day ("Okafor can come
+   plan's participants (or in its chats) that name the plan's current day ("Adeyemi can come
    Wed instead of Tuesday", texted by the person who booked it on Tuesday) with their own
    conversation after them. Participants are the people who wrote in the plan's messages.
 3. **Steps**: every message that names a time or says something about the plan. The first
@@ -490,7 +490,7 @@ def _plan_read(
     return reader.plan()
 
 
-# A capitalised word inside a sentence: a name ("Okafor", "Linden"), not a sentence start.
+# A capitalised word inside a sentence: a name ("Adeyemi", "Linden"), not a sentence start.
 _INNER_NAME = re.compile(r"(?<=[\w,;:)\u2014-] )([A-Z\u00c0-\u00dd][a-z\u00e0-\u00ff]{3,})\b")
 _NOT_NAMES = frozenset(
     {
@@ -504,7 +504,7 @@ ANCHORS = 8
 
 
 def _anchor_names(seeds: Sequence[_Row], *, user: User) -> list[str]:
-    """Names said inside the seed messages' sentences ("Ines mentioned Okafor Plumbing"):
+    """Names said inside the seed messages' sentences ("Ines mentioned Adeyemi Plumbing"):
     a later message naming one of them and the plan's day is about the plan, in any chat."""
     own = {fold_text(part) for part in (user.first_name, user.last_name) if part}
     found: list[str] = []
