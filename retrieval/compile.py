@@ -204,7 +204,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\bwhat(?:'s|s|\s+is|\s+has)\s+(?:been\s+)?(?:new|happening|going\s+on)\b"
         # "What's happening on Sunday?" asks about a plan ahead, not about recent messages.
         rf"(?!\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b)"
-        r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\b",
+        r"|\bany\s+(?:news|updates)\b|\bwhat(?:'s|s|\s+is)\s+the\s+latest\b"
+        # "Anything new in the team channel this week?", "anything new from Ana?"
+        r"|^\W*(?:(?:is|was)\s+there\s+|got\s+)?anything\s+new\b",
     ),
     _pattern(
         Intent.CATCH_UP,
@@ -496,9 +498,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\bwhere\s+(?:does|did|do|is|was|are)\s+(?:[\w']+\s+){1,3}?(?:live|living|lived|work"
         r"|working|worked|stay|staying|come\s+from|moving|moved|move|grow\s+up|study|studying)\b"
         rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
-        rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+)?(?:{_PERSON_ATTRIBUTES})\b"
+        rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+|actual\s+|proper\s+|legal\s+)?"
+        rf"(?:{_PERSON_ATTRIBUTES})\b"
         # "the Rosa I climb with, what's her last name?": the person named before.
-        r"|\bwhat(?:'s|s|\s+is|\s+was)\s+(?:his|her|their)\s+(?:real\s+|full\s+|last\s+|new\s+)?"
+        r"|\bwhat(?:'s|s|\s+is|\s+was)\s+(?:his|her|their)\s+"
+        r"(?:real\s+|full\s+|last\s+|new\s+|actual\s+|proper\s+|legal\s+)?"
         r"(?:surname|last\s+name|full\s+name|real\s+name|email|e-mail|email\s+address"
         r"|number|phone\s+number|cell|handle|job)\b"
         r"|\bwhat\s+does\s+(?:[\w']+\s+){1,3}?do\s+(?:for\s+(?:a\s+)?(?:living|work)|now)\b"
@@ -822,13 +826,20 @@ class _IdentityMention:
 
 
 # Texting shorthand, spelled out before the intent is read: "r we", "u", "w Bo", "w/ Bo",
-# "wheres", "whens", "whats" (typed without the apostrophe), "ppl".
+# "wheres", "whens", "whats", "havent" (typed without the apostrophe), "ppl".
 _SHORTHAND: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bppl\b"), "people"),
     (re.compile(r"(?<![\w&'./-])r(?![\w&'./-])"), "are"),
     (re.compile(r"(?<![\w&'./-])u(?![\w&'./-])"), "you"),
     (re.compile(r"(?<![\w&'./-])w/?(?=\s)"), "with"),
     (re.compile(r"\b(where|when|what|who)s\b"), r"\1's"),
+    # Negations typed without the apostrophe: "havent", "didnt", "dont", "cant", "wont".
+    (
+        re.compile(r"\b(have|has|had|did|do|does|is|was|are|were|could|should|would)nt\b"),
+        r"\1n't",
+    ),
+    (re.compile(r"\bcant\b"), "can't"),
+    (re.compile(r"\bwont\b"), "won't"),
 )
 
 
@@ -1488,7 +1499,7 @@ def _plan_statuses(masked: str) -> tuple[PlanStatus, ...]:
 
 
 def _ranking(masked: str) -> Ranking:
-    if _NEGLECTED.search(masked):
+    if _NEGLECTED.search(spelled_out(masked)):
         kind = RankingKind.NEGLECTED
     elif _MOST_MESSAGES.search(masked) and not _CLOSEST.search(masked):
         kind = RankingKind.MOST_MESSAGES

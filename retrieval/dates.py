@@ -42,6 +42,8 @@ PART_OF_DAY_HOURS: dict[str, tuple[int, int]] = {
     "night": (18, 29),
 }
 RECENTLY_DAYS = 14
+# "Earlier" reaches back at least this many hours (a question asked just after midnight).
+EARLIER_HOURS = 12
 BEFORE_AFTER_DAYS = 14
 OTHER_DAY_DAYS = 7
 FEW = 3
@@ -601,6 +603,12 @@ def _earlier_this(m: re.Match[str], ctx: _Context) -> _Window | None:
     return _until_now(ctx, _unit_window(ctx, _unit(m.group("unit")), 0).start)
 
 
+def _earlier(m: re.Match[str], ctx: _Context) -> _Window | None:
+    """ "What did Ana say earlier?": today so far, and at least the last ``EARLIER_HOURS``
+    hours (asked at 8 am, "earlier" may be last night)."""
+    return _until_now(ctx, min(_at(ctx, ctx.today), ctx.now - timedelta(hours=EARLIER_HOURS)))
+
+
 def _rolling(m: re.Match[str], ctx: _Context) -> _Window | None:
     unit = _unit(m.group("unit"))
     if m.group("n"):
@@ -773,6 +781,11 @@ _RULES: tuple[_Rule, ...] = (
         _vague_ago,
     ),
     _rule("earlier_this", r"earlier\s+this\s+(?P<unit>week|month|year)", _earlier_this),
+    _rule(
+        "earlier",
+        r"earlier(?:\s+on)?(?!\s+(?:this|than|that|in|on|last|next|today|tonight)\b)",
+        _earlier,
+    ),
     _rule(
         "rolling",
         rf"(?:the\s+(?:last|past)|this\s+past|past|last(?=\s+(?:{_NUMBER}|{_VAGUE})\s))\s+"

@@ -13,9 +13,10 @@ attribute asked, best first:
 - job ("job", "work", "do for a living"): words of occupations and workplaces;
 - allergy ("allerg…"): allergy words and common allergens, read as allergen groups;
 - pet ("cat", "dog", "pet"): pet words and emoji;
-- name ("real/full/last name", "surname"): the contact name when it has a surname, else another
-  contact's full name said in a group chat named after the person (a nickname's owner is
-  often saved again under their real name: an email address, another platform);
+- name ("real/full/actual/last name", "surname"): the contact name when it has a surname,
+  else another contact's full name said in a group chat named after the person (a
+  nickname's owner is often saved again under their real name: an email address, another
+  platform);
 - who ("who is X?", "how do I know X?"): plain statements from the messages that name them --
   whose relative or partner they are ("my cousin X" said by someone), an engagement
   announced ("X said yes 💍"), where they work and where they live or moved -- each citing
@@ -52,7 +53,7 @@ ABOUT_MESSAGES_READ = 400
 ABOUT_CITED = 2
 
 _ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("name", re.compile(r"\b(?:real|full|last|sur)\s*name\b|\bsurname\b")),
+    ("name", re.compile(r"\b(?:real|full|last|sur|actual|proper|legal)\s*name\b|\bsurname\b")),
     (
         "who",
         re.compile(

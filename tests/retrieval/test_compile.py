@@ -546,3 +546,30 @@ def test_loop_questions_in_everyday_words_are_unresolved(question, name):
 def test_what_was_said_and_what_someone_got_are_not_loop_questions(question):
     intent, _pattern = classify_intent(fold_text(question))
     assert intent != Intent.UNRESOLVED
+
+
+def test_negations_typed_without_the_apostrophe_read_like_the_spelled_ones():
+    for question in ("who havent i talked to in ages", "who haven't I talked to in ages"):
+        intent, pattern = classify_intent(fold_text(question))
+        assert (intent, pattern.name if pattern else None) == (
+            Intent.PEOPLE_RANKING,
+            "neglecting",
+        ), question
+
+
+def test_an_actual_or_proper_name_is_asked_of_the_person():
+    for question in ("whats Bix's actual name", "what's Bix's proper name?"):
+        intent, pattern = classify_intent(fold_text(question))
+        assert (intent, pattern.name if pattern else None) == (
+            Intent.IDENTITY_LOOKUP,
+            "person_facts",
+        ), question
+
+
+def test_anything_new_asks_for_a_catch_up():
+    for question in (
+        "anything new in the team channel this week?",
+        "Is there anything new from Ana",
+    ):
+        intent, pattern = classify_intent(fold_text(question))
+        assert (intent, pattern.name if pattern else None) == (Intent.CATCH_UP, "whats_new")

@@ -677,3 +677,20 @@ def test_thanksgiving_elsewhere_is_the_fourth_thursday_of_november():
     asked = datetime(2030, 10, 1, 9, 0, tzinfo=chicago)
     window = resolved("thanksgiving", now=asked, tz=chicago, direction="nearest")
     assert window.start == datetime(2030, 11, 28, tzinfo=chicago)
+
+
+def test_earlier_alone_is_today_so_far_and_at_least_the_last_twelve_hours():
+    evening = datetime(2026, 3, 14, 21, 0, tzinfo=LISBON)
+    assert window("what did Ana say earlier?", now=evening) == (
+        "2026-03-14T00:00:00+00:00",
+        "2026-03-14T21:00:00+00:00",
+    )
+    assert window("anything from Ana earlier on") == (
+        "2026-03-13T22:00:00+00:00",
+        "2026-03-14T10:00:00+00:00",
+    )
+    # A comparison is no time window.
+    assert (
+        resolve_time_expression("is the train earlier than the bus?", now=SATURDAY, tz=LISBON)[0]
+        is None
+    )
