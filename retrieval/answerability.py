@@ -100,7 +100,7 @@ from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
-from retrieval.lexicon import fold_text
+from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
 from retrieval.search import SearchResult, is_about_messages
 from retrieval.shorthand import search_forms_query
 from retrieval.slots import (
@@ -307,11 +307,18 @@ def topic_terms(compiled: CompiledQuery) -> list[str]:
     """Keywords that name what the question is about: descriptors of people are left out
     (they describe someone memory may know, not words a message must use)."""
     descriptors = {fold_text(word) for person in compiled.people for word in person.descriptors}
+
+    def describes(word: str) -> bool:
+        # "mum" is the descriptor "mother" as the question writes it.
+        return any(
+            form in descriptors or DESCRIPTOR_FORMS.get(form) in descriptors
+            for form in (word, word.rstrip("s"))
+        )
+
     return [
         term
         for term in lexical_terms(compiled.keywords)
-        if fold_text(term.strip('"')) not in descriptors
-        and fold_text(term.strip('"')).rstrip("s") not in descriptors
+        if not describes(fold_text(term.strip('"')))
     ]
 
 

@@ -1,7 +1,8 @@
 """Other ways a message may write a question's word: texting shorthand ("mtg", "appt",
-"bday"), abbreviated months and weekdays ("nov", "thu"), and months, weekdays and holidays in
-the other languages people text in (French, Spanish, Portuguese, Italian, German, Polish,
-Tagalog).
+"bday"), abbreviated months and weekdays ("nov", "thu"), months, weekdays, holidays and a
+few everyday words in the other languages people text in (French, Spanish, Catalan,
+Portuguese, Italian, German, Polish, Tagalog), and the English words a message may use for
+the thing asked about ("teach" / "classes").
 
 A question asks "what did Ana say about November?" and the message says "nov 9" or "w
 listopadzie"; it asks about "the staff meeting" and the message says "staff mtg". Search
@@ -168,6 +169,101 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     ("christmas", "noël", "noel", "navidad", "natale", "weihnachten", "wigili*", "pasko"),
     ("easter", "pâques", "paques", "pascua", "páscoa", "pascoa", "pasqua", "ostern", "wielkanoc*"),
+    # Everyday words of errands, money, school and leisure as the other languages write them
+    # (a question in English about a message in Spanish, Catalan, French, Italian, German or
+    # Portuguese), and the words a message uses for the same thing in English.
+    (
+        "parcel",
+        "parcels",
+        "package",
+        "packages",
+        "paquete",
+        "paquetes",
+        "paquet",
+        "colis",
+        "pacco",
+        "pacchetto",
+        "paket",
+        "pacote",
+        "encomenda",
+    ),
+    ("customs", "aduana", "aduanas", "douane", "dogana", "zoll", "alfândega", "alfandega"),
+    (
+        "pay",
+        "paid",
+        "paying",
+        "payment",
+        "pagar",
+        "pague",
+        "pagado",
+        "pagada",
+        "payer",
+        "payé",
+        "paye",
+        "paiement",
+        "pagare",
+        "pagato",
+        "zahlen",
+        "bezahlt",
+        "bezahlen",
+        "pagamento",
+    ),
+    ("rent", "alquiler", "loyer", "affitto", "miete", "aluguel", "lloguer"),
+    ("delivery", "entrega", "livraison", "consegna", "lieferung"),
+    ("tournament", "torneo", "torneos", "tournoi", "turnier", "torneig", "torneio"),
+    (
+        "semifinal",
+        "semifinals",
+        "semi-final",
+        "semi-finals",
+        "semis",
+        "semifinales",
+        "semifinale",
+        "semifinali",
+        "demi-finale",
+        "halbfinale",
+    ),
+    ("book", "books", "libro", "libros", "llibre", "llibres", "livre", "livres", "buch", "livro"),
+    ("library", "biblioteca", "bibliothèque", "bibliotheque", "bibliothek", "biblioteka"),
+    ("school", "colegio", "escuela", "école", "ecole", "scuola", "schule", "escola"),
+    ("teach", "teaches", "teaching", "taught", "teacher", "classes", "lessons"),
+    ("key", "keys", "llave", "llaves", "clau", "clé", "clés", "chiave", "chiavi", "schlüssel"),
+    ("wedding", "boda", "mariage", "matrimonio", "hochzeit", "casamento", "casament"),
+    ("dinner", "cena", "sopar", "dîner", "abendessen", "jantar"),
+    ("lunch", "almuerzo", "dinar", "déjeuner", "dejeuner", "pranzo", "mittagessen", "almoço"),
+    ("flight", "flights", "vuelo", "vuelos", "vol", "volo", "flug", "voo"),
+    ("ticket", "tickets", "entrada", "entradas", "billet", "billets", "biglietto", "biglietti"),
+    (
+        "birthday",
+        "cumpleaños",
+        "cumpleanos",
+        "cumple",
+        "aniversari",
+        "anniversaire",
+        "compleanno",
+        "geburtstag",
+        "aniversário",
+    ),
+    # Who picked something for a group usually put it forward: "who chose the restaurant?"
+    # looks for a suggestion or a proposal too (one way: a question about a proposal does not
+    # look for every "picked").
+    (
+        "suggested",
+        "suggestion",
+        "proposed",
+        "proposal",
+        "<picked",
+        "<pick",
+        "<chose",
+        "<choose",
+        "<chosen",
+        "propuesta",
+        "propuso",
+        "proposta",
+        "proposé",
+        "proposition",
+        "vorschlag",
+    ),
 )
 
 _FORM = re.compile(r"^\w[\w'-]*(?: \w[\w'-]*)*\*?$")

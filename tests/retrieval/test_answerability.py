@@ -815,3 +815,13 @@ def test_the_users_own_words_in_a_chat_with_the_named_person_set_their_topic(use
 )
 def test_a_sentence_is_about_its_reader_when_it_speaks_only_of_them(sentence, about_reader):
     assert _is_about_reader(sentence) is about_reader
+
+
+def test_a_descriptor_as_the_question_writes_it_is_no_topic_word(user):
+    from retrieval.answerability import topic_terms
+
+    compiled = compile_question(
+        user=user, question="what did my mum say about the quilt", now=NOW, scope=Scope.everywhere()
+    )
+    assert any("mother" in person.descriptors for person in compiled.people)
+    assert topic_terms(compiled) == ["quilt"]

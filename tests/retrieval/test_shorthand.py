@@ -26,3 +26,14 @@ def test_phrases_and_unknown_words_have_no_other_form():
     assert search_forms("pottery") == ()
     assert search_forms_query("pottery") == ""
     assert search_forms_query("tmrw").startswith("(tomorrow)")
+
+
+def test_everyday_words_find_their_other_languages_and_related_words():
+    assert "aduanas" in search_forms("customs")
+    assert "paquete" in search_forms("parcel")
+    assert "parcel" in search_forms("colis")
+    assert "classes" in search_forms("teach")
+    # "Who picked the film?" looks for the suggestion; a question about a proposal does not
+    # look for every "picked".
+    assert "proposta" in search_forms("picked")
+    assert "picked" not in search_forms("proposal")
