@@ -6,7 +6,8 @@ one), and says their name in the message. That message makes the new contact the
 the contact already saved under that name. It counts when
 
 - the message says the number or phone is new ("new number / phone / sim", "changed my
-  number", "lost my phone", "save this number"), or the contact has no name of its own (its
+  number", "lost my phone", "save this number") or that this is another app or account of
+  theirs ("this is my Signal, save it"), or the contact has no name of its own (its
   label is the number) and it is among its first messages; and
 - the name said ("it's Dana", "this is Dana Whitfield", "Dana here") is the name of exactly
   one other human of the user (people already merged count as one): a full name must match
@@ -32,7 +33,11 @@ NEW_CONTACT = re.compile(
     r"|\bchanged\s+(?:my\s+)?(?:number|phone|sim)"
     r"|\b(?:lost|broke|dropped|smashed|cracked)\s+my\s+(?:old\s+)?(?:phone|sim|mobile)"
     r"|\bsave\s+(?:this|my)\s+(?:new\s+)?(?:number|contact)"
-    r"|\b(?:my\s+)?old\s+(?:number|phone|sim)\b",
+    r"|\b(?:my\s+)?old\s+(?:number|phone|sim)\b"
+    # Another app or account of the same human: "this is my telegram, save it".
+    r"|\bthis\s+is\s+my\s+(?:new\s+|other\s+|second\s+)?(?:account|handle|profile|username"
+    r"|telegram|signal|whatsapp|imessage|instagram|insta|email|e-mail|slack|discord)\b"
+    r"|\bsave\s+(?:it|this|me)\b",
     re.IGNORECASE,
 )
 # The database prefilter: a message without one of these introduces nobody.

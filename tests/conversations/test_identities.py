@@ -55,6 +55,8 @@ def test_national_digits_drop_the_trunk_prefix_only_from_national_numbers():
         ("It is Rafa. Changed my number last week", "Rafa", True),
         ("hey, Jo here! lost my phone at the gig", "Jo", True),
         ("it's Marco", "Marco", False),
+        ("Bea here! this is my signal, save it", "Bea", True),
+        ("it's Odile, this is my other account", "Odile", True),
     ],
 )
 def test_a_message_saying_who_its_sender_is(text, name, says_new):
