@@ -21,7 +21,7 @@ from datetime import datetime
 from django.conf import settings
 
 from claire.accounts.models import User
-from claire.ai.local.answer_kinds import answer_types, is_outcome_question
+from claire.ai.local.answer_kinds import answer_types, asks_own_words, is_outcome_question
 from claire.ai.local.extractive import (
     best_turn,
     turn_weights,
@@ -184,11 +184,14 @@ def _answering_message(
     lacks the kind of answer asked (an amount for "how much", a cause for "why") and a
     message of its window gives it and answers better (the reply that names the cause, the
     later message with the final figure; for a question about how things came out, the later
-    message that gives it even when the hit gives it too). A suspicious hit (spam,
+    message that gives it even when the hit gives it too). For a question about what the user
+    said ("where did I say I'd meet her?"), their own message of the window that answers best
+    leads instead of the other person's it replied to. A suspicious hit (spam,
     instructions aimed at an assistant) gives way to its window's best trusted message: a
     citation names what can be believed. Sources memory leads keep their message."""
     kept = set(memory_ids)
     shapes = answer_types(question)
+    own_words = asks_own_words(question)
 
     def primary_of(source: EvidenceSource) -> int | None:
         if source.primary_message_id in kept:
@@ -202,6 +205,12 @@ def _answering_message(
         )
         if index is None or index == primary:
             return None
+        if (
+            own_words
+            and source.messages[index].is_from_self
+            and not source.messages[primary].is_from_self
+        ):
+            return source.messages[index].message_id
         if (
             weights[primary] > 0
             and not is_suspicious

@@ -25,6 +25,11 @@ _PLACE = re.compile(
     # English, Portuguese, Spanish, Italian, French and German place prepositions.
     r"\b(?:at|in|near|to|from|na|no|em|en|nel|nella|alla|al|chez|bei|im)\s+(?:the\s+)?"
     r"[A-ZÀ-Ý][\w'\u2019-]+"
+    # ... or before a common place written in lower case ("in the library", "at my place").
+    r"|\b(?:at|in|outside|inside|near|by|to)\s+(?:the|my|your|our|his|her|their)\s+"
+    r"(?:\w+\s+){0,2}?(?:library|office|cafe|café|bar|pub|park|station|gym|school|restaurant|entrance"
+    r"|lobby|reception|hall|canteen|staffroom|museum|hospital|airport|square|beach|market|shop"
+    r"|store|house|flat|place|church|club|court|courts|corner|door|gate|car\s+park)\b"
     r"|\b\d{1,5}\s+(?:[A-ZÀ-Ý][\w.]*\s+){0,3}(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Ln|Lane|Dr|Way)\b"
 )
 # A sum of money: a currency sign or a number with a currency or share word ("$48", "16 each").
@@ -70,7 +75,18 @@ _ROLE = re.compile(
     r"originally)\s+from)\b",
     re.IGNORECASE,
 )
+# How often something happens ("every 2 days", "twice a week", "daily").
+_FREQUENCY = re.compile(
+    r"\bevery\s+(?:\d+|other|two|three|four|few|couple\s+of|single)?\s*(?:days?|weeks?|months?"
+    r"|hours?|mornings?|evenings?|nights?|weekends?|mon|tue|wed|thu|fri|sat|sun)\w*\b"
+    r"|\b(?:once|twice|\d+\s+times|three\s+times)\s+(?:a|per|every)\s+\w+"
+    r"|\b(?:daily|weekly|monthly|nightly|fortnightly|hourly)\b"
+    r"|\bcada\s+(?:\d+|dos|tres|dia|semana)\b|\btous\s+les\b|\bogni\b|\balle\s+\d+\b",
+    re.IGNORECASE,
+)
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    # "How often do I water them?": a frequency.
+    (re.compile(r"\bhow\s+(?:often|frequently|regularly)\b", re.I), _FREQUENCY),
     # "What was my 10k time?", "how long did the drive take?": a time taken.
     (re.compile(r"\bhow\s+long\b|\b(?:time|pace|pb|pr|split)\s*\W*$", re.I), _DURATION),
     (
@@ -110,6 +126,20 @@ def answer_types(question: str) -> tuple[re.Pattern[str], ...]:
     """The shapes of answer ``question`` asks for (a day or time, a place, an amount, a
     reason), from its question words."""
     return tuple(shape for asks, shape in _ANSWER_TYPES if asks.search(question))
+
+
+# "Where did I say I'd meet them?", "what did I tell Ana?": the user's own words answer.
+_OWN_WORDS = re.compile(
+    r"\b(?:did|do|have|had)\s+i\s+(?:ever\s+)?(?:say|tell|write|text|promise|agree|mention"
+    r"|suggest|offer|reply|answer|propose)\b|\bi\s+(?:said|told|wrote|promised|agreed)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_own_words(question: str) -> bool:
+    """Whether ``question`` asks what the user themselves said, so their own message answers
+    it rather than the one they replied to."""
+    return _OWN_WORDS.search(question) is not None
 
 
 def is_outcome_question(question: str) -> bool:

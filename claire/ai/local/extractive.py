@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from claire.ai.local.answer_kinds import answer_types, is_outcome_question
+from claire.ai.local.answer_kinds import answer_types, asks_own_words, is_outcome_question
 from claire.ai.local.polarity import is_yes_no_question, reports_own_deed, settled
 from claire.ai.local.spans import answer_span, is_kin_word
 from claire.ai.providers.base import (
@@ -413,6 +413,9 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     )[:MAX_QUOTES]
 
     if not ranked:
+        scam = _scam_found(question, evidence)
+        if scam:
+            return scam
         closest = list(evidence[:3])
         lines = [_line(source.text, source, timezone) for source in _chronological(closest)]
         return (
@@ -434,6 +437,8 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     reported = _stated_lead(question, matched, timezone)
     if is_yes_no_question(question):
         opening = _yes_no_opening(question, ranked, timezone)
+        if opening.startswith(UNTRUSTED_ALONE[:20]):
+            return opening
         # A bare "No." needs the messages that show it; the other openings cite their own.
         if opening and (reported or opening != "No. "):
             reported = (
@@ -575,6 +580,14 @@ def turn_weights(
         if has_shape and earlier:
             weights[index] = max(weights[index], max(earlier) + bonus)
     _lift_replies(question, turns, keys, shared, weights)
+    if asks_own_words(question):
+        # "Where did I say I'd meet her?": the user's own message says it, not the one before.
+        weights = [
+            weight + ANSWER_TYPE_WEIGHT
+            if weight > 0 and sender.lower() in {"you", "me"}
+            else weight
+            for weight, (sender, _text) in zip(weights, turns, strict=True)
+        ]
     return _answers_first(weights, shaped)
 
 
@@ -874,6 +887,38 @@ UNTRUSTED_NO = (
 SCAM_NO = "No — it looks like a scam: {note}, so I would not act on it."
 
 
+# The whole answer when the only message that says "yes" holds instructions aimed at an
+# assistant and nobody trusted reacted to it: no message can show the answer, so none is cited
+# (the suspicious one is described, never quoted, followed or cited as proof).
+UNTRUSTED_ALONE = (
+    "No. Your messages don't show it: the only message that claims so{where}{at} is "
+    "suspicious (it contains instructions aimed at an assistant), so I did not follow or "
+    "cite it."
+)
+
+
+def _untrusted_alone(source: EvidenceSource, timezone: str, *, turn: int) -> str:
+    title = _name(source.chat_title, "chat")
+    when = _when(source, timezone, turn=turn if source.turns else None)
+    return UNTRUSTED_ALONE.format(
+        where=f" ({title})" if title else "", at=f", sent {when}," if when else ""
+    )
+
+
+def _scam_found(question: str, evidence: Sequence[EvidenceSource]) -> str:
+    """ "No — it looks like a scam …" for a yes/no question none of whose words the evidence
+    shares (it was found by meaning: another language, other words) when a message found is
+    spam or phishing aimed at the user: what they ask whether to act on is most likely that
+    message. "" otherwise."""
+    if not is_yes_no_question(question):
+        return ""
+    for source in evidence[:3]:
+        kind = source_suspicion(source)
+        if kind in (PHISHING, SPAM):
+            return _untrusted_no(kind, source.label)
+    return ""
+
+
 def _untrusted_no(kind: str, label: str) -> str:
     """ "No …" citing the suspicious message: a scam for spam and phishing, an untrusted
     claim for instructions aimed at an assistant."""
@@ -949,6 +994,8 @@ def _yes_no_opening(
             and other_text.strip()
             and not turn_suspicion(source, other_sender, other_text)
         ][:REPORTED_TURNS]
+        if not reactions and kind not in (PHISHING, SPAM):
+            return _untrusted_alone(source, timezone, turn=position)
         heading = " What the people involved wrote:\n\n" if reactions else "\n\n"
         return (
             _untrusted_no(kind, source.label)

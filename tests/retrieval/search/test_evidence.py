@@ -286,3 +286,24 @@ def test_a_suspicious_hit_gives_way_to_the_reaction_after_it_among_equal_message
     # Both trusted messages share only "boat": the citation names how people reacted to the
     # suspicious one, not an earlier message of the window.
     assert [s.primary_message_id for s in led.sources] == [52]
+
+
+def test_what_the_user_said_cites_their_own_message_not_the_one_they_answered():
+    from dataclasses import replace
+
+    from retrieval.pipeline import _answering_message
+
+    texts = {
+        60: "Could we meet on Friday about the garden plot, Ms Orla?",
+        61: "Friday is fine, we can meet in the garden centre cafe.",
+    }
+    window = _window(6, [60, 61], [60], texts=texts)
+    own = replace(window.messages[1], sender_name="You", is_from_self=True)
+    window = replace(window, messages=(window.messages[0], own))
+    pack = build_evidence_pack(windows=[window], limits=WIDE)
+
+    led = pack_led_by(pack, primary_of=_answering_message("where did I say I'd meet Orla?", ()))
+    assert [s.primary_message_id for s in led.sources] == [61]
+    # Asked what the other person said, their message keeps its place.
+    other = pack_led_by(pack, primary_of=_answering_message("when did Orla want to meet?", ()))
+    assert [s.primary_message_id for s in other.sources] == [60]
