@@ -446,6 +446,17 @@ def _name_findings(
         else:
             text = f"{first}'s full name is {full}."
         return [Finding(text=text, message_ids=tuple(ids))], ids
+    under = _sent_under_full_name(user=user, person_ids=person_ids, asked=asked)
+    if under is not None:
+        display, title, ids = under
+        # The contact as saved, its emoji left out ("Bix 🐝" is "Bix").
+        lead = " ".join(_name_words(named[0].display_name)) or name
+        where = f" in {title}" if title else ""
+        finding = Finding(
+            text=f"{lead} is {display}: the same contact writes as {display}{where}.",
+            message_ids=tuple(ids),
+        )
+        return [finding], ids
     linked = linked_full_name(user=user, person_ids=person_ids, lead=name or named[0].display_name)
     if linked is not None:
         return [Finding(text=linked.sentence + ".", message_ids=linked.message_ids)], list(
@@ -482,6 +493,41 @@ def _called_name_findings(
         message_ids=(pk,),
     )
     return [finding], [pk]
+
+
+def _sent_under_full_name(
+    *, user: User, person_ids: Sequence[int], asked: Sequence[str]
+) -> tuple[str, str, list[int]] | None:
+    """The full name the person's own messages came under elsewhere (one number saved under a
+    nickname that writes in a group under its owner's name), the chat where it shows most
+    often, and up to ``ABOUT_CITED`` of those messages; None when every name they wrote
+    under is a nickname or the name asked."""
+    rows = list(
+        Message.objects.filter(
+            user=user,
+            sender_person_id__in=list(person_ids),
+            deleted_at__isnull=True,
+            chat__is_excluded_from_ai=False,
+        )
+        .exclude(sender_name="")
+        .order_by("-sent_at", "-pk")
+        .values_list("pk", "sender_name", "chat__title", "text")[:ABOUT_MESSAGES_READ]
+    )
+    counts: dict[str, int] = {}
+    for _pk, sender_name, _title, text in rows:
+        words = [fold_text(word) for word in _name_words(sender_name)]
+        if (
+            len(words) >= 2
+            and not set(asked) & set(words)
+            and not suspicious_text(sender_name)
+            and not suspicious_text(text or "")
+        ):
+            counts[sender_name] = counts.get(sender_name, 0) + 1
+    if not counts:
+        return None
+    display = max(counts, key=lambda key: (counts[key], key))
+    under = [(pk, title) for pk, sender_name, title, _text in rows if sender_name == display]
+    return display, under[0][1], [pk for pk, _title in under[:ABOUT_CITED]]
 
 
 def _full_name_said(

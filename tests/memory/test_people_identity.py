@@ -240,3 +240,59 @@ def test_a_yes_that_is_no_engagement(text):
     from retrieval.memory.extract import fact_claims
 
     assert fact_claims(text, is_from_self=False, is_direct=False) == []
+
+
+def test_a_nickname_number_that_writes_under_a_full_name_elsewhere_is_that_name(user):
+    from datetime import timedelta
+
+    from conversations.identities import IncomingIdentity
+    from conversations.models import ChatKind
+    from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+    from tests.memory.people_history import T0
+
+    def post(chat: IncomingChat, message_id: str, who: IncomingIdentity | None, text: str) -> None:
+        messages_ingest(
+            user=user,
+            chats=[chat],
+            messages=[
+                (
+                    chat.platform_chat_id,
+                    IncomingMessage(
+                        platform_message_id=message_id,
+                        sent_at=T0 + timedelta(minutes=len(message_id)),
+                        text=text,
+                        sender=who,
+                        is_from_self=who is None,
+                    ),
+                )
+            ],
+        )
+
+    in_group = IncomingIdentity(
+        platform="whatsapp", phone="+44 7700 900555", display_name="Oren Talbridge"
+    )
+    saved = IncomingIdentity(platform="imessage", phone="+447700900555", display_name="Bix 🐝")
+    group = IncomingChat(
+        platform="whatsapp",
+        platform_chat_id="grp-chess",
+        title="Chess club ♟️",
+        kind=ChatKind.GROUP,
+        participants=(in_group,),
+    )
+    direct = IncomingChat(
+        platform="imessage", platform_chat_id="im-bix", title="Bix 🐝", participants=(saved,)
+    )
+    post(direct, "d1", saved, "still got my board? need it back by friday")
+    post(group, "g11", in_group, "I'll bring the clocks on thursday")
+    retrieval = retrieve(
+        user=user,
+        question="whats bix's actual name",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    answer = _answer(retrieval)
+    assert answer.split("\n\n")[0].startswith("Bix is Oren Talbridge"), answer
+    assert message_pk(user, "grp-chess", "g11") in {
+        mid for source in retrieval.pack.sources for mid in source.message_ids
+    }
