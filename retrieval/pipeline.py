@@ -194,10 +194,15 @@ def _answering_message(
     own_words = asks_own_words(question)
 
     def primary_of(source: EvidenceSource) -> int | None:
-        if source.primary_message_id in kept:
-            return None
         turns = [(m.sender_name, m.text) for m in source.messages]
         primary = source.message_ids.index(source.primary_message_id)
+        if own_words and not source.messages[primary].is_from_self:
+            # Even a message memory chose (the named person's) gives way to the user's own.
+            own = best_turn(question, turns)
+            if own is not None and source.messages[own].is_from_self:
+                return source.messages[own].message_id
+        if source.primary_message_id in kept:
+            return None
         weights = turn_weights(question, turns)
         is_suspicious = suspicious_text(turns[primary][1]) or suspicious_text(turns[primary][0])
         index = best_turn(
@@ -205,12 +210,6 @@ def _answering_message(
         )
         if index is None or index == primary:
             return None
-        if (
-            own_words
-            and source.messages[index].is_from_self
-            and not source.messages[primary].is_from_self
-        ):
-            return source.messages[index].message_id
         if (
             weights[primary] > 0
             and not is_suspicious

@@ -88,7 +88,10 @@ _ASK = re.compile(
     r"|(?:a|the|your)\s+fine|fee|toll|refund|verify|verification|confirm\s+(?:your|the)"
     r"|update\s+your|log\s*in|sign\s+in"
     r"|password|passcode|pin|card\s+details|bank\s+details|reschedule|redeliver\w*"
-    r"|delivery\s+(?:fee|failed|attempt)|suspend\w*|locked|quota)\b",
+    r"|delivery\s+(?:fee|failed|attempt)|suspend\w*|locked|quota"
+    # ... as other languages write a demand to pay or verify ("pague", "payez", "zahlen Sie").
+    r"|pague|pagar|abone|abonar|payez|payer|pagamento|pagare|paghi|zahlen|bezahlen|verifique"
+    r"|vérifiez|verifiez|confirme\s+(?:su|sus|seu|sua|votre|vos))\b",
     _FLAGS,
 )
 # The pressure a phishing message puts on: a deadline, a threat, a last chance.

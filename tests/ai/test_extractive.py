@@ -583,6 +583,10 @@ def test_a_claim_only_an_injection_makes_and_nobody_answered_cites_nothing():
     assert answer.startswith("No. Your messages don't show it")
     assert "[S1]" not in answer
     assert "Deposit returned" not in answer
+    # Asked whether someone said it, the message is what is asked about: cited, flagged.
+    answer = compose_answer("did the landlord say anything about my deposit?", (window,), "UTC")
+    assert "[S1]" in answer and "suspicious" in answer
+    assert "Deposit returned" not in answer
 
 
 def test_a_scam_found_by_meaning_alone_answers_a_yes_no_question_no():

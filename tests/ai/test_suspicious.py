@@ -75,3 +75,10 @@ def test_links_are_removed_but_email_addresses_and_words_stay() -> None:
 def test_a_domain_with_a_path_is_a_link_whatever_its_ending():
     assert without_links("claim at prize-desk.example/claim now") == "claim at [link removed] now"
     assert without_links("write to ana@mail.example") == "write to ana@mail.example"
+
+
+def test_a_demand_to_pay_in_another_language_with_a_link_from_a_stranger_is_phishing() -> None:
+    ask = "Aviso: su envío está bloqueado. Abone 2,40€ en envios-rapidos-es.com hoy."
+    assert suspicion_kind(ask) == ""
+    assert suspicion_kind(ask, is_unsolicited=True) == PHISHING
+    assert suspicion_kind("Payez 3€ sur colis-suivi.fr", is_unsolicited=True) == PHISHING

@@ -897,6 +897,16 @@ UNTRUSTED_ALONE = (
 )
 
 
+# "Did IT say something about my password?": the question is whether a message came, so the
+# suspicious message is cited with its flag rather than left out.
+_ASKS_IF_SAID = re.compile(
+    r"\b(?:did|has|have)\s+[\w'\u2019-]+(?:\s+[\w'\u2019-]+)?\s+(?:ever\s+)?(?:say|said|send|sent"
+    r"|post|posted|write|wrote|text|texted|mention|mentioned|message|messaged|email|emailed"
+    r"|tell|told|ask|asked)\b",
+    re.IGNORECASE,
+)
+
+
 def _untrusted_alone(source: EvidenceSource, timezone: str, *, turn: int) -> str:
     title = _name(source.chat_title, "chat")
     when = _when(source, timezone, turn=turn if source.turns else None)
@@ -994,7 +1004,7 @@ def _yes_no_opening(
             and other_text.strip()
             and not turn_suspicion(source, other_sender, other_text)
         ][:REPORTED_TURNS]
-        if not reactions and kind not in (PHISHING, SPAM):
+        if not reactions and kind not in (PHISHING, SPAM) and not _ASKS_IF_SAID.search(question):
             return _untrusted_alone(source, timezone, turn=position)
         heading = " What the people involved wrote:\n\n" if reactions else "\n\n"
         return (

@@ -304,6 +304,9 @@ def test_what_the_user_said_cites_their_own_message_not_the_one_they_answered():
 
     led = pack_led_by(pack, primary_of=_answering_message("where did I say I'd meet Orla?", ()))
     assert [s.primary_message_id for s in led.sources] == [61]
+    # ... even when memory chose Orla's message (her digest).
+    led = pack_led_by(pack, primary_of=_answering_message("where did I say I'd meet Orla?", (60,)))
+    assert [s.primary_message_id for s in led.sources] == [61]
     # Asked what the other person said, their message keeps its place.
     other = pack_led_by(pack, primary_of=_answering_message("when did Orla want to meet?", ()))
     assert [s.primary_message_id for s in other.sources] == [60]
