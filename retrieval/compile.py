@@ -145,7 +145,8 @@ _PLATFORM_AS_VERB = re.compile(
     _IMPERATIVE + rf"(?P<name>{_PLATFORM_VERB})\s+(?!{_NOT_PLATFORM_VERB_OBJECT})(?=[\w#@])"
 )
 _PLATFORM_AS_OBJECT = re.compile(
-    rf"\b(?:an?|the)\s+(?:(?:quick|short|little|brief)\s+)?(?P<name>{_PLATFORM_VERB})"
+    rf"\b(?:an?|the|un|una|um|uma|une|ein|eine|einen)\s+(?:(?:quick|short|little|brief)\s+)?"
+    rf"(?P<name>{_PLATFORM_VERB})"
     r"(?:\s+(?:message|msg|text|note|dm))?\b"
 )
 
@@ -153,7 +154,7 @@ _PLATFORM_AS_OBJECT = re.compile(
 def platform_verb(folded: str) -> str | None:
     """The platform a folded request names as its verb ("slack Ana that ...", "could you
     whatsapp Bea ...") or as what is sent ("send Ana a whatsapp", "shoot Rolf a quick signal
-    message"); None otherwise."""
+    message", "mandale un whatsapp a Marta"); None otherwise."""
     match = _PLATFORM_AS_VERB.search(folded) or _PLATFORM_AS_OBJECT.search(folded)
     if match is None:
         return None

@@ -64,6 +64,7 @@ def proposal_of(view) -> Proposal:
         ("please Slack Ilse: the build is green", "slack"),
         ("send Ilse a whatsapp about lunch", "whatsapp"),
         ("shoot Odo a quick signal message saying hi", "signal"),
+        ("Mándale un whatsapp a Odo que llego tarde", "whatsapp"),
     ],
 )
 def test_a_platform_said_as_the_verb_is_an_action_request_on_that_platform(question, platform):

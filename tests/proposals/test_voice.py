@@ -68,11 +68,11 @@ def test_a_short_form_after_the_greeting_is_how_the_draft_addresses_them(user):
 def test_a_word_after_the_greeting_is_no_name(user):
     ingest(
         user,
-        chat_of("dm-manon", "Manon Petit"),
+        chat_of("dm-manon", "Manon Fiske"),
         say("m1", NOW - 9 * HOUR, "hey man, all good?"),
         say("m2", NOW - 8 * HOUR, "hey how was the trip"),
     )
-    assert _voice(user, "dm-manon", "Manon Petit") == Voice(greeting="Hey", address="")
+    assert _voice(user, "dm-manon", "Manon Fiske") == Voice(greeting="Hey", address="")
 
 
 def test_messages_without_a_greeting_leave_the_default(user):
@@ -88,17 +88,17 @@ def test_messages_without_a_greeting_leave_the_default(user):
 def test_a_greeting_from_another_chat_with_them_is_used(user):
     ingest(
         user,
-        chat_of("wa-ines", "Ines Baptista"),
-        say("w1", NOW - 9 * HOUR, "Hiya Ines! Lunch?"),
-        say("w2", NOW - 8 * HOUR, "Hiya Ines, running late"),
+        chat_of("wa-wilma", "Wilma Baptista"),
+        say("w1", NOW - 9 * HOUR, "Hiya Wilma! Lunch?"),
+        say("w2", NOW - 8 * HOUR, "Hiya Wilma, running late"),
     )
     ingest(
         user,
-        chat_of("sl-ines", "Ines Baptista", platform="slack"),
+        chat_of("sl-wilma", "Wilma Baptista", platform="slack"),
         say("s1", NOW - 3 * HOUR, "deck attached", platform="slack"),
     )
-    voice = _voice(user, "sl-ines", "Ines Baptista")
-    assert voice == Voice(greeting="Hiya", address="Ines")
+    voice = _voice(user, "sl-wilma", "Wilma Baptista")
+    assert voice == Voice(greeting="Hiya", address="Wilma")
 
 
 def test_a_soft_greeting_counts_only_before_the_name_or_a_stop(user):
