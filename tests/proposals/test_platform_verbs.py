@@ -17,6 +17,7 @@ from retrieval.memory.recipient import platforms_asked, recipient_slot
 from retrieval.types import Intent
 from tests.memory.helpers import chat_of, ingest, say
 from tests.proposals.support import NOW, propose
+from tests.proposals.test_recipients import groups_history
 
 DAY = timedelta(days=1)
 
@@ -149,3 +150,20 @@ def test_what_to_say_after_a_platform_verb_is_the_message(user, question, line):
     assert line in view.draft_text
     assert "slack" not in view.draft_text.casefold()
     assert "whatsapp" not in view.draft_text.casefold()
+
+
+@pytest.mark.django_db
+def test_a_group_reached_by_a_platform_verb_says_when_it_is_elsewhere(user):
+    groups_history(user)
+    on_whatsapp = propose(user, "whatsapp the Crag Rats that I'm in for Sunday")
+    assert proposal_of(on_whatsapp).destination_chat.platform_chat_id == "grp-crag"
+    assert on_whatsapp.note == ""
+    assert "I'm in for Sunday." in on_whatsapp.draft_text
+    on_telegram = propose(
+        user, "telegram the Crag Rats that I'm bringing the rope", request_id="r2"
+    )
+    assert proposal_of(on_telegram).destination_chat.platform_chat_id == "grp-crag"
+    assert on_telegram.note == (
+        "Crag Rats \U0001f9d7 is not one of your Telegram chats: the draft is for it on "
+        "WhatsApp instead."
+    )
