@@ -145,9 +145,10 @@ _PLATFORM_AS_VERB = re.compile(
     _IMPERATIVE + rf"(?P<name>{_PLATFORM_VERB})\s+(?!{_NOT_PLATFORM_VERB_OBJECT})(?=[\w#@])"
 )
 _PLATFORM_AS_OBJECT = re.compile(
-    rf"\b(?:an?|the|un|una|um|uma|une|ein|eine|einen)\s+(?:(?:quick|short|little|brief)\s+)?"
+    # What is sent, after an indefinite article: "the signal is weak" asks for no platform.
+    rf"\b(?:an?|un|una|um|uma|une|ein|eine|einen)\s+(?:(?:quick|short|little|brief)\s+)?"
     rf"(?P<name>{_PLATFORM_VERB})"
-    r"(?:\s+(?:message|msg|text|note|dm))?\b"
+    r"(?:\s+(?:message|msg|text|note|dm))?\b(?!\s+(?:is|was|are|were|has|had)\b)"
 )
 
 

@@ -93,6 +93,14 @@ def test_a_platform_named_as_what_to_search_is_no_request(question):
     assert platform_verb(fold_text(question)) is None
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["tell Odo the signal is weak up here", "text Odo a signal was down all day", "ping Odo"],
+)
+def test_a_platform_word_inside_what_to_say_asks_for_no_platform(question):
+    assert platforms_asked(question) == set()
+
+
 def test_the_recipient_follows_the_platform_verb():
     slot = recipient_slot("could you slack ilse that the deploy moved")
     assert slot is not None and slot.word == "ilse"
