@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, Person
+from conversations.models import Chat, ChatKind, Person, Platform
 from proposals.choice import direct_chat_choice
-from proposals.groups import groups_named
+from proposals.groups import group_unnamed, groups_named, groups_visible
 from proposals.wording import content_start
 from retrieval.compile import TITLES
 from retrieval.lexicon import fold_text
+from retrieval.memory.asked import AskedQuestion, open_group_question
 from retrieval.memory.models import LoopKind
 from retrieval.memory.recipient import Mention, not_automated, platforms_asked, recipient_of
 from retrieval.memory.selectors import OpenLoop, open_loops_for_user
@@ -40,6 +44,8 @@ class Destination:
     named_as: str = ""
     # Said on the card when the choice between contacts was not the question's own.
     note: str = ""
+    # The open question someone asked in the group that a reply to the group answers.
+    asked: AskedQuestion | None = None
 
     @property
     def is_group(self) -> bool:
@@ -110,11 +116,13 @@ def _direct_chats(*, user: User, person_ids: Sequence[int]) -> list[Chat]:
     )
 
 
-def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
+def _shared_group(
+    *, user: User, person_ids: Sequence[int], platforms: AbstractSet[str] = frozenset()
+) -> Chat | None:
     """For someone the user has no direct chat with, the group where they last wrote (the
     smallest such group when several are equally recent): the only place the user reaches
-    them."""
-    return (
+    them. A group on the platform the question asks for comes first."""
+    groups = (
         Chat.objects.filter(
             user=user,
             kind=ChatKind.GROUP,
@@ -130,7 +138,23 @@ def _shared_group(*, user: User, person_ids: Sequence[int]) -> Chat | None:
             size=Count("memberships", distinct=True),
         )
         .order_by("-last_from_them", "size", "-pk")
-        .first()
+    )
+    if platforms and (on_platform := groups.filter(platform__in=sorted(platforms)).first()):
+        return on_platform
+    return groups.first()
+
+
+def _platform_note(*, chat: Chat, person: Person, platforms: set[str]) -> str:
+    """Said on the card when the question asks for a platform the recipient has no chat on
+    with the user ("slack Ana ..." for someone the user only reaches on WhatsApp)."""
+    if not platforms or chat.platform in platforms:
+        return ""
+    asked = _labels(platforms)
+    where = _labels({chat.platform})
+    kind = "chat" if chat.kind == ChatKind.DIRECT else f"group {chat.title}"
+    return (
+        f"You have no {asked} chat with {person.display_name}: the draft is for your {where} "
+        f"{kind} instead."
     )
 
 
@@ -196,10 +220,53 @@ def _scoped_person_ids(*, user: User, scope_chat_ids: Sequence[int]) -> list[int
     return [chat_people[0].pk] if len(chat_people) == 1 else []
 
 
-def _group_destination(*, user: User, question: str, platforms: set[str]) -> Destination | None:
+def _labels(platforms: set[str]) -> str:
+    """Platforms as people write them: "Slack or WhatsApp", "email"."""
+    return " or ".join(
+        sorted(
+            "email"
+            if name == Platform.EMAIL
+            else (Platform(name).label if name in Platform.values else name)
+            for name in platforms
+        )
+    )
+
+
+def _asked_in(
+    *, user: User, question: str, chat_ids: Sequence[int], names: Sequence[str], now: datetime
+) -> AskedQuestion | None:
+    """For a reply to a group ("reply to the climbing group about Sunday"), the open question
+    asked there that it answers."""
+    if not _REPLY.search(question[: content_start(question)]):
+        return None
+    return open_group_question(
+        user=user, chat_ids=chat_ids, question=question, names=names, now=now
+    )
+
+
+def _group_destination(
+    *, user: User, question: str, platforms: set[str], now: datetime
+) -> Destination | None:
     """The group the question addresses, when it names one before what to say: on a platform
-    asked for first, then the one the user writes in most, then the most recent."""
-    named = groups_named(user=user, head=question[: content_start(question)])
+    asked for first, then the one the user writes in most, then the most recent. A reply to
+    "the group" (not said which) goes to the group of the open question it answers."""
+    head = question[: content_start(question)]
+    named = groups_named(user=user, head=head)
+    if not named and group_unnamed(head):
+        groups = groups_visible(user=user)
+        if platforms and any(group.platform in platforms for group in groups):
+            groups = [group for group in groups if group.platform in platforms]
+        asked = _asked_in(
+            user=user,
+            question=question,
+            chat_ids=[group.pk for group in groups],
+            names=[],
+            now=now,
+        )
+        if asked is None:
+            return None
+        chat = next(group for group in groups if group.pk == asked.chat_id)
+        return Destination(chat=chat, person=None, named_as="", asked=asked)
     if not named:
         return None
     own = dict(
@@ -221,7 +288,22 @@ def _group_destination(*, user: User, question: str, platforms: set[str]) -> Des
             -group.chat.pk,
         ),
     )
-    return Destination(chat=chosen.chat, person=None, named_as=chosen.named_as)
+    note = ""
+    if platforms and chosen.chat.platform not in platforms:
+        note = (
+            f"{chosen.chat.title} is not one of your {_labels(platforms)} chats: the draft is "
+            f"for it on {_labels({chosen.chat.platform})} instead."
+        )
+    asked = _asked_in(
+        user=user,
+        question=question,
+        chat_ids=[chosen.chat.pk],
+        names=[chosen.named_as, chosen.chat.title],
+        now=now,
+    )
+    return Destination(
+        chat=chosen.chat, person=None, named_as=chosen.named_as, note=note, asked=asked
+    )
 
 
 def _group_said_in(*, user: User, question: str, person_ids: Sequence[int]) -> Destination | None:
@@ -251,6 +333,7 @@ def destination_resolve(
     compiled_query: Mapping[str, Any],
     question: str,
     scope_chat_ids: Sequence[int] = (),
+    now: datetime | None = None,
 ) -> Destination | None:
     """The chat and person a message for this question goes to: their direct chat, the chat of
     an open loop with them, else the group where they last wrote; a group the question
@@ -261,7 +344,9 @@ def destination_resolve(
     person_ids, named_as = _person_ids(user=user, compiled_query=compiled_query, question=question)
     person_ids = person_ids or _scoped_person_ids(user=user, scope_chat_ids=scope_chat_ids)
     if not person_ids:
-        return _group_destination(user=user, question=question, platforms=platforms)
+        return _group_destination(
+            user=user, question=question, platforms=platforms, now=now or timezone.now()
+        )
     if (
         in_group := _group_said_in(user=user, question=question, person_ids=person_ids)
     ) is not None:
@@ -312,7 +397,7 @@ def destination_resolve(
         ):
             chat = loop_chat
     if chat is None:
-        chat = _shared_group(user=user, person_ids=person_ids)
+        chat = _shared_group(user=user, person_ids=person_ids, platforms=platforms)
     if chat is None:
         return None
     members = set(
@@ -328,8 +413,13 @@ def destination_resolve(
     person = Person.objects.get(user=user, pk=person_id)
     if loop is not None and loop.chat_id != chat.pk:
         loop = None
+    notes = [choice.note_for(person), _platform_note(chat=chat, person=person, platforms=platforms)]
     return Destination(
-        chat=chat, person=person, loop=loop, named_as=named_as, note=choice.note_for(person)
+        chat=chat,
+        person=person,
+        loop=loop,
+        named_as=named_as,
+        note=" ".join(note for note in notes if note),
     )
 
 

@@ -4,7 +4,8 @@ The local drafter is deterministic and needs no model: a short, polite message i
 voice built from the question (what to say, to whom) and the open loop it follows up (who
 asked whom, since when). It never copies text from other people's messages, so nothing a
 message says can reach the draft. The user's voice is their usual greeting to this person,
-picked from a fixed list by reading the user's own messages in the chat.
+learned from the user's own messages to them: the greeting they open with (from a fixed list;
+none when they open with the name alone) and the name they call them by.
 
 A model draft (the ``draft`` profile, when configured) gets the same inputs and must pass
 ``draft_is_safe``: no link, address, phone or account number, sum of money or handle that
@@ -19,15 +20,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from conversations.models import Chat, Message
+from conversations.models import Chat, ChatKind, IdentityKind, Message, Person
 from retrieval.compile import TITLES
-from retrieval.lexicon import fold_text
+from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.followup import FollowUpRole
 from retrieval.memory.models import LoopKind
 
 MAX_DRAFT_CHARS = 1000
-GREETINGS = ("hi", "hey", "hello", "hiya", "olá", "ola", "oi", "hola", "salut", "hallo", "ciao")
+GREETINGS = (
+    "hi", "hey", "hello", "hiya", "heya", "yo", "howdy", "olá", "ola", "oi", "hola", "salut",
+    "hallo", "ciao", "bonjour",
+)  # fmt: skip
+# Words that greet only when the recipient's name or a stop follows them ("Morning Ana,",
+# "Dear Ana", "Good evening!"), not in "morning run was great".
+_SOFT_GREETINGS = ("good morning", "good afternoon", "good evening", "morning", "evening", "dear")
+# How the user addresses a whole group after a greeting ("Hey all", "Hi everyone").
+GROUP_ADDRESSES = ("all", "everyone", "everybody", "guys", "folks", "team", "y'all", "gang")
 DEFAULT_GREETING = "Hi"
 # The user's own messages read for their greeting, newest first.
 VOICE_SAMPLE = 200
@@ -56,6 +65,9 @@ class DraftContext:
     loop_opened_at: datetime | None
     greeting: str
     timezone: str
+    # How the user addresses them after the greeting, learned from their own messages ("Dani",
+    # "everyone"); "" for the first name (or "all", to a group).
+    address: str = ""
     # The messages it follows up; the local drafter relays facts from the news and answers.
     grounds: tuple[DraftGround, ...] = ()
     # A message to a whole group chat (``recipient_name`` is its title).
@@ -64,6 +76,11 @@ class DraftContext:
     plan: str = ""
     # That plan's activity ("game night"), when the question names it.
     plan_activity: str = ""
+    # The open question someone asked in the group that this reply answers: who asked (their
+    # saved name), its question sentence, and when.
+    asked_by: str = ""
+    asked: str = ""
+    asked_at: datetime | None = None
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -238,7 +255,9 @@ def ask_of(question: str, named_as: str) -> Ask:
     if after and (match := _THANK_YOU_FOR.search(after)):
         return Ask(message=f"Thank you for {_tidy(_second_person(match['x']))}!")
     if after and (match := _COURTESY_START.search(after)):
-        return Ask(message=_tidy(match["x"]))
+        said = _tidy(match["x"])
+        # "imessage Ana happy birthday": a wish on its own is exclaimed.
+        return Ask(message=said + "!" if _WISH.fullmatch(said) else said)
     if (
         after
         and re.search(r"\bremind\s+$", before, re.I)
@@ -281,7 +300,12 @@ def ask_of(question: str, named_as: str) -> Ask:
 # right after the name opens the message itself.
 _COURTESY_START = re.compile(
     r"^\s*,?\s*(?P<x>(?:thanks|thank\s+you|thx|sorry|congrats|congratulations|happy\s+\w+"
-    r"|good\s+luck|welcome\s+back|get\s+well)\b.+)",
+    r"|good\s+luck|welcome\s+back|get\s+well)\b.*)",
+    re.IGNORECASE,
+)
+_WISH = re.compile(
+    r"(?:happy\s+[\w' ]+|congrats|congratulations|good\s+luck|welcome\s+back"
+    r"|get\s+well\s+soon|thanks|thank\s+you)(?:\s+(?:again|so\s+much))?",
     re.IGNORECASE,
 )
 # "send Sam a thank-you on Slack for the counts": the thanks, said.
@@ -388,29 +412,142 @@ def calendar_capitalised(text: str) -> str:
     return _CALENDAR_NAME.sub(lambda match: match[0][0].upper() + match[0][1:], text)
 
 
-def greeting_for(*, chat: Chat, default: str = DEFAULT_GREETING) -> str:
-    """The greeting the user most often opens with in this chat, as they write it; else
-    ``default`` (the request's language's)."""
-    counts: Counter[str] = Counter()
+@dataclass(frozen=True)
+class Voice:
+    """How the user opens messages to this person or group, learned from their own messages:
+    the greeting ("Hey"; "" when they open with the name alone: "Ana, …") and the name or
+    group word they address them by ("Dani", "everyone"; "" when not learned)."""
+
+    greeting: str
+    address: str = ""
+
+
+_OPENING_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+# After the name, a stop or the end: "Ana, …", "Ana!", "Ana -".
+_STOP_AFTER = re.compile(r"^\s*(?:[,!:;.\u2014\u2013-]|$)")
+
+
+def _opening(text: str, *, name_forms: set[str], is_group: bool) -> tuple[str, str] | None:
+    """The greeting and the address one message opens with, None when it opens with
+    neither."""
+    rest = text.lstrip()
+    greeting = ""
+    folded = rest.casefold()
+    for soft in _SOFT_GREETINGS:
+        if re.match(rf"{soft}\b", folded):
+            after = rest[len(soft) :]
+            word = _OPENING_WORD.match(after.lstrip(" ,"))
+            if _STOP_AFTER.match(after) or (word and _is_address(word[0], name_forms, is_group)):
+                greeting, rest = rest[: len(soft)], after
+            break
+    if not greeting:
+        word = _OPENING_WORD.match(rest)
+        if word is not None and word[0].casefold() in GREETINGS:
+            greeting, rest = word[0], rest[word.end() :]
+    word = _OPENING_WORD.match(rest.lstrip(" ,"))
+    address = ""
+    if word is not None and _is_address(word[0], name_forms, is_group):
+        after = rest.lstrip(" ,")[word.end() :]
+        if greeting or _STOP_AFTER.match(after):
+            address = word[0]
+    if not greeting and not address:
+        return None
+    return greeting, address
+
+
+def _is_address(word: str, name_forms: set[str], is_group: bool) -> bool:
+    folded = fold_text(word)
+    if is_group:
+        return folded in GROUP_ADDRESSES
+    if folded in name_forms:
+        return True
+    # A short form written as a name ("Hey Dani" for Daniela), not a word ("hey man").
+    return (
+        word[:1].isupper()
+        and len(folded) >= 3
+        and folded not in STOP_WORDS
+        and any(form.startswith(folded) for form in name_forms)
+    )
+
+
+def _name_forms(names: list[str]) -> set[str]:
+    """The words of a contact's saved names, titles and emoji left out."""
+    return {
+        word
+        for name in names
+        for word in re.findall(r"[a-z]+", fold_text(name))
+        if len(word) > 1 and word not in TITLES
+    }
+
+
+def voice_for(
+    *,
+    chat: Chat,
+    person: Person | None = None,
+    default: str = DEFAULT_GREETING,
+) -> Voice:
+    """How the user most often opens messages to them: in this chat, else (for a person) in
+    the user's other direct chats with them; ``default`` (the request's language's greeting)
+    when they never greet. Only the user's own messages are read, and only a fixed list of
+    greetings, the contact's own name words or a group word can be learned."""
+    names = [person.display_name] if person is not None else []
+    if person is not None:
+        names += [
+            identity.value
+            for identity in person.identities.all()
+            if identity.kind == IdentityKind.NAME and identity.value
+        ]
+    name_forms = _name_forms(names)
+    chats = [chat.pk]
+    if person is not None:
+        chats += list(
+            Chat.objects.filter(
+                user_id=chat.user_id,
+                kind=ChatKind.DIRECT,
+                is_excluded_from_ai=False,
+                memberships__person=person,
+            )
+            .exclude(pk=chat.pk)
+            .values_list("pk", flat=True)
+        )
+    for chat_id in chats:
+        voice = _voice_in(
+            user_id=chat.user_id,
+            chat_id=chat_id,
+            name_forms=name_forms,
+            is_group=person is None and chat.kind != ChatKind.DIRECT,
+        )
+        if voice is not None:
+            return voice
+    return Voice(greeting=default)
+
+
+def _voice_in(*, user_id: int, chat_id: int, name_forms: set[str], is_group: bool) -> Voice | None:
+    greetings: Counter[str] = Counter()
+    addresses: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     texts = (
         Message.objects.filter(
-            user_id=chat.user_id, chat=chat, is_from_self=True, deleted_at__isnull=True
+            user_id=user_id, chat_id=chat_id, is_from_self=True, deleted_at__isnull=True
         )
         .order_by("-sent_at")
         .values_list("text", flat=True)[:VOICE_SAMPLE]
     )
     for text in texts:
-        first = re.match(r"\s*([^\W\d_]+)", text or "")
-        if first is None:
+        opening = _opening(text or "", name_forms=name_forms, is_group=is_group)
+        if opening is None:
             continue
-        word = first.group(1)
-        if word.casefold() in GREETINGS:
-            counts[word.casefold()] += 1
-            spelled.setdefault(word.casefold(), word[0].upper() + word[1:])
-    if not counts:
-        return default
-    return spelled[counts.most_common(1)[0][0]]
+        greeting, address = opening
+        greetings[greeting.casefold()] += 1
+        spelled.setdefault(greeting.casefold(), greeting[:1].upper() + greeting[1:].lower())
+        if address:
+            addresses[address.casefold()] += 1
+            spelled.setdefault(address.casefold(), address[:1].upper() + address[1:])
+    if not greetings:
+        return None
+    greeting = spelled[greetings.most_common(1)[0][0]]
+    address = spelled[addresses.most_common(1)[0][0]] if addresses else ""
+    return Voice(greeting=greeting, address=address)
 
 
 # --- facts relayed from the messages it follows up -------------------------------------------
@@ -656,22 +793,66 @@ def _day(moment: datetime, tz: str) -> str:
     return f"{local:%a} {local.day} {local:%b}"
 
 
-def _foreign_draft(context: DraftContext, frame: Frame, *, first_name: str) -> str:
+def salutation(greeting: str, addressed: str) -> str:
+    """ "Hey Ana,", "Ana," (the user opens with the name alone), "Hi,"."""
+    if not greeting:
+        return f"{addressed[:1].upper()}{addressed[1:]}," if addressed else ""
+    return f"{greeting} {addressed},".replace(" ,", ",")
+
+
+def addressed_as(context: DraftContext) -> tuple[str, str]:
+    """How the draft addresses the recipient and their first name: a title or short form the
+    question says, else the name or group word the user usually writes to them, else the
+    first name ("all", to a group)."""
+    if context.is_group:
+        learned = fold_text(context.address)
+        return (learned if learned in GROUP_ADDRESSES else "all"), ""
+    said, first_name = address_names(context.recipient_name, context.named_as)
+    saved, _ = address_names(context.recipient_name, "")
+    if context.address and said == saved:
+        return context.address, first_name
+    return said, first_name
+
+
+def _foreign_draft(context: DraftContext, frame: Frame) -> str:
     body, closing = _foreign_lines(context.question, context.named_as, frame)
-    addressed = frame.everyone if context.is_group else first_name
-    greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
-    return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
+    addressed = frame.everyone if context.is_group else addressed_as(context)[0]
+    greeting = salutation(context.greeting, addressed)
+    return "\n\n".join([part for part in (greeting, *body, closing) if part])[:MAX_DRAFT_CHARS]
+
+
+def _answer_line(context: DraftContext, *, ask: Ask, relayed: bool) -> str:
+    """A reply to the question someone asked in the group, to them by first name: "Kip, about
+    your question ("Who can drive on Sunday?"): I can drive." The question is quoted only when
+    it passes ``draft_is_safe``; else the topic or its day says which question."""
+    asker = _first_name(context.asked_by)
+    since = _day(context.asked_at, context.timezone) if context.asked_at is not None else ""
+    quoted = (
+        f" (\u201c{context.asked}\u201d)"
+        if context.asked and draft_is_safe(context.asked, question=context.question)
+        else ""
+    )
+    topic = _second_person(ask.topic)
+    which = quoted or (f" about {topic}" if topic else (f" from {since}" if since else ""))
+    if ask.message:
+        message = calendar_capitalised(_second_person(ask.message))
+        return f"{asker}, about your question{which}: {_sentence(message)}"
+    later = "" if relayed else " I'll get back to you on it properly soon."
+    when = f" from {since}" if since and quoted else ""
+    return f"{asker}, sorry for the slow reply to your question{which}{when}.{later}"
+
+
+def _first_name(name: str) -> str:
+    return address_names(name, "")[0] or name
 
 
 def local_draft(context: DraftContext) -> str:
     """A short polite message: greeting, what it is about (and since when), a closing, in the
     request's language; to a group, addressed to everyone in it."""
-    addressed_as, first_name = (
-        ("", "") if context.is_group else address_names(context.recipient_name, context.named_as)
-    )
+    addressed, first_name = addressed_as(context)
     frame = FRAMES.get(request_language(context.question))
     if frame is not None:
-        return _foreign_draft(context, frame, first_name=addressed_as)
+        return _foreign_draft(context, frame)
     ask = ask_of(context.question, context.named_as)
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
@@ -679,13 +860,15 @@ def local_draft(context: DraftContext) -> str:
     topic = _second_person(ask.topic)
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
-    if addressed_as and addressed_as != first_name:
+    if addressed and first_name and addressed != first_name:
         # The facts relayed to "Dani" speak of "Dani's" place as "your" place.
-        relayed = [_recipient_as_you(line, addressed_as) for line in relayed]
+        relayed = [_recipient_as_you(line, addressed) for line in relayed]
     plan = f" ({context.plan})" if context.plan else ""
     lines: list[str] = []
     closing = "Talk soon!"
-    if ask.message:
+    if context.asked_by:
+        lines.append(_answer_line(context, ask=ask, relayed=bool(relayed)))
+    elif ask.message:
         message = calendar_capitalised(_second_person(ask.message))
         if context.plan_activity and not set(_words(context.plan_activity)) & set(_words(message)):
             # "tell the game group sat works": the plan it is about, said.
@@ -722,10 +905,9 @@ def local_draft(context: DraftContext) -> str:
         lines.append(f"I wanted to get in touch about {topic}{plan}.")
     elif not relayed:
         lines.append("I wanted to get in touch.")
-    addressed = "all" if context.is_group else addressed_as
-    greeting = f"{context.greeting} {addressed},".replace(" ,", ",")
+    greeting = salutation(context.greeting, addressed)
     body = [part for part in (" ".join(lines), *relayed) if part]
-    return "\n\n".join([greeting, *body, closing])[:MAX_DRAFT_CHARS]
+    return "\n\n".join([part for part in (greeting, *body, closing) if part])[:MAX_DRAFT_CHARS]
 
 
 # --- model drafts ----------------------------------------------------------------------------
@@ -747,10 +929,17 @@ def draft_prompt(context: DraftContext) -> str:
         LoopKind.REQUEST_BY_USER: "the user asked them something and has had no reply",
         LoopKind.PROMISE_BY_USER: "the user promised them something not yet done",
     }.get(LoopKind(context.loop_kind) if context.loop_kind else None, "none")  # type: ignore[arg-type]
+    answers = (
+        f"The reply answers a question {context.asked_by} asked in the group on "
+        f"{_day(context.asked_at, context.timezone)}\n"
+        if context.asked_by and context.asked_at is not None
+        else ""
+    )
     return (
         f"Recipient: {context.recipient_name}\n"
-        f"The user usually greets them with: {context.greeting}\n"
+        f"The user usually opens with: {salutation(context.greeting, addressed_as(context)[0])}\n"
         f"Open thread with them: {loop} (since {since})\n"
+        f"{answers}"
         f"The user's request: {context.question}"
     )
 

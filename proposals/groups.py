@@ -24,8 +24,15 @@ from retrieval.memory.extract import is_suspicious
 
 # Nouns that say a group is meant: "the climbing group", "our band chat", "the book club".
 _GROUP_NOUNS = r"group|chat|channel|thread|server|club|team|crew|gang|squad|lot|gc"
+# "the climbing group's question" names the group; "the climbing group's plan" is content.
 _DESCRIBED = re.compile(
-    rf"(?P<words>(?:[#\w][\w'-]*\s+){{1,3}}?)(?:{_GROUP_NOUNS})s?\b(?!\s*'s\b)", re.IGNORECASE
+    rf"(?P<words>(?:[#\w][\w'-]*\s+){{1,3}}?)(?:{_GROUP_NOUNS})s?\b"
+    r"(?!\s*'s\b(?!\s+(?:open\s+|last\s+|latest\s+)?(?:question|ask|request|poll)s?\b))",
+    re.IGNORECASE,
+)
+# "reply to the group", "answer the group chat's question": a group, not said which.
+_ANY_GROUP = re.compile(
+    r"\b(?:the|our|my)\s+(?:group(?:\s+(?:chat|thread))?|gc|group\s+convo)(?:'s)?\b", re.IGNORECASE
 )
 # "everyone in Crag Rats", "all of the band", "everybody on the hiking chat".
 _EVERYONE = re.compile(
@@ -65,6 +72,9 @@ _NOT_DESCRIBING = frozenset(
         "group",
         "chat",
         "channel",
+        "reply",
+        "answer",
+        "respond",
     }
 )
 # The request's own verb and preposition before a described group ("remind the climbing
@@ -147,3 +157,23 @@ def groups_named(*, user: User, head: str) -> list[NamedGroup]:
                 named.append(NamedGroup(chat=chat, named_as=head[start : start + len(phrase)]))
                 break
     return named
+
+
+def group_unnamed(head: str) -> bool:
+    """The head of a request speaks of "the group" (or "the group chat") without saying
+    which."""
+    return bool(_ANY_GROUP.search(fold_text(head)))
+
+
+def groups_visible(*, user: User) -> list[Chat]:
+    """The user's groups a draft may go to: visible to AI, titled without instructions, and
+    written in by the user."""
+    return [
+        chat
+        for chat in Chat.objects.filter(
+            user=user, is_excluded_from_ai=False, messages__is_from_self=True
+        )
+        .exclude(kind=ChatKind.DIRECT)
+        .distinct()
+        if not is_suspicious(chat.title or "")
+    ]

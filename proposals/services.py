@@ -32,8 +32,8 @@ from proposals.drafting import (
     DraftGround,
     draft_is_safe,
     greeting_default,
-    greeting_for,
     local_draft,
+    voice_for,
 )
 from proposals.errors import (
     CapabilityNotGranted,
@@ -229,7 +229,11 @@ def proposal_prepare(
     if existing is not None:
         return proposal_view_of(existing)
     destination = destination_resolve(
-        user=user, compiled_query=compiled_query, question=question, scope_chat_ids=scope_chat_ids
+        user=user,
+        compiled_query=compiled_query,
+        question=question,
+        scope_chat_ids=scope_chat_ids,
+        now=now,
     )
     if destination is None:
         return NoProposal("no_destination")
@@ -246,6 +250,9 @@ def proposal_prepare(
         if same_intent.status != ProposalStatus.PROPOSED or same_intent.expires_at > now:
             return proposal_view_of(same_intent)
     said_names = [str(person.get("name") or "") for person in _people(compiled_query)]
+    voice = voice_for(
+        chat=destination.chat, person=destination.person, default=greeting_default(question)
+    )
     context = DraftContext(
         plan=plan_summary(user=user, chat=destination.chat, question=question, names=said_names),
         plan_activity=plan_activity(
@@ -261,7 +268,11 @@ def proposal_prepare(
         is_group=destination.is_group,
         loop_kind=str(destination.loop.kind) if destination.loop is not None else "",
         loop_opened_at=destination.loop.opened_at if destination.loop is not None else None,
-        greeting=greeting_for(chat=destination.chat, default=greeting_default(question)),
+        greeting=voice.greeting,
+        address=voice.address,
+        asked_by=destination.asked.asker_name if destination.asked is not None else "",
+        asked=destination.asked.text if destination.asked is not None else "",
+        asked_at=destination.asked.sent_at if destination.asked is not None else None,
         timezone=user.timezone,
         grounds=tuple(grounds),
     )

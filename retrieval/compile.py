@@ -116,6 +116,52 @@ _IMPERATIVE = (
     r"|i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+|let's\s+|go\s+ahead\s+and\s+)?"
     r"(?:please\s+)?"
 )
+# Platforms said as the verb of a request ("slack Ana that ...", "whatsapp Bea about ...",
+# "signal Rolf to say ...") or as what is sent ("send Ana a whatsapp"), folded.
+PLATFORM_VERBS = {
+    "slack": "slack",
+    "whatsapp": "whatsapp",
+    "whats app": "whatsapp",
+    "signal": "signal",
+    "imessage": "imessage",
+    "telegram": "telegram",
+    "sms": "sms",
+    "discord": "discord",
+}
+_PLATFORM_VERB = "|".join(re.escape(form).replace(r"\ ", r"\s+") for form in PLATFORM_VERBS)
+# What a platform name is followed by when it is the thing asked about, not the verb: "whatsapp
+# messages from Bea", "slack channels I'm in", "signal group".
+_NOT_PLATFORM_VERB_OBJECT = (
+    r"(?:me|us|you|what|who|when|where|how|why|whether|if|from|about|of|in|on|for|with|that"
+    r"|this|which|history|thread|threads|messages?|msgs?|chats?|groups?|channels?|calls?"
+    r"|conversations?|dms?|texts?|notifications?|contacts?|people|stuff|account|is|are|was"
+    r"|were|has|have|had|does|do|did|says?|said|today|yesterday|tonight|lately|recently|last"
+    r"|latest|recent|news|updates?|servers?|workspaces?|status|links?|photos?|pics?|files?"
+    r"|settings|backups?)\b"
+    # "slack ana's last message": whose messages, not whom to write to.
+    r"|[\w-]+'s\b"
+)
+_PLATFORM_AS_VERB = re.compile(
+    _IMPERATIVE + rf"(?P<name>{_PLATFORM_VERB})\s+(?!{_NOT_PLATFORM_VERB_OBJECT})(?=[\w#@])"
+)
+_PLATFORM_AS_OBJECT = re.compile(
+    # What is sent, after an indefinite article: "the signal is weak" asks for no platform.
+    rf"\b(?:an?|un|una|um|uma|une|ein|eine|einen)\s+(?:(?:quick|short|little|brief)\s+)?"
+    rf"(?P<name>{_PLATFORM_VERB})"
+    r"(?:\s+(?:message|msg|text|note|dm))?\b(?!\s+(?:is|was|are|were|has|had)\b)"
+)
+
+
+def platform_verb(folded: str) -> str | None:
+    """The platform a folded request names as its verb ("slack Ana that ...", "could you
+    whatsapp Bea ...") or as what is sent ("send Ana a whatsapp", "shoot Rolf a quick signal
+    message", "mandale un whatsapp a Marta"); None otherwise."""
+    match = _PLATFORM_AS_VERB.search(folded) or _PLATFORM_AS_OBJECT.search(folded)
+    if match is None:
+        return None
+    return PLATFORM_VERBS[" ".join(match.group("name").split())]
+
+
 _RECENCY = (
     r"last|past|recent|recently|lately|today|yesterday|this\s+(?:week|morning|weekend)|"
     r"few\s+days|while\s+(?:i|we)\s+(?:was|were)|during\s+(?:the|my|our)\s+(?:\w+\s+)?"
@@ -393,14 +439,16 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|that|this|which|history|thread)\b)"
         r"|(?:reach\s+out|get\s+in\s+touch|follow\s+up|check\s+in)\s+(?:to|with)\b"
         r"|(?:nudge|poke)\s+(?!(?:me|us)\b)"
+        # "slack Ana that ...", "whatsapp the climbing group ...", "signal Rolf to say ...".
+        rf"|(?:{_PLATFORM_VERB})\s+(?!{_NOT_PLATFORM_VERB_OBJECT})(?=[\w#@])"
         # "say happy birthday to Ines", "apologise to Ines for ...".
         r"|say\s+(?!(?:what|who|when|where|how|why|whether|if|that|about)\b)(?:[\w'!-]+\s+){1,4}?"
         r"to\s+(?!(?:me|us)\b)\w"
         r"|apologi[sz]e\s+to\s+(?!(?:me|us)\b)\w"
         # "drop Ines a line", "shoot Ines a quick text", "give the team a heads-up".
         r"|(?:drop|shoot|give|fire\s+off)\s+(?!(?:me|us)\b)(?:[\w'-]+\s+){1,4}?(?:an?|the)\s+"
-        r"(?:(?:quick|short|little|brief)\s+)?(?:line|message|text|note|e-?mail|dm|shout"
-        r"|heads[\s-]?up)\b"
+        r"(?:(?:quick|short|little|brief)\s+)?(?:(?:" + _PLATFORM_VERB + r")\s+)?"
+        r"(?:line|message|text|note|e-?mail|dm|shout|heads[\s-]?up|" + _PLATFORM_VERB + r")\b"
         # "post in #design that ...", "announce in the band chat ...".
         r"|(?:post|announce|share)\s+(?:it\s+|this\s+)?(?:in|on|to)\s+(?:the\s+|my\s+|our\s+)?#?\w"
         # "let Ines know the plumber moved", "let the book club know ...": a message to

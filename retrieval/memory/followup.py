@@ -33,6 +33,7 @@ from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Message
 from retrieval.answerability import topic_terms
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
+from retrieval.memory.asked import open_group_question
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
 from retrieval.memory.recipient import Mention, not_automated, recipient_of
@@ -70,6 +71,10 @@ _ASKS = re.compile(
     r"|\bany\s+(?:recs|recommendations|tips|ideas|suggestions|advice)\b",
     re.IGNORECASE,
 )
+
+
+# Words that ask for a reply ("reply to the climbing group", "answer the group's question").
+_REPLY = re.compile(r"\b(?:repl(?:y|ies|ying)|respond|answer)\b", re.IGNORECASE)
 
 
 class FollowUpRole(StrEnum):
@@ -270,8 +275,19 @@ def group_follow_up(
         question_terms,
         planned=_planned(recent, question=compiled.question, since=now - PLAN_DAYS),
     )
+    thread_ids = tuple(message.pk for message in reversed(thread))
+    asked = (
+        open_group_question(
+            user=user, chat_ids=group_ids, question=compiled.question, names=[], now=now
+        )
+        if _REPLY.search(compiled.question)
+        else None
+    )
+    if asked is not None and asked.message_id not in thread_ids:
+        # A reply to the group answers the open question asked there: it is cited first.
+        thread_ids = (asked.message_id, *thread_ids)
     return FollowUp(
-        thread=tuple(message.pk for message in reversed(thread)),
+        thread=thread_ids,
         promises=_group_promises(
             user=user,
             readable=readable,

@@ -34,7 +34,7 @@ from django.db.models import Max, Q, QuerySet
 
 from claire.accounts.models import User
 from conversations.models import ChatKind, IdentityKind, Message, Person, Platform
-from retrieval.compile import TITLES, question_platforms
+from retrieval.compile import TITLES, platform_verb, question_platforms
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.memory.chatnames import MIN_STEM, word_stem
 from retrieval.memory.extract import is_suspicious
@@ -102,6 +102,8 @@ _REQUEST_WORDS = frozenset(
         "signal",
         "sms",
         "imessage",
+        "discord",
+        "dm",
         "dile",
         "escribe",
         "escribele",
@@ -188,6 +190,13 @@ _VERBS = frozenset(
         "email",
         "mail",
         "dm",
+        "slack",
+        "whatsapp",
+        "signal",
+        "imessage",
+        "telegram",
+        "sms",
+        "discord",
         "drop",
         "shoot",
         "give",
@@ -441,12 +450,14 @@ _EMAIL_ASKED = re.compile(r"^\W*e-?mail\b|\ban\s+e-?mail\b", re.IGNORECASE)
 
 def platforms_asked(question: str) -> set[str]:
     """The platforms the question asks the message to go on ("on Slack", "by email", "email
-    Ana ..."); a platform said only inside what the message is about ("tell Ana I got her
-    email") is not asked for."""
+    Ana ...", "slack Ana ...", "send Bea a whatsapp ..."); a platform said only inside what
+    the message is about ("tell Ana I got her email") is not asked for."""
     asked = question[: content_start(question)]
     platforms = set(question_platforms(fold_text(asked)))
     if _EMAIL_ASKED.search(asked):
         platforms.add(str(Platform.EMAIL))
+    if (said := platform_verb(fold_text(asked))) is not None:
+        platforms.add(said)
     return platforms
 
 
