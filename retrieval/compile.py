@@ -587,9 +587,11 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "quiz night thursday still on?", "tourney still on the 17th?": the verb left out.
         r"|\bstill\s+(?:on|happening|going\s+ahead)\s*(?:for\s+)?"
         rf"(?:$|\?|(?:this\s+|next\s+)?(?:{_PLAN_DAYS})\b|the\s+\d{{1,2}}(?:st|nd|rd|th)?\b)"
-        # "Is the quiz on tonight?", "is dinner on for friday?": whether it goes ahead then.
-        r"|^\W*(?:is|are)\s+(?:the\s+|our\s+|my\s+)?(?:[\w']+\s+){1,3}?on\s+(?:for\s+)?"
-        rf"(?:this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD}|the\s+\d{{1,2}}(?:st|nd|rd|th))\b"
+        # "Is the quiz on tonight?", "is dinner on for friday?": whether it goes ahead then
+        # (not "is the freeze on Friday?", which asks which day it is on).
+        r"|^\W*(?:is|are)\s+(?:the\s+|our\s+|my\s+)?(?:[\w']+\s+){1,3}?on\s+"
+        rf"(?:tonight|today|tomorrow|this\s+(?:evening|afternoon|morning)"
+        rf"|for\s+(?:this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD}|the\s+\d{{1,2}}(?:st|nd|rd|th)))\b"
         # "Is Ana still landing Friday night?", "is Ben still lending the van on Sunday?": a
         # plan of someone's still going ahead on a day or as an event.
         r"|\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"

@@ -193,8 +193,8 @@ def test_a_schedule_change_weeks_after_the_booking_moves_the_stored_plan(user):
 
 
 def test_the_hour_of_a_plan_said_only_by_its_day_is_not_answered_from_memory(user):
-    """Someone said the day they fly, never the time: memory does not answer "what time" with
-    the day (nor any other hour)."""
+    """Someone said the day they fly, never the time: "what time" is not answered with the day
+    (nor with any other hour)."""
     story = Story(
         name="a flight with no time",
         chats={"club": group("Anselm", "Reka")},
@@ -215,3 +215,6 @@ def test_the_hour_of_a_plan_said_only_by_its_day_is_not_answered_from_memory(use
     retrieval = story_ask(user, story)
     assert retrieval.compiled.intent == "plan_recall"
     assert not retrieval.memory_findings
+    # Nor does search: no message gives a time of day for it.
+    assert retrieval.unanswerable_rule == "missing_slot"
+    assert retrieval.is_no_evidence
