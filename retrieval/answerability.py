@@ -1013,6 +1013,7 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
 # What a refusal by the rules that read the question's needs says about the evidence.
 _SLOT_WORDS = {
     "day_or_time": "a day or a time",
+    "clock": "a time of day",
     "time_taken": "a time",
     "address": "a street address",
     "email": "an email address",

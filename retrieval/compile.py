@@ -618,6 +618,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "the_plan",
         r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the|our|my)\s+plans?\b"
+        # "What's my flight now?", "what's the dinner again?": one plan as it stands.
+        rf"|^\W*what(?:'s|s|\s+is|\s+are)\s+(?:the|our|my)\s+(?:{_EVENT_NOUNS})\b"
+        r"(?:(?:\s+[\w']+){0,4}?\s+(?:now|again)\b|\s*\?*\s*$)"
         rf"|\bwhat\s+was\s+decided\b(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
         rf"|\bwhat\s+happened\s+(?:with|to)\s+(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS})\b",
     ),
@@ -633,6 +636,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "still_on",
         r"\bare\s+we\s+(?:still\s+)?(?:on|meeting|going|doing|having|seeing)\b"
         r"|\b(?:is|are)\s+(?:[\w']+\s+){0,6}?still\s+(?:on|happening|going\s+ahead)\b"
+        # "quiz night thursday still on?", "tourney still on the 17th?": the verb left out.
+        r"|\bstill\s+(?:on|happening|going\s+ahead)\s*(?:for\s+)?"
+        rf"(?:$|\?|(?:this\s+|next\s+)?(?:{_PLAN_DAYS})\b|the\s+\d{{1,2}}(?:st|nd|rd|th)?\b)"
+        # "Is the quiz on tonight?", "is dinner on for friday?": whether it goes ahead then
+        # (not "is the freeze on Friday?", which asks which day it is on).
+        r"|^\W*(?:is|are)\s+(?:the\s+|our\s+|my\s+)?(?:[\w']+\s+){1,3}?on\s+"
+        rf"(?:tonight|today|tomorrow|this\s+(?:evening|afternoon|morning)"
+        rf"|for\s+(?:this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD}|the\s+\d{{1,2}}(?:st|nd|rd|th)))\b"
         # "Is Ana still landing Friday night?", "is Ben still lending the van on Sunday?": a
         # plan of someone's still going ahead on a day or as an event.
         r"|\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"

@@ -52,6 +52,17 @@ DAY_OR_TIME = re.compile(
     re.IGNORECASE,
 )
 
+# A time of day ("19:30", "7pm", "20h", "at 8", "a las 9", "half 7", "noon"): what "what time
+# is …?" asks for; a day alone does not answer it.
+CLOCK = re.compile(
+    r"\b\d{1,2}[:.h]\d{2}\b"
+    r"|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|h|o'?clock|ish)\b"
+    r"|\b(?:at|@|by|from|until|till|around|about|before|after|a\s+las|a\s+la|as|às|alle|um|vers)"
+    r"\s*\d{1,2}\b"
+    r"|\bhalf\s+(?:past\s+)?\d{1,2}\b|\b(?:noon|midday|midnight)\b",
+    re.IGNORECASE,
+)
+
 # How long something took or a time of day ("2:41", "52 minutes", "under an hour", "7am").
 TIME_TAKEN = re.compile(
     r"\b\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\b"
@@ -109,6 +120,7 @@ class Slot:
 
 
 DAY_OR_TIME_SLOT = Slot("day_or_time", DAY_OR_TIME)
+CLOCK_SLOT = Slot("clock", CLOCK)
 TIME_TAKEN_SLOT = Slot("time_taken", TIME_TAKEN)
 ADDRESS_SLOT = Slot("address", STREET_ADDRESS)
 EMAIL_SLOT = Slot("email", EMAIL_ADDRESS)
@@ -149,6 +161,14 @@ _ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
             r"|their\s+|our\s+|the\s+)(?:[\w-]+\s+){1,3}(?:time|pace|pb|pr)\s*\W*$"
         ),
         TIME_TAKEN_SLOT,
+    ),
+    (
+        # "What time is the ferry on Sunday?": the hour, not the day.
+        re.compile(
+            r"^\W*(?:so\s+|and\s+|but\s+)?(?:at\s+)?what\s+time\s+(?:is|are|does|do|will"
+            r"|should|can|s)\b(?!\s+it\b)"
+        ),
+        CLOCK_SLOT,
     ),
     (
         re.compile(

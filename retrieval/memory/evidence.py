@@ -124,7 +124,7 @@ from retrieval.memory.selectors import (
     plans_for_user,
 )
 from retrieval.memory.selfdescribed import people_self_named
-from retrieval.memory.timeline import topic_plan, window_plans
+from retrieval.memory.timeline import plan_read_on, topic_plan, window_plans
 from retrieval.memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.people_context import WORK_PLATFORMS
 from retrieval.types import (
@@ -1243,24 +1243,36 @@ def _plan_hits(
         read_plan = _topic_plan(user=user, compiled=compiled, now=now, plans=plans, terms=topic)
         if read_plan is not None:
             plans = [read_plan]
+        elif plans and plans[0].plan_id:
+            # The stored plan as it stands now: what its chats and people said of its day
+            # since it was last discussed.
+            plans[0] = plan_read_on(user=user, plan=plans[0], now=now) or plans[0]
         asked = fold_text(compiled.question)
-        if not (_YES_NO.search(asked) or _PLAN_YES_NO.search(asked)):
+        if not (_plan_asks_yes_no(asked) or _PLAN_YES_NO.search(asked)):
             # "Am I still seeing Sam tomorrow?" is answered by the plan that moved away from
             # the day ("No"); "what time is it friday?" is not answered by another day's plan.
             plans = [
                 plan for plan in plans if _ever_in_window(user=user, compiled=compiled, plan=plan)
             ]
             plans = plans or in_window
+    if (
+        plans
+        and _ASKS_CLOCK.search(fold_text(compiled.question))
+        and not _says_clock(user, plans[0])
+    ):
+        # "What time is Sam's flight?" of a plan whose messages name only its day: memory
+        # does not know the time, and the plan's day is not that answer.
+        return [], []
     ordered: list[_Hit] = []
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
     findings = _plan_findings(user=user, plans=plans)
     folded = fold_text(compiled.question)
-    if findings and (_YES_NO.search(folded) or _PLAN_YES_NO.search(folded)):
+    if findings and (_plan_asks_yes_no(folded) or _PLAN_YES_NO.search(folded)):
         answer = (
             _plan_yes_no(user=user, compiled=compiled, plan=plans[0])
-            if _YES_NO.search(folded)
+            if _plan_asks_yes_no(folded)
             # "When is it, and am I going?": whether it is still on, whatever its day.
             else ("No" if plans[0].status == PlanStatus.CANCELLED else "Yes")
         )
@@ -1391,6 +1403,15 @@ def _nothing_in_window(
 def _asks_detail(compiled: CompiledQuery) -> bool:
     folded = fold_text(compiled.question)
     return bool(_BRING_ASKED.search(folded) or _RIDE_ASKED.search(folded))
+
+
+# "Quiz night thursday still on?": a yes/no question with its verb left out.
+_STILL_ON = re.compile(r"\bstill\s+(?:on|happening|going\s+ahead)\b")
+
+
+def _plan_asks_yes_no(folded: str) -> bool:
+    """Whether a plan question expects yes or no: "is it still on?", "still on the 17th?"."""
+    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded))
 
 
 # "..., and am I getting them?": a yes/no clause after the "when".
@@ -1534,6 +1555,18 @@ _ASKS_AGREED = re.compile(
     r"\b(?:settle[ds]?|confirm(?:ed|s)?|decide[ds]?|agree[ds]?|lock(?:ed)?\s+in|fix(?:ed)?"
     r"|final(?:ized|ised)?|set\s+in\s+stone|pin(?:ned)?\s+down)\b"
 )
+
+
+# Asked for the hour of a plan, not its day ("what time is the flight?", "at what time …").
+_ASKS_CLOCK = re.compile(r"\bwhat\s+time\b(?!\s+(?:is|'s)\s+it\b)")
+
+
+def _says_clock(user: User, plan: PlanTimeline) -> bool:
+    """Whether the plan's messages name an hour for it, or it was called off (then its hour
+    is no longer the answer)."""
+    if plan.status == PlanStatus.CANCELLED:
+        return True
+    return any(when.clock for when in plan_whens(plan, user.zoneinfo))
 
 
 def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> str:

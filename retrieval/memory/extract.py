@@ -29,6 +29,7 @@ from retrieval.memory.plan_words import (
     PROMISE,
     REQUEST,
     TAKE_ON,
+    TENTATIVE,
     phrases_regex,
 )
 from retrieval.memory.when_words import (
@@ -136,6 +137,8 @@ _DAY_DATE = (
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    # "13 November", "6th Dec", "17 de octubre" ("2 may be late" is no date).
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:de\s+)?(?!may\s+[a-z])(?<![:.]\d\s){_MONTHS}(?!\w)"
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
@@ -183,6 +186,7 @@ _OLD_TIME_BEFORE = re.compile(
     _FLAGS,
 )
 _CONFIRM = phrases_regex(AGREEMENT)
+_TENTATIVE = phrases_regex(TENTATIVE)
 # An agreement said with an emoji only: thumbs up, OK hand, raised hands, check mark, handshake.
 _CONFIRM_EMOJI = re.compile("[\U0001f44d\U0001f44c\U0001f64c\u2705\U0001f91d]")
 _PROPOSAL_CUE = re.compile(
@@ -204,6 +208,8 @@ class PlanSignal:
     event_label: str
     is_proposal: bool
     is_booking: bool = False
+    # A yes hedged or put off ("the 26th maybe, I'll confirm"): it agrees to nothing yet.
+    is_tentative: bool = False
 
 
 _BOOKING = phrases_regex(BOOKING)
@@ -386,6 +392,7 @@ def plan_signal(text: str) -> PlanSignal:
     change_match = _change_for(text, activity_match)
     bare_clock = _bare_clock_after(text, change_match) if change_match else ""
     cancel_match = _CANCEL.search(text)
+    tentative = _TENTATIVE.search(text) is not None
     following_label = ""
     moved_to = change_match is not None and (
         _TIME.search(text, change_match.end()) is not None
@@ -432,16 +439,21 @@ def plan_signal(text: str) -> PlanSignal:
         status = PlanStatus.CHANGED
         place = place_instead(text, cued=True)
         time_match = None
-    elif (_CONFIRM.search(text) or _CONFIRM_EMOJI.search(text)) and not (
+    elif (
+        (_CONFIRM.search(text) or _CONFIRM_EMOJI.search(text))
         # "bora almoçar sábado às 13h?": a question naming an activity and a time proposes.
-        "?" in text and activity_match and time_match
+        and not ("?" in text and activity_match and time_match)
+        # "the 26th maybe, I'll confirm closer to the time": a hedged yes agrees to nothing.
+        and not tentative
     ):
         status = PlanStatus.CONFIRMED
     else:
         status = None
     activity = activity_match.group(1).lower() if activity_match else ""
     booked = (
-        _booked(text) if time_match is not None and status in (None, PlanStatus.CONFIRMED) else ""
+        _booked(text)
+        if time_match is not None and status in (None, PlanStatus.CONFIRMED) and not tentative
+        else ""
     )
     if booked:
         # "Booked the cabin for the weekend after next": arranged, so confirmed from the start.
@@ -490,6 +502,7 @@ def plan_signal(text: str) -> PlanSignal:
         event_label=label,
         is_proposal=is_proposal,
         is_booking=bool(booked),
+        is_tentative=tentative and status is None,
     )
 
 

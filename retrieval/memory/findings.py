@@ -390,6 +390,9 @@ _WEEKDAY_INDEX = {
 _WEEKDAY_NUMBER = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\b"
     r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s*(?:st|nd|rd|th)\b)"
+    # "saturday 19 december": the month said decides the date (read as a date, not as the
+    # nearest Saturday the 19th).
+    r"(?!\s+(?:de\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
 )
 
 
@@ -434,10 +437,28 @@ def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
     )
 
 
+# "the 26th", "el 26", "am 26.": a day of the month with no month or weekday said.
+_BARE_DAY_OF_MONTH = re.compile(
+    r"^(?:on\s+)?(?:the|el|le|il|dia|am|o)?\s*\d{1,2}(?:st|nd|rd|th|\.)?(?=\s|$)"
+)
+
+
+def _only_day_of_month(said: PlanWhen) -> bool:
+    label = fold_text(said.step.event_label).strip() if said.step is not None else ""
+    return bool(_BARE_DAY_OF_MONTH.match(label))
+
+
 def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
     """``current`` made more precise by ``said`` ("Saturday" then "Saturday 7am"), or
-    ``None`` when ``said`` names another day or another clock time (a different time)."""
-    if current.day is not None and said.day is not None and current.day != said.day:
+    ``None`` when ``said`` names another day or another clock time (a different time). A
+    bare day of the month ("the 26th") of the plan's date names that date, whatever month
+    it would otherwise be read in."""
+    if (
+        current.day is not None
+        and said.day is not None
+        and current.day != said.day
+        and not (said.day.day == current.day.day and _only_day_of_month(said))
+    ):
         return None
     if current.clock and said.clock and current.clock != said.clock:
         return None
@@ -460,7 +481,9 @@ def plan_whens(plan: PlanTimeline, zone: ZoneInfo) -> list[PlanWhen]:
     # The plan's first step sets its time whatever it says (a booking starts confirmed).
     first = plan.steps[0] if plan.steps else None
     for step in plan.steps:
-        if not step.event_label or step.status == PlanStatus.CANCELLED:
+        if not step.event_label or (step.status == PlanStatus.CANCELLED and step is not first):
+            # A call-off names the day it calls off; only the first step's day is the plan's
+            # ("Friday's off" read with nothing before it).
             continue
         when = when_of(step, activity=plan.activity, zone=zone)
         if not when.text:

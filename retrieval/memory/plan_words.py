@@ -107,6 +107,10 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "(?<!['\u2019]t )(?<!not )make it",
         "running (?:late|behind)",
         "shift(?:ed)? (?:it )?to",
+        # "you have been rebooked on Sunday's flight": a booking moved.
+        r"rebook\w*",
+        # "cancelled my flight, now coming sun 20th": the new time said with "now".
+        r"now (?:on|at|for|coming|arriving|landing|leaving|flying|getting in)",
     ),
     "pt": (
         "mudan[cç]a de planos?",
@@ -118,6 +122,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "passar para",
         "remarcar",
         "remarcamos",
+        r"remarcad[oa]s?",
         "em vez de",
         "em vez disso",
     ),
@@ -131,6 +136,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "lo pasamos",
         "posponer",
         "aplazar",
+        r"reprogramad[oa]s?",
         "retrasar",
         "mejor el",
         "en vez de",
@@ -146,7 +152,7 @@ CHANGE: Mapping[str, tuple[str, ...]] = {
         "repousser",
         "plut[oô]t",
     ),
-    "de": (r"verschieb\w*", "verlegt", "lieber", "stattdessen"),
+    "de": (r"verschieb\w*", "verlegt", "lieber", "stattdessen", "umgebucht"),
     "it": (r"spost\w*", r"rimand\w*", r"rinvi\w*", r"posticip\w*", "invece", "cambio di programma"),
 }
 
@@ -166,6 +172,8 @@ CANCELLATION: Mapping[str, tuple[str, ...]] = {
         "have to skip",
         "something came up",
         f"it{_APOSTROPHE}s off",
+        # "tonight's off", "Friday is off": the day's plan is off.
+        f"(?:tonight|today|tomorrow|[a-z]+day)(?:{_APOSTROPHE}s| is) off(?! to\\b)",
         # Put off to no day at all: "another weekend then", "some other time".
         "(?:another|some other) (?:weekend|time)",
     ),
@@ -222,6 +230,29 @@ DECLINE: Mapping[str, tuple[str, ...]] = {
     "fr": ("je (?:ne )?peux (?:plus|pas)",),
     "de": ("kann nicht",),
     "it": ("non posso", "non ce la faccio"),
+}
+
+# A yes hedged or left for later ("the 26th maybe", "prob the 19th", "I'll confirm closer to
+# the time"): the plan is still only proposed.
+TENTATIVE: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "maybe",
+        "perhaps",
+        "probably",
+        "prob",
+        "possibly",
+        r"tentative\w*",
+        r"pencil(?:led|ed)? (?:\w+ )?in",
+        "not sure(?: yet)?",
+        "tbc",
+        "to be confirmed",
+        f"(?:i{_APOSTROPHE}ll|i will|will|let me) (?:confirm|let you know|get back to you)",
+    ),
+    "pt": ("talvez", "provavelmente", "a confirmar", r"te (?:confirmo|aviso|falo) depois"),
+    "es": ("quiz[aá]s?", "a lo mejor", "tal vez", "probablemente", "por confirmar", "te confirmo"),
+    "fr": (r"peut-[êe]tre", "probablement", "[àa] confirmer", "je (?:te|vous) confirme"),
+    "de": ("vielleicht", "wahrscheinlich", "unter vorbehalt", "ich (?:sag|melde) (?:dir|mich)"),
+    "it": ("forse", "probabilmente", "da confermare", "ti confermo"),
 }
 
 # The user putting off an answer: a promise to come back with it ("let me check and get back
@@ -581,9 +612,19 @@ ROLE_FAMILIES: tuple[tuple[str, ...], ...] = (
 )
 
 
+# Other things a plan is named for, said in several languages or forms (folded): "when's the
+# tournament?" finds "torneo sábado", "when am I flying?" finds "flight EI 12", "xmas" finds
+# "Christmas".
+TOPIC_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("tournament", "tourney", "torneo", "torneio", "tournoi", "turnier"),
+    ("flight", "flying", "fly", "flies", "vuelo", "voo", "flug", "volo"),
+    ("christmas", "xmas", "navidad", "natal", "noel", "weihnachten", "natale"),
+)
+
+
 def role_family(folded_word: str) -> tuple[str, ...]:
-    """The same trade or role in the other languages (folded), or just the word."""
-    for family in ROLE_FAMILIES:
+    """The same trade, role or topic in the other languages (folded), or just the word."""
+    for family in (*ROLE_FAMILIES, *TOPIC_FAMILIES):
         if folded_word in family:
             return family
     return (folded_word,)

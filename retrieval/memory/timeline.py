@@ -95,7 +95,8 @@ CATEGORY_WORDS = frozenset(
 )  # fmt: skip
 
 _TIME_WORD = re.compile(
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|weekend|morning"
+    # "on tuesdays": a weekday said as the plan's usual day is no topic either.
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|today|tonight|tomorrow|weekend|morning"
     r"|evening|afternoon|night|week|month|time|when|still|where"
 )
 _SUFFIXES = r"(?:e|es|ed|er|ers|ing|s|d)?"
@@ -313,6 +314,13 @@ def _place_said(text: str) -> str:
     return "" if first in _NOT_NAMES else place
 
 
+def _names_other_day(said: PlanWhen | None, current: PlanWhen | None) -> bool:
+    """Whether a message names a day the plan is not (then or over its days) for."""
+    if said is None or current is None or said.day is None or current.day is None:
+        return False
+    return not current.day <= said.day <= (current.last_day or current.day)
+
+
 class _Steps:
     """The plan's steps as its messages are read in time order (see the module docstring)."""
 
@@ -335,10 +343,23 @@ class _Steps:
         current = self.current
         step_status: PlanStatus | None = None
         if signal.status == PlanStatus.CANCELLED and self.steps:
+            if _names_other_day(said, current):
+                # "Tonight's off" said of tonight's game, not of the plan for the 24th.
+                return
             if row.is_direct or not _DECLINE.search(folded):
                 step_status = PlanStatus.CANCELLED
         elif said is not None and current is None:
-            step_status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
+            if signal.status == PlanStatus.CANCELLED and (
+                row.is_direct or not _DECLINE.search(folded)
+            ):
+                # "Friday's off": the first word read of that day's plan calls it off.
+                step_status = PlanStatus.CANCELLED
+            elif signal.status == PlanStatus.CHANGED and _says_change(folded):
+                # "The deadline moves from the 6th to the 13th": what it was set at before is
+                # not among the messages read, but this one moves it.
+                step_status = PlanStatus.CHANGED
+            else:
+                step_status = PlanStatus.CONFIRMED if signal.is_booking else PlanStatus.PROPOSED
             self.current = said
         elif said is not None and current is not None:
             merged = when_merged(current, said)
@@ -346,6 +367,9 @@ class _Steps:
                 # The same day said with a change ("new venue for Thu, 6pm") moves it.
                 changed = signal.status == PlanStatus.CHANGED and _says_change(folded)
                 step_status = PlanStatus.CHANGED if changed else PlanStatus.CONFIRMED
+                if step_status == PlanStatus.CONFIRMED and signal.is_tentative:
+                    # "The 26th maybe, I'll confirm": the same day again, agreed to not yet.
+                    step_status = PlanStatus.PROPOSED
                 self.current = merged
             elif signal.status == PlanStatus.CHANGED or _says_change(folded):
                 step_status = PlanStatus.CHANGED
@@ -353,8 +377,9 @@ class _Steps:
                     day=said.day or current.day, clock=said.clock, step=said.step
                 )
             else:
-                # Another time said in passing (a pickup, a reminder): a detail of the plan.
-                step_status = PlanStatus.CONFIRMED
+                # Another time said in passing (a pickup, a reminder): a detail of the plan,
+                # agreed to unless hedged.
+                step_status = PlanStatus.PROPOSED if signal.is_tentative else PlanStatus.CONFIRMED
         elif (
             self.steps
             and signal.status == PlanStatus.CHANGED
@@ -365,7 +390,11 @@ class _Steps:
             step_status = PlanStatus.CHANGED
         elif self.steps and (
             signal.status == PlanStatus.CONFIRMED
-            or (len(folded.split()) <= 6 and _SHORT_AGREE.search(row.text.lower()))
+            or (
+                len(folded.split()) <= 6
+                and _SHORT_AGREE.search(row.text.lower())
+                and not signal.is_tentative
+            )
         ):
             step_status = PlanStatus.CONFIRMED
         if step_status is None:
@@ -697,7 +726,7 @@ def topic_plan(
         if term in CATEGORY_WORDS:
             kinds.append(term)
             continue
-        count = base.filter(_matches("|".join(_term_sql(form) for form in _forms(term)))).count()
+        count = _uses_count(base, "|".join(_term_sql(form) for form in _forms(term)))
         if not count:
             missing += 1
         elif count <= MAX_TOPIC_MESSAGES:
@@ -773,7 +802,11 @@ def topic_plan(
         used = sum(1 for term in words if _uses(term, folded))
         whens = plan_whens(plan, user.zoneinfo)
         day = whens[-1].day if whens else None
-        in_window = window is not None and day is not None and window[0] <= day <= window[1]
+        # Set for a day in the window, then or before it moved ("is Thursday still on?" of
+        # the plan moved away from Thursday).
+        in_window = window is not None and any(
+            when.day is not None and window[0] <= when.day <= window[1] for when in whens
+        )
         ahead = day is not None and day >= today
         return (used, in_window, ahead, plan.last_sent_at)
 
@@ -781,6 +814,21 @@ def topic_plan(
     folded = fold_text(" ".join(texts.get(mid, "") for mid in chosen.message_ids))
     used = tuple(sorted(term for term in kept if _uses(term, folded)))
     return chosen, used
+
+
+def plan_read_on(*, user: User, plan: PlanTimeline, now: datetime) -> PlanTimeline | None:
+    """A stored plan read on up to ``now`` the way a plan read when asked is (``_plan_read``):
+    the later messages of its chats and of its people's direct chats that name its day or
+    move it join it ("you have been rebooked on Sunday 20 December" weeks after a booking
+    for the 19th). ``None`` when the reading holds less than the stored plan."""
+    if not plan.steps:
+        return None
+    base = _base(user=user, since=plan.first_sent_at - THREAD_BEFORE, now=now, chat_ids=None)
+    seeds = _rows(base.filter(pk__in=list(plan.message_ids)))
+    read = _plan_read(user=user, seeds=seeds, base=base, now=now, activity=plan.activity)
+    if read is None or not set(plan.message_ids) <= set(read.message_ids):
+        return None
+    return read if len(read.steps) > len(plan.steps) else None
 
 
 # Words of a question that say when or how, not what: no name for the plan.
@@ -798,6 +846,20 @@ def _topic_name(terms: Sequence[str]) -> str:
     "plan"."""
     words = [term for term in terms if term not in _NOT_TOPIC]
     return " ".join(words) or "plan"
+
+
+def _uses_count(base: QuerySet[Message], pattern: str) -> int:
+    """How many messages use a word, a group named with it counting once: a word of a group's
+    title ("Quiz night 🧠") names that group's plans however much is said in it."""
+    said = base.filter(text__iregex=pattern).count()
+    groups = (
+        base.filter(chat__kind=ChatKind.GROUP, chat__title__iregex=pattern)
+        .exclude(text__iregex=pattern)
+        .values("chat_id")
+        .distinct()
+        .count()
+    )
+    return said + groups
 
 
 def _matches(pattern: str) -> Q:

@@ -399,7 +399,7 @@ def test_a_group_members_thing_told_by_another_member_answers(user):
     [
         ("When does the gym membership end?", "day_or_time"),
         ("when's the piano tuner coming?", "day_or_time"),
-        ("What time is the ferry on Sunday?", "day_or_time"),
+        ("What time is the ferry on Sunday?", "clock"),
         ("What's Priya's new address?", "address"),
         ("what is Tom's email address?", "email"),
         ("What's Lena's phone number?", "phone"),
@@ -440,6 +440,9 @@ def test_a_value_of_the_kind_asked_is_recognised_in_its_usual_forms():
     assert asked_slot("How much did the vet charge?").is_given_in("it was free, lucky")
     assert not asked_slot("How much did the vet charge?").is_given_in("the vet was lovely")
     assert asked_slot("What was Lena's marathon time?").is_given_in("she ran 3:41, what a legend")
+    assert asked_slot("What time is the ferry on Sunday?").is_given_in("ferry Sunday at 9")
+    assert asked_slot("What time is the ferry on Sunday?").is_given_in("sale a las 9 el domingo")
+    assert not asked_slot("What time is the ferry on Sunday?").is_given_in("ferry on Sunday")
     assert not asked_slot("What was Lena's marathon time?").is_given_in("Lena ran the marathon")
 
 
