@@ -84,6 +84,7 @@ _SYNONYMS = {
     "pic": "photo", "pics": "photo", "picture": "photo", "pictures": "photo",
     "photos": "photo", "album": "photo", "fotos": "photo", "foto": "photo",
     "resume": "cv", "resumes": "cv",
+    "lift": "ride", "lifts": "ride", "rides": "ride", "drive": "ride", "driving": "ride",
 }  # fmt: skip
 
 

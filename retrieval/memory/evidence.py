@@ -68,7 +68,13 @@ from retrieval.memory.about import (
 from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import answered_messages, owed_amount, says_done, topic_words
+from retrieval.memory.closure import (
+    answered_messages,
+    owed_amount,
+    same_words,
+    says_done,
+    topic_words,
+)
 from retrieval.memory.deeds import DeedAnswer, acknowledgement, deed_answer, deed_topic_terms
 from retrieval.memory.extract import (
     RELATIONS,
@@ -755,7 +761,12 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             if message is not None:
                 texts.append(message.text or "")
         folded_text = fold_text(" ".join(texts))
-        shared = sum(1 for term in terms if _stem_match(term, folded_text))
+        # "my lift" is the loop's "drive me": the everyday words for the same thing count.
+        shared = sum(
+            1
+            for term in terms
+            if any(_stem_match(form, folded_text) for form in (term, *same_words(term)))
+        )
         if not shared and about_money and _MONEY.search(folded_text):
             # "Did I pay Tomas back for the parking?" and a debt said in other words
             # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
