@@ -30,26 +30,22 @@ from assistant.errors import (
 from assistant.models import Thread
 from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
-from billing.models import Reservation
-from billing.models import UsageEvent as UsageRecord
-from billing.selectors import ai_access_check, data_policy_for_user
-from billing.services import (
-    budget_reserve,
-    costliest_model,
-    model_key_parts,
-    reservation_settle,
-    usage_record_no_call,
+from billing.metered import (
+    MeteredCall,
+    data_policy_for_user,
+    eligibility_for,
+    metered_reserve,
 )
-from billing.types import CostPlan, UsageInput, UsageLike, UsageTelemetry
+from billing.models import UsageEvent as UsageRecord
+from billing.selectors import ai_access_check
+from billing.services import usage_record_no_call
+from billing.types import UsageLike, UsageTelemetry
 from claire.accounts.models import User
-from claire.ai.generate import generate
-from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.prompts import fence_marker, fenced_evidence, findings_block, inert
 from claire.ai.suspicious import without_links
-from claire.ai.tokens import count_request_tokens, count_tokens
+from claire.ai.tokens import estimated_usage
 from claire.ai.types import (
     ChatMessage,
-    DataPolicy,
     Finish,
     GenerationError,
     GenerationRequest,
@@ -424,33 +420,19 @@ class GenerationEnd:
     failure: StreamFailure | None = None
 
 
-def price_key_of(candidate: Candidate) -> tuple[str, str]:
-    """The price book names a model by its configured key, ``provider/model``."""
-    return model_key_parts(candidate.model.key)
-
-
 class Generation:
-    """One model call of an answer: the runtime's ``generate`` for the ``answer`` profile,
-    and the budget reservation it runs under."""
+    """One model call of an answer: the metered call (``billing.metered``) of the ``answer``
+    profile (or a rolled-out one), streamed."""
 
-    def __init__(
-        self,
-        *,
-        request: GenerationRequest,
-        data_policy: DataPolicy,
-        reservation: Reservation,
-        candidate: Candidate,
-        profile: str = PROFILE,
-    ) -> None:
-        self.request = request
-        self.profile = profile
-        self.data_policy = data_policy
-        self.reservation = reservation
-        self.candidate = candidate
-        self.provider = candidate.model.provider
-        self.model = candidate.model.model
+    def __init__(self, *, call: MeteredCall) -> None:
+        self.call = call
+        self.request = call.request
+        self.profile = call.profile
+        self.candidate = call.candidate
+        self.provider = self.candidate.model.provider
+        self.model = self.candidate.model.model
         # The configured key of the model that ran (after any failover): what prices it.
-        self.model_key = candidate.model.key
+        self.model_key = self.candidate.model.key
         self.usage: Usage | None = None
         self.output: list[str] = []
         self.time_to_first_token_ms: int | None = None
@@ -467,9 +449,7 @@ class Generation:
         provider's HTTP response) at once."""
         started = time.monotonic()
         try:
-            async with generate(
-                profile=self.profile, request=self.request, data_policy=self.data_policy
-            ) as stream:
+            async with self.call.stream() as stream:
                 async for event in stream:
                     if isinstance(event, TextDelta):
                         if self.time_to_first_token_ms is None:
@@ -515,20 +495,12 @@ class Generation:
         short before reporting, an estimate from the prompt and the text produced."""
         if self.usage is not None:
             return self.usage
-        return UsageInput(
-            uncached_input_tokens=count_request_tokens(self.request),
-            output_tokens=count_tokens("".join(self.output)),
-            is_estimated=True,
-        )
+        return estimated_usage(self.request, "".join(self.output))
 
     def settle(self, *, ending: str, telemetry: UsageTelemetry) -> UsageRecord:
         """Close the reservation (inside ``turn_finalize``'s transaction)."""
-        return reservation_settle(
-            reservation=self.reservation,
-            usage=self.used(),
-            ending=ending,
-            telemetry=telemetry,
-            answered_by=model_key_parts(self.model_key),
+        return self.call.settle(
+            usage=self.used(), ending=ending, telemetry=telemetry, model_key=self.model_key
         )
 
 
@@ -620,56 +592,31 @@ def generation_request_for(
 def generation_prepare(
     *, user: User, request: AskRequest, pair: TurnPair, retrieval: Retrieval
 ) -> Generation:
-    """Build the prompt, pick the first eligible model for the user's data policy, and
-    reserve the request's maximum cost against it. ``GenerationRefused`` when no model is
-    eligible or the budget does not allow the reservation (nothing reserved then)."""
-    data_policy = data_policy_for_user(user=user)
+    """The metered path (``billing.metered``): the models eligible for the user's data policy,
+    then the prompt, then the request's maximum cost reserved against the costliest of them
+    (the runtime may fail over to any before the first delta; settlement charges the one that
+    answered). ``GenerationRefused`` when no model is eligible or the budget does not allow
+    the reservation (nothing reserved then)."""
     # --- rollout: an account inside a rollout's cohorts gets the rolled-out profile.
     profile = profile_for_user(feature=ANSWER_PROFILE_FEATURE, user=user, default=PROFILE)
     # --- end of rollout.
-    candidates = eligible_candidates(profile=profile, data_policy=data_policy)
-    if not candidates:
+    eligibility = eligibility_for(user=user, profile=profile)
+    if not eligibility.candidates:
         raise GenerationRefused(failure_for_code("no_eligible_model"))
     generation_request = generation_request_for(
         user=user, request=request, pair=pair, retrieval=retrieval
     )
-    plan = CostPlan(
-        query_embedding_tokens=retrieval.query_embedding_tokens,
-        uncached_input_tokens=count_request_tokens(generation_request),
-        max_output_tokens=profile_get(profile).max_output_tokens or 0,
-    )
-    embedding_key = (
-        model_key_parts(retrieval.query_embedding_model_key)
-        if retrieval.query_embedding_model_key and retrieval.query_embedding_tokens
-        else None
-    )
-    # The runtime may fail over to any eligible candidate before the first delta, so the hold
-    # covers the costliest of them; settlement charges the one that answered.
-    provider, model = costliest_model(
-        price_keys=[price_key_of(candidate) for candidate in candidates],
-        plan=plan,
-        at=timezone.now(),
-        embedding_key=embedding_key,
-    )
     try:
-        reservation = budget_reserve(
+        call = metered_reserve(
             user=user,
-            request_id=request.request_id,
-            provider=provider,
-            model=model,
-            plan=plan,
-            embedding_provider=embedding_key[0] if embedding_key else "",
-            embedding_model=embedding_key[1] if embedding_key else "",
+            eligibility=eligibility,
+            request=generation_request,
+            query_embedding_tokens=retrieval.query_embedding_tokens,
+            query_embedding_model_key=retrieval.query_embedding_model_key,
         )
     except ApiError as error:
         raise GenerationRefused(stream_failure_for_api_error(error)) from None
-    return Generation(
-        request=generation_request,
-        data_policy=data_policy,
-        reservation=reservation,
-        candidate=candidates[0],
-        profile=profile,
-    )
+    return Generation(call=call)
 
 
 def local_day(moment: datetime, tz: str) -> str:

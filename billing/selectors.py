@@ -15,14 +15,14 @@ from billing.models import AiPolicy, BudgetPeriod, UsageEvent
 from billing.periods import PeriodKey, period_keys
 from billing.types import EffectivePolicy, PeriodSpend, SpendSummary
 from claire.accounts.models import User
-from claire.ai.types import DataPolicy
 
 
 def ai_policy_for_user(*, user: User) -> EffectivePolicy:
     """The user's policy, or the settings defaults when staff never set one.
 
-    ``has_remote_consent`` is what the AI runtime's data-policy eligibility reads: without
-    it only local models may see the user's evidence."""
+    ``has_remote_consent`` is what the AI runtime's data-policy eligibility reads
+    (``billing.metered.data_policy_for_user``): without it only local models may see the
+    user's evidence."""
     policy = AiPolicy.objects.filter(user=user).first()
     if policy is None:
         return EffectivePolicy(
@@ -37,13 +37,6 @@ def ai_policy_for_user(*, user: User) -> EffectivePolicy:
         daily_limit_micro_usd=policy.daily_limit_micro_usd,
         monthly_limit_micro_usd=policy.monthly_limit_micro_usd,
     )
-
-
-def data_policy_for_user(*, user: User) -> DataPolicy:
-    """What the AI runtime may do with the user's data: remote models only with consent."""
-    if ai_policy_for_user(user=user).has_remote_consent:
-        return DataPolicy.ALLOW_REMOTE
-    return DataPolicy.LOCAL_ONLY
 
 
 def _period_spend(*, key: PeriodKey, row: BudgetPeriod | None, limit_micro_usd: int) -> PeriodSpend:

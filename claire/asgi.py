@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings.dev")
 
 django_asgi_application = get_asgi_application()
 

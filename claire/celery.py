@@ -8,7 +8,7 @@ from typing import Any
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings.dev")
 
 app = Celery("claire")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -11,19 +11,14 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from billing.selectors import data_policy_for_user
-from billing.services import budget_reserve, model_key_parts, reservation_settle
-from billing.types import CostPlan, UsageTelemetry
+from billing.metered import MeteredCall, eligibility_for, metered_reserve, metered_text
+from billing.types import UsageTelemetry
 from claire.accounts.models import User
-from claire.ai.generate import generate_text
-from claire.ai.profiles import eligible_candidates, profile_get
-from claire.ai.tokens import count_request_tokens
-from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
+from claire.ai.types import ChatMessage, GenerationRequest
 from claire.api.errors import ApiError
 from proposals.drafting import (
     DRAFT_SYSTEM_PROMPT,
@@ -129,34 +124,22 @@ def draft_grounds(
     return tuple(grounds)
 
 
-def _draft_plan(user: User, request_id: str, request: GenerationRequest) -> Any:
-    """Reserve the draft call's maximum cost against the first eligible model; None when no
-    model serves the ``draft`` profile for this user (the local drafter is used then)."""
-    data_policy: DataPolicy = data_policy_for_user(user=user)
-    candidates = eligible_candidates(profile=DRAFT_PROFILE, data_policy=data_policy)
-    if not candidates:
+def _draft_reserve(user: User, request: GenerationRequest) -> MeteredCall | None:
+    """The metered path's eligibility and reservation for the draft call; None when no model
+    serves the ``draft`` profile for this user (the local drafter is used then)."""
+    eligibility = eligibility_for(user=user, profile=DRAFT_PROFILE)
+    if not eligibility.candidates:
         return None
-    provider, model = model_key_parts(candidates[0].model.key)
-    plan = CostPlan(
-        uncached_input_tokens=count_request_tokens(request),
-        max_output_tokens=profile_get(DRAFT_PROFILE).max_output_tokens or 0,
+    return metered_reserve(
+        user=user, eligibility=eligibility, request=request, attempt=DRAFT_ATTEMPT
     )
-    reservation = budget_reserve(
-        user=user,
-        request_id=request_id,
-        attempt=DRAFT_ATTEMPT,
-        provider=provider,
-        model=model,
-        plan=plan,
-    )
-    return reservation, data_policy
 
 
 async def model_draft(
     *, user: User, request_id: str, context: DraftContext, run_sync: RunSync
 ) -> ModelDraft | None:
-    """The ``draft`` profile's text, reserved and settled through billing; None when no
-    model is configured, the budget refuses, or the call fails."""
+    """The ``draft`` profile's text, reserved and settled through the metered path; None
+    when no model is configured, the budget refuses, or the call fails."""
     request = GenerationRequest(
         messages=(ChatMessage(role="user", content=draft_prompt(context)),),
         system=DRAFT_SYSTEM_PROMPT,
@@ -165,32 +148,14 @@ async def model_draft(
         request_id=request_id,
     )
     try:
-        planned = await run_sync(_draft_plan, user, request_id, request)
+        call = await run_sync(_draft_reserve, user, request)
     except ApiError as error:
         logger.info("proposals.draft_not_reserved", extra={"code": error.code})
         return None
-    if planned is None:
+    if call is None:
         return None
-    reservation, data_policy = planned
-    started = time.monotonic()
-    result = await generate_text(profile=DRAFT_PROFILE, request=request, data_policy=data_policy)
-    answered_by = (
-        model_key_parts(result.finish.model_key)
-        if result.finish is not None and result.finish.model_key
-        else None
-    )
-    await run_sync(
-        reservation_settle,
-        reservation=reservation,
-        usage=result.usage,
-        ending="completed" if result.error is None else "failed",
-        telemetry=UsageTelemetry(
-            route="proposal",
-            profile=DRAFT_PROFILE,
-            duration_ms=int((time.monotonic() - started) * 1000),
-            error_class="" if result.error is None else str(result.error.code),
-        ),
-        answered_by=answered_by,
+    result = await metered_text(
+        call=call, telemetry=UsageTelemetry(route="proposal"), run_sync=run_sync
     )
     if result.error is not None or result.finish is None:
         return None

@@ -36,7 +36,7 @@ from claire.ai.config import ProfileConfig
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.providers.base import CallTimeouts, ProviderFailure, StreamEnd
 from claire.ai.registry import language_model_for
-from claire.ai.tokens import count_request_tokens, count_tokens
+from claire.ai.tokens import estimated_usage
 from claire.ai.types import (
     ZERO_USAGE,
     DataPolicy,
@@ -125,15 +125,6 @@ def _timeouts(profile: ProfileConfig) -> CallTimeouts:
     )
 
 
-def _estimated_usage(request: GenerationRequest, output: str) -> Usage:
-    return Usage(
-        input_tokens=count_request_tokens(request),
-        output_tokens=count_tokens(output),
-        is_estimated=True,
-        reported_by_provider=False,
-    )
-
-
 @dataclass
 class _Attempt:
     text: list[str]
@@ -217,7 +208,7 @@ async def _generate(
         duration_ms = round((loop.time() - started) * 1000)
         output = "".join(attempt.text)
         if attempt.failure is None:
-            usage = attempt.usage or _estimated_usage(request, output)
+            usage = attempt.usage or estimated_usage(request, output)
             logger.info(
                 "ai.generation_finished",
                 extra=_log_fields(profile_name, candidate, attempt_number, usage)
@@ -256,7 +247,7 @@ async def _generate(
         )
         if attempt.text:
             # Text is on the user's screen: another model would repeat or contradict it.
-            usage = attempt.usage or _estimated_usage(request, output)
+            usage = attempt.usage or estimated_usage(request, output)
             yield UsageEvent(usage, candidate.model.provider, candidate.model.model)
             yield _error(
                 failure.code,

@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from claire.ai.types import Usage
+
 if TYPE_CHECKING:
     from claire.ai.types import ChatMessage, GenerationRequest
 
@@ -112,6 +114,17 @@ def count_request_tokens(request: GenerationRequest) -> int:
 
 
 @lru_cache(maxsize=256)
+def estimated_usage(request: GenerationRequest, output: str) -> Usage:
+    """The usage of a call whose provider reported none (or that was cut short before it
+    did): the request's prompt and the text produced, estimated."""
+    return Usage(
+        input_tokens=count_request_tokens(request),
+        output_tokens=count_tokens(output),
+        is_estimated=True,
+        reported_by_provider=False,
+    )
+
+
 def _prompt_tokens(system: str, messages: tuple[ChatMessage, ...]) -> int:
     total = 0
     if system:

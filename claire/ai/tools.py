@@ -17,7 +17,7 @@ from typing import Any
 from claire.ai.profiles import Candidate, eligible_candidates, profile_get
 from claire.ai.providers.base import CallTimeouts, ProviderFailure
 from claire.ai.registry import language_model_for
-from claire.ai.tokens import count_request_tokens, count_tokens
+from claire.ai.tokens import estimated_usage
 from claire.ai.types import DataPolicy, ErrorCode, GenerationRequest, Usage
 
 logger = logging.getLogger(__name__)
@@ -100,12 +100,7 @@ async def tool_step(
         ),
         tools=[tool.as_provider() for tool in tools],
     )
-    usage = completion.usage or Usage(
-        input_tokens=count_request_tokens(request),
-        output_tokens=count_tokens(completion.text),
-        is_estimated=True,
-        reported_by_provider=False,
-    )
+    usage = completion.usage or estimated_usage(request, completion.text)
     return ToolStep(
         text=completion.text,
         tool_calls=_calls(completion.tool_calls),

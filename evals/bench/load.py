@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     options = parser.parse_args()
     # The demo questions live with the demo corpus, a Django app's module.
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings.dev")
     import django
 
     django.setup()

@@ -18,9 +18,10 @@ for facts in JSON. Every proposal is checked before it is kept:
 Kept proposals are stored as ``RefinedFactClaim`` rows of the message's ``FactRefinement``;
 ``facts_rebuild`` folds them in where the rules found nothing of that person and kind, marked
 ``origin = model``. A rules fact is never replaced or superseded by a model one. Each call
-reserves its maximum cost against the user's budget and settles what it used (one usage
-event per call, ``profile = extract``); a refused budget stops the run, leaving the rest
-unread for a later one. Message text goes only to the model; logs carry counts.
+goes through the metered path (``billing.metered``): it reserves its maximum cost against the
+user's budget and settles what it used (one usage event per call, ``profile = extract``); a
+refused budget stops the run, leaving the rest unread for a later one. Message text goes only
+to the model; logs carry counts.
 """
 
 from __future__ import annotations
@@ -32,22 +33,17 @@ import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from billing.selectors import data_policy_for_user
-from billing.services import budget_reserve, costliest_model, model_key_parts, reservation_settle
-from billing.types import CostPlan, UsageTelemetry
+from billing.metered import Eligibility, eligibility_for, metered_reserve
+from billing.types import UsageTelemetry
 from claire.accounts.models import User
-from claire.ai.generate import generate_structured
-from claire.ai.profiles import Candidate, eligible_candidates, profile_get
-from claire.ai.tokens import count_request_tokens
-from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest
+from claire.ai.profiles import profile_get
+from claire.ai.types import ChatMessage, GenerationRequest
 from claire.api.errors import ApiError
 from conversations.models import ChatKind, Message, MessageKind
 from retrieval.lexicon import fold_text
@@ -270,9 +266,8 @@ def facts_refine(*, user: User, max_messages: int | None = None) -> RefineReport
     message is read once."""
     if not refine_configured():
         return RefineReport(status="not_configured")
-    data_policy = data_policy_for_user(user=user)
-    candidates = eligible_candidates(profile=PROFILE, data_policy=data_policy)
-    if not candidates:
+    eligibility = eligibility_for(user=user, profile=PROFILE)
+    if not eligibility.candidates:
         return RefineReport(status="not_eligible")
     limit = max_messages if max_messages is not None else settings.MEMORY_REFINE_MAX_MESSAGES
     rows = _unread(user=user, limit=limit)
@@ -291,8 +286,7 @@ def facts_refine(*, user: User, max_messages: int | None = None) -> RefineReport
             batch=batch,
             people=people,
             rejected=rejected,
-            candidates=candidates,
-            data_policy=data_policy,
+            eligibility=eligibility,
         )
         calls += outcome.calls
         if outcome.status != "done":
@@ -331,42 +325,29 @@ def _refine_batch(
     batch: Sequence[_Row],
     people: PeopleDirectory,
     rejected: set[tuple[int, str, str]],
-    candidates: Sequence[Candidate],
-    data_policy: DataPolicy,
+    eligibility: Eligibility,
 ) -> RefineReport:
     request = _request(rows=batch, people=people, user=user)
-    plan = CostPlan(
-        uncached_input_tokens=count_request_tokens(request),
-        max_output_tokens=request.max_output_tokens or 0,
-    )
-    provider, model = costliest_model(
-        price_keys=[model_key_parts(candidate.model.key) for candidate in candidates],
-        plan=plan,
-        at=timezone.now(),
-    )
     try:
-        reservation = budget_reserve(
-            user=user, request_id=request.request_id, provider=provider, model=model, plan=plan
-        )
+        call = metered_reserve(user=user, eligibility=eligibility, request=request)
     except ApiError as refused:
         return RefineReport(status="refused", error_code=refused.code)
     started = time.perf_counter()
-    result = async_to_sync(generate_structured)(
-        profile=PROFILE, request=request, data_policy=data_policy
-    )
+    result = async_to_sync(call.structured)()
     telemetry = UsageTelemetry(
-        profile=PROFILE,
         duration_ms=int((time.perf_counter() - started) * 1000),
         source_count=len(batch),
         error_class=result.error.code if result.error else "",
     )
-    settle = partial(
-        reservation_settle,
-        reservation=reservation,
-        usage=result.usage,
-        telemetry=telemetry,
-        answered_by=model_key_parts(result.finish.model_key) if result.finish else None,
-    )
+
+    def settle(*, ending: str) -> None:
+        call.settle(
+            usage=result.usage,
+            ending=ending,
+            telemetry=telemetry,
+            model_key=result.finish.model_key if result.finish else "",
+        )
+
     if result.value is None:
         settle(ending="failed")
         code = result.error.code if result.error else "invalid_output"

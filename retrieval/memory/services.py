@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import logging
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -12,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, Min, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 from rest_framework import status
 
@@ -610,7 +609,6 @@ def _loops_in_chat(
     for index, message in enumerate(messages):
         if opener_indexes is not None and index not in opener_indexes:
             continue
-        later = _answer_candidates(messages, index, replies_to)
         if not message.is_from_self:
             replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
             # "Are you coming too?" right after the user spoke is asked of them.
@@ -630,7 +628,7 @@ def _loops_in_chat(
                 answer = next(
                     (
                         m
-                        for m in later
+                        for m in _answer_candidates(messages, index, replies_to)
                         if m.is_from_self
                         # "let me check and get back to you" puts the answer off.
                         and not is_deferral(m.text)
@@ -648,7 +646,7 @@ def _loops_in_chat(
                 )
             continue
         replied = by_pk.get(message.reply_to_id) if message.reply_to_id else None
-        asked = _ask_answered(message, messages[:index], replied)
+        asked = _ask_answered(messages, index, replied)
         person_id = counterpart_id if is_direct else (replied.sender_person_id if replied else None)
         if person_id is None and not is_direct:
             person_id = next(
@@ -661,7 +659,7 @@ def _loops_in_chat(
             answer = next(
                 (
                     m
-                    for m in later
+                    for m in _answer_candidates(messages, index, replies_to)
                     if not m.is_from_self
                     and (is_direct or person_id is None or m.sender_person_id == person_id)
                     and _answers_request(m, message)
@@ -681,7 +679,7 @@ def _loops_in_chat(
             kept = next(
                 (
                     m
-                    for m in later
+                    for m in _answer_candidates(messages, index, replies_to)
                     if (
                         m.is_from_self
                         and (
@@ -715,14 +713,20 @@ LOOP_ANSWER_HORIZON = timedelta(days=180)
 
 def _answer_candidates(
     messages: Sequence[_ChatMessage], index: int, replies_to: Mapping[int, list[_ChatMessage]]
-) -> list[_ChatMessage]:
-    """The messages after ``messages[index]`` that may answer it: those within
-    ``LOOP_ANSWER_HORIZON``, then the later ones that reply to it."""
+) -> Iterator[_ChatMessage]:
+    """The messages after ``messages[index]`` that may answer it, in order: those within
+    ``LOOP_ANSWER_HORIZON``, then the later ones that reply to it. Lazy: a caller looking
+    for the first answer reads no further than it, and a message that opens nothing reads
+    none of them."""
     opener = messages[index]
     until = opener.sent_at + LOOP_ANSWER_HORIZON
-    found = list(itertools.takewhile(lambda m: m.sent_at <= until, messages[index + 1 :]))
-    found += [m for m in replies_to.get(opener.pk, ()) if m.sent_at > until]
-    return found
+    for position in range(index + 1, len(messages)):
+        if messages[position].sent_at > until:
+            break
+        yield messages[position]
+    for reply in replies_to.get(opener.pk, ()):
+        if reply.sent_at > until:
+            yield reply
 
 
 # How soon after an ask the user's reply takes it on.
@@ -730,13 +734,16 @@ TAKE_ON_WINDOW = timedelta(hours=12)
 
 
 def _ask_answered(
-    message: _ChatMessage, earlier: Sequence[_ChatMessage], replied: _ChatMessage | None
+    messages: Sequence[_ChatMessage], index: int, replied: _ChatMessage | None
 ) -> _ChatMessage | None:
-    """The ask the user's ``message`` answers: the message it replies to, else the other
-    side's last message within ``TAKE_ON_WINDOW`` before it, when that asks for something."""
+    """The ask the user's ``messages[index]`` answers: the message it replies to, else the
+    other side's last message within ``TAKE_ON_WINDOW`` before it, when that asks for
+    something."""
     if replied is not None:
         return replied if not replied.is_from_self and is_ask(replied.text) else None
-    for previous in reversed(earlier):
+    message = messages[index]
+    for position in range(index - 1, -1, -1):
+        previous = messages[position]
         if message.sent_at - previous.sent_at > TAKE_ON_WINDOW:
             return None
         if not previous.is_from_self:
@@ -1030,7 +1037,14 @@ def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime
         .filter(
             Q(status=LoopStatus.OPEN)
             | Q(closed_at__gte=since)
-            | ~Q(resolved_by__chat_id=F("chat_id"))
+            # The resolving message's chat read by its primary key for each loop: a join
+            # (or an anti-join) to messages would read them all.
+            | Q(resolved_by_id__isnull=True)
+            | ~Q(
+                chat_id=Subquery(
+                    Message.objects.filter(pk=OuterRef("resolved_by_id")).values("chat_id")[:1]
+                )
+            )
         )
         .filter(Q(opened_at__gte=since - LOOP_ANSWER_HORIZON) | Exists(replied_now))
     )
@@ -1462,7 +1476,15 @@ def _handoff_link(
         Chat.objects.filter(user=user, kind=ChatKind.DIRECT, is_excluded_from_ai=False)
         .filter(platform__in=platforms)
         .exclude(pk=chat_id)
-        .annotate(first_at=Min("messages__sent_at"))
+        # Each chat's first message through the (chat, time) index, not an aggregate over
+        # every message of every direct chat.
+        .annotate(
+            first_at=Subquery(
+                Message.objects.filter(chat_id=OuterRef("pk"), deleted_at__isnull=True)
+                .order_by("sent_at", "pk")
+                .values("sent_at")[:1]
+            )
+        )
         .filter(first_at__gt=sent_at, first_at__lte=sent_at + HANDOFF_WINDOW)
         .values_list("pk", "title")
     )

@@ -77,7 +77,7 @@ def test_importing_the_runtime_loads_neither_torch_nor_litellm():
     completed = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
-        env={"DJANGO_SETTINGS_MODULE": "claire.settings", "PATH": "/usr/bin:/bin"},
+        env={"DJANGO_SETTINGS_MODULE": "claire.settings.dev", "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         timeout=120,

@@ -92,7 +92,7 @@ def test_onnx_backend_agrees_with_torch(settings, tmp_path):
 def test_exported_onnx_model_loads_without_importing_torch(tmp_path):
     root = Path(__file__).resolve().parents[2]
     env = {
-        "DJANGO_SETTINGS_MODULE": "claire.settings",
+        "DJANGO_SETTINGS_MODULE": "claire.settings.dev",
         "CLAIRE_DATA_DIR": str(tmp_path),
         "PATH": "/usr/bin:/bin",
     }

@@ -185,7 +185,7 @@ def _start_server_module(**env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "import claire.asgi"],
         cwd=ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "claire.settings", **env},
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "claire.settings.dev", **env},
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,4 +1,5 @@
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,38 @@ def test_a_management_command_refuses_the_development_key_when_debug_is_off():
     )
     assert refused.returncode != 0
     assert "ImproperlyConfigured: SECRET_KEY is a development key" in refused.stderr
+
+
+def _manage_check(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", *args],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "claire.settings.prod", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_production_settings_refuse_the_development_key_even_with_debug_set():
+    refused = _manage_check(SECRET_KEY=DEVELOPMENT_KEY, DEBUG="true")
+
+    assert refused.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY is a development key" in refused.stderr
+
+
+def test_production_settings_pass_the_deploy_check_with_debug_forced_off():
+    # DEBUG=true in the environment would fail the deploy check (security.W018) if it counted.
+    completed = _manage_check(
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        DEBUG="true",
+        CLAIRE_HTTPS="true",
+        ALLOWED_HOSTS="claire.example.com",
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    assert "System check identified no issues (0 silenced)." in completed.stdout

@@ -14,7 +14,7 @@ import sys
 
 def main() -> None:
     queue, node = sys.argv[1], sys.argv[2]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "claire.settings.dev")
     import django
 
     django.setup()

@@ -1,4 +1,5 @@
-"""Django settings for Ask Claire.
+"""Django settings shared by every environment (``claire.settings.dev`` and
+``claire.settings.prod`` start from these).
 
 Everything that differs between machines comes from the environment (or a ``.env`` file in
 the project root) through django-environ. With ``DATABASE_URL`` unset the project runs on an
@@ -13,11 +14,11 @@ from pathlib import Path
 import django_stubs_ext
 import environ
 
-from claire.secret_key import local_secret_key, secret_key_refuse_insecure
+from claire.secret_key import local_secret_key
 
 django_stubs_ext.monkeypatch()
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
 if (BASE_DIR / ".env").is_file():
@@ -28,12 +29,12 @@ DATA_DIR = Path(env.str("CLAIRE_DATA_DIR", default=str(BASE_DIR / ".data")))
 DEBUG = env.bool("DEBUG", default=False)
 # The key that signs sessions and CSRF tokens. Without SECRET_KEY a random key is created once
 # in the data folder (shared by the processes of one machine). Every process (server, worker,
-# manage.py) refuses to start with a known development key or a short one unless DEBUG is on.
+# manage.py) refuses to start with a known development key or a short one unless DEBUG is on:
+# dev and prod each run that check once their DEBUG is final (claire/secret_key.py).
 INSECURE_SECRET_KEYS = frozenset({"insecure-development-key-set-SECRET_KEY-in-production"})
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     SECRET_KEY = local_secret_key(DATA_DIR / "secret_key")
-secret_key_refuse_insecure(key=SECRET_KEY, is_debug=DEBUG, insecure_keys=INSECURE_SECRET_KEYS)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -77,6 +78,7 @@ INSTALLED_APPS = [
     "assistant",
     "evals",
     "fixtures",
+    "observability",
 ]
 
 MIDDLEWARE = [
@@ -176,8 +178,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-# Periodic tasks: each section below adds its own entries to this one dictionary.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Periodic tasks: CELERY_BEAT_SCHEDULE, at the end (it reads each section's intervals).
 
 # --- Django REST framework ------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -340,14 +341,6 @@ INDEXING_RECOVER_INTERVAL_SECONDS = env.int("INDEXING_RECOVER_INTERVAL_SECONDS",
 # "normal".
 INDEXING_WORKER_CPU_POLICY = env.str("INDEXING_WORKER_CPU_POLICY", default="idle")
 INDEXING_WORKER_NICENESS = env.int("INDEXING_WORKER_NICENESS", default=10)
-CELERY_BEAT_SCHEDULE["indexing-recover-jobs"] = {
-    "task": "indexing.recover_jobs",
-    "schedule": float(INDEXING_RECOVER_INTERVAL_SECONDS),
-    "options": {
-        "expires": float(INDEXING_RECOVER_INTERVAL_SECONDS),
-        "queue": INDEXING_CELERY_QUEUE,
-    },
-}
 
 # --- Personal memory ------------------------------------------------------------------------
 # The per-user memory job (retrieval/memory/jobs.py, docs/MEMORY.md).
@@ -355,11 +348,6 @@ MEMORY_JOB_LEASE_SECONDS = env.int("MEMORY_JOB_LEASE_SECONDS", default=300)
 MEMORY_JOB_QUEUED_GRACE_SECONDS = env.int("MEMORY_JOB_QUEUED_GRACE_SECONDS", default=600)
 MEMORY_JOB_RETRY_SECONDS = env.int("MEMORY_JOB_RETRY_SECONDS", default=30)
 MEMORY_JOB_MAX_ATTEMPTS = env.int("MEMORY_JOB_MAX_ATTEMPTS", default=5)
-CELERY_BEAT_SCHEDULE["memory-recover-jobs"] = {
-    "task": "memory.recover_jobs",
-    "schedule": 60.0,
-    "options": {"expires": 60.0},
-}
 
 # --- Retrieval ------------------------------------------------------------------------------
 # Hybrid search (docs/RETRIEVAL_SEARCH.md explains each constant and how it was chosen).
@@ -396,11 +384,6 @@ BILLING_DEFAULT_REMOTE_CONSENT = env.bool("BILLING_DEFAULT_REMOTE_CONSENT", defa
 # An open reservation older than this lease belongs to a crashed process; the sweeper closes it.
 BILLING_RESERVATION_LEASE_SECONDS = env.int("BILLING_RESERVATION_LEASE_SECONDS", default=300)
 BILLING_SWEEP_INTERVAL_SECONDS = env.int("BILLING_SWEEP_INTERVAL_SECONDS", default=60)
-CELERY_BEAT_SCHEDULE["billing-sweep-reservations"] = {
-    "task": "billing.sweep_reservations",
-    "schedule": float(BILLING_SWEEP_INTERVAL_SECONDS),
-    "options": {"expires": float(BILLING_SWEEP_INTERVAL_SECONDS)},
-}
 
 # --- Assistant ------------------------------------------------------------------------------
 # A streaming answer's process renews its turn's lease every heartbeat; a turn whose lease
@@ -411,11 +394,6 @@ ASSISTANT_STREAM_HEARTBEAT_SECONDS = env.float("ASSISTANT_STREAM_HEARTBEAT_SECON
 # meanwhile goes as one delta): fewer events and socket writes per word under load.
 ASSISTANT_STREAM_FLUSH_MS = env.float("ASSISTANT_STREAM_FLUSH_MS", default=0)
 ASSISTANT_SWEEP_INTERVAL_SECONDS = env.int("ASSISTANT_SWEEP_INTERVAL_SECONDS", default=15)
-CELERY_BEAT_SCHEDULE["assistant-sweep-orphaned-turns"] = {
-    "task": "assistant.sweep_orphaned_turns",
-    "schedule": float(ASSISTANT_SWEEP_INTERVAL_SECONDS),
-    "options": {"expires": float(ASSISTANT_SWEEP_INTERVAL_SECONDS)},
-}
 ASSISTANT_QUESTION_MAX_CHARS = env.int("ASSISTANT_QUESTION_MAX_CHARS", default=4000)
 # Largest accepted request body of POST /api/assistant/messages.
 ASSISTANT_REQUEST_MAX_BYTES = env.int("ASSISTANT_REQUEST_MAX_BYTES", default=64 * 1024)
@@ -466,7 +444,6 @@ PROPOSALS_CELERY_QUEUE = env.str("PROPOSALS_CELERY_QUEUE", default="celery")
 # Where the answer traces' OpenTelemetry spans go: "memory" (a bounded in-process buffer),
 # "console", "otlp" (OTLP/HTTP; OTEL_EXPORTER_OTLP_ENDPOINT and _HEADERS configure it) or "none".
 TELEMETRY_EXPORTER = env.str("TELEMETRY_EXPORTER", default="memory")
-INSTALLED_APPS += ["observability"]
 # Release gates: how far a window may drift from the stored baseline before it is a regression.
 RELEASE_GATE_MAX_LATENCY_RATIO = env.float("RELEASE_GATE_MAX_LATENCY_RATIO", default=1.5)
 RELEASE_GATE_MAX_COST_RATIO = env.float("RELEASE_GATE_MAX_COST_RATIO", default=1.25)
@@ -481,14 +458,40 @@ RELEASE_GATE_WINDOW_HOURS = env.int("RELEASE_GATE_WINDOW_HOURS", default=24)
 ALERT_WEBHOOK_URL = env.str("ALERT_WEBHOOK_URL", default="")
 ALERT_WEBHOOK_TIMEOUT_SECONDS = env.float("ALERT_WEBHOOK_TIMEOUT_SECONDS", default=5)
 OBSERVABILITY_INTERVAL_SECONDS = env.int("OBSERVABILITY_INTERVAL_SECONDS", default=300)
-CELERY_BEAT_SCHEDULE["observability-rollouts-evaluate"] = {
-    "task": "observability.rollouts_evaluate",
-    "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
-    "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
+
+# --- Periodic tasks (Celery beat): every one, in one place ----------------------------------
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "indexing-recover-jobs": {
+        "task": "indexing.recover_jobs",
+        "schedule": float(INDEXING_RECOVER_INTERVAL_SECONDS),
+        "options": {
+            "expires": float(INDEXING_RECOVER_INTERVAL_SECONDS),
+            "queue": INDEXING_CELERY_QUEUE,
+        },
+    },
+    "memory-recover-jobs": {
+        "task": "memory.recover_jobs",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
+    "billing-sweep-reservations": {
+        "task": "billing.sweep_reservations",
+        "schedule": float(BILLING_SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": float(BILLING_SWEEP_INTERVAL_SECONDS)},
+    },
+    "assistant-sweep-orphaned-turns": {
+        "task": "assistant.sweep_orphaned_turns",
+        "schedule": float(ASSISTANT_SWEEP_INTERVAL_SECONDS),
+        "options": {"expires": float(ASSISTANT_SWEEP_INTERVAL_SECONDS)},
+    },
+    "observability-rollouts-evaluate": {
+        "task": "observability.rollouts_evaluate",
+        "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
+        "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
+    },
+    "observability-alerts-evaluate": {
+        "task": "observability.alerts_evaluate",
+        "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
+        "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
+    },
 }
-CELERY_BEAT_SCHEDULE["observability-alerts-evaluate"] = {
-    "task": "observability.alerts_evaluate",
-    "schedule": float(OBSERVABILITY_INTERVAL_SECONDS),
-    "options": {"expires": float(OBSERVABILITY_INTERVAL_SECONDS)},
-}
-# --- end of observability.
