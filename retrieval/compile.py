@@ -306,7 +306,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.UNRESOLVED,
         "what_do_i_owe",
         r"\bwhat\s+(?:do|did|else\s+do)\s+i\s+(?:still\s+)?owe\b"
-        r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,2}?(?:anything|something)\b"
+        r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,3}?(?:anything|something"
+        r"|money)\b"
         # "anything I still owe Ana before the trip?"
         r"|\b(?:anything|something)\s+(?:else\s+)?i\s+(?:still\s+)?owe\b",
     ),
@@ -355,8 +356,24 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
         r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:send|sent|pay|paid|return|returned"
         r"|share|shared|forward|forwarded|transfer|transferred|venmo|venmo'd|upload|uploaded"
-        r"|post|posted|mail|mailed|email|emailed|drop|dropped|reimburse|reimbursed)\b"
-        r"(?=.*\b(?:me|my|back|the|it|them)\b)",
+        r"|post|posted|mail|mailed|email|emailed|drop|dropped|reimburse|reimbursed"
+        # "did Bo pick up my parcel?", "has Bo collected the keys?"
+        r"|pick\s+up|picked\s+up|pick\s+\w+\s+up|picked\s+\w+\s+up|collect|collected"
+        r"|fetch|fetched)\b"
+        r"(?=.*\b(?:me|my|back|the|it|them)\b)"
+        # "did Bo ever give me back my lamp?", "has Bo brought my drill back?"
+        r"|^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ever\s+|already\s+|actually\s+|finally\s+)*(?:give|gave|given|bring|brought"
+        r"|hand|handed)\b(?=.*\b(?:me|my|back)\b)",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
+        "did_they_say_if",
+        # "Did Bo ever say if he can drive me?", "has Bo told me whether it's on?": the answer
+        # to the user's request, yes or no from whether it came.
+        r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ever\s+|already\s+|actually\s+|finally\s+|yet\s+)*(?:say|said|tell\s+me|told\s+me"
+        r"|let\s+me\s+know|confirm|confirmed)\s+(?:if|whether)\b",
     ),
     _pattern(
         Intent.UNRESOLVED,

@@ -150,8 +150,10 @@ class Retrieval:
 
 # Questions about the history (not memory's own routes, not requested actions): searched
 # evidence must be able to answer them (``retrieval.answerability``).
+# Intents whose question is checked against the searched messages when memory holds nothing
+# for it: "do I owe Sam any money?" with no loop with Sam is a question like any other.
 _ANSWERABILITY_CHECKED = frozenset(
-    {Intent.CONVERSATION_QA, Intent.IDENTITY_LOOKUP, Intent.PLAN_RECALL}
+    {Intent.CONVERSATION_QA, Intent.IDENTITY_LOOKUP, Intent.PLAN_RECALL, Intent.UNRESOLVED}
 )
 
 

@@ -41,14 +41,24 @@ from retrieval.memory.extract import (
     has_link,
     promise_in_person,
     puts_off,
+    request_in_person,
     says_arrived_words,
     says_delivered_words,
     says_done_words,
 )
 from retrieval.memory.models import Loop, LoopKind, LoopStatus
+from retrieval.memory.plan_words import (
+    I_OWE,
+    OWED_TO_ME,
+    deed_families,
+    deed_families_regex,
+    phrases_regex,
+)
 
-# How long after a promise or a request the closing message may come.
-CLOSE_WINDOW = timedelta(days=30)
+# How long after a promise or a request the closing message may come: a request about a trip
+# or an event weeks ahead ("could you collect me on the 19th?") is often settled a month or two
+# later, once plans firm up.
+CLOSE_WINDOW = timedelta(days=60)
 # How long after a question its answer in another chat may come.
 QUESTION_CLOSE_WINDOW = timedelta(days=2)
 # How far before an opening message the message it answers may be.
@@ -74,6 +84,7 @@ _SYNONYMS = {
     "pic": "photo", "pics": "photo", "picture": "photo", "pictures": "photo",
     "photos": "photo", "album": "photo", "fotos": "photo", "foto": "photo",
     "resume": "cv", "resumes": "cv",
+    "lift": "ride", "lifts": "ride", "rides": "ride", "drive": "ride", "driving": "ride",
 }  # fmt: skip
 
 
@@ -179,9 +190,17 @@ class Candidate:
     addresses_user: bool = False
 
 
-def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Candidate) -> bool:
+def closes(
+    kind: str,
+    *,
+    topic: frozenset[str],
+    has_person: bool,
+    candidate: Candidate,
+    deeds: frozenset[str] = frozenset(),
+) -> bool:
     """Whether ``candidate`` (in another chat, after the loop opened) closes a loop of ``kind``
-    about ``topic``; see the module's table."""
+    about ``topic`` (``deeds``: the ``plan_words.DEED_FAMILIES`` the loop asks for); see the
+    module's table."""
     shared = len(topic & topic_words(candidate.text))
     if kind == LoopKind.PROMISE_BY_USER:
         if candidate.is_from_self:
@@ -208,8 +227,25 @@ def closes(kind: str, *, topic: frozenset[str], has_person: bool, candidate: Can
                 and "?" not in candidate.text
                 and len(about & topic_words(candidate.text)) >= 2
             )
-        return shared >= (1 if candidate.is_direct_with_person else 2)
+        if shared >= (1 if candidate.is_direct_with_person else 2):
+            return True
+        # The person telling the user they did the very deed asked, in other words or another
+        # language ("Maya, lámpara devuelta" to "can I have my lamp back?").
+        return (
+            candidate.addresses_user
+            and says_delivered(candidate.text)
+            and bool(deeds & deed_families(fold_text(candidate.text)))
+        )
     return False
+
+
+def loop_deeds(*, loop: Loop) -> frozenset[str]:
+    """The deeds (``plan_words.DEED_FAMILIES``) the user's request asks for: "can I have my
+    lamp back?" asks for a return. Only requests: what the user promised is kept by the
+    user's own words."""
+    if loop.kind != LoopKind.REQUEST_BY_USER:
+        return frozenset()
+    return deed_families(fold_text(loop.opened_by.text or ""))
 
 
 def loop_topic(*, loop: Loop, user_name: str, answered: Message | None = None) -> frozenset[str]:
@@ -266,11 +302,14 @@ def answered_messages(openers: Sequence[Message]) -> dict[int, Message]:
 
 # "$22", "22 dollars", "€15", "R$ 40": an amount of money.
 _AMOUNT = re.compile(
-    r"(?:[$€£]|R\$)\s?\d+(?:[.,]\d{1,2})?|\b\d+(?:[.,]\d{1,2})?\s?(?:dollars|bucks|euros|eur|usd|reais)\b",
+    r"(?:[$€£]|R\$)\s?\d+(?:[.,]\d{1,2})?|\b\d+(?:[.,]\d{1,2})?\s?(?:dollars|bucks|euros|eur|usd|reais)\b"
+    r"|\b\d+(?:[.,]\d{1,2})?\s?[€£$]",
     re.IGNORECASE,
 )
 _PAY_BACK = re.compile(
-    r"\b(?:pay|paying|venmo|zelle|transfer|owe|reimburse|pay\s+\w+\s+back)\b", re.IGNORECASE
+    r"\b(?:pay|paying|venmo|zelle|transfer|owe|reimburse|pay\s+\w+\s+back|bizum|pix)\b"
+    r"|" + phrases_regex({**I_OWE, **{f"{key}-owed": v for key, v in OWED_TO_ME.items()}}).pattern,
+    re.IGNORECASE,
 )
 # Paying, in the lexicon's languages: "paguei o estacionamento, 12 euros" → "te passo amanhã"
 # is a promise to pay it back.
@@ -350,16 +389,23 @@ def loops_close_across_chats(
         topic = loop_topic(loop=loop, user_name=user_name, answered=answered.get(loop.opened_by_id))
         if not topic:
             continue
+        deeds = loop_deeds(loop=loop)
         window = QUESTION_CLOSE_WINDOW if loop.kind == LoopKind.QUESTION_TO_USER else CLOSE_WINDOW
         person = reach[loop.pk]
+        about = Q(text__iregex=_prefilter(topic))
+        if deeds and person.person_ids:
+            # The person's word that the deed is done, whatever else it names.
+            about |= Q(
+                sender_person_id__in=list(person.person_ids), text__iregex=deed_families_regex()
+            )
         rows = (
             Message.objects.filter(
+                about,
                 user=user,
                 deleted_at__isnull=True,
                 chat__is_excluded_from_ai=False,
                 sent_at__gt=loop.opened_at,
                 sent_at__lte=loop.opened_at + window,
-                text__iregex=_prefilter(topic),
             )
             .exclude(chat_id=loop.chat_id)
             .order_by("sent_at", "pk")
@@ -382,7 +428,11 @@ def loops_close_across_chats(
                 addresses_user=chat_kind == ChatKind.DIRECT or _names_any(text or "", user_names),
             )
             if closes(
-                loop.kind, topic=topic, has_person=bool(person.person_ids), candidate=candidate
+                loop.kind,
+                topic=topic,
+                has_person=bool(person.person_ids),
+                candidate=candidate,
+                deeds=deeds,
             ):
                 closer = (pk, sent_at)
                 break
@@ -498,6 +548,10 @@ def _deliveries(
                 and not (
                     loop.kind == LoopKind.PROMISE_BY_USER
                     and promise_in_person(loop.opened_by.text or "")
+                )
+                and not (
+                    loop.kind == LoopKind.REQUEST_BY_USER
+                    and request_in_person(loop.opened_by.text or "")
                 )
             ):
                 found[loop.pk] = (pk, sent_at)

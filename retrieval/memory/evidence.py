@@ -68,10 +68,17 @@ from retrieval.memory.about import (
 from retrieval.memory.away import asks_since_return, asks_while_away, latest_trip
 from retrieval.memory.calendar import PLANNING_HORIZON
 from retrieval.memory.chatnames import chats_named
-from retrieval.memory.closure import answered_messages, owed_amount, says_done, topic_words
+from retrieval.memory.closure import (
+    answered_messages,
+    owed_amount,
+    same_words,
+    says_done,
+    topic_words,
+)
 from retrieval.memory.deeds import DeedAnswer, acknowledgement, deed_answer, deed_topic_terms
 from retrieval.memory.extract import (
     RELATIONS,
+    claims_debt,
     has_link,
     is_request_form,
     is_suspicious,
@@ -469,7 +476,10 @@ def _loop_hits(
             loop, hits = answered
             (loop,), asks = _with_details([loop])
             ask_id = asks.get(loop.opened_by_message_id)
-            finding = loop_answer_finding(loop, zone)
+            asks_if_owed = _OWED.search(folded) is not None
+            if asks_if_owed:
+                loop = _with_amount(user=user, loop=loop)
+            finding = loop_answer_finding(loop, zone, asks_if_owed=asks_if_owed)
             if ask_id is not None and ask_id not in {hit[0] for hit in hits}:
                 hits = [*hits, (ask_id, f"{loop.person_name or 'they'}: what your promise answers")]
                 finding = replace(finding, message_ids=(*finding.message_ids, ask_id))
@@ -504,10 +514,14 @@ def _loop_hits(
             # everything open.
             return [], []
     kinds = loop_kinds_for(compiled.question)
+    person_ids = _person_ids(compiled)
+    if not person_ids and _AMONG_COLLEAGUES.search(folded):
+        # "What do I still owe people at work?": the loops with the user's colleagues.
+        person_ids = tuple(sorted(_colleague_ids(user=user))) or person_ids
     loops = open_loops_for_user(
         user=user,
         kinds=kinds,
-        person_ids=_person_ids(compiled),
+        person_ids=person_ids,
         chat_ids=_strict_chat_ids(compiled),
         limit=LOOPS_CITED,
     )
@@ -620,12 +634,22 @@ def _nothing_open_with(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hi
     return [(mid, "done") for mid in ids], [Finding(text=text, message_ids=ids)]
 
 
+def _with_amount(*, user: User, loop: LoopState) -> LoopState:
+    """``loop`` with the amount it is about, when it is about money ("me debes 6€", "I'll pay
+    you back the $22")."""
+    opener = Message.objects.filter(user=user, pk=loop.opened_by_message_id).first()
+    owed = owed_amount(opener) if opener is not None else None
+    if owed is None:
+        return loop
+    return dataclasses.replace(loop, amount=owed[0], amount_message_id=owed[1])
+
+
 def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[str, int]]:
     """Per open promise to pay, the amount and the message that states it."""
     promises = {
         loop.opened_by_message_id: loop.loop_id
         for loop in loops
-        if loop.kind == LoopKind.PROMISE_BY_USER
+        if loop.kind in (LoopKind.PROMISE_BY_USER, LoopKind.QUESTION_TO_USER)
     }
     found = {}
     for opener in Message.objects.filter(user=user, pk__in=list(promises)):
@@ -698,7 +722,11 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         return None
     is_self = _SELF_ACTOR.search(folded) is not None
     kinds: tuple[LoopKind, ...]
-    if _REPLY_WORDS.search(folded):
+    if _OWED.search(folded):
+        # "Do I owe Bo money?": what Bo asked the user for (a debt), then what the user
+        # promised.
+        kinds = (LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER)
+    elif _REPLY_WORDS.search(folded):
         kinds = (LoopKind.QUESTION_TO_USER,) if is_self else (LoopKind.REQUEST_BY_USER,)
     elif _RECEIVED.search(folded):
         kinds = (LoopKind.REQUEST_BY_USER,)
@@ -733,7 +761,12 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             if message is not None:
                 texts.append(message.text or "")
         folded_text = fold_text(" ".join(texts))
-        shared = sum(1 for term in terms if _stem_match(term, folded_text))
+        # "my lift" is the loop's "drive me": the everyday words for the same thing count.
+        shared = sum(
+            1
+            for term in terms
+            if any(_stem_match(form, folded_text) for form in (term, *same_words(term)))
+        )
         if not shared and about_money and _MONEY.search(folded_text):
             # "Did I pay Tomas back for the parking?" and a debt said in other words
             # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
@@ -746,7 +779,9 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
         rows = [
             (row, name)
             for row, name in rows
-            if row.kind != LoopKind.QUESTION_TO_USER or is_request_form(row.opened_by.text or "")
+            if row.kind != LoopKind.QUESTION_TO_USER
+            or is_request_form(row.opened_by.text or "")
+            or claims_debt(row.opened_by.text or "")
         ]
     scored = [(overlap(row), kinds.index(LoopKind(row.kind)), row, name) for row, name in rows]
     if terms:
@@ -1108,21 +1143,27 @@ def _ranking_among(*, user: User, question: str) -> tuple[str, set[int]] | None:
         )
         return "your family", set(person_ids_expand(user=user, person_ids=sorted(ids)))
     if _AMONG_COLLEAGUES.search(folded):
-        ids = set(
-            ChatParticipant.objects.filter(
-                chat__user=user, chat__platform__in=WORK_PLATFORMS
-            ).values_list("person_id", flat=True)
-        ) | set(
-            PersonFact.objects.filter(
-                user=user,
-                kind=FactKind.RELATIONSHIP,
-                related_person__isnull=True,
-                superseded_by__isnull=True,
-                value__in=["colleague", "boss", "manager", "teammate"],
-            ).values_list("person_id", flat=True)
-        )
-        return "your colleagues", set(person_ids_expand(user=user, person_ids=sorted(ids)))
+        return "your colleagues", _colleague_ids(user=user)
     return None
+
+
+def _colleague_ids(*, user: User) -> set[int]:
+    """The people the user talks to on a work platform or knows as colleagues, with their
+    merged contacts."""
+    ids = set(
+        ChatParticipant.objects.filter(
+            chat__user=user, chat__platform__in=WORK_PLATFORMS
+        ).values_list("person_id", flat=True)
+    ) | set(
+        PersonFact.objects.filter(
+            user=user,
+            kind=FactKind.RELATIONSHIP,
+            related_person__isnull=True,
+            superseded_by__isnull=True,
+            value__in=["colleague", "boss", "manager", "teammate"],
+        ).values_list("person_id", flat=True)
+    )
+    return set(person_ids_expand(user=user, person_ids=sorted(ids)))
 
 
 def _ranking_chat_ids(*, user: User, compiled: CompiledQuery) -> tuple[int, ...]:

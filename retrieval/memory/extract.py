@@ -24,7 +24,9 @@ from retrieval.memory.plan_words import (
     DEFERRAL,
     DONE,
     FINISHED,
+    I_OWE,
     LATER_TIME,
+    OWED_TO_ME,
     PLEASE,
     PROMISE,
     REQUEST,
@@ -559,8 +561,11 @@ _PRONOUNS = {
 
 def is_ask(text: str) -> bool:
     """Whether ``text`` asks the person it is sent to for something: a question with a
-    second-person word or a request form ("¿me pasas …?", "mi mandi …?", "kannst du …?"), or
-    a request form with a politeness word and no question mark ("pls send me the code")."""
+    second-person word or a request form ("¿me pasas …?", "mi mandi …?", "kannst du …?"), a
+    request form with a politeness word and no question mark ("pls send me the code"), or
+    money they owe the sender ("you owe me 6 for the balls", "me debes 6€")."""
+    if claims_debt(text):
+        return True
     if "?" in text:
         return bool(_ADDRESSED_QUESTION.search(text) or _REQUEST.search(text))
     return bool(_REQUEST.search(text) and _PLEASE.search(text))
@@ -595,6 +600,9 @@ def is_request_by_user(text: str) -> bool:
 _LATER = re.compile(
     r"\b(?:promise|promised|not yet|still (?:working|waiting|need)|working on it|on it"
     r"|asap|soon|will do)\b"
+    # "let me check with Sam", "I'll ask Ana and see": the answer is still to come.
+    r"|\blet\s+me\s+(?:check|ask|see|think|find\s+out)\b"
+    r"|\b(?:i['\u2019]ll|i\s+will)\s+(?:check|ask|see|find\s+out)\b"
     # "will do it tomorrow", "I'm going to look on Friday": a later time for it.
     r"|\b(?:i['\u2019]ll|i will|will|gonna|going to)\b[^.!?\n]{0,30}?\b(?:tomorrow|tonight"
     r"|later|next|this (?:week|evening|afternoon)|(?:on|by) (?:mon|tue|wed|thu|fri|sat|sun)\w*)\b",
@@ -637,12 +645,45 @@ def takes_on(text: str) -> bool:
     return bool(_TAKE_ON.search(text)) or names_later_time(text)
 
 
+# An amount of money: "$22", "6€", "12 euros", "R$ 40".
+_MONEY_AMOUNT = re.compile(
+    r"(?:[$€£]|R\$)\s?\d|\b\d+(?:[.,]\d{1,2})?\s?(?:[€£$]|dollars|bucks|euros?|eur|usd|reais"
+    r"|pounds|quid)(?!\w)",
+    _FLAGS,
+)
+_OWED_TO_ME = phrases_regex(OWED_TO_ME)
+_I_OWE = phrases_regex(I_OWE)
+
+
+def _owes_amount(phrase: re.Pattern[str], text: str) -> bool:
+    """``phrase`` (who owes whom) with an amount: one with a currency anywhere, or a bare
+    number a few words after it ("owe you 12 for the tickets")."""
+    match = phrase.search(text)
+    if match is None:
+        return False
+    return bool(
+        _MONEY_AMOUNT.search(text) or re.match(r"\W+(?:[^\W\d]+\s+){0,3}?\d", text[match.end() :])
+    )
+
+
+def claims_debt(text: str) -> bool:
+    """Someone telling the person they write to that they owe them an amount ("you owe me
+    6 for the balls", "me debes 6€ cuando puedas")."""
+    return _owes_amount(_OWED_TO_ME, text)
+
+
+def owns_debt(text: str) -> bool:
+    """The writer saying they owe an amount ("I owe you 12 for the tickets", "te debo 20€"):
+    a promise to pay it."""
+    return _owes_amount(_I_OWE, text)
+
+
 def promise_object(text: str) -> str | None:
     """The thing a promise is about ("deck" in "I'll send the deck tomorrow"), "" when the
     promise names no object, or None when ``text`` promises nothing deliverable."""
     match = _PROMISE_VERB.search(text)
     if match is None:
-        return "" if is_deferral(text) or _PROMISE_OTHER.search(text) else None
+        return "" if is_deferral(text) or _PROMISE_OTHER.search(text) or owns_debt(text) else None
     noun = (match.group(2) or "").lower()
     return "" if noun in _PRONOUNS or _TIME.fullmatch(noun) else noun
 
@@ -738,6 +779,25 @@ def promise_in_person(text: str) -> bool:
     if match is not None:
         return match.group(1).lower() in _IN_PERSON_VERBS
     return _IN_PERSON_OTHER.search(text) is not None
+
+
+# A request for a deed done in person ("could you collect me at the station?", "can I have my
+# drill back?", "¿me recoges el paquete?"): a photo or a voice note later in the chat does not
+# do it.
+_IN_PERSON_ASK = re.compile(
+    r"\b(?:bring|lend|drive|collect|fetch|pick\s+(?:\w+\s+){0,3}?up|drop\s+(?:\w+\s+)?off"
+    r"|(?:give|bring|hand|have|need|want)\s+(?:\w+\s+){0,2}?back|come\s+(?:over|round|by)"
+    r"|recog\w*|recoj\w*|devolv\w*|devuelv\w*|tra(?:e|es|er|igas|zer|z)|lleva\w*|busca\w*"
+    r"|rapporte\w*|r[ée]cup[ée]r\w*|rend(?:s|re)|ritir\w*|riport\w*|restituis\w*"
+    r"|abhol\w*|zur[üu]ck\w*)\b",
+    _FLAGS,
+)
+
+
+def request_in_person(text: str) -> bool:
+    """The user's request in ``text`` asks for a deed done in person (collect, bring, give
+    back, pick up): a file, a link or a voice note sent later does not do it."""
+    return _IN_PERSON_ASK.search(text) is not None
 
 
 def fulfils_promise(

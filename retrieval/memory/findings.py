@@ -623,6 +623,9 @@ def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     if loop.status == LoopStatus.OPEN and loop.amount and loop.kind == LoopKind.PROMISE_BY_USER:
         since = moment_text(loop.opened_at, zone)
         return f"you owe {name} {loop.amount} and said you would pay it back (since {since})"
+    if loop.status == LoopStatus.OPEN and loop.amount and loop.kind == LoopKind.QUESTION_TO_USER:
+        since = moment_text(loop.opened_at, zone)
+        return f"{name} says you owe them {loop.amount}, not paid yet (since {since})"
     if loop.status == LoopStatus.OPEN:
         return _LOOP_OPEN[loop.kind].format(name=name, since=moment_text(loop.opened_at, zone))
     when = loop.resolved_at or loop.closed_at or loop.opened_at
@@ -631,10 +634,14 @@ def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     return _LOOP_DONE[loop.kind].format(name=name, when=moment_text(when, zone))
 
 
-def loop_answer_finding(loop: LoopState, zone: ZoneInfo) -> Finding:
+def loop_answer_finding(loop: LoopState, zone: ZoneInfo, *, asks_if_owed: bool = False) -> Finding:
     """The yes/no answer to "did I reply / pay back / send …?": yes when the loop is closed,
-    no while it is open, citing the closing message (then the opening one)."""
-    answer = "Not yet" if loop.status == LoopStatus.OPEN else "Yes"
+    no while it is open, citing the closing message (then the opening one). Asked whether
+    something is still owed ("do I owe Bo money?", ``asks_if_owed``): yes while it is open."""
+    if asks_if_owed:
+        answer = "Yes" if loop.status == LoopStatus.OPEN else "No"
+    else:
+        answer = "Not yet" if loop.status == LoopStatus.OPEN else "Yes"
     ids = [
         *([loop.resolved_by_message_id] if loop.resolved_by_message_id else []),
         loop.opened_by_message_id,

@@ -279,11 +279,13 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
 PROMISE: Mapping[str, tuple[str, ...]] = {
     "en": (r"remind me to (?:send|share|pay|return|bring|give|forward|email|call|text|book)",),
     "pt": (
-        r"te (?:mando|envio|pago|passo|devolvo|trago|ligo)",
+        r"te (?:mando|envio|pago|passo|devolvo|trago|levo|ligo)",
+        r"te fa[çc]o (?:um |o )?pix",
         r"vou (?:te |lhe )?(?:mandar|enviar|pagar|passar|devolver|trazer|ligar|telefonar|visitar)",
     ),
     "es": (
-        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo|llamo)",
+        r"te (?:(?:lo|la|los|las) )?(?:mando|env[ií]o|paso|pago|devuelvo|traigo|llevo|llamo)",
+        r"te hago (?:un |el )?bizum",
         r"(?:voy a|te voy a|le voy a) (?:mandar|enviar|pasar|pagar|devolver|traer|llamar"
         r"|visitar|escribir)",
     ),
@@ -349,6 +351,10 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
     "en": (
         r"(?:could|can|would|will) (?:you|u|ya|we)",
         r"(?:would|do) (?:you|u) mind",
+        # "any chance you could collect me?", "would you be able to …", "is it possible to …"
+        r"any chance (?:you|u|ya|we)",
+        r"(?:are|would|will) (?:you|u) (?:be )?able to",
+        r"(?:is|would) it (?:be )?possible",
         r"(?:please|pls|plz|pleeease) (?:\w+ )?(?:send|share|let|tell|confirm|check|call|text"
         r"|forward|bring|get|pay|book|sign|remind|look|send)",
         r"(?:send|text|email|forward|tell|remind|call) me",
@@ -410,22 +416,34 @@ DONE: Mapping[str, tuple[str, ...]] = {
         r"dropped (?:it |them |\w+ )?off",
         r"left (?:it|them|the \w+|\w+['\u2019]s \w+(?: \w+)?) (?:with|at)",
         r"gave (?:it|them) back",
+        # Fetched for someone: "picked up your parcel", "collected them this morning".
+        r"picked (?:it |them |\w+ )?up",
+        r"collected (?:it|them|the|your|his|her|their)",
     ),
     "es": (
         r"enviad[oa]s?", r"mandad[oa]s?", r"pagad[oa]", r"transferid[oa]",
-        r"ya te (?:l[oa]s? )?(?:mand[eé]|envi[eé]|pas[eé]|pagu[eé])",
+        r"ya te (?:l[oa]s? )?(?:mand[eé]|envi[eé]|pas[eé]|pagu[eé]|devolv[ií]|dej[eé]|traje"
+        r"|llev[eé])",
+        # Handed back or fetched: "libro devuelto", "paquete recogido", "te lo he dejado".
+        r"devuelt[oa]s?", r"recogid[oa]s?",
+        r"te (?:l[oa]s? )?(?:he|hemos) (?:dejado|devuelto|mandado|enviado|pagado|pasado"
+        r"|tra[ií]do|llevado|recogido)",
     ),
     "pt": (
-        r"enviad[oa]s?", r"mandad[oa]s?", r"transferid[oa]", r"pix feito",
-        r"(?:j[aá] )?te (?:mandei|enviei|passei|paguei)",
+        r"enviad[oa]s?", r"mandad[oa]s?", r"transferid[oa]", r"pix feito", r"devolvid[oa]s?",
+        r"(?:j[aá] )?te (?:mandei|enviei|passei|paguei|devolvi|levei|trouxe)",
     ),
     "fr": (
         r"c['\u2019]est (?:envoy[ée]|pay[ée])", r"envoy[ée]e?s?", r"pay[ée]", r"vir[ée]",
-        r"je (?:te |vous )?(?:l['\u2019]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis)",
+        r"je (?:te |vous )?(?:l['\u2019]|les )?ai (?:envoy[ée]|pay[ée]|vir[ée]|transmis"
+        r"|rendu|ramen[ée]|rapport[ée]|r[ée]cup[ée]r[ée])",
     ),
-    "it": (r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]",
-           r"(?:te|ti) (?:l['\u2019]|l[oaie] )?ho (?:mandat|inviat|passat|pagat)[oaie]"),
-    "de": ("geschickt", r"[üu]berwiesen", "bezahlt", "anbei"),
+    "it": (r"inviat[oaie]", r"mandat[oaie]", r"pagat[oaie]", r"restituit[oaie]",
+           r"ritirat[oaie]",
+           r"(?:te|ti) (?:l['\u2019]|l[oaie] )?ho (?:mandat|inviat|passat|pagat|restituit"
+           r"|riportat)[oaie]"),
+    "de": ("geschickt", r"[üu]berwiesen", "bezahlt", "anbei", r"zur[üu]ckgegeben",
+           "abgeholt"),
 }  # fmt: skip
 
 # Saying something is finished without saying what ("done ✅", "fatto", "listo", "erledigt",
@@ -465,11 +483,16 @@ LATER_TIME: Mapping[str, tuple[str, ...]] = {
         r"next (?:week|month)", r"(?:on |by )?(?:mon|tues|wednes|thurs|fri|satur|sun)day",
         r"in (?:a|an|\d+) (?:bit|sec|min|minutes|hours?|days?)", "first thing",
     ),
-    "es": ("ma[ñn]ana", "esta (?:noche|tarde|semana)", "luego", "despu[ée]s", "m[aá]s tarde"),
-    "pt": ("amanh[aã]", "(?:hoje )?[àa] noite", "mais tarde", "depois", "essa semana"),
-    "fr": ("demain", "ce soir", "plus tard", "tout [àa] l['\u2019]heure", "cette semaine"),
-    "it": ("domani", "stasera", "pi[uù] tardi", "dopo", "questa settimana"),
-    "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich"),
+    "es": ("ma[ñn]ana", "esta (?:noche|tarde|semana)", "luego", "despu[ée]s", "m[aá]s tarde",
+           r"(?:el |este )?(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"),
+    "pt": ("amanh[aã]", "(?:hoje )?[àa] noite", "mais tarde", "depois", "essa semana",
+           r"(?:na |no )?(?:segunda|ter[çc]a|quarta|quinta|sexta|s[áa]bado|domingo)"),
+    "fr": ("demain", "ce soir", "plus tard", "tout [àa] l['\u2019]heure", "cette semaine",
+           r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)"),
+    "it": ("domani", "stasera", "pi[uù] tardi", "dopo", "questa settimana",
+           r"(?:luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)"),
+    "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich",
+           r"(?:am )?(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"),
 }  # fmt: skip
 
 # An arrangement already made: a booking or a reservation said with its day or time is a plan
@@ -596,6 +619,85 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
         "wanderung",
     ),
 )
+
+
+# Money owed, said by whoever is owed it ("you owe me 6 for the balls", "me debes 6€") or by
+# whoever owes it ("I owe you 12 for the tickets", "te debo 20€"). Read as a debt only with an
+# amount: "I owe you one" is thanks.
+OWED_TO_ME: Mapping[str, tuple[str, ...]] = {
+    "en": (r"(?:you|u) (?:still )?owe me",),
+    "es": (r"me debes", r"me deb[ée]is"),
+    "pt": (r"me deves", r"me deve"),
+    "fr": (r"tu me dois", r"vous me devez"),
+    "it": (r"mi devi", r"mi dovete"),
+    "de": (r"du schuldest mir", r"ihr schuldet mir"),
+}
+I_OWE: Mapping[str, tuple[str, ...]] = {
+    "en": (r"i (?:still )?owe (?:you|u|ya)", r"i['\u2019]?m owing you"),
+    "es": (r"te debo", r"os debo", r"le debo"),
+    "pt": (r"te devo", r"lhe devo"),
+    "fr": (r"je te dois", r"je vous dois"),
+    "it": (r"ti devo", r"vi devo"),
+    "de": (r"ich schulde (?:dir|ihnen|euch)",),
+}
+
+# A deed asked for and reported done, in several languages (folded, on whole words): "can I
+# have my lamp back?" is answered by "lámpara devuelta"; "could you pick up my parcel?" by
+# "paquete recogido". Each family names one deed; the deeds of sending and telling are too
+# common to say which thread a message finishes.
+DEED_FAMILIES: Mapping[str, tuple[str, ...]] = {
+    "return": (
+        r"back",
+        r"return\w*",
+        r"devol\w*",
+        r"devuel\w*",
+        r"rend(?:s|re|u|ue|us|ues|rai)",
+        r"restitu\w*",
+        r"ridat\w*",
+        r"riport\w*",
+        r"zur[uü]ck\w*",
+    ),
+    "fetch": (
+        r"pick(?:ed|ing|s)?\s+(?:\w+\s+)?up",
+        r"collect\w*",
+        r"fetch\w*",
+        r"recog\w*",
+        r"recoj\w*",
+        r"recuper\w*",
+        r"ritir\w*",
+        r"abhol\w*",
+        r"abgeholt",
+    ),
+    "pay": (
+        r"pay\w*",
+        r"paid",
+        r"reimburs\w*",
+        r"bizum\w*",
+        r"venmo\w*",
+        r"zelle\w*",
+        r"pix",
+        r"pag(?:a|as|ar|o|ue|ado|ada|ato|ata|ei|ou|amos)",
+        r"rembours\w*",
+        r"pay[ée]",
+        r"bezahl\w*",
+        r"[uü]berwie\w*",
+        r"transfer\w*",
+    ),
+}
+
+
+def deed_families_regex() -> str:
+    """Every word of ``DEED_FAMILIES`` in one alternation (a prefilter for a database read)."""
+    return "|".join(word for words in DEED_FAMILIES.values() for word in words)
+
+
+def deed_families(folded_text: str) -> frozenset[str]:
+    """The ``DEED_FAMILIES`` a folded text names ("give it back" → {"return"})."""
+    return frozenset(
+        family
+        for family, words in DEED_FAMILIES.items()
+        if re.search(r"(?<!\w)(?:" + "|".join(words) + r")(?!\w)", folded_text)
+    )
 
 
 # People who come to do a job, said in several languages: "when's the plumber coming?" finds

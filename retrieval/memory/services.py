@@ -57,6 +57,7 @@ from retrieval.memory.extract import (
     promise_in_person,
     promise_object,
     puts_off,
+    request_in_person,
     takes_on,
 )
 from retrieval.memory.handoff import (
@@ -632,7 +633,7 @@ def _loops_in_chat(
                         # "let me check and get back to you" puts the answer off.
                         and not is_deferral(m.text)
                         and (
-                            is_direct
+                            (is_direct and _answers_question(m, message))
                             or m.reply_to_id == message.pk
                             or m.sent_at - message.sent_at <= GROUP_REPLY_WINDOW
                             or _names(m.text, names.get(message.sender_person_id or 0, ""))
@@ -761,11 +762,52 @@ def _answers_request(message: _ChatMessage, request: _ChatMessage) -> bool:
         return True
     if message.sent_at - request.sent_at <= REQUEST_REPLY_WINDOW:
         return True
+    # A file or a link days later does not collect anyone or give anything back.
+    sends = (message.kind == MessageKind.MEDIA or has_link(message.text)) and not (
+        request_in_person(request.text)
+    )
     return (
-        message.kind == MessageKind.MEDIA
-        or has_link(message.text)
+        sends
         or says_delivered(message.text)
         or bool(topic_words(message.text) & topic_words(request.text))
+    )
+
+
+# How soon the user's next message in a direct chat answers a question asked there, whatever
+# it says.
+DIRECT_REPLY_WINDOW = timedelta(hours=12)
+# A late reply that opens with an answer in its first words ("here, sorry for the wait", "oh
+# sorry, just saw this! yes", "claro", "nope").
+_ANSWER_OPENING = re.compile(
+    r"^\W*(?:\w+\W+){0,2}?(?:yes|yeah|yep|yup|yess+|no|nope|nah|sure|sorry|here|finally"
+    r"|of\s+course|definitely|absolutely"
+    r"|ok|okay|oki|deal|si|claro|vale|sim|oui|non|ja|nein|certo|d'accord|bien\s+sur)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _answers_question(message: _ChatMessage, question: _ChatMessage) -> bool:
+    """Whether the user's ``message`` in a direct chat answers the ``question`` asked there: a
+    reply to it or one soon after it does; a later one when it is about the same thing (a
+    topic word) or, not being a question of its own, opens with an answer ("sorry, only saw
+    this now, yes!"), sends something (a file, a link, "sent") or promises it ("will send it
+    tonight"). Days later, "printer's jammed again" is no answer to "can you look over my
+    draft?"."""
+    if message.reply_to_id == question.pk:
+        return True
+    if message.sent_at - question.sent_at <= DIRECT_REPLY_WINDOW:
+        return True
+    if bool(topic_words(message.text) & topic_words(question.text)):
+        return True
+    if "?" in message.text:
+        # "talk later?", "did you see that?": a question of its own.
+        return False
+    return (
+        bool(_ANSWER_OPENING.search(fold_text(message.text)))
+        or message.kind == MessageKind.MEDIA
+        or has_link(message.text)
+        or says_delivered(message.text)
+        or promise_object(message.text) is not None
     )
 
 

@@ -332,6 +332,7 @@ def test_every_pattern_decides_at_least_one_question():
         "pending": "anything pending?",
         "still_open": "what's still open with Bruno?",
         "did_they_deliver": "did Bruno send the invoice?",
+        "did_they_say_if": "did Bruno ever say if he can lend me the van",
         "did_they_get_back": "has Bruno got his ladder back",
         "did_i_do": "did I ever pay Bruno back?",
         "did_i_receive": "did I ever get the tickets from Bruno?",

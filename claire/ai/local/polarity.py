@@ -46,7 +46,10 @@ _DONE = re.compile(
 )
 # Not done, or no longer so.
 _NOT_DONE = re.compile(
-    r"\b(?:not yet|still (?:need|have|haven't|waiting|working|to)|haven't|hasn't|didn't"
+    r"\b(?:not yet|still (?:need|have|haven't|waiting|working|to|missing|outstanding|due)"
+    # "two forms are missing", "todavía faltan tres", "il en manque deux", "fehlen noch".
+    r"|(?:is|are) (?:still )?missing|todav[ií]a falta\w*|falta\w* todav[ií]a|ainda falta\w*"
+    r"|il (?:en )?manque|fehl(?:t|en) noch|manca\w* ancora|haven't|hasn't|didn't"
     r"|won't|can't|cannot|couldn't|not|no longer|pending|postponed|cancel\w*|pull(?:ing|ed)?"
     r" out|drop(?:ping|ped)? out|ainda não|todavía no|noch nicht|non ancora|pas encore)\b",
     re.IGNORECASE,
