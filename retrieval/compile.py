@@ -155,7 +155,7 @@ _PLATFORM_AS_OBJECT = re.compile(
 def platform_verb(folded: str) -> str | None:
     """The platform a folded request names as its verb ("slack Ana that ...", "could you
     whatsapp Bea ...") or as what is sent ("send Ana a whatsapp", "shoot Rolf a quick signal
-    message", "mandale un whatsapp a Marta"); None otherwise."""
+    message", "mandale un whatsapp a Odile"); None otherwise."""
     match = _PLATFORM_AS_VERB.search(folded) or _PLATFORM_AS_OBJECT.search(folded)
     if match is None:
         return None
