@@ -84,6 +84,9 @@ class DraftContext:
     # The text of the message that opened the question-to-the-user loop it follows up (only
     # read for what the user will do about it: "can you bring the tent?").
     loop_asked: str = ""
+    # Names of other people the question names ("Ivo" in "tell mom what Ivo wants"): the
+    # pronouns after them are theirs, not the recipient's.
+    others: tuple[str, ...] = ()
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -191,25 +194,17 @@ _SECOND_PERSON = (
 )
 
 
-# A capitalised word that names someone else: the pronouns after it are theirs ("tell mom
-# what Callum wants for his birthday" keeps "his").
-_OTHER_NAME = re.compile(r"(?<![\w'\u2019])[A-Z][a-z\u00e0-\u00ff]+(?![\w'\u2019])")
-
-
-def _second_person(text: str) -> str:
-    """Third-person pronouns for the recipient turned to "you", up to a name of someone
-    else."""
+def _second_person(text: str, others: tuple[str, ...] = ()) -> str:
+    """Third-person pronouns for the recipient turned to "you", up to the name of someone
+    else the question names (``others``): "what Ivo wants for his birthday" keeps "his"."""
     cut = len(text)
-    for match in _OTHER_NAME.finditer(text):
-        word = match[0]
-        if (
-            fold_text(word) in STOP_WORDS
-            or _CALENDAR_NAME.fullmatch(word)
-            or fold_text(word) in {"mon", "tue", "wed", "thu", "fri", "sat", "sun"}
-        ):
+    for name in others:
+        words = re.findall(r"[^\W\d_]{2,}", name)
+        if not words:
             continue
-        cut = match.start()
-        break
+        match = re.search(rf"\b{re.escape(words[0])}\b", text, re.IGNORECASE)
+        if match is not None:
+            cut = min(cut, match.start())
     head, tail = text[:cut], text[cut:]
     for pattern, replacement in _SECOND_PERSON:
         head = pattern.sub(replacement, head)
@@ -794,7 +789,8 @@ def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
             )
             if found:
                 lines.append(
-                    f"Here's what I have on {_second_person(ask.topic)}: " + " ".join(found)
+                    f"Here's what I have on {_second_person(ask.topic, context.others)}: "
+                    + " ".join(found)
                 )
     return lines
 
@@ -979,10 +975,10 @@ def _answer_line(context: DraftContext, *, ask: Ask, relayed: bool) -> str:
     since = _day(context.asked_at, context.timezone) if context.asked_at is not None else ""
     is_quoted = bool(context.asked) and draft_is_safe(context.asked, question=context.question)
     quoted = f" (\u201c{context.asked}\u201d)" if is_quoted else ""
-    topic = _second_person(ask.topic)
+    topic = _second_person(ask.topic, context.others)
     which = quoted or (f" about {topic}" if topic else (f" from {since}" if since else ""))
     if ask.message:
-        message = calendar_capitalised(_second_person(written_out(ask.message)))
+        message = calendar_capitalised(_second_person(written_out(ask.message), context.others))
         return f"{asker}, about your question{which}: {_sentence(message)}"
     when = f" from {since}" if since and quoted else ""
     if relayed:
@@ -1100,7 +1096,7 @@ def local_draft(context: DraftContext) -> str:
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
     )
-    topic = calendar_capitalised(_second_person(ask.topic))
+    topic = calendar_capitalised(_second_person(ask.topic, context.others))
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
     if addressed and first_name and addressed != first_name:
@@ -1112,7 +1108,7 @@ def local_draft(context: DraftContext) -> str:
     if context.asked_by:
         lines.append(_answer_line(context, ask=ask, relayed=bool(relayed)))
     elif ask.message:
-        message = calendar_capitalised(_second_person(written_out(ask.message)))
+        message = calendar_capitalised(_second_person(written_out(ask.message), context.others))
         if context.plan_activity and not set(_words(context.plan_activity)) & set(_words(message)):
             # "tell the game group sat works": the plan it is about, said.
             message = f"About {context.plan_activity}: {message}"
@@ -1121,12 +1117,15 @@ def local_draft(context: DraftContext) -> str:
         if kind == LoopKind.QUESTION_TO_USER and since and not is_apology:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
     elif ask.purpose:
-        lines.append(f"Just writing to {calendar_capitalised(_second_person(ask.purpose))}.")
+        lines.append(
+            f"Just writing to {calendar_capitalised(_second_person(ask.purpose, context.others))}."
+        )
     elif ask.inquiry:
-        lines.append(f"Could you let me know {calendar_capitalised(_second_person(ask.inquiry))}?")
+        inquiry = calendar_capitalised(_second_person(ask.inquiry, context.others))
+        lines.append(f"Could you let me know {inquiry}?")
         closing = "Thanks!"
     elif ask.request:
-        request = calendar_capitalised(_second_person(ask.request))
+        request = calendar_capitalised(_second_person(ask.request, context.others))
         lines.append(f"Just a friendly reminder: could you {request}?")
         closing = "Thanks!"
     elif kind == LoopKind.REQUEST_BY_USER:

@@ -199,6 +199,18 @@ def plan_activity(*, user: User, chat: Chat, question: str, names: Sequence[str]
     return activity
 
 
+def _others(compiled_query: Mapping[str, Any], destination: Destination) -> tuple[str, ...]:
+    """The names of the other people the question names, as it wrote them."""
+    recipient = destination.person.pk if destination.person is not None else None
+    return tuple(
+        str(person.get("name"))
+        for person in _people(compiled_query)
+        if person.get("name")
+        and person.get("personIds")
+        and recipient not in (person.get("personIds") or [])
+    )
+
+
 def _loop_text(*, user: User, destination: Destination) -> str:
     """The message that opened the question-to-the-user loop the draft follows up; the drafter
     reads it only for what the user will do about it."""
@@ -288,6 +300,7 @@ def proposal_prepare(
         asked=destination.asked.text if destination.asked is not None else "",
         asked_at=destination.asked.sent_at if destination.asked is not None else None,
         loop_asked=_loop_text(user=user, destination=destination),
+        others=_others(compiled_query, destination),
         timezone=user.timezone,
         grounds=tuple(grounds),
     )

@@ -92,6 +92,7 @@ def test_a_reply_about_a_topic_says_the_topic_and_the_date():
             "reply to Priya about what Ivo wants for his birthday",
             loop_kind="question_to_user",
             loop_asked="What does Ivo want for his birthday?",
+            others=("Ivo",),
         )
     )
     assert (
@@ -101,15 +102,22 @@ def test_a_reply_about_a_topic_says_the_topic_and_the_date():
 
 
 @pytest.mark.parametrize(
-    ("question", "line"),
+    ("question", "others", "line"),
     [
-        ("tell Priya that Omar needs his charger back", "Omar needs his charger back."),
-        ("tell Priya her parcel from Dunmore came", "Your parcel from Dunmore came."),
-        ("text Priya that she left her scarf at Lena's", "You left your scarf at Lena's."),
+        ("tell Priya that Omar needs his charger back", ("Omar",), "Omar needs his charger back."),
+        ("tell Priya her parcel from Dunmore came", (), "Your parcel from Dunmore came."),
+        (
+            "text Priya that she left her scarf at Lena's",
+            ("Lena",),
+            "You left your scarf at Lena's.",
+        ),
+        # A place is no person: the pronoun after it is still the recipient's.
+        ("send Priya the Oslo tips for her brother", (), "your brother"),
+        ("tell Priya that sam lost his keys", ("sam",), "Sam lost his keys."),
     ],
 )
-def test_pronouns_after_another_persons_name_stay_theirs(question, line):
-    assert line in local_draft(_context(question))
+def test_pronouns_after_another_persons_name_stay_theirs(question, others, line):
+    assert line in local_draft(_context(question, others=others))
 
 
 def test_a_suspicious_or_unsafe_loop_message_gives_no_step():
