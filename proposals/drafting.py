@@ -218,8 +218,8 @@ _SUITS_ME = re.compile(
 )
 
 
-# How the user types a message quickly, written out in the draft: "ill bizum him" → "I'll
-# bizum him", "swap duties w him" → "swap duties with him". "ill" is "I'll" only where a
+# How the user types a message quickly, written out in the draft: "ill pay him back" → "I'll
+# pay him back", "take the shift w him" → "take the shift with him". "ill" is "I'll" only where a
 # clause starts ("yes ill swap", not "I'm ill").
 _TEXTING = (
     # "yes ill swap" → "yes, I'll swap": an answer word opening a clause takes its comma.
@@ -385,7 +385,7 @@ _NOT_A_MESSAGE = re.compile(
     r"|what|when|where|how|why|who|a|an)\b",
     re.IGNORECASE,
 )
-# "draft a reply to Moose thanking him for the weekend": the courtesy, said.
+# "draft a reply to Moira thanking her for the dinner": the courtesy, said.
 _COURTESY_PARTICIPLES = (
     (
         re.compile(r"^\s*,?\s*(?:and\s+)?thank(?:ing)?\s+(?:him|her|them)\s+for\s+(?P<x>.+)", re.I),
@@ -504,7 +504,7 @@ def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
     if title and surname:
         return f"{title} {surname}", first
     if _is_other_name(said, words):
-        # "aoife" for a contact saved under a nickname ("lake isle 🌊"): the name the user said.
+        # "niamh" for a contact saved under a nickname ("sea glass 🐚"): the name the user said.
         return said[0][0].upper() + said[0][1:], said[0][0].upper() + said[0][1:]
     if len(words) > 1 and fold_text(first) in _EPITHETS:
         # "Big Ben", "Uncle Joe": the epithet belongs to the name.
@@ -1071,7 +1071,7 @@ def loop_step(text: str, *, question: str) -> str:
 def next_step(*, asked: str, topic: str, plan: str = "") -> str:
     """What the user will do about a question they cannot answer yet, said for what was
     asked: "I'll check whether I can drive on Sunday and let you know.", "I'll check what
-    Callum wants for Christmas and let you know.", else "I'll look into it and let you know."."""
+    Ivo wants for his birthday and let you know.", else "I'll look into it and let you know."."""
     if clause := asked_as_mine(asked) if asked else "":
         return f"I'll check {clause} and let you know."
     if topic and _WH_CLAUSE.match(topic):

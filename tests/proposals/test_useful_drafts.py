@@ -146,9 +146,9 @@ def test_a_group_question_with_nothing_to_say_gets_a_next_step_not_an_apology_al
     ("question", "named_as", "line"),
     [
         (
-            "draft a reply to Moira thanking her for the weekend",
+            "draft a reply to Moira thanking her for the dinner",
             "Moira",
-            "Thank you for the weekend!",
+            "Thank you for the dinner!",
         ),
         ("write to Anton thanking him for the lift", "Anton", "Thank you for the lift!"),
         ("text Ola congratulating her on the new job", "Ola", "Congratulations on the new job!"),
@@ -169,7 +169,10 @@ def test_a_courtesy_said_as_a_participle_is_the_message(question, named_as, line
 @pytest.mark.parametrize(
     ("question", "line"),
     [
-        ("reply to Priya on slack yes ill swap shifts w her", "Yes, I'll swap shifts with you."),
+        (
+            "reply to Priya on slack yes ill take the late shift w her",
+            "Yes, I'll take the late shift with you.",
+        ),
         ("tell Priya sure, im around after 6", "Sure, I'm around after 6."),
         ("reply to priya no worries, ive got it", "No worries, I've got it."),
         ("message Priya lunch is off today", "Lunch is off today."),
@@ -184,7 +187,7 @@ def test_an_answer_or_a_clause_after_the_name_is_the_message(question, line):
 @pytest.mark.parametrize(
     ("said", "written"),
     [
-        ("ill bizum you tonight", "I'll bizum you tonight"),
+        ("ill pay you back tonight", "I'll pay you back tonight"),
         ("yes ill come", "yes, I'll come"),
         ("I'm ill today", "I'm ill today"),
         ("im late, dont wait", "I'm late, don't wait"),
@@ -215,10 +218,10 @@ def test_her_before_an_article_is_the_recipient_not_a_possessive(question, line)
     ("recipient", "said", "addressed"),
     [
         # A nickname the said name is unrelated to: the name said.
-        ("lake isle \U0001f30a", "aoife", "Aoife"),
+        ("sea glass \U0001f41a", "niamh", "Niamh"),
         ("Sunshine \u2600\ufe0f", "rosa", "Rosa"),
         # A saved short form of the said name, or the name itself: the saved one.
-        ("Giu \U0001f34b", "giulia", "Giu"),
+        ("Fede \U0001f34a", "federica", "Fede"),
         ("Kasia Nowak", "kasia", "Kasia"),
         # A role is no name to greet with.
         ("Tomas landlord", "landlord", "Tomas"),
