@@ -73,7 +73,16 @@ def paraphrase_set_load(name: str) -> ParaphraseSet:
     A line naming a question that is not a dev question of the source, a source without exactly
     two wordings, or a wording equal to its source raises ``StorySetError``."""
     source_name, path = PARAPHRASE_SETS[name]
-    source = story_set_load(STORY_SETS[source_name], splits=(SOURCE_SPLIT,))
+    return paraphrase_set_read(
+        name=name, source_name=source_name, source_dir=STORY_SETS[source_name], path=path
+    )
+
+
+def paraphrase_set_read(
+    *, name: str, source_name: str, source_dir: Path, path: Path
+) -> ParaphraseSet:
+    """The probe of the story set in ``source_dir`` whose wordings ``path`` holds."""
+    source = story_set_load(source_dir, splits=(SOURCE_SPLIT,))
     originals = {question.id: question for question in source.questions}
     paraphrases: list[StoryQuestion] = []
     source_of: dict[str, str] = {}
