@@ -38,7 +38,7 @@ from billing.metered import (
 )
 from billing.models import UsageEvent as UsageRecord
 from billing.selectors import ai_access_check
-from billing.services import usage_record_no_call
+from billing.services.reservations import usage_record_no_call
 from billing.types import UsageLike, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.prompts import fence_marker, fenced_evidence, findings_block, inert

@@ -32,7 +32,7 @@ from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.stop import stop_broadcast
 from assistant.types import AskRequest
 from billing.models import Ending, Reservation, ReservationState
-from billing.services import reservation_settle
+from billing.services.reservations import reservation_settle
 from billing.types import UsageInput, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.tokens import count_tokens

@@ -30,7 +30,7 @@ from billing.models import (
     UsageEvent,
 )
 from billing.money import format_micro_usd
-from billing.services import price_book_copy
+from billing.services.price_books import price_book_copy
 
 # A copied version waits this long before it takes effect, so the operator can edit its
 # prices (and move the time) before any request uses and thereby locks it.

@@ -35,13 +35,8 @@ from django.utils import timezone
 
 from billing.models import Reservation, UsageEvent
 from billing.selectors import ai_policy_for_user
-from billing.services import (
-    budget_reserve,
-    costliest_model,
-    model_key_parts,
-    reservation_release,
-    reservation_settle,
-)
+from billing.services.pricing import costliest_model, model_key_parts
+from billing.services.reservations import budget_reserve, reservation_release, reservation_settle
 from billing.types import CostPlan, UsageLike, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.generate import (

@@ -7,8 +7,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from billing import selectors, services
+from billing import selectors
 from billing.api.serializers import PolicyUpdateSerializer, SpendSerializer
+from billing.services.policy import ai_policy_update
 from claire.api.auth import request_user
 
 
@@ -31,7 +32,5 @@ class PolicyView(APIView):
         serializer = PolicyUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = request_user(request)
-        services.ai_policy_update(
-            user=user, has_remote_consent=serializer.validated_data["remoteConsent"]
-        )
+        ai_policy_update(user=user, has_remote_consent=serializer.validated_data["remoteConsent"])
         return Response(SpendSerializer(selectors.spend_for_user(user=user)).data)

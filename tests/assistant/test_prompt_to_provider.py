@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from billing.services import ai_policy_update
+from billing.services.policy import ai_policy_update
 from claire.ai.config import ai_config_reset
 from tests.ai.conftest import fake_model, fake_openai, fake_openai_server  # noqa: F401
 from tests.ai.factories import verified_record_for

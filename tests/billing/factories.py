@@ -70,7 +70,7 @@ class BudgetPeriodFactory(DjangoModelFactory):
 
 class ReservationFactory(DjangoModelFactory):
     """An open reservation whose hold is *not* counted in its periods; tests of the counters
-    reserve through ``billing.services.budget_reserve`` instead."""
+    reserve through ``billing.services.reservations.budget_reserve`` instead."""
 
     class Meta:
         model = Reservation

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from billing.models import AiPolicy, PriceBook, PriceBookEntry, ReservationState
-from billing.services import budget_reserve
+from billing.services.reservations import budget_reserve
 from tests.billing.conftest import NOW, PLAN
 from tests.billing.factories import (
     AiPolicyFactory,

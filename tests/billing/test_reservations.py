@@ -11,7 +11,7 @@ from billing.errors import (
     ReservationConflict,
 )
 from billing.models import AiPolicy, BudgetPeriod, PeriodKind, Reservation, ReservationState
-from billing.services import budget_reserve, reservation_release
+from billing.services.reservations import budget_reserve, reservation_release
 from billing.types import CostPlan
 from tests.billing.conftest import NOW, PLAN, PLAN_ESTIMATE
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory
