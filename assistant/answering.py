@@ -32,7 +32,6 @@ from assistant.services import TurnPair
 from assistant.types import AskRequest, Citation, FinishReason, NavigationAction
 from billing.metered import (
     MeteredCall,
-    data_policy_for_user,
     eligibility_for,
     metered_reserve,
 )
@@ -40,6 +39,7 @@ from billing.models import UsageEvent as UsageRecord
 from billing.selectors import ai_access_check
 from billing.services.reservations import usage_record_no_call
 from billing.types import UsageLike, UsageTelemetry
+from claire.accounts.consent import data_policy_for_user
 from claire.accounts.models import User
 from claire.ai.prompts import fence_marker, fenced_evidence, findings_block, inert
 from claire.ai.suspicious import without_links

@@ -1,7 +1,7 @@
 """Writes to billing, one module per concept (import from the module):
 
 - ``pricing``: the cost of usage and of a plan's worst case, the price entry in force;
-- ``policy``: a user's AI policy (AI on or off, remote consent, spending limits);
+- ``policy``: a user's AI policy (AI on or off, spending limits);
 - ``reservations``: budget reservation, settlement, release and the sweeper;
 - ``price_books``: price book versions and their entries.
 

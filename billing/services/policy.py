@@ -1,4 +1,4 @@
-"""A user's AI policy: whether AI is on, remote consent, spending limits."""
+"""A user's AI policy: whether AI is on, and spending limits."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ def ai_policy_update(
     *,
     user: User,
     is_ai_enabled: bool | None = None,
-    has_remote_consent: bool | None = None,
     daily_limit_micro_usd: int | None = None,
     monthly_limit_micro_usd: int | None = None,
 ) -> AiPolicy:
@@ -35,7 +34,6 @@ def ai_policy_update(
         name: value
         for name, value in {
             "is_ai_enabled": is_ai_enabled,
-            "has_remote_consent": has_remote_consent,
             "daily_limit_micro_usd": daily_limit_micro_usd,
             "monthly_limit_micro_usd": monthly_limit_micro_usd,
         }.items()

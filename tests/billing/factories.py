@@ -54,7 +54,6 @@ class AiPolicyFactory(DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory)
     is_ai_enabled = True
-    has_remote_consent = True
     daily_limit_micro_usd = 1_000_000
     monthly_limit_micro_usd = 10_000_000
 
