@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 
 from django.db import DatabaseError
 from django.utils import timezone
-from rest_framework.exceptions import APIException
 
 from assistant import selectors, services
 from assistant.citations import cited_source_ids
@@ -55,7 +54,7 @@ from claire.ai.types import (
 )
 from claire.ai.types import EvidenceSource as AiEvidenceSource
 from claire.ai.types import MemoryFinding as AiMemoryFinding
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from conversations.models import Chat
 from conversations.selectors import user_has_messages
 from indexing.selectors import index_status_for_user
@@ -109,7 +108,7 @@ def answers_begin(*, entries: list[tuple[User, AskRequest]]) -> list[TurnPair | 
                 ai_access_check(user=user)
                 allowed_users.add(user.pk)
             thread = services.turn_entry_thread(user=user, request=request)
-        except APIException as error:
+        except CodedError as error:
             outcomes[index] = error
             continue
         claimed.add(key)
@@ -614,7 +613,7 @@ def generation_prepare(
             query_embedding_tokens=retrieval.query_embedding_tokens,
             query_embedding_model_key=retrieval.query_embedding_model_key,
         )
-    except ApiError as error:
+    except CodedError as error:
         raise GenerationRefused(stream_failure_for_api_error(error)) from None
     return Generation(call=call)
 

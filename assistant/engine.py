@@ -171,7 +171,7 @@ class _ModelWait:
 
 
 async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
-    """Raises ``ApiError``s that become the HTTP status: ``ai_disabled``,
+    """Raises ``CodedError``s that become the HTTP status: ``ai_disabled``,
     ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
     ``request_in_progress``, ``request_id_reused``, ``turn_not_retryable``, having written
     nothing."""

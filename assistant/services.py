@@ -36,7 +36,7 @@ from billing.services.reservations import reservation_settle
 from billing.types import UsageInput, UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.tokens import count_tokens
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from retrieval.routing import scope_resolve
 
 logger = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = Fal
             raise TurnNotRetryable()
         thread = retry_of.thread
         if request.thread_id is not None and request.thread_id != thread.pk:
-            raise ApiError(
+            raise CodedError(
                 code="invalid_request", message="retryOfTurnId belongs to another thread."
             )
 
@@ -175,7 +175,7 @@ class TurnEntry:
     thread: Thread | None
 
 
-def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | ApiError | None]:
+def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | CodedError | None]:
     """``turn_begin`` for many new requests in one transaction (a burst of questions is
     admitted with a few statements instead of a dozen per question), each result in the
     order of ``entries``: the new pair, ``TooManyStreams``, or None for a request that another
@@ -186,7 +186,7 @@ def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | ApiError | None]
     with a stream cap the user's lock makes the count exact (locks in the order of
     ``_batch_lock_keys``, which ``turn_begin``'s own order follows, so the two never deadlock).
     """
-    results: list[TurnPair | ApiError | None] = [None] * len(entries)
+    results: list[TurnPair | CodedError | None] = [None] * len(entries)
     if not entries:
         return results
     with transaction.atomic():

@@ -156,7 +156,7 @@ def metered_reserve(
 ) -> MeteredCall:
     """Steps 2-3 for ``request`` (billed under its ``request_id`` and ``attempt``): reserve the
     plan's maximum cost against the costliest eligible candidate. ``eligibility`` must name at
-    least one candidate. Raises billing's refusal (an ``ApiError``) having reserved nothing."""
+    least one candidate. Raises billing's refusal (an ``CodedError``) having reserved nothing."""
     if not eligibility.candidates:
         raise ValueError("no eligible model to reserve against")
     plan = CostPlan(
