@@ -33,6 +33,7 @@ from assistant import answering, services
 from assistant.citations import CitationFilter
 from assistant.db import run_db
 from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.generation import Generation, GenerationEnd, GenerationRefused, generation_prepare
 from assistant.leases import stream_lease
 from assistant.models import Thread, Turn, TurnStatus
 from assistant.selectors import thread_summary_of
@@ -74,7 +75,7 @@ class _Stopped:
 _STOPPED = _Stopped()
 # Timers may fire this much early.
 _CLOCK_SLACK_S = 0.001
-_MailItem = str | answering.GenerationEnd | _Stopped
+_MailItem = str | GenerationEnd | _Stopped
 
 
 class _ModelMailbox:
@@ -91,7 +92,7 @@ class _ModelMailbox:
         self._loop = asyncio.get_running_loop()
         self._window = flush_window_s
         self._text: list[str] = []
-        self._ending: answering.GenerationEnd | _Stopped | None = None
+        self._ending: GenerationEnd | _Stopped | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._last_sent = float("-inf")
@@ -112,7 +113,7 @@ class _ModelMailbox:
         self._ending = item
         self._wake()
 
-    async def get(self) -> tuple[str, answering.GenerationEnd | _Stopped | None]:
+    async def get(self) -> tuple[str, GenerationEnd | _Stopped | None]:
         """The text gathered since the last call (maybe empty) and the ending, if it came."""
         while self._ending is None:
             if self._text:
@@ -190,7 +191,7 @@ async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
 @dataclass
 class _Progress:
     retrieval: answering.Retrieval | None = None
-    generation: answering.Generation | None = None
+    generation: Generation | None = None
     # The text shown so far, in pieces (joined on read: the answer grows by one piece a delta).
     parts: list[str] = field(default_factory=list)
     is_text_open: bool = False
@@ -318,7 +319,7 @@ class AnswerSession:
             source_count=len(retrieval.citations),
         )
 
-    def _trace_model(self, generation: answering.Generation, *, start: float) -> None:
+    def _trace_model(self, generation: Generation, *, start: float) -> None:
         ended = time.monotonic()
         name = (
             "model.first_attempt"
@@ -391,13 +392,13 @@ class AnswerSession:
         yield StatusEvent(phase="answering")
         try:
             generation = await run_db(
-                answering.generation_prepare,
+                generation_prepare,
                 user=self.user,
                 request=self.request,
                 pair=pair,
                 retrieval=retrieval,
             )
-        except answering.GenerationRefused as refused:
+        except GenerationRefused as refused:
             async for event in self._fail(refused.failure):
                 yield event
             return
@@ -407,11 +408,11 @@ class AnswerSession:
         claim_guard = ActionClaimGuard(
             is_active=bool(retrieval.compiled_query.get("requestedAction"))
         )
-        ending: answering.GenerationEnd | None = None
+        ending: GenerationEnd | None = None
         model_started = time.monotonic()
         async with aclosing(self._model_output(generation)) as output:
             async for item in output:
-                if isinstance(item, answering.GenerationEnd):
+                if isinstance(item, GenerationEnd):
                     ending = item
                     break
                 for event in self._show(claim_guard.feed(citation_filter.feed(item))):
@@ -458,9 +459,7 @@ class AnswerSession:
         self._progress.parts.append(visible)
         return events
 
-    def _model_output(
-        self, generation: answering.Generation
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+    def _model_output(self, generation: Generation) -> AsyncGenerator[str | GenerationEnd, None]:
         """The model's text, then its ``GenerationEnd``; nothing more after a Stop."""
         window_s = settings.ASSISTANT_STREAM_FLUSH_MS / 1000
         if window_s > 0:
@@ -468,8 +467,8 @@ class AnswerSession:
         return self._model_output_direct(generation)
 
     async def _model_output_direct(
-        self, generation: answering.Generation
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        self, generation: Generation
+    ) -> AsyncGenerator[str | GenerationEnd, None]:
         """The model's deltas read by the task that sends the answer (one task wake-up per
         read), each read taking every delta that is ready (``ModelReader``). A Stop cancels the
         wait for the model (``_ModelWait``); a Stop that comes while text is being sent ends
@@ -478,7 +477,7 @@ class AnswerSession:
         assert task is not None
         wait = _ModelWait(task)
         self._model_wait = wait
-        reader: ModelReader[answering.GenerationEnd] = ModelReader(generation.deltas())
+        reader: ModelReader[GenerationEnd] = ModelReader(generation.deltas())
         try:
             while not self._stop_requested.is_set():
                 wait.is_waiting = True
@@ -506,8 +505,8 @@ class AnswerSession:
             await reader.aclose()
 
     async def _model_output_gathered(
-        self, generation: answering.Generation, *, flush_window_s: float
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        self, generation: Generation, *, flush_window_s: float
+    ) -> AsyncGenerator[str | GenerationEnd, None]:
         """The model call runs in its own task feeding a ``_ModelMailbox``, so a Stop cancels the
         call at once (``stop()`` ends the mailbox) while this generator keeps control of the
         events. Text that arrives within the flush window of the last delta sent is gathered
