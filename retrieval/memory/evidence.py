@@ -2517,9 +2517,11 @@ def _catch_up_findings(
         ),
     ]
     if waiting:
+        what = _waiting_details([*questions, *promises])
         findings.append(
             Finding(
-                text=f"Waiting on you {span[0].lower() + span[1:]}: {_join_words(waiting)}.",
+                text=f"Waiting on you {span[0].lower() + span[1:]}: {_join_words(waiting)}."
+                + (f" {what}." if what else ""),
                 message_ids=tuple(loop.opened_by_message_id for loop in [*questions, *promises]),
             )
         )
@@ -2583,6 +2585,36 @@ def _shown(name: str, kind: str) -> str:
     if not name:
         return f"an unknown {kind}"
     return f"a {kind} with a suspicious name" if is_suspicious(name) else name
+
+
+# A catch-up says what each open ask or promise is about in at most this many characters.
+WAITING_DETAIL_CHARS = 140
+
+
+def _waiting_details(loops: Sequence[OpenLoop]) -> str:
+    """What the asks to the user and their open promises are about ("Noor asked: can you
+    send the floor plan by Friday; you said you would book the van"), in the loops' order;
+    a suspicious opener says nothing."""
+    openers = Message.objects.filter(pk__in=[loop.opened_by_message_id for loop in loops]).in_bulk()
+    details: list[str] = []
+    for loop in loops:
+        opener = openers.get(loop.opened_by_message_id)
+        if opener is None or suspicious_text(opener.text or ""):
+            continue
+        detail = owed_detail(
+            kind=loop.kind,
+            opener_text=opener.text or "",
+            answered_text="",
+            person_name=loop.person_name or "",
+        )
+        if not detail:
+            continue
+        if len(detail) > WAITING_DETAIL_CHARS:
+            detail = detail[:WAITING_DETAIL_CHARS].rsplit(" ", 1)[0] + "…"
+        if details and detail.startswith("You "):
+            detail = "you " + detail[4:]
+        details.append(detail)
+    return "; ".join(details)
 
 
 def _join_words(items: Sequence[str]) -> str:
