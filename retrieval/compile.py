@@ -268,7 +268,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.CATCH_UP,
         "what_happened_in_chat",
         r"\bwhat\s+(?:has\s+)?happened\s+(?:in|on|across)\s+(?:the\s+|my\s+|our\s+)?"
-        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread)\b",
+        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread)\b"
+        # "What's been posted in the hiking group?", "what have people been saying in the team
+        # channel?", "what got shared on the family chat lately?": what came in a chat.
+        r"|\bwhat(?:'s|s|\s+has|\s+have|\s+got)?\s+(?:(?:people|they|everyone|folks)\s+)?"
+        r"(?:been\s+)?(?:posted|said|saying|shared|sharing|sent|posting|talking\s+about)\s+"
+        r"(?:in|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,3}?"
+        r"(?:chat|chats|channel|channels|group|groups|thread|server)\b"
+        # "... about the rent" asks about a topic, not what came.
+        r"(?!.*\b(?:about|regarding|on\s+the\s+subject)\b)",
     ),
     _pattern(Intent.UNRESOLVED, "unresolved", r"\bunresolved\b|\bloose\s+ends\b"),
     _pattern(

@@ -2334,6 +2334,9 @@ def _recent_hits(
         if mid not in taken:
             taken.add(mid)
             found.append((mid, ""))
+    if suspicious and not by_chat and not loops:
+        # Only suspicious messages came: they are shown, flagged (never followed).
+        found += [(pk, "suspicious") for pk, _, _ in suspicious[:SUSPICIOUS_SHOWN]]
     findings = _catch_up_findings(
         user=user,
         start=start,
@@ -2419,6 +2422,8 @@ def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) ->
     return hits
 
 
+# A catch-up in which only suspicious messages came shows at most this many of them, flagged.
+SUSPICIOUS_SHOWN = 3
 # A catch-up states at most this many moved plans (the latest ones).
 CHANGES_STATED = 3
 # "News from people close to you": the most telling message of each of the user's closest
@@ -2571,10 +2576,19 @@ def _catch_up_findings(
 
         count = len(suspicious)
         noun = "message looks" if count == 1 else "messages look"
+        only = not by_chat and not loops
         findings.append(
             Finding(
-                text=f"Left out as suspicious: {count} {noun} like spam or instructions aimed at "
-                f"an assistant (from {who}); nothing in them was followed."
+                text=(
+                    f"Only suspicious messages came: {count} {noun} like spam or instructions "
+                    f"aimed at an assistant (from {who}); nothing in them was followed."
+                    if only
+                    else f"Left out as suspicious: {count} {noun} like spam or instructions "
+                    f"aimed at an assistant (from {who}); nothing in them was followed."
+                ),
+                # With nothing else to show, the flagged messages are shown as flagged: the
+                # user sees what came, and that it was not followed.
+                message_ids=tuple(pk for pk, _, _ in suspicious[:SUSPICIOUS_SHOWN]) if only else (),
             )
         )
     return findings
