@@ -38,13 +38,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 
 from claire.accounts.models import User
 from claire.ai.embeddings import embed_many_with, embedding_candidate
 from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
-from conversations.models import TEXT_SEARCH_CONFIG, Chat
+from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message
 from indexing.selectors import SearchPlan, active_search_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
@@ -706,19 +707,10 @@ def _hybrid(
         lexical_ms += (time.perf_counter() - started) * 1000
 
     titled_lexical: list[LexicalHit] = []
-    titled_vector: list[VectorHit] = []
     titled = _titled_chat_ids(user=user, compiled=compiled, filters=filters)
     if titled and limits.weights.titled_leg_weight:
         started = time.perf_counter()
-        titled_lexical, titled_vector = _titled_legs(
-            user=user,
-            compiled=compiled,
-            filters=filters,
-            chat_ids=titled,
-            query_vector=query_vector,
-            version=version,
-            plan=limits.vector_plan or (searched.plan if searched else None),
-        )
+        titled_lexical = _titled_leg(user=user, compiled=compiled, filters=filters, chat_ids=titled)
         lexical_ms += (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()
@@ -727,14 +719,7 @@ def _hybrid(
     union = list(
         dict.fromkeys(
             message_id
-            for leg in (
-                lexical,
-                vector,
-                ranged_lexical,
-                ranged_vector,
-                titled_lexical,
-                titled_vector,
-            )
+            for leg in (lexical, vector, ranged_lexical, ranged_vector, titled_lexical)
             for message_id in (hit.message_id for hit in leg)
         )
     )
@@ -764,7 +749,6 @@ def _hybrid(
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
         titled_lexical=titled_lexical,
-        titled_vector=titled_vector,
         named_context_only=asks_for_several(compiled.question),
         asks_when=is_when,
         limit=limits.fused_candidates,
@@ -801,7 +785,7 @@ def _hybrid(
     )
 
 
-# Hits each titled-chat leg returns (a group's few best matches; see ``_titled_legs``).
+# Hits the titled-chat leg returns (a group's few best matches; see ``_titled_leg``).
 TITLED_CANDIDATES = 10
 
 
@@ -818,19 +802,13 @@ def _titled_chat_ids(
     return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
 
 
-def _titled_legs(
-    *,
-    user: User,
-    compiled: CompiledQuery,
-    filters: SearchFilters,
-    chat_ids: tuple[int, ...],
-    query_vector: list[float] | None,
-    version: Any,
-    plan: SearchPlan | None,
-) -> tuple[list[LexicalHit], list[VectorHit]]:
-    """The lexical and vector legs again, inside the chats the question names by title: the
-    lexical leg with the question's other words (the title's words are true of every message
-    there), the vector leg with the question's vector (no second embedding)."""
+def _titled_leg(
+    *, user: User, compiled: CompiledQuery, filters: SearchFilters, chat_ids: tuple[int, ...]
+) -> list[LexicalHit]:
+    """The lexical leg again, inside the chats the question names by title whose messages
+    never say the title's words the question uses (a chat whose messages say them is found by
+    them already), with the question's other words. No vector leg: inside a busy group the
+    question's vector finds the group's chatter as readily as its answer."""
     stems = set().union(
         *(
             title_stems(title or "")
@@ -839,33 +817,30 @@ def _titled_legs(
             )
         )
     )
-    keywords = [
-        keyword
-        for keyword in compiled.keywords
-        if not all(word_stem(word) in stems for word in keyword.split())
-    ]
-    titled_filters = SearchFilters(chat_ids=chat_ids, start=filters.start, end=filters.end)
-    lexical: list[LexicalHit] = []
-    if keywords:
-        lexical = lexical_search(
-            user=user,
-            keywords=keywords,
-            filters=titled_filters,
-            term_cap=TITLED_CANDIDATES * 10,
-            limit=TITLED_CANDIDATES,
+    titled: list[str] = []
+    keywords: list[str] = []
+    for keyword in compiled.keywords:
+        is_title = all(word_stem(word) in stems for word in keyword.split())
+        (titled if is_title else keywords).append(keyword)
+    if not keywords or not titled:
+        return []
+    said = SearchQuery(titled[0], search_type="websearch", config=TEXT_SEARCH_CONFIG)
+    for keyword in titled[1:]:
+        said |= SearchQuery(keyword, search_type="websearch", config=TEXT_SEARCH_CONFIG)
+    saying = set(
+        Message.objects.filter(
+            user=user, chat_id__in=list(chat_ids), deleted_at__isnull=True, search_vector=said
         )
-    vector: list[VectorHit] = []
-    if query_vector is not None and version is not None:
-        vector = [
-            VectorHit(message_id=hit.message_id, similarity=hit.similarity)
-            for hit in vector_search(
-                user=user,
-                query_vector=query_vector,
-                limit=TITLED_CANDIDATES,
-                chat_ids=chat_ids,
-                time_range=(filters.start, filters.end),
-                index_version=version,
-                plan=plan,
-            )
-        ]
-    return lexical, vector
+        .values_list("chat_id", flat=True)
+        .distinct()
+    )
+    silent = tuple(pk for pk in chat_ids if pk not in saying)
+    if not silent:
+        return []
+    return lexical_search(
+        user=user,
+        keywords=keywords,
+        filters=SearchFilters(chat_ids=silent, start=filters.start, end=filters.end),
+        term_cap=TITLED_CANDIDATES * 10,
+        limit=TITLED_CANDIDATES,
+    )
