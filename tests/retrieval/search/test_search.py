@@ -602,3 +602,28 @@ def test_a_group_title_leg_needs_the_question_to_name_the_group(user):
     )
 
     assert _ids(result)[:2] == [decoy.pk, in_group.pk]
+
+
+def test_a_named_group_whose_messages_say_its_title_is_not_searched_again(user):
+    # Its messages carry the title's words: the whole-history legs find them by those words.
+    group = ChatFactory(user=user, kind=ChatKind.GROUP, title="Launch Room 🚀")
+    MessageFactory(chat=group, text="launch room is open, launch at 9", sent_at=T0)
+    MessageFactory(chat=group, text="the checklist is up", sent_at=T0 + dt.timedelta(hours=1))
+    MessageFactory(
+        chat=ChatFactory(user=user, kind=ChatKind.GROUP, title="Family"),
+        text="the checklist for grandma's visit is up, checklist done",
+        sent_at=T0 + dt.timedelta(hours=2),
+    )
+    compiled = _compiled("is the checklist up in the launch room?", ["checklist", "launch room"])
+
+    with_leg = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+    without = search(
+        user=user,
+        compiled=compiled,
+        now=NOW,
+        limits=replace(LIMITS, weights=replace(LIMITS.weights, titled_leg_weight=0.0)),
+    )
+
+    assert [c.fused_score for c in with_leg.candidates] == [
+        c.fused_score for c in without.candidates
+    ]
