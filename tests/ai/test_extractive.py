@@ -784,3 +784,12 @@ def test_an_ordinal_mark_after_a_number_folds_away():
     assert content_terms("2ºB still missing") == content_terms("2b still missing")
     assert "1a" in content_terms("la 1ª planta")
     assert "3c" in content_terms("class 3°C")
+
+
+def test_what_a_named_person_is_saying_is_no_deed_to_lift():
+    from claire.ai.local.extractive import _doer_turns
+
+    turns = (("Ana", "I'm saying we should go"), ("Bo", "the picnic is at Ana's"))
+    assert _doer_turns("what is Ana saying about the picnic?", turns) == [False, False]
+    assert _doer_turns("what is Ana bringing to the picnic?", turns) == [False, False]
+    assert _doer_turns("what's she making for the picnic?", (("Ana", "making a flan"),)) == [False]

@@ -628,10 +628,6 @@ def turn_weights(
             weights[index] = max(weights[index], max(earlier) + bonus)
     _lift_replies(question, turns, keys, shared, weights)
     doers = _doer_turns(question, turns)
-    weights = [
-        weight + ANSWER_TYPE_WEIGHT if weight > 0 and is_doer else weight
-        for weight, is_doer in zip(weights, doers, strict=True)
-    ]
     if asks_own_words(question):
         # "Where did I say I'd meet her?": the user's own message says it, not the one before.
         weights = [
@@ -640,9 +636,14 @@ def turn_weights(
             else weight
             for weight, (sender, _text) in zip(weights, turns, strict=True)
         ]
-    return _answers_first(
-        weights, [has_shape or is_doer for has_shape, is_doer in zip(shaped, doers, strict=True)]
-    )
+    weights = _answers_first(weights, shaped)
+    # The named person telling what they do answers, however many of the occasion's words
+    # another message repeats: their turns lead all others.
+    best = max(weights, default=0.0)
+    return [
+        weight + best if is_doer and weight > 0 else weight
+        for weight, is_doer in zip(weights, doers, strict=True)
+    ]
 
 
 # Nouns that name the kind of answer a question asks for ("what time", "what bakery").
@@ -710,6 +711,12 @@ _ASKED_DEED = re.compile(
     r"|\bwhat\s+(?:did|does|do|will|would|should)\s+([\w'\u2019-]+)\s+([a-z]{3,})\b",
     re.IGNORECASE,
 )
+# Verbs of saying and thinking: what someone says is read by ``_lift_replies``.
+_SAYING = re.compile(
+    r"(?:say|said|saying|tell|telling|told|text|texting|write|writing|wrote|ask|asking"
+    r"|mention|mentioning|think|thinking|talk|talking|mean|meaning)$",
+    re.IGNORECASE,
+)
 # Words standing for no one in particular where a name would be.
 _NOT_A_DOER = frozenset(
     ["i", "you", "we", "they", "he", "she", "it", "everyone", "anyone", "someone", "people"]
@@ -720,15 +727,15 @@ def _doer_turns(question: str, turns: Sequence[tuple[str, str]]) -> list[bool]:
     """For a question about what one named person does ("what's Ana making for the picnic?"),
     which turns are that person's own and use the verb asked, in any form ("I'll make a
     flan"): they tell what the person does, where other turns only share the occasion's words
-    ("the picnic moved to Ana's"), so they count as giving the kind of answer asked. Verbs of
-    saying are left to ``_lift_replies``."""
+    ("the picnic moved to Ana's"), so ``turn_weights`` puts them first. Verbs of saying are
+    left to ``_lift_replies``."""
     doers = [False] * len(turns)
     match = _ASKED_DEED.search(question)
     if match is None:
         return doers
     name = match.group(1) or match.group(3)
     verb = match.group(2) or match.group(4)
-    if _fold(name) in _NOT_A_DOER or _ASKED_OF.search(question):
+    if _fold(name) in _NOT_A_DOER or _ASKED_OF.search(question) or _SAYING.match(verb):
         return doers
     subject = set(content_terms(name))
     verbs = set(content_terms(verb))
