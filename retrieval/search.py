@@ -707,10 +707,19 @@ def _hybrid(
         lexical_ms += (time.perf_counter() - started) * 1000
 
     titled_lexical: list[LexicalHit] = []
+    titled_vector: list[VectorHit] = []
     titled = _titled_chat_ids(user=user, compiled=compiled, filters=filters)
     if titled and limits.weights.titled_leg_weight:
         started = time.perf_counter()
-        titled_lexical = _titled_leg(user=user, compiled=compiled, filters=filters, chat_ids=titled)
+        titled_lexical, titled_vector = _titled_legs(
+            user=user,
+            compiled=compiled,
+            filters=filters,
+            chat_ids=titled,
+            query_vector=query_vector,
+            version=version,
+            plan=limits.vector_plan or (searched.plan if searched else None),
+        )
         lexical_ms += (time.perf_counter() - started) * 1000
 
     started = time.perf_counter()
@@ -719,7 +728,14 @@ def _hybrid(
     union = list(
         dict.fromkeys(
             message_id
-            for leg in (lexical, vector, ranged_lexical, ranged_vector, titled_lexical)
+            for leg in (
+                lexical,
+                vector,
+                ranged_lexical,
+                ranged_vector,
+                titled_lexical,
+                titled_vector,
+            )
             for message_id in (hit.message_id for hit in leg)
         )
     )
@@ -749,6 +765,7 @@ def _hybrid(
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
         titled_lexical=titled_lexical,
+        titled_vector=titled_vector,
         named_context_only=asks_for_several(compiled.question),
         asks_when=is_when,
         limit=limits.fused_candidates,
@@ -785,7 +802,7 @@ def _hybrid(
     )
 
 
-# Hits the titled-chat leg returns (a group's few best matches; see ``_titled_leg``).
+# Hits each titled-chat leg returns (a group's few best matches; see ``_titled_legs``).
 TITLED_CANDIDATES = 10
 
 
@@ -802,13 +819,20 @@ def _titled_chat_ids(
     return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
 
 
-def _titled_leg(
-    *, user: User, compiled: CompiledQuery, filters: SearchFilters, chat_ids: tuple[int, ...]
-) -> list[LexicalHit]:
-    """The lexical leg again, inside the chats the question names by title whose messages
-    never say the title's words the question uses (a chat whose messages say them is found by
-    them already), with the question's other words. No vector leg: inside a busy group the
-    question's vector finds the group's chatter as readily as its answer."""
+def _titled_legs(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    filters: SearchFilters,
+    chat_ids: tuple[int, ...],
+    query_vector: list[float] | None,
+    version: Any,
+    plan: SearchPlan | None,
+) -> tuple[list[LexicalHit], list[VectorHit]]:
+    """The lexical and vector legs again, inside the chats the question names by title whose
+    messages never say the title's words the question uses (a chat whose messages say them is
+    found by them already): the lexical leg with the question's other words, the vector leg
+    with the question's vector (no second embedding)."""
     stems = set().union(
         *(
             title_stems(title or "")
@@ -822,8 +846,8 @@ def _titled_leg(
     for keyword in compiled.keywords:
         is_title = all(word_stem(word) in stems for word in keyword.split())
         (titled if is_title else keywords).append(keyword)
-    if not keywords or not titled:
-        return []
+    if not titled:
+        return [], []
     said = SearchQuery(titled[0], search_type="websearch", config=TEXT_SEARCH_CONFIG)
     for keyword in titled[1:]:
         said |= SearchQuery(keyword, search_type="websearch", config=TEXT_SEARCH_CONFIG)
@@ -836,11 +860,28 @@ def _titled_leg(
     )
     silent = tuple(pk for pk in chat_ids if pk not in saying)
     if not silent:
-        return []
-    return lexical_search(
-        user=user,
-        keywords=keywords,
-        filters=SearchFilters(chat_ids=silent, start=filters.start, end=filters.end),
-        term_cap=TITLED_CANDIDATES * 10,
-        limit=TITLED_CANDIDATES,
-    )
+        return [], []
+    lexical: list[LexicalHit] = []
+    if keywords:
+        lexical = lexical_search(
+            user=user,
+            keywords=keywords,
+            filters=SearchFilters(chat_ids=silent, start=filters.start, end=filters.end),
+            term_cap=TITLED_CANDIDATES * 10,
+            limit=TITLED_CANDIDATES,
+        )
+    vector: list[VectorHit] = []
+    if query_vector is not None and version is not None:
+        vector = [
+            VectorHit(message_id=hit.message_id, similarity=hit.similarity)
+            for hit in vector_search(
+                user=user,
+                query_vector=query_vector,
+                limit=TITLED_CANDIDATES,
+                chat_ids=silent,
+                time_range=(filters.start, filters.end),
+                index_version=version,
+                plan=plan,
+            )
+        ]
+    return lexical, vector
