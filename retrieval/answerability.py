@@ -102,7 +102,7 @@ from django.db import connection
 
 from claire.accounts.models import User
 from claire.ai.local.spans import is_kin_word
-from conversations.models import TEXT_SEARCH_CONFIG, Platform
+from conversations.models import TEXT_SEARCH_CONFIG, Chat, Person, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
@@ -437,7 +437,13 @@ def _term_coverage(
         if matches:
             for message_id in message_ids:
                 covered[message_id] = covered.get(message_id, 0.0) + weights[term] / total
-    named = tuple(row[0] for row in rows if not row[1] and (row[6] or _is_platform(row[0])))
+    unmatched = [row[0] for row in rows if not row[1] and not row[6]]
+    said_as_name = _written_as_name(user=user, terms=unmatched) if unmatched else set()
+    named = tuple(
+        row[0]
+        for row in rows
+        if not row[1] and (row[6] or _is_platform(row[0]) or row[0] in said_as_name)
+    )
     return _TermCoverage(
         unknown=tuple(row[0] for row in rows if not row[1] and not row[3] and row[0] not in named),
         misspelled=tuple(row[0] for row in rows if not row[1] and row[3] and row[0] not in named),
@@ -449,6 +455,23 @@ def _term_coverage(
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
         texts=({int(key): text for key, text in (rows[0][7] or {}).items()} if rows else None),
     )
+
+
+def _written_as_name(*, user: User, terms: list[str]) -> set[str]:
+    """The terms that are a word of one of the user's chat titles or contact names once
+    accents are set aside: the text search configuration keeps accents, and people type a
+    group called "Café Lectura" as "cafe" (the query above matches the rest, stemmed)."""
+    wanted = {fold_text(term): term for term in terms}
+    found: set[str] = set()
+    titles = Chat.objects.filter(user=user, is_excluded_from_ai=False).values_list(
+        "title", flat=True
+    )
+    names = Person.objects.filter(user=user).values_list("display_name", flat=True)
+    for text in [*titles, *names]:
+        for word in re.findall(r"[a-z0-9]+", fold_text(text or "")):
+            if word in wanted:
+                found.add(wanted[word])
+    return found
 
 
 _PLATFORM_WORDS = frozenset(

@@ -4,7 +4,9 @@ For a message ``d`` with rank ``r_leg(d)`` (1 = best) in a leg it appears in::
 
     legs(d)  = sum over legs of  w_leg / (k + r_leg(d))
                (with a question's time range as a preference, the lexical and vector legs
-               searched again inside it count as two more legs of weight range_leg_weight)
+               searched again inside it count as two more legs of weight range_leg_weight;
+               with a group chat the question names by title, the legs searched again in
+               it count as two more of weight titled_leg_weight)
     fused(d) = legs(d)
              + reply_share  * legs(previous(d))      # d answers a message that matched
              + prompt_share * legs(next(d))          # d is answered by a message that matched
@@ -104,6 +106,10 @@ class FusionWeights:
     # question's time range, widened by the days in which people tell of an event
     # (``retrieval.search``); 0 leaves them out.
     range_leg_weight: float = 0.5
+    # Weight of each titled-chat leg: the legs searched again inside the group chats the
+    # question names by title ("the book club"), whose messages rarely repeat the title
+    # (``retrieval.search``); 0 leaves them out.
+    titled_leg_weight: float = 0.5
     # A message that says when, for a question that asks when (docs/EVALS.md).
     time_answer_boost: float = 0.5
     vector_min_similarity: float = 0.25
@@ -144,6 +150,8 @@ def fuse(
     preferred_range: tuple[datetime | None, datetime | None] | None = None,
     ranged_lexical: Sequence[LexicalHit] = (),
     ranged_vector: Sequence[VectorHit] = (),
+    titled_lexical: Sequence[LexicalHit] = (),
+    titled_vector: Sequence[VectorHit] = (),
     named_context_only: bool = False,
     asks_when: bool = False,
     limit: int,
@@ -156,7 +164,9 @@ def fuse(
     either end open) get ``time_range_boost``. ``ranged_lexical`` and ``ranged_vector`` are the
     legs searched again inside that range: each adds ``range_leg_weight / (k + rank)`` for its
     hits, under the same relevance floor, so a message the whole-history legs ranked too low
-    to keep can still be found among the few sent at the time asked about.
+    to keep can still be found among the few sent at the time asked about. ``titled_lexical``
+    and ``titled_vector`` are the legs searched again inside the group chats the question
+    names by title, each adding ``titled_leg_weight / (k + rank)`` the same way.
 
     ``named_context_only`` (a question that asks for several things a named person did or
     has, ``retrieval.search.asks_for_several``): only the named people's own messages inherit
@@ -181,6 +191,18 @@ def fuse(
         ):
             leg_scores[vector_hit.message_id] = leg_scores.get(vector_hit.message_id, 0.0) + (
                 weights.range_leg_weight / (weights.rrf_k + rank)
+            )
+    for rank, hit in enumerate(titled_lexical, start=1):
+        if hit.message_id in facts:
+            leg_scores[hit.message_id] = leg_scores.get(hit.message_id, 0.0) + (
+                weights.titled_leg_weight / (weights.rrf_k + rank)
+            )
+    for rank, vector_hit in enumerate(titled_vector, start=1):
+        if vector_hit.message_id in facts and (
+            vector_hit.similarity >= weights.vector_min_similarity
+        ):
+            leg_scores[vector_hit.message_id] = leg_scores.get(vector_hit.message_id, 0.0) + (
+                weights.titled_leg_weight / (weights.rrf_k + rank)
             )
     for message_id in lexical_ranks.keys() | vector_ranks.keys():
         if message_id not in facts:

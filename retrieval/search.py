@@ -38,13 +38,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 
 from claire.accounts.models import User
 from claire.ai.embeddings import embed_many_with, embedding_candidate
 from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
-from conversations.models import TEXT_SEARCH_CONFIG
+from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message
 from indexing.selectors import SearchPlan, active_search_version, vector_search
 from retrieval.fusion import (
     CandidateFacts,
@@ -61,6 +62,7 @@ from retrieval.lexical import (
     filters_sql,
     lexical_search,
 )
+from retrieval.memory.chatnames import chats_named, title_stems, word_stem
 from retrieval.types import CompiledQuery, Route, ScopeMode, TimeTarget
 
 logger = logging.getLogger(__name__)
@@ -727,13 +729,36 @@ def _hybrid(
         )
         lexical_ms += (time.perf_counter() - started) * 1000
 
+    titled_lexical: list[LexicalHit] = []
+    titled_vector: list[VectorHit] = []
+    titled = _titled_chat_ids(user=user, compiled=compiled, filters=filters)
+    if titled and limits.weights.titled_leg_weight:
+        started = time.perf_counter()
+        titled_lexical, titled_vector = _titled_legs(
+            user=user,
+            compiled=compiled,
+            filters=filters,
+            chat_ids=titled,
+            query_vector=query_vector,
+            version=version,
+            plan=limits.vector_plan or (searched.plan if searched else None),
+        )
+        lexical_ms += (time.perf_counter() - started) * 1000
+
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
     is_when = asks_when(compiled.question)
     union = list(
         dict.fromkeys(
             message_id
-            for leg in (lexical, vector, ranged_lexical, ranged_vector)
+            for leg in (
+                lexical,
+                vector,
+                ranged_lexical,
+                ranged_vector,
+                titled_lexical,
+                titled_vector,
+            )
             for message_id in (hit.message_id for hit in leg)
         )
     )
@@ -762,6 +787,8 @@ def _hybrid(
         preferred_range=preferred_range,
         ranged_lexical=ranged_lexical,
         ranged_vector=ranged_vector,
+        titled_lexical=titled_lexical,
+        titled_vector=titled_vector,
         named_context_only=asks_for_several(compiled.question),
         asks_when=is_when,
         limit=limits.fused_candidates,
@@ -796,3 +823,88 @@ def _hybrid(
             fusion_ms=fusion_ms,
         ),
     )
+
+
+# Hits each titled-chat leg returns (a group's few best matches; see ``_titled_legs``).
+TITLED_CANDIDATES = 10
+
+
+def _titled_chat_ids(
+    *, user: User, compiled: CompiledQuery, filters: SearchFilters
+) -> tuple[int, ...]:
+    """The group chats a question names by their title or part of it ("what are we reading
+    for the book club?" names "Book Club 📚 Riverside"; ``memory.chatnames.chats_named``),
+    when its scope does not already pick the chats. A message rarely repeats its group's
+    title ("next pick: a thriller" in the book club), so the title is where such a question's
+    words are."""
+    if filters.chat_ids is not None or not compiled.question.strip():
+        return ()
+    return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
+
+
+def _titled_legs(
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    filters: SearchFilters,
+    chat_ids: tuple[int, ...],
+    query_vector: list[float] | None,
+    version: Any,
+    plan: SearchPlan | None,
+) -> tuple[list[LexicalHit], list[VectorHit]]:
+    """The lexical and vector legs again, inside the chats the question names by title whose
+    messages never say the title's words the question uses (a chat whose messages say them is
+    found by them already): the lexical leg with the question's other words, the vector leg
+    with the question's vector (no second embedding)."""
+    stems = set().union(
+        *(
+            title_stems(title or "")
+            for title in Chat.objects.filter(user=user, pk__in=list(chat_ids)).values_list(
+                "title", flat=True
+            )
+        )
+    )
+    titled: list[str] = []
+    keywords: list[str] = []
+    for keyword in compiled.keywords:
+        is_title = all(word_stem(word) in stems for word in keyword.split())
+        (titled if is_title else keywords).append(keyword)
+    if not titled:
+        return [], []
+    said = SearchQuery(titled[0], search_type="websearch", config=TEXT_SEARCH_CONFIG)
+    for keyword in titled[1:]:
+        said |= SearchQuery(keyword, search_type="websearch", config=TEXT_SEARCH_CONFIG)
+    saying = set(
+        Message.objects.filter(
+            user=user, chat_id__in=list(chat_ids), deleted_at__isnull=True, search_vector=said
+        )
+        .values_list("chat_id", flat=True)
+        .distinct()
+    )
+    silent = tuple(pk for pk in chat_ids if pk not in saying)
+    if not silent:
+        return [], []
+    lexical: list[LexicalHit] = []
+    if keywords:
+        lexical = lexical_search(
+            user=user,
+            keywords=keywords,
+            filters=SearchFilters(chat_ids=silent, start=filters.start, end=filters.end),
+            term_cap=TITLED_CANDIDATES * 10,
+            limit=TITLED_CANDIDATES,
+        )
+    vector: list[VectorHit] = []
+    if query_vector is not None and version is not None:
+        vector = [
+            VectorHit(message_id=hit.message_id, similarity=hit.similarity)
+            for hit in vector_search(
+                user=user,
+                query_vector=query_vector,
+                limit=TITLED_CANDIDATES,
+                chat_ids=silent,
+                time_range=(filters.start, filters.end),
+                index_version=version,
+                plan=plan,
+            )
+        ]
+    return lexical, vector

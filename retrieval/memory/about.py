@@ -452,16 +452,23 @@ def _name_findings(
         # The contact as saved, its emoji left out ("Bix 🐝" is "Bix").
         lead = " ".join(_name_words(named[0].display_name)) or name
         where = f" in {title}" if title else ""
-        finding = Finding(
-            text=f"{lead} is {display}: the same contact writes as {display}{where}.",
-            message_ids=tuple(ids),
-        )
-        return [finding], ids
+        text = f"{lead} is {display}: the same contact writes as {display}{where}"
+        stated = _name_stated(user=user, person_ids=person_ids, full_name=display)
+        if stated is not None:
+            # A message that says the name is what proves it; the sender label only shows it.
+            pk, sender, stated_title = stated
+            text += f", and {sender} calls them {display}" + (
+                f" in {stated_title}" if stated_title else ""
+            )
+            ids = [pk, *(i for i in ids if i != pk)]
+        return [Finding(text=text + ".", message_ids=tuple(ids))], ids
     linked = linked_full_name(user=user, person_ids=person_ids, lead=name or named[0].display_name)
     if linked is not None:
-        return [Finding(text=linked.sentence + ".", message_ids=linked.message_ids)], list(
-            linked.message_ids
-        )
+        ids = list(linked.message_ids)
+        stated = _name_stated(user=user, person_ids=person_ids, full_name=linked.full_name)
+        if stated is not None:
+            ids = [stated[0], *(i for i in ids if i != stated[0])]
+        return [Finding(text=linked.sentence + ".", message_ids=tuple(ids))], ids
     said = _full_name_said(user=user, person_ids=person_ids, people=named)
     if said is None:
         return _called_name_findings(user=user, person_ids=person_ids, name=name)
@@ -528,6 +535,43 @@ def _sent_under_full_name(
     display = max(counts, key=lambda key: (counts[key], key))
     under = [(pk, title) for pk, sender_name, title, _text in rows if sender_name == display]
     return display, under[0][1], [pk for pk, _title in under[:ABOUT_CITED]]
+
+
+def _name_stated(
+    *, user: User, person_ids: Sequence[int], full_name: str
+) -> tuple[int, str, str] | None:
+    """The first message by someone other than the person, in a chat the person is in, whose
+    text says ``full_name`` as whole words ("OLA NOVAK IS 30??" in the birthday group): the
+    message that states a nickname's real name. Its id, who wrote it ("you" for the user) and
+    its chat's title; ``None`` when no such message says it."""
+    words = [fold_text(word) for word in _name_words(full_name)]
+    if len(words) < 2:
+        return None
+    chats = ChatParticipant.objects.filter(
+        chat__user=user, chat__is_excluded_from_ai=False, person_id__in=list(person_ids)
+    ).values_list("chat_id", flat=True)
+    pattern = (
+        r"(^|[^[:alnum:]])" + r"\s+".join(re.escape(word) for word in words) + r"([^[:alnum:]]|$)"
+    )
+    rows = (
+        Message.objects.filter(
+            user=user, chat_id__in=list(chats), deleted_at__isnull=True, text__iregex=pattern
+        )
+        .exclude(sender_person_id__in=list(person_ids))
+        .select_related("sender_person", "chat")
+        .order_by("sent_at", "pk")[:ABOUT_MESSAGES_READ]
+    )
+    for row in rows:
+        if suspicious_text(row.text or ""):
+            continue
+        sender = (
+            "you"
+            if row.is_from_self
+            else " ".join(_name_words(row.sender_person.display_name if row.sender_person else ""))
+            or "someone"
+        )
+        return row.pk, sender, row.chat.title
+    return None
 
 
 def _full_name_said(

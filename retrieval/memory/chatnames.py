@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person
@@ -88,7 +89,15 @@ def chats_named(*, user: User, question: str, groups_only: bool = False) -> list
             named.append(pk)
     if named:
         return named
-    partly = _partly_titled(folded, rows, people_words=_people_words(user))
+    known: list[frozenset[str]] = []
+
+    def people_words() -> frozenset[str]:
+        # Read once, and only when a lone title word is said after "on / in / from / at".
+        if not known:
+            known.append(_people_words(user))
+        return known[0]
+
+    partly = _partly_titled(folded, rows, people_words=people_words)
     if partly:
         return partly
     described = described_stems(folded)
@@ -154,7 +163,7 @@ def _people_words(user: User) -> frozenset[str]:
 
 
 def _partly_titled(
-    folded: str, rows: list[tuple[int, str, str]], *, people_words: frozenset[str]
+    folded: str, rows: list[tuple[int, str, str]], *, people_words: Callable[[], frozenset[str]]
 ) -> list[int]:
     """Chats the question names by part of their title: two or more consecutive title words
     ("the book club" for "Book Club 📚 Fitzroy"), or one longer title word after "on / in /
@@ -179,7 +188,7 @@ def _partly_titled(
 
 
 def _longest_run_said(
-    folded: str, words: list[str], *, single: bool, people_words: frozenset[str]
+    folded: str, words: list[str], *, single: bool, people_words: Callable[[], frozenset[str]]
 ) -> int:
     longest = 0
     for start in range(len(words)):
@@ -195,9 +204,9 @@ def _longest_run_said(
                 single
                 and len(run[0]) >= PARTIAL_WORD_MIN
                 and run[0] not in _TIME_WORDS
-                and run[0] not in people_words
                 and not run[0].isdigit()
                 and re.search(rf"\b{_AFTER_PLACE_WORD}{phrase}(?!\w)", folded)
+                and run[0] not in people_words()
             ):
                 longest = 1
     return longest

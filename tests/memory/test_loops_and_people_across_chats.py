@@ -329,3 +329,56 @@ def test_a_group_question_right_after_the_user_spoke_is_asked_of_them(user):
         LoopKind.QUESTION_TO_USER,
         message_row(user, "book club", "2").pk,
     )
+
+
+@pytest.mark.parametrize(
+    ("nickname", "full_name", "group", "said", "question"),
+    [
+        ("Biscuit", "Joao Silva", "Biscuit turns 40", "JOAO SILVA IS 40?? wow", "real name"),
+        (
+            "Moth",
+            "Ines Varga",
+            "Moth's farewell",
+            "ok who invited Ines Varga's mum lol",
+            "full name",
+        ),
+        (
+            "Tank",
+            "Petra Holm",
+            "Tank goes to Oslo",
+            "Petra Holm leaving us!! 😭",
+            "actual name",
+        ),
+    ],
+)
+def test_a_nicknames_real_name_cites_the_message_that_says_it(
+    user, nickname, full_name, group, said, question
+):
+    # The same human writes by email under the full name; a friend says the name in the
+    # group named after them. The message that says the name is what proves it.
+    party = chat_of(group, nickname, "Lena", kind=ChatKind.GROUP)
+    ingest(
+        user,
+        party,
+        say("1", T0, "party on Saturday, come!", sender=nickname),
+        say("2", T0 + timedelta(minutes=2), said, sender="Lena"),
+    )
+    mail = chat_of(f"mail-{nickname}", full_name, platform="email")
+    ingest(
+        user,
+        mail,
+        say(
+            "3",
+            T0 + timedelta(days=1),
+            "thanks for coming, the photos are lovely",
+            sender=full_name,
+            platform="email",
+        ),
+    )
+    ids_of = [_person(user, nickname).pk, _person(user, full_name).pk]
+    (finding,), ids = about_findings(
+        user=user, person_ids=ids_of, name=nickname, question=f"what's {nickname}'s {question}?"
+    )
+    assert finding.text.startswith(f"{nickname} is {full_name}")
+    assert f"Lena calls them {full_name}" in finding.text
+    assert ids[0] == message_row(user, group, "2").pk

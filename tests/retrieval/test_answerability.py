@@ -830,6 +830,38 @@ def test_a_descriptor_as_the_question_writes_it_is_no_topic_word(user):
     assert topic_terms(compiled) == ["quilt"]
 
 
+def test_a_question_word_written_without_the_accents_of_a_group_title_names_the_group(user):
+    from conversations.models import ChatKind
+    from retrieval.answerability import _written_as_name
+
+    for title in ("Pádel martes 🎾", "Café Lectura 📚", "Ñandú runners"):
+        ingest(
+            user, chat_of(title, "Iker", kind=ChatKind.GROUP), say("1", T0, "hola", sender="Iker")
+        )
+    ingest(user, chat_of("dm-zoe", "Zoë Brontë"), say("1", T0, "hi", sender="Zoë Brontë"))
+    assert _written_as_name(user=user, terms=["padel", "cafe", "nandu", "zoe", "tennis"]) == {
+        "padel",
+        "cafe",
+        "nandu",
+        "zoe",
+    }
+
+
+def test_a_tournament_asked_of_the_padel_group_is_not_an_unknown_topic(user):
+    from conversations.models import ChatKind
+
+    group = chat_of("Pádel martes 🎾", "Iker", "Ane", kind=ChatKind.GROUP)
+    ingest(
+        user,
+        group,
+        say("1", T0, "tournament on saturday at 10, pairs", sender="Iker"),
+        say("2", T0 + timedelta(days=4), "Semis!! lost 6-4 7-5 but what a match", sender="Ane"),
+    )
+    retrieval = _ask(user, "how did we do in the padel tournament?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
+
+
 def test_a_list_question_is_not_judged_by_who_told_the_best_candidates():
     told = {"people_best_coverage": 0.9, "people_best_similarity": 0.5}
     # One fact: what is told of someone else decides.

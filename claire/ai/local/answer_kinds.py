@@ -84,7 +84,23 @@ _FREQUENCY = re.compile(
     r"|\bcada\s+(?:\d+|dos|tres|dia|semana)\b|\btous\s+les\b|\bogni\b|\balle\s+\d+\b",
     re.IGNORECASE,
 )
+# How a contest came out: a score ("6-4", "3 - 1"), a win or a loss, a place or a round reached.
+_RESULT = re.compile(
+    r"(?<![\d:/.])\d{1,2}\s*[-\u2013]\s*\d{1,2}(?![\d:/.])"
+    r"|\b(?:won|win|wins|lost|lose|beat|beaten|drew|draw|tied|placed|finished|podium|medal\w*"
+    r"|champions?|runners?[- ]up|(?:semi|quarter)[- ]?finals?|semis|finals?|finalists?"
+    r"|came\s+(?:first|second|third|fourth|last)|\d+(?:st|nd|rd|th)\s+place|knocked\s+out)\b",
+    re.IGNORECASE,
+)
+# "How did we do in the tournament?", "how did Ana do at the race", "who won", "what was the
+# score": how a contest came out.
+_ASKS_RESULT = re.compile(
+    r"\bhow\s+did\s+(?:[\w'-]+\s+){1,2}?do\b|\bwho\s+won\b|\bdid\s+[\w'-]+\s+win\b"
+    r"|\bwhat\s+was\s+the\s+(?:score|result)\b|\bhow\s+far\s+did\s+[\w'-]+\s+get\b",
+    re.IGNORECASE,
+)
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (_ASKS_RESULT, _RESULT),
     # "How often do I water them?": a frequency.
     (re.compile(r"\bhow\s+(?:often|frequently|regularly)\b", re.I), _FREQUENCY),
     # "What was my 10k time?", "how long did the drive take?": a time taken.
@@ -117,7 +133,8 @@ _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 # "what was wrong in the end"): a later message that resolves an earlier one answers them.
 _OUTCOME_QUESTION = re.compile(
     r"\b(?:end|ended|ends|wind|wound)\s+up\b|\bturn(?:ed|s)?\s+out\b|\bin\s+the\s+end\b|"
-    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b",
+    r"\b(?:finally|eventually|actually|ultimately)\b|\bwrong\b|\bhow\s+did\b.*\bgo\b"
+    r"|\bhow\s+did\s+(?:[\w'-]+\s+){1,2}?do\b",
     re.IGNORECASE,
 )
 

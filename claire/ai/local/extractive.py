@@ -85,8 +85,13 @@ _NUMBERED = re.compile(r"^\d{1,3}\. ")
 _ACTION_PATTERN = re.compile(r"^\s*(please\s+)?(draft|write|send|reply|message)\b", re.IGNORECASE)
 
 
+# An ordinal or degree mark between a number and a letter ("2ºB", "3°C"): people type the
+# class "2ºB" as "2b". A mark that ends the word ("1ª") folds to its letter as usual.
+_ORDINAL_MARK = re.compile(r"(?<=\d)[\u00ba\u00aa\u00b0](?=[^\W\d_])")
+
+
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower())
+    decomposed = unicodedata.normalize("NFKD", _ORDINAL_MARK.sub("", text.lower()))
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
@@ -122,18 +127,42 @@ class _Sentence:
     position: int
     text: str
     terms: frozenset[str]
+    # The words of its chat's title ("Riverside Book Club"): ``title_weight``.
+    title_terms: frozenset[str] = frozenset()
 
 
 def _sentences(evidence: Sequence[EvidenceSource]) -> list[_Sentence]:
     sentences = []
     for rank, source in enumerate(evidence):
         sender_terms = frozenset(content_terms(source.sender))
+        title_terms = frozenset(content_terms(source.chat_title))
         for position, piece in enumerate(_SENTENCE_PATTERN.split(source.text.strip())):
             piece = piece.strip()
             if piece:
                 terms = frozenset(content_terms(piece)) | sender_terms
-                sentences.append(_Sentence(source, rank, position, piece, terms))
+                sentences.append(_Sentence(source, rank, position, piece, terms, title_terms))
     return sentences
+
+
+def title_weight(
+    question_terms: set[str],
+    said: Sequence[frozenset[str]],
+    titles: Sequence[frozenset[str]],
+) -> list[float]:
+    """What each item (a sentence, a turn) earns from its chat's title: a question word no
+    item says (in its text or sender's name) but some items' chat title holds ("how did we do
+    in the padel tournament?", asked of a group titled "Padel Tuesdays" whose messages never
+    write the word) counts for the items of those chats as a word they said would, the rarer
+    among titles the heavier. A word any message says is left to the messages."""
+    total = len(titles)
+    spoken = set().union(*said) if said else set()
+    unsaid = {term for term in question_terms if term not in spoken}
+    if not unsaid or not total:
+        return [0.0] * total
+    frequency = Counter(term for terms in titles for term in terms if term in unsaid)
+    return [
+        sum(math.log(1 + total / frequency[term]) for term in unsaid & terms) for terms in titles
+    ]
 
 
 def _quote(text: str) -> str:
@@ -395,16 +424,21 @@ def _quoted_answer(question: str, evidence: Sequence[EvidenceSource], timezone: 
     sentences = _sentences(evidence)
     document_frequency = Counter(term for sentence in sentences for term in sentence.terms)
     total = len(sentences)
+    titled = title_weight(
+        question_terms,
+        [sentence.terms for sentence in sentences],
+        [sentence.title_terms for sentence in sentences],
+    )
 
-    def score(sentence: _Sentence) -> float:
-        weight = _term_weight(question_terms, sentence.terms, document_frequency, total)
+    def score(sentence: _Sentence, title: float) -> float:
+        weight = _term_weight(question_terms, sentence.terms, document_frequency, total) + title
         # Retrieval already ranked the sources; among equals, prefer its order.
         return weight + 0.01 / (1 + sentence.source_rank) if weight > 0 else 0.0
 
     # A message is as relevant as its best sentence; its excerpt is built from its best ones.
     by_source: dict[str, list[tuple[float, _Sentence]]] = {}
-    for sentence in sentences:
-        value = score(sentence)
+    for sentence, title in zip(sentences, titled, strict=True):
+        value = score(sentence, title)
         if value > 0:
             by_source.setdefault(sentence.source.label, []).append((value, sentence))
     ranked = sorted(
@@ -535,9 +569,11 @@ def turn_weights(
     turns: Sequence[tuple[str, str]],
     *,
     windows: Sequence[object] | None = None,
+    titles: Sequence[str] | None = None,
 ) -> list[float]:
     """How well each (sender, text) turn answers ``question``: the question's words it shares
-    (its sender's name included; a word only begun counts ``PREFIX_SHARE``), each weighing
+    (its sender's name included; a word only begun counts ``PREFIX_SHARE``; a word only its
+    chat's title holds, one per turn in ``titles``, as ``title_weight`` says), each weighing
     more the rarer it is among ``turns``, plus ``ANSWER_TYPE_WEIGHT`` when it gives the kind
     of answer asked for. A turn that gives that kind of answer within ``FOLLOW_UP_TURNS``
     after a matching turn of the same window (``windows``: one key per turn; all one window
@@ -558,6 +594,17 @@ def turn_weights(
     keys = list(windows) if windows is not None else [None] * total
     shaped = [any(shape.search(text) for shape in shapes) for _sender, text in turns]
     shared = [_term_weight(question_terms, terms, frequency, total) for terms in terms_of]
+    if titles is not None:
+        shared = [
+            weight + title
+            for weight, title in zip(
+                shared,
+                title_weight(
+                    question_terms, terms_of, [frozenset(content_terms(t)) for t in titles]
+                ),
+                strict=True,
+            )
+        ]
     head = _asked_head(question)
     if head:
         # The thing whose amount is asked counts twice: "gas" in "how much was gas for the
@@ -580,6 +627,7 @@ def turn_weights(
         if has_shape and earlier:
             weights[index] = max(weights[index], max(earlier) + bonus)
     _lift_replies(question, turns, keys, shared, weights)
+    doers = _doer_turns(question, turns)
     if asks_own_words(question):
         # "Where did I say I'd meet her?": the user's own message says it, not the one before.
         weights = [
@@ -588,7 +636,14 @@ def turn_weights(
             else weight
             for weight, (sender, _text) in zip(weights, turns, strict=True)
         ]
-    return _answers_first(weights, shaped)
+    weights = _answers_first(weights, shaped)
+    # The named person telling what they do answers, however many of the occasion's words
+    # another message repeats: their turns lead all others.
+    best = max(weights, default=0.0)
+    return [
+        weight + best if is_doer and weight > 0 else weight
+        for weight, is_doer in zip(weights, doers, strict=True)
+    ]
 
 
 # Nouns that name the kind of answer a question asks for ("what time", "what bakery").
@@ -649,6 +704,53 @@ def _lift_replies(
                 break
 
 
+# "What's Ana making for the picnic?", "what is Bo bringing", "what did Ana cook?", "what will
+# Bo order": the question asks what one person does; the name, then the verb asked.
+_ASKED_DEED = re.compile(
+    r"\bwhat(?:'s|\u2019s|\s+is|\s+was|\s+are|\s+were)\s+([\w'\u2019-]+)\s+([a-z]+ing)\b"
+    r"|\bwhat\s+(?:did|does|do|will|would|should)\s+([\w'\u2019-]+)\s+([a-z]{3,})\b",
+    re.IGNORECASE,
+)
+# Verbs of saying and thinking: what someone says is read by ``_lift_replies``.
+_SAYING = re.compile(
+    r"(?:say|said|saying|tell|telling|told|text|texting|write|writing|wrote|ask|asking"
+    r"|mention|mentioning|think|thinking|talk|talking|mean|meaning)$",
+    re.IGNORECASE,
+)
+# Words standing for no one in particular where a name would be.
+_NOT_A_DOER = frozenset(
+    ["i", "you", "we", "they", "he", "she", "it", "everyone", "anyone", "someone", "people"]
+)
+
+
+def _doer_turns(question: str, turns: Sequence[tuple[str, str]]) -> list[bool]:
+    """For a question about what one named person does ("what's Ana making for the picnic?"),
+    which turns are that person's own and use the verb asked, in any form ("I'll make a
+    flan"): they tell what the person does, where other turns only share the occasion's words
+    ("the picnic moved to Ana's"), so ``turn_weights`` puts them first. Verbs of saying are
+    left to ``_lift_replies``."""
+    doers = [False] * len(turns)
+    match = _ASKED_DEED.search(question)
+    if match is None:
+        return doers
+    name = match.group(1) or match.group(3)
+    verb = match.group(2) or match.group(4)
+    if _fold(name) in _NOT_A_DOER or _ASKED_OF.search(question) or _SAYING.match(verb):
+        return doers
+    subject = set(content_terms(name))
+    verbs = set(content_terms(verb))
+    if not subject or not verbs:
+        return doers
+    for index, (sender, text) in enumerate(turns):
+        names = set(content_terms(sender))
+        # A short name starts the saved one ("Dani" for "Daniela Ruiz").
+        if not any(n == s or n.startswith(s) for s in subject for n in names):
+            continue
+        words = set(content_terms(text))
+        doers[index] = bool(verbs & words) or any(_begins(v, w) for v in verbs for w in words)
+    return doers
+
+
 def _answers_first(weights: list[float], shaped: Sequence[bool]) -> list[float]:
     """``weights`` with every turn that gives the kind of answer asked and is at least
     ``ANSWERS_FIRST_SHARE`` as good as the best turn lifted above all that do not: a message
@@ -703,6 +805,7 @@ def _reported_turns(question: str, ranked: Sequence[list[tuple[float, _Sentence]
         question,
         [(sender, text) for _p, _i, sender, _s, text in turns],
         windows=[position for position, *_rest in turns],
+        titles=[source.chat_title for _p, _i, _sender, source, _t in turns],
     )
     found: list[_Found] = []
     for (position, turn_index, sender, source, text), weight in zip(turns, weights, strict=True):
@@ -971,6 +1074,13 @@ _ASKS_OWN_DEED = re.compile(
     r"|(?:did|has|have)\s+.{1,40}?\b(?:get|got|gotten|receive[ds]?)\s+(?:my|our)\b)",
     re.IGNORECASE,
 )
+# "Did I approve …?", "have I ever agreed to …": the user asks what they did themselves. A
+# message that claims the user did it is then the thing asked about (a claim made in their
+# name): even when it is an injection nobody answered, it is cited with its flag, never left
+# unnamed.
+_ASKS_USER_DEED = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|wait|um+|hm+)\W+)*(?:did|have|had)\s+i\b", re.IGNORECASE
+)
 
 
 def _yes_no_opening(
@@ -1004,7 +1114,12 @@ def _yes_no_opening(
             and other_text.strip()
             and not turn_suspicion(source, other_sender, other_text)
         ][:REPORTED_TURNS]
-        if not reactions and kind not in (PHISHING, SPAM) and not _ASKS_IF_SAID.search(question):
+        if (
+            not reactions
+            and kind not in (PHISHING, SPAM)
+            and not _ASKS_IF_SAID.search(question)
+            and not _ASKS_USER_DEED.search(question)
+        ):
             return _untrusted_alone(source, timezone, turn=position)
         heading = " What the people involved wrote:\n\n" if reactions else "\n\n"
         return (

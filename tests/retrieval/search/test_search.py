@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from django.utils import timezone
 
+from conversations.models import ChatKind
 from indexing.selectors import index_status_for_user
 from retrieval.fusion import FusionWeights
 from retrieval.search import SearchLimits, VectorStatus, search
@@ -533,3 +534,96 @@ def test_a_when_question_prefers_the_message_that_says_when(user):
 
     assert _ids(what)[:2] == [later.pk, told.pk]
     assert _ids(when)[:2] == [told.pk, later.pk]
+
+
+@pytest.mark.parametrize(
+    ("question", "keywords", "title", "answer", "elsewhere"),
+    [
+        (
+            "What are we reading for book club in March?",
+            ["reading", "book", "club", "march"],
+            "Riverside Book Club 📖",
+            "March pick: The Quiet Shore. Tue 4th at Wen's?",
+            "I'll book a table for March 3, booking for six",
+        ),
+        (
+            "how did we do at the chess tournament on saturday",
+            ["chess", "tournament", "saturday"],
+            "Chess Wednesdays ♟️",
+            "Saturday result: quarter-finals, lost 2-1 to the Eastside team",
+            "chess tournament at the fair on saturday? chess sets on sale",
+        ),
+        (
+            "any news from the allotment crew about the shed?",
+            ["news", "allotment", "crew", "shed"],
+            "Allotment Crew 🌱",
+            "shed roof is fixed, new felt on",
+            "shed sale at the garden centre, shed discounts all week, news!",
+        ),
+    ],
+)
+def test_a_group_named_by_its_title_is_searched_again_without_the_title_words(
+    user, question, keywords, title, answer, elsewhere
+):
+    # The group's messages rarely repeat its title; a message elsewhere has more of the words.
+    group = ChatFactory(user=user, kind=ChatKind.GROUP, title=title)
+    MessageFactory(chat=group, text="see you all then", sent_at=T0)
+    found = MessageFactory(chat=group, text=answer, sent_at=T0 + dt.timedelta(hours=1))
+    other = ChatFactory(user=user, kind=ChatKind.GROUP, title="Family")
+    decoy = MessageFactory(chat=other, text=elsewhere, sent_at=T0 + dt.timedelta(hours=2))
+    compiled = _compiled(question, keywords)
+
+    with_leg = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+    without = search(
+        user=user,
+        compiled=compiled,
+        now=NOW,
+        limits=replace(LIMITS, weights=replace(LIMITS.weights, titled_leg_weight=0.0)),
+    )
+
+    assert _ids(with_leg)[0] == found.pk
+    assert _ids(without)[0] == decoy.pk
+
+
+def test_a_group_title_leg_needs_the_question_to_name_the_group(user):
+    group = ChatFactory(user=user, kind=ChatKind.GROUP, title="Riverside Book Club 📖")
+    in_group = MessageFactory(chat=group, text="March pick: a thriller", sent_at=T0)
+    decoy = MessageFactory(
+        chat=ChatFactory(user=user, kind=ChatKind.GROUP, title="Family"),
+        text="booked a table for March, book it twice",
+        sent_at=T0,
+    )
+
+    result = search(
+        user=user,
+        compiled=_compiled("did I book anything for March?", ["book", "march"]),
+        now=NOW,
+        limits=LIMITS,
+    )
+
+    assert _ids(result)[:2] == [decoy.pk, in_group.pk]
+
+
+def test_a_named_group_whose_messages_say_its_title_is_not_searched_again(user):
+    # Its messages carry the title's words: the whole-history legs find them by those words.
+    group = ChatFactory(user=user, kind=ChatKind.GROUP, title="Launch Room 🚀")
+    MessageFactory(chat=group, text="launch room is open, launch at 9", sent_at=T0)
+    MessageFactory(chat=group, text="the checklist is up", sent_at=T0 + dt.timedelta(hours=1))
+    MessageFactory(
+        chat=ChatFactory(user=user, kind=ChatKind.GROUP, title="Family"),
+        text="the checklist for grandma's visit is up, checklist done",
+        sent_at=T0 + dt.timedelta(hours=2),
+    )
+    compiled = _compiled("is the checklist up in the launch room?", ["checklist", "launch room"])
+
+    with_leg = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+    without = search(
+        user=user,
+        compiled=compiled,
+        now=NOW,
+        limits=replace(LIMITS, weights=replace(LIMITS.weights, titled_leg_weight=0.0)),
+    )
+
+    assert [c.fused_score for c in with_leg.candidates] == [
+        c.fused_score for c in without.candidates
+    ]
