@@ -112,6 +112,7 @@ _QUOTED = re.compile(
 )
 # "w/ Kai" is "with Kai"; a bare "w" may be an initial ("Tomasz W") and is left.
 _WITH = re.compile(r"(?<![\w/])w/\s*(?=[^\W\d])", re.IGNORECASE)
+_WHAT_TIME_IS = re.compile(r"\b(what\s+time)['\u2019]s\b", re.IGNORECASE)
 _DIGIT_CONTEXT = re.compile(r"(?<=[a-z]\s)[24](?=\s+[a-z])", re.IGNORECASE)
 
 
@@ -121,6 +122,9 @@ def _spell_word(match: re.Match[str]) -> str:
     if key in _DIGIT_WORDS:
         return word
     if key in _LETTER_WORDS and word != key:
+        return word
+    if len(word) > 1 and word.isupper():
+        # "GF", "DR": an acronym of the conversation, not texting.
         return word
     full = _TABLE.get(key)
     if full is None:
@@ -144,6 +148,7 @@ def spell_out(text: str) -> str:
     """``text`` with texting shorthand spelled out ("r u free tmrw" -> "are you free
     tomorrow"); other words untouched, case kept."""
     text = _WITH.sub("with ", text)
+    text = _WHAT_TIME_IS.sub(r"\1 is", text)
     text = _DIGIT_CONTEXT.sub(lambda match: _spell_digit(match, text), text)
     return _WORD.sub(_spell_word, text)
 
@@ -236,6 +241,7 @@ _NOT_TOPIC = re.compile(
     re.IGNORECASE,
 )
 _MAX_TOPIC_WORDS = 6
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
 
 
 def _is_topic(topic: str) -> bool:
@@ -261,7 +267,15 @@ def _topic(topic: str) -> str:
 
 def _fronted(text: str) -> str:
     match = _FRONTED.match(text)
-    if match is not None and _is_topic(match.group("topic")):
+    if (
+        match is not None
+        and _is_topic(match.group("topic"))
+        # "he" / "she" stand for a person: a possessive topic ("Bo's flight") is a thing.
+        and not (
+            match.group("pronoun").lower() in ("he", "she")
+            and _POSSESSIVE.search(match.group("topic"))
+        )
+    ):
         wh = " ".join(match.group("wh").lower().split())
         rest = match.group("rest").rstrip()
         return f"{wh} {_aux_word(match.group('aux'))} {_topic(match.group('topic'))}{rest}?"
@@ -282,8 +296,10 @@ _PERSON_SLOT = (
     r"|phone(?:\s+number)?|mobile(?:\s+number)?|cell(?:\s+number)?|e-?mail(?:\s+address)?"
     r"|address|birthday|job|employer|handle|username|nationality|hometown"
 )
+# "and Bo's email?" continues an earlier question: no fragment of its own.
+_LINKED = re.compile(r"(?:and|but|so|or|then|also)\s", re.IGNORECASE)
 _PERSON_FRAGMENT = re.compile(
-    r"^(?P<owner>(?:[A-Z][\w-]*\s+){0,2}[A-Z][\w-]*['\u2019]s)\s+"
+    r"^(?P<owner>(?:(?i:the|my|our)\s+)?(?:[\w-]+\s+){0,2}[\w-]+['\u2019]s)\s+"
     rf"(?P<slot>(?:new\s+|current\s+|old\s+)?(?:{_PERSON_SLOT}))\s*\?+\s*$"
 )
 _DEADLINE_FRAGMENT = re.compile(
@@ -295,7 +311,12 @@ _DEADLINE_FRAGMENT = re.compile(
 
 def _completed(text: str) -> str:
     match = _PERSON_FRAGMENT.match(text)
-    if match is not None:
+    owner = match.group("owner") if match is not None else ""
+    if (
+        match is not None
+        and not _NOT_TOPIC.search(owner.replace("'s", ""))
+        and not _LINKED.match(owner)
+    ):
         return f"what is {match.group('owner')} {match.group('slot')}?"
     match = _DEADLINE_FRAGMENT.match(text)
     if match is not None and not _NOT_TOPIC.search(match.group("thing")):
@@ -334,7 +355,8 @@ def _request(text: str) -> str:
 # "Who do I WhatsApp the most?": a platform as the verb of a ranking question.
 _PLATFORMS = r"whatsapp|telegram|signal|slack|imessage|discord|sms"
 _PLATFORM_RANKING = re.compile(
-    r"\b(?P<head>who\s+(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?)"
+    r"\b(?P<head>(?:who|which\s+(?:[\w']+\s+)?(?:people|person|friends?|contacts?))\s+"
+    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?)"
     rf"(?P<platform>{_PLATFORMS})(?:'?d|ed)?\s+(?P<tail>(?:the\s+)?most\b[^?]*?)\s*(?P<end>\?*)\s*$",
     re.IGNORECASE,
 )

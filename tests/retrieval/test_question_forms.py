@@ -22,6 +22,7 @@ from retrieval.types import Intent
         ("wat time is the bday thing 2nite", "what time is the birthday thing tonight"),
         ("did Pim txt abt the keys b4 lunch?", "did Pim text about the keys before lunch?"),
         ("whens the appt", "when's the appointment"),
+        ("what time's the ferry", "what time is the ferry"),
         ("talk 2 Wren 4 me", "talk to Wren for me"),
         ("u wanna grab lunch?", "you want to grab lunch?"),
     ],
@@ -35,6 +36,7 @@ def test_texting_shorthand_is_spelled_out(question: str, expected: str) -> None:
     [
         "are we meeting at 2 or 4?",  # numbers, not words
         "what did Tomasz W say?",  # an initial, not "with"
+        "who's coming to the BF reunion?",  # an acronym in capitals is no texting form
         "is Dr Okafor in on Monday?",  # a title is not spelled out
         "U said what?",  # an upper-case single letter may be an initial
         "the 4 of us at 2 pm?",
@@ -87,6 +89,7 @@ def test_a_fronted_topic_moves_into_its_question(question: str, expected: str) -
         "so, when is it?",  # no topic word
         "we sorted the rota — who is on call?",
         "what did Lio say about the co-op - is it closing?",
+        "Pim's bike trip, when does she leave?",  # "she" is Pim, not the trip
     ],
 )
 def test_ordinary_questions_and_inner_dashes_are_unchanged(question: str) -> None:
@@ -101,6 +104,7 @@ def test_ordinary_questions_and_inner_dashes_are_unchanged(question: str) -> Non
         ("Lio's email address?", "what is Lio's email address?"),
         ("grant application deadline?", "when is the grant application deadline?"),
         ("our thesis due date?", "when is our thesis due date?"),
+        ("the vet's number?", "what is the vet's number?"),
     ],
 )
 def test_a_verbless_fragment_becomes_its_question(question: str, expected: str) -> None:
@@ -114,6 +118,8 @@ def test_a_verbless_fragment_becomes_its_question(question: str, expected: str) 
         "Teodor's?",
         "what's the deadline?",
         "who set the deadline?",
+        "what is Lio's number?",
+        "and Lio's email?",
     ],
 )
 def test_ambiguous_fragments_are_left(question: str) -> None:
@@ -128,6 +134,10 @@ def test_ambiguous_fragments_are_left(question: str) -> None:
         ("get the choir group to vote on a date", "ask the choir group to vote on a date"),
         ("who do I Signal the most?", "who do I message the most on Signal?"),
         ("who did I telegram most this month", "who did I message most this month on telegram"),
+        (
+            "which three friends did I Slack the most?",
+            "which three friends did I message the most on Slack?",
+        ),
     ],
 )
 def test_requests_and_platform_verbs(question: str, expected: str) -> None:
