@@ -5,9 +5,9 @@ approves it and the bridge delivers it.
 citation filter). It holds the text back to the end of each sentence and rewrites a sentence
 that claims the message was sent, delivered or otherwise done ("I sent it", "Done, messaged
 Rui", "Your message has been delivered") into a plain statement that nothing was sent.
-Sentences that quote the user's messages ("You wrote (…): I sent the deck [S1]") are the
-messages' words, not a claim, and pass unchanged; so do negations ("I haven't sent anything")
-and conditions ("once you approve, the message is sent").
+Sentences that quote messages ("You wrote (…): I sent the deck [S1]", "**Ana** (…): …
+[S2]") are the messages' words, not a claim, and pass unchanged; so do questions, negations
+("I haven't sent anything") and conditions ("once you approve, the message is sent").
 """
 
 from __future__ import annotations
@@ -50,15 +50,17 @@ _CONDITION = re.compile(r"\b(?:if|once|when|after|as soon as|until|unless)\b", _
 _APPROVAL = re.compile(r"\b(?:approv\w*|confirm\w*|review\w*|say so|ok it|okay it)\b", _FLAGS)
 # The user's own messages as the answer quotes them: "You wrote (chat, date): … [S1]", a
 # "**Ana** said (…): …" line, or quoted text “…” / "…".
+# "**Mom** (Mom, Sat 31 Oct 2026, 10:02): …" (a memory line's message) is one too.
 _QUOTED = re.compile(
-    r"(?:\b(?:wrote|said)\s*\([^)]*\)\s*:.*?(?:\[S\d+\]|$))|\u201c[^\u201d]*\u201d|\"[^\"\n]*\"",
+    r"(?:(?:\b(?:wrote|said)|\*\*[^*\n]{1,80}\*\*)\s*\([^)]*\)\s*:.*?(?:\[S\d+\]|$))"
+    r"|\u201c[^\u201d]*\u201d|\"[^\"\n]*\"",
     _FLAGS | re.DOTALL,
 )
 # The end of a sentence: punctuation and the space after it, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.!?\u2026])[ \t]+|\n")
 # What opens a quote; in masked text only the ones still open are visible (closed ones are
 # blanked), so nothing after one of them can be judged until it closes or the line ends.
-_QUOTE_OPENING = re.compile(r"\b(?:wrote|said)\s*\(|\u201c|\"", _FLAGS)
+_QUOTE_OPENING = re.compile(r"(?:\b(?:wrote|said)|\*\*[^*\n]{1,80}\*\*)\s*\(|\u201c|\"", _FLAGS)
 
 
 def _masked(line: str) -> str:
@@ -77,6 +79,9 @@ def _judgeable(line: str) -> int:
 
 
 def _is_claim(own: str) -> bool:
+    if own.strip().endswith("?"):
+        # A question says nothing was done ("Did you get what I sent?").
+        return False
     if not any(pattern.search(own.strip()) for pattern in _CLAIMS):
         return False
     if _NEGATION.search(own):

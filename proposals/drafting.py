@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from conversations.models import Chat, ChatKind, IdentityKind, Message, Person
 from retrieval.compile import TITLES
-from retrieval.lexicon import STOP_WORDS, fold_text
+from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
 from retrieval.memory.extract import is_suspicious
 from retrieval.memory.followup import FollowUpRole
 from retrieval.memory.models import LoopKind
@@ -81,6 +81,12 @@ class DraftContext:
     asked_by: str = ""
     asked: str = ""
     asked_at: datetime | None = None
+    # The text of the message that opened the question-to-the-user loop it follows up (only
+    # read for what the user will do about it: "can you bring the tent?").
+    loop_asked: str = ""
+    # Names of other people the question names ("Ivo" in "tell mom what Ivo wants"): the
+    # pronouns after them are theirs, not the recipient's.
+    others: tuple[str, ...] = ()
 
 
 # --- what the question asks for --------------------------------------------------------------
@@ -178,7 +184,8 @@ _SECOND_PERSON = (
     (re.compile(r"\b(?:his|their)\b", re.IGNORECASE), "your"),
     (
         re.compile(
-            r"\bher(?=\s+[a-z])(?!\s+(?:about|to|for|with|on|at|in|that|and|if|back|up|over|out|off|know)\b)"
+            r"\bher(?=\s+[a-z])(?!\s+(?:about|to|for|with|on|at|in|that|and|if|back|up|over|out|off|know"
+            r"|the|a|an|some|this|these|those|my|our|it|one|any)\b)"
         ),
         "your",
     ),
@@ -187,10 +194,21 @@ _SECOND_PERSON = (
 )
 
 
-def _second_person(text: str) -> str:
+def _second_person(text: str, others: tuple[str, ...] = ()) -> str:
+    """Third-person pronouns for the recipient turned to "you", up to the name of someone
+    else the question names (``others``): "what Ivo wants for his birthday" keeps "his"."""
+    cut = len(text)
+    for name in others:
+        words = re.findall(r"[^\W\d_]{2,}", name)
+        if not words:
+            continue
+        match = re.search(rf"\b{re.escape(words[0])}\b", text, re.IGNORECASE)
+        if match is not None:
+            cut = min(cut, match.start())
+    head, tail = text[:cut], text[cut:]
     for pattern, replacement in _SECOND_PERSON:
-        text = pattern.sub(replacement, text)
-    return text
+        head = pattern.sub(replacement, head)
+    return head + tail
 
 
 # "sat works for me", "monday is better for me": "for me" says whom it suits, not a filler.
@@ -198,6 +216,48 @@ _SUITS_ME = re.compile(
     r"\b(?:works?|good|fine|better|best|ok|okay|great|easier|suits?|perfect)\s+for\s+me\W*$",
     re.IGNORECASE,
 )
+
+
+# How the user types a message quickly, written out in the draft: "ill pay him back" → "I'll
+# pay him back", "take the shift w him" → "take the shift with him". "ill" is "I'll" only where a
+# clause starts ("yes ill swap", not "I'm ill").
+_TEXTING = (
+    # "yes ill swap" → "yes, I'll swap": an answer word opening a clause takes its comma.
+    (
+        re.compile(
+            r"^(yes|yeah|yep|yup|sure|ok|okay|no|nope)\s+(?!(?:worries|problem|thing|way|more)\b)"
+            r"(?=[a-z])",
+            re.I,
+        ),
+        r"\1, ",
+    ),
+    (
+        re.compile(
+            r"(^|[,;:]\s*|\b(?:yes|yeah|yep|ok|okay|sure|and|but|so|then)\s+)ill(?=\s+[a-z])",
+            re.I,
+        ),
+        r"\1I'll",
+    ),
+    (re.compile(r"\bim\b", re.I), "I'm"),
+    (re.compile(r"\bive\b", re.I), "I've"),
+    (re.compile(r"\bi\b"), "I"),
+    (re.compile(r"(?<=\w\s)w/?(?=\s+\w)", re.I), "with"),
+    (
+        re.compile(
+            r"\b(don|can|won|didn|doesn|isn|aren|wasn|couldn|wouldn|shouldn|haven)t\b", re.I
+        ),
+        r"\1't",
+    ),
+    (re.compile(r"\bu\b"), "you"),
+    (re.compile(r"\bur\b"), "your"),
+)
+
+
+def written_out(text: str) -> str:
+    """Texting shorthand in what the user asked to say, written out."""
+    for pattern, replacement in _TEXTING:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def _tidy(text: str) -> str:
@@ -250,7 +310,9 @@ def ask_of(question: str, named_as: str) -> Ask:
         return Ask(message=_tidy(match["x"]))
     if courtesy := _courtesy(before, after):
         return Ask(message=courtesy)
-    if after and (match := _FIRST_PERSON_CLAUSE.search(after)):
+    if after and (said := _courtesy_participle(after)):
+        return Ask(message=said)
+    if after and (match := _FIRST_PERSON_CLAUSE.search(after) or _ANSWER_START.search(after)):
         return Ask(message=_tidy(match["x"]))
     if after and (match := _THANK_YOU_FOR.search(after)):
         return Ask(message=f"Thank you for {_tidy(_second_person(match['x']))}!")
@@ -280,6 +342,15 @@ def ask_of(question: str, named_as: str) -> Ask:
         and (match := _INQUIRY.search(after))
     ):
         return Ask(inquiry=_tidy(match["x"]))
+    if (
+        after
+        and _MESSAGE_VERB.search(before)
+        and not _NOT_A_MESSAGE.match(after)
+        and _CLAUSE.search(after)
+        and not _TOPIC.search(after)
+    ):
+        # "message Max lunch is off": a clause right after the name is the message.
+        return Ask(message=_tidy(after))
     if match := _TOPIC.search(text):
         is_reminder = bool(re.search(r"\bremind\b", before or text, re.IGNORECASE))
         return Ask(topic=_tidy(match["x"]), is_reminder=is_reminder)
@@ -294,6 +365,58 @@ def ask_of(question: str, named_as: str) -> Ask:
     if rest and not re.match(r"^(?:to|in|on|at|for|from)\b", rest, re.IGNORECASE):
         return Ask(topic=rest)
     return Ask()
+
+
+# "reply to Tom yes I'll swap", "tell Ana no worries": an answer word right after the name
+# opens the message itself.
+_ANSWER_START = re.compile(
+    r"^\s*,?\s*(?P<x>(?:yes|yeah|yep|yup|no|nope|sure|ok|okay|of\s+course|absolutely"
+    r"|definitely|sounds\s+good|no\s+worries|no\s+problem|deal)\b.*)",
+    re.IGNORECASE,
+)
+# Verbs that send a message (not "send X the Y", "ask", "remind": they have their own rules).
+_MESSAGE_VERB = re.compile(
+    r"\b(?:text|message|msg|ping|dm|whatsapp|slack|signal|telegram|sms|imessage|e-?mail"
+    r"|write(?:\s+to)?|reply\s+to|respond\s+to|answer)\s+(?:back\s+)?$",
+    re.IGNORECASE,
+)
+_NOT_A_MESSAGE = re.compile(
+    r"^\s*(?:about|to|re|regarding|with|again|back|for|on|in|at|from|and|or|if|whether"
+    r"|what|when|where|how|why|who|a|an)\b",
+    re.IGNORECASE,
+)
+# "draft a reply to Moira thanking her for the dinner": the courtesy, said.
+_COURTESY_PARTICIPLES = (
+    (
+        re.compile(r"^\s*,?\s*(?:and\s+)?thank(?:ing)?\s+(?:him|her|them)\s+for\s+(?P<x>.+)", re.I),
+        "Thank you for {}!",
+    ),
+    (
+        re.compile(r"^\s*,?\s*(?:and\s+)?thanking\s+for\s+(?P<x>.+)", re.I),
+        "Thank you for {}!",
+    ),
+    (
+        re.compile(
+            r"^\s*,?\s*(?:and\s+)?congratulat(?:ing|e)\s+(?:him|her|them)\s+on\s+(?P<x>.+)", re.I
+        ),
+        "Congratulations on {}!",
+    ),
+    (
+        re.compile(r"^\s*,?\s*(?:and\s+)?wish(?:ing)?\s+(?:him|her|them)\s+(?P<x>\w.+)", re.I),
+        "Wishing you {}!",
+    ),
+    (
+        re.compile(r"^\s*,?\s*(?:and\s+)?apologi[sz](?:ing|e)\s+for\s+(?P<x>.+)", re.I),
+        "Sorry for {}.",
+    ),
+)
+
+
+def _courtesy_participle(after: str) -> str:
+    for pattern, line in _COURTESY_PARTICIPLES:
+        if match := pattern.search(after):
+            return line.format(_tidy(_second_person(match["x"])))
+    return ""
 
 
 # "text Ben thanks for the ute, I filled it up", "tell Ana sorry I missed it": a courtesy
@@ -380,6 +503,9 @@ def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
         return f"{said_title[0].upper()}{said_title[1:]} {surname or first}", first
     if title and surname:
         return f"{title} {surname}", first
+    if _is_other_name(said, words):
+        # "niamh" for a contact saved under a nickname ("sea glass 🐚"): the name the user said.
+        return said[0][0].upper() + said[0][1:], said[0][0].upper() + said[0][1:]
     if len(words) > 1 and fold_text(first) in _EPITHETS:
         # "Big Ben", "Uncle Joe": the epithet belongs to the name.
         return f"{first} {words[1]}", words[1]
@@ -391,6 +517,22 @@ def address_names(recipient_name: str, named_as: str) -> tuple[str, str]:
     ):
         return said[0][0].upper() + said[0][1:], first
     return first, first
+
+
+def _is_other_name(said: list[str], saved: list[str]) -> bool:
+    """Whether the one word the question called the recipient is a name their saved name
+    neither holds nor shortens (nor is a short form of): a contact saved under a nickname,
+    asked for by their name. A word for a role ("landlord") is no name to greet with."""
+    if len(said) != 1 or not said[0].isalpha() or not saved:
+        return False
+    word = fold_text(said[0])
+    saved_words = [fold_text(name) for name in saved]
+    return (
+        word not in TITLES
+        and word not in DESCRIPTOR_FORMS
+        and word not in saved_words
+        and not any(name.startswith(word) or word.startswith(name) for name in saved_words)
+    )
 
 
 _FULL_CALENDAR = (
@@ -647,7 +789,8 @@ def _relayed(context: DraftContext, *, first_name: str, ask: Ask) -> list[str]:
             )
             if found:
                 lines.append(
-                    f"Here's what I have on {_second_person(ask.topic)}: " + " ".join(found)
+                    f"Here's what I have on {_second_person(ask.topic, context.others)}: "
+                    + " ".join(found)
                 )
     return lines
 
@@ -824,22 +967,118 @@ def _foreign_draft(context: DraftContext, frame: Frame) -> str:
 def _answer_line(context: DraftContext, *, ask: Ask, relayed: bool) -> str:
     """A reply to the question someone asked in the group, to them by first name: "Kip, about
     your question ("Who can drive on Sunday?"): I can drive." The question is quoted only when
-    it passes ``draft_is_safe``; else the topic or its day says which question."""
+    it passes ``draft_is_safe``; else the topic or its day says which question. With nothing
+    to say in substance, what the user will do about it: "Kip, sorry for the slow reply to
+    your question ("Who can drive on Sunday?") from Sat 5 Dec: I'll check whether I can drive
+    on Sunday and let you know."."""
     asker = _first_name(context.asked_by)
     since = _day(context.asked_at, context.timezone) if context.asked_at is not None else ""
-    quoted = (
-        f" (\u201c{context.asked}\u201d)"
-        if context.asked and draft_is_safe(context.asked, question=context.question)
-        else ""
-    )
-    topic = _second_person(ask.topic)
+    is_quoted = bool(context.asked) and draft_is_safe(context.asked, question=context.question)
+    quoted = f" (\u201c{context.asked}\u201d)" if is_quoted else ""
+    topic = _second_person(ask.topic, context.others)
     which = quoted or (f" about {topic}" if topic else (f" from {since}" if since else ""))
     if ask.message:
-        message = calendar_capitalised(_second_person(ask.message))
+        message = calendar_capitalised(_second_person(written_out(ask.message), context.others))
         return f"{asker}, about your question{which}: {_sentence(message)}"
-    later = "" if relayed else " I'll get back to you on it properly soon."
     when = f" from {since}" if since and quoted else ""
-    return f"{asker}, sorry for the slow reply to your question{which}{when}.{later}"
+    if relayed:
+        return f"{asker}, sorry for the slow reply to your question{which}{when}."
+    step = next_step(asked=context.asked if is_quoted else "", topic="", plan=context.plan)
+    return f"{asker}, sorry for the slow reply to your question{which}{when}: {step}"
+
+
+# A question to the user or to everyone, as the user's own "whether" clause: "who can drive on
+# Sunday?" → "whether I can drive on Sunday", "are you coming friday?" → "whether I'm coming
+# Friday".
+_ASKED_LEAD = re.compile(
+    r"^\W*(?:[^\W\d_]+\s*,\s*)?(?:(?:so|and|also|btw|ok|okay|quick\s+q(?:uestion)?)\b[\s,:]*)*",
+    re.I,
+)
+_ASKED_AS_MINE = (
+    (
+        re.compile(
+            r"^(?:who|anyone|anybody|someone|somebody)\s+(?:can|could|is\s+able\s+to|able\s+to"
+            r"|free\s+to)\s+"
+            r"(?P<x>\w.*)$",
+            re.I,
+        ),
+        "whether I can {}",
+    ),
+    (
+        re.compile(
+            r"^(?:can|could)\s+(?:you|anyone|anybody|someone|somebody)\s+(?P<x>\w.*)$", re.I
+        ),
+        "whether I can {}",
+    ),
+    (
+        re.compile(
+            r"^(?:are\s+you|is\s+anyone|is\s+anybody|who['\u2019]s|who\s+is)\s+"
+            r"(?P<x>[a-z]+ing\b.*)$",
+            re.I,
+        ),
+        "whether I'm {}",
+    ),
+    (
+        re.compile(r"^(?:are\s+you)\s+(?P<x>(?:free|around|in|up\s+for|ok)\b.*)$", re.I),
+        "whether I'm {}",
+    ),
+    (re.compile(r"^do\s+you\s+(?P<x>\w.*)$", re.I), "whether I {}"),
+    # "does the 14th work for everyone?" → "whether the 14th works for me"
+    (
+        re.compile(
+            r"^(?:does|would)\s+(?P<x>\w.*?)\s+work(?:\s+for\s+(?:you|you\s+all|everyone"
+            r"|everybody|people|all\s+of\s+you))?(?=\W|$)",
+            re.I,
+        ),
+        "whether {} works for me",
+    ),
+)
+# The asker's words for the two of them, turned round: "your tent" → "my tent", "my drill" →
+# "your drill".
+_TURNED = {"yourself": "myself", "myself": "yourself", "yours": "mine", "mine": "yours",
+           "your": "my", "my": "your", "you": "me", "me": "you"}  # fmt: skip
+_TURNABLE = re.compile(r"\b(?:" + "|".join(_TURNED) + r")\b", re.I)
+# What the user looks into when the request names it: "what Ana wants for her birthday".
+_WH_CLAUSE = re.compile(r"^(?:what|when|where|which|who|whom|whose|how|why|whether|if)\b", re.I)
+
+
+def asked_as_mine(asked: str) -> str:
+    """A question asked of the user (or of everyone) as the user's own clause, "" when it is
+    not one such a clause can say."""
+    text = _ASKED_LEAD.sub("", " ".join(asked.split())).strip().rstrip("?!. ")
+    for pattern, line in _ASKED_AS_MINE:
+        if match := pattern.match(text):
+            said = _TURNABLE.sub(lambda word: _TURNED[word[0].casefold()], match["x"])
+            return calendar_capitalised(line.format(said))
+    return ""
+
+
+_QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
+
+
+def loop_step(text: str, *, question: str) -> str:
+    """What the user will do about the first question of a message that a clause of theirs
+    can say, "" when none (``asked_as_mine``); never from a suspicious or unsafe message."""
+    if not text or is_suspicious(text):
+        return ""
+    for match in _QUESTION_SENTENCE.finditer(text):
+        if clause := asked_as_mine(match[0]):
+            step = f"I'll check {clause} and let you know."
+            return step if draft_is_safe(step, question=question) else ""
+    return ""
+
+
+def next_step(*, asked: str, topic: str, plan: str = "") -> str:
+    """What the user will do about a question they cannot answer yet, said for what was
+    asked: "I'll check whether I can drive on Sunday and let you know.", "I'll check what
+    Ivo wants for his birthday and let you know.", else "I'll look into it and let you know."."""
+    if clause := asked_as_mine(asked) if asked else "":
+        return f"I'll check {clause} and let you know."
+    if topic and _WH_CLAUSE.match(topic):
+        return f"I'll check {topic} and let you know."
+    if plan:
+        return f"I'll check about {plan} and let you know."
+    return "I'll look into it and let you know."
 
 
 def _first_name(name: str) -> str:
@@ -857,7 +1096,7 @@ def local_draft(context: DraftContext) -> str:
     since = (
         _day(context.loop_opened_at, context.timezone) if context.loop_opened_at is not None else ""
     )
-    topic = _second_person(ask.topic)
+    topic = calendar_capitalised(_second_person(ask.topic, context.others))
     kind = context.loop_kind
     relayed = _relayed(context, first_name=first_name, ask=ask)
     if addressed and first_name and addressed != first_name:
@@ -869,7 +1108,7 @@ def local_draft(context: DraftContext) -> str:
     if context.asked_by:
         lines.append(_answer_line(context, ask=ask, relayed=bool(relayed)))
     elif ask.message:
-        message = calendar_capitalised(_second_person(ask.message))
+        message = calendar_capitalised(_second_person(written_out(ask.message), context.others))
         if context.plan_activity and not set(_words(context.plan_activity)) & set(_words(message)):
             # "tell the game group sat works": the plan it is about, said.
             message = f"About {context.plan_activity}: {message}"
@@ -878,23 +1117,37 @@ def local_draft(context: DraftContext) -> str:
         if kind == LoopKind.QUESTION_TO_USER and since and not is_apology:
             lines.insert(0, f"Sorry for the slow reply to your message from {since}.")
     elif ask.purpose:
-        lines.append(f"Just writing to {_second_person(ask.purpose)}.")
+        lines.append(
+            f"Just writing to {calendar_capitalised(_second_person(ask.purpose, context.others))}."
+        )
     elif ask.inquiry:
-        lines.append(f"Could you let me know {_second_person(ask.inquiry)}?")
+        inquiry = calendar_capitalised(_second_person(ask.inquiry, context.others))
+        lines.append(f"Could you let me know {inquiry}?")
         closing = "Thanks!"
     elif ask.request:
-        lines.append(f"Just a friendly reminder: could you {_second_person(ask.request)}?")
+        request = calendar_capitalised(_second_person(ask.request, context.others))
+        lines.append(f"Just a friendly reminder: could you {request}?")
         closing = "Thanks!"
     elif kind == LoopKind.REQUEST_BY_USER:
         about = f"on {topic}" if topic else "on my message"
         when = f" from {since}" if since else ""
         lines.append(f"Just following up {about}{when}. Could you let me know when you can?")
         closing = "Thanks!"
-    elif kind == LoopKind.QUESTION_TO_USER:
+    elif kind == LoopKind.QUESTION_TO_USER and relayed:
         about = f" about {topic}" if topic else ""
         when = f" — you asked on {since}" if since else ""
-        later = "" if relayed else " I'll get back to you properly soon."
-        lines.append(f"Sorry for the slow reply{about}{when}.{later}")
+        lines.append(f"Sorry for the slow reply{about}{when}.")
+    elif kind == LoopKind.QUESTION_TO_USER:
+        # Nothing to say in substance: which question (what, since when) and what the user
+        # will do about it, not an apology alone.
+        when = f" from {since}" if since else ""
+        about = f" about {topic}" if topic else ""
+        step = loop_step(context.loop_asked, question=context.question) or (
+            "I'll check and let you know."
+            if topic
+            else next_step(asked="", topic="", plan=context.plan)
+        )
+        lines.append(f"Sorry for the slow reply to your question{when}{about}: {step}")
     elif kind == LoopKind.PROMISE_BY_USER:
         about = topic or "what I promised"
         when = f" (since {since})" if since else ""

@@ -24,7 +24,7 @@ from django.utils import timezone
 from claire.accounts.models import User
 from claire.celery import task_send
 from claire.errors import CodedError, NotFound
-from conversations.models import Chat
+from conversations.models import Chat, Message
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.drafting import (
@@ -58,7 +58,7 @@ from proposals.models import (
 from proposals.selectors import capability_is_granted, proposal_view_of
 from proposals.types import ProposalView
 from retrieval.lexicon import fold_text
-from retrieval.memory.models import PlanStatus
+from retrieval.memory.models import LoopKind, PlanStatus
 from retrieval.memory.recipient import topic_words
 from retrieval.memory.selectors import plans_for_user
 
@@ -199,6 +199,32 @@ def plan_activity(*, user: User, chat: Chat, question: str, names: Sequence[str]
     return activity
 
 
+def _others(compiled_query: Mapping[str, Any], destination: Destination) -> tuple[str, ...]:
+    """The names of the other people the question names, as it wrote them."""
+    recipient = destination.person.pk if destination.person is not None else None
+    return tuple(
+        str(person.get("name"))
+        for person in _people(compiled_query)
+        if person.get("name")
+        and person.get("personIds")
+        and recipient not in (person.get("personIds") or [])
+    )
+
+
+def _loop_text(*, user: User, destination: Destination) -> str:
+    """The message that opened the question-to-the-user loop the draft follows up; the drafter
+    reads it only for what the user will do about it."""
+    loop = destination.loop
+    if loop is None or loop.kind != LoopKind.QUESTION_TO_USER or destination.asked is not None:
+        return ""
+    text = (
+        Message.objects.filter(user=user, pk=loop.opened_by_message_id, deleted_at__isnull=True)
+        .values_list("text", flat=True)
+        .first()
+    )
+    return text or ""
+
+
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
     for person in compiled_query.get("people") or []:
         if isinstance(person, dict) and person_id in (person.get("personIds") or []):
@@ -273,6 +299,8 @@ def proposal_prepare(
         asked_by=destination.asked.asker_name if destination.asked is not None else "",
         asked=destination.asked.text if destination.asked is not None else "",
         asked_at=destination.asked.sent_at if destination.asked is not None else None,
+        loop_asked=_loop_text(user=user, destination=destination),
+        others=_others(compiled_query, destination),
         timezone=user.timezone,
         grounds=tuple(grounds),
     )

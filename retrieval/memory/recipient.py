@@ -36,6 +36,7 @@ from claire.accounts.models import User
 from conversations.models import ChatKind, IdentityKind, Message, Person, Platform
 from retrieval.compile import TITLES, platform_verb, question_platforms
 from retrieval.lexicon import STOP_WORDS, fold_text
+from retrieval.memory.callnames import people_called_by
 from retrieval.memory.chatnames import MIN_STEM, word_stem
 from retrieval.memory.extract import is_suspicious
 
@@ -207,10 +208,32 @@ _VERBS = frozenset(
         "thank",
         "wish",
         "congratulate",
+        # Spanish, French, Portuguese, German (folded): "dile a jo que ...", "ecris a max ..."
+        "dile",
+        "escribe",
+        "escribele",
+        "recuerdale",
+        "preguntale",
+        "mandale",
+        "ecris",
+        "envoie",
+        "rappelle",
+        "demande",
+        "diz",
+        "escreve",
+        "lembra",
+        "pergunta",
+        "schreib",
+        "schreibe",
+        "sag",
+        "frag",
+        "erinnere",
     }
 )
 _LEAD_WORDS = _VERBS | frozenset(
     {
+        "al",
+        "ao",
         "a",
         "an",
         "the",
@@ -285,9 +308,14 @@ def contact_kind(person: Person) -> int:
 
 def short_form_people(*, user: User, word: str) -> list[int]:
     """The user's contacts whose first name is ``word`` or begins with it ("dani" for
-    "Daniela Ruiz"), by saved name or a platform's display name."""
-    if len(word) < MIN_SHORT_FORM or not word.isalpha() or word in STOP_WORDS:
+    "Daniela Ruiz"), by saved name or a platform's display name. A word shorter than a short
+    form or one the language also uses ("jo", "will", "mark") names only a contact whose first
+    name it is exactly, or the one contact the user calls by it in their own messages ("hey
+    jo" to "Joanna Tanaka", ``retrieval.memory.callnames``): resolved against the user's own
+    contacts, never a word list."""
+    if len(word) < 2 or not word.isalpha() or word in _DETERMINERS:
         return []
+    is_short_form = is_plain_short_form(word)
     pattern = r"\m" + re.escape(word)
     rows = Person.objects.filter(
         Q(display_name__iregex=pattern)
@@ -301,9 +329,40 @@ def short_form_people(*, user: User, word: str) -> list[int]:
             for identity in person.identities.all()
             if identity.kind == IdentityKind.NAME
         ]
-        if any(_first_name(name).startswith(word) for name in names):
+        firsts = [_first_name(name) for name in names]
+        if any(first == word or (is_short_form and first.startswith(word)) for first in firsts):
             found.append(person.pk)
+    if not found:
+        # Only a name the user is seen calling someone they write to: a stranger signing
+        # with a friend's short form does not become them.
+        called = people_called_by(user=user, names=[word]).get(word, ())
+        found = [
+            person_id for person_id in called if _is_written_to(user=user, person_id=person_id)
+        ]
     return found
+
+
+def _is_written_to(*, user: User, person_id: int) -> bool:
+    return Message.objects.filter(
+        user=user,
+        is_from_self=True,
+        deleted_at__isnull=True,
+        chat__memberships__person_id=person_id,
+        chat__is_excluded_from_ai=False,
+    ).exists()
+
+
+# Words that open a noun phrase ("text my sister ..."): never a name at the recipient's place.
+_DETERMINERS = frozenset(
+    {"my", "our", "your", "his", "her", "their", "its", "the", "a", "an", "this", "that",
+     "these", "those", "some", "any", "every", "all", "each", "both", "me", "us", "him", "them"}
+)  # fmt: skip
+
+
+def is_plain_short_form(word: str) -> bool:
+    """Whether a word may be a short form of a longer first name on its own: long enough, and
+    no word the language also uses."""
+    return len(word) >= MIN_SHORT_FORM and word not in STOP_WORDS
 
 
 def _first_name(name: str) -> str:
@@ -495,6 +554,9 @@ def recipient_of(
     if (
         slot is not None
         and not any(start <= slot.start for start, _ in placed)
+        # A common or two-letter word ("will", "jo", "my") names the recipient only when the
+        # question names no one else before what to say ("text my sister ...").
+        and (is_plain_short_form(slot.word) or not placed)
         and not any(slot.word in fold_text(words).split() for words in group_words)
     ):
         short = short_form_recipient(user=user, question=question, names=[*names, slot.word])

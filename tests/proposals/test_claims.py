@@ -44,10 +44,28 @@ def test_claims_that_an_action_was_done_are_found(text):
         "- **Rui Costa** (dm, Tue): \u201cI sent the invoice, all done\u201d [S2]",
         "Rui asked about the boiler on Tuesday [S1].",
         "Here's a draft for Rui:\n\nHey Rui, any news on the boiler?",
+        # A memory line quoting someone's message, and questions.
+        "- **Open promise**: **Ines** (Ines, Sat 31 Oct 2026, 10:02): Did you see the photo I "
+        "sent? Dad loved it [S3]",
+        "**You** (Ola, Mon 2 Nov): I sent the form, all done [S4]",
+        "Did you get the link I sent?",
+        "Have I already texted Bruno about it?",
     ],
 )
 def test_quotes_negations_conditions_and_drafts_are_not_claims(text):
     assert not claims_action_done(text)
+
+
+def test_a_memory_lines_quote_streams_through_unchanged():
+    text = (
+        "Also from your memory:\n\n- **Ines: you promised**: **Ines** (Ines, Sat 31 Oct 2026, "
+        "10:02): Did you see the recipe I sent? Dad loved it [S3]\nI messaged her."
+    )
+    guard = ActionClaimGuard(is_active=True)
+    streamed = "".join(guard.feed(text[i : i + 7]) for i in range(0, len(text), 7)) + guard.flush()
+    assert "Did you see the recipe I sent? Dad loved it [S3]" in streamed
+    assert streamed.endswith(REWRITTEN_CLAIM)
+    assert guard.rewritten_count == 1
 
 
 def test_the_rewrite_replaces_the_first_claim_and_drops_the_rest():

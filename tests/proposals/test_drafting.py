@@ -78,13 +78,13 @@ def test_an_object_pronoun_stays_an_object():
     assert "I'm paying you back for the pass." in draft
 
 
-def test_an_unanswered_question_gets_an_apology_for_the_slow_reply():
+def test_an_unanswered_question_says_which_question_and_what_the_user_will_do():
     draft = local_draft(
         _context("Reply to Rui about the deposit", loop_kind="question_to_user", greeting="Olá")
     )
     assert draft == (
-        "Olá Rui,\n\nSorry for the slow reply about the deposit — you asked on Tue 3 Mar. "
-        "I'll get back to you properly soon.\n\nTalk soon!"
+        "Olá Rui,\n\nSorry for the slow reply to your question from Tue 3 Mar about the "
+        "deposit: I'll check and let you know.\n\nTalk soon!"
     )
 
 
