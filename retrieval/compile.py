@@ -58,6 +58,7 @@ from retrieval.memory.kinship import (
 )
 from retrieval.memory.models import PersonMerge
 from retrieval.people_context import describing_words, narrow_people
+from retrieval.question_forms import canonical_question
 from retrieval.routing import route_fallback_for, route_for
 from retrieval.types import (
     ActionType,
@@ -1793,7 +1794,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     if now.tzinfo is None:
         raise ValueError("compile_question needs an aware 'now'.")
     tz = user.zoneinfo
-    text = unicodedata.normalize("NFC", question)
+    text = canonical_question(unicodedata.normalize("NFC", question))
     folded = fold_text(text)
     quoted = _quoted_spans(folded)
     masked = _mask(folded, quoted)

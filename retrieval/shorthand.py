@@ -23,8 +23,9 @@ from functools import lru_cache
 
 from retrieval.lexicon import fold_text
 
-_GROUPS: tuple[tuple[str, ...], ...] = (
-    # Texting shorthand (English).
+# Texting shorthand (English). ``texting_words`` also spells these out in a question before its
+# intent is read (``retrieval.question_forms``).
+_TEXTING: tuple[tuple[str, ...], ...] = (
     ("meeting", "mtg", "mtgs"),
     ("appointment", "appt", "appts"),
     ("birthday", "bday", "bdays", "b-day"),
@@ -60,6 +61,10 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
     ("girlfriend", "gf"),
     ("boyfriend", "bf"),
     ("probably", "prob", "prolly"),
+)
+
+_GROUPS: tuple[tuple[str, ...], ...] = (
+    *_TEXTING,
     # Months, abbreviated and in other languages ("May" is left out: mostly the verb).
     (
         "january",
@@ -296,6 +301,20 @@ def _forms_by_word() -> dict[str, tuple[str, ...]]:
                 if not one_way and fold_text(form) != key and form not in others
             )
     return {word: tuple(others) for word, others in forms.items()}
+
+
+@lru_cache(maxsize=1)
+def texting_words() -> dict[str, str]:
+    """Each English texting form and the one word it stands for ("tmrw" -> "tomorrow",
+    "mtg" -> "meeting"); a form that stands for two words ("pic": picture or photo) is left
+    out. Forms and words are lower-case."""
+    words: dict[str, set[str]] = {}
+    for group in _TEXTING:
+        word, *forms = group
+        for form in forms:
+            if form.lower() != word.lower():
+                words.setdefault(form.lower(), set()).add(word.lower())
+    return {form: next(iter(full)) for form, full in words.items() if len(full) == 1}
 
 
 def search_forms(term: str) -> tuple[str, ...]:

@@ -1,0 +1,427 @@
+"""The canonical surface form of a question, read once before it is compiled.
+
+The compiler's intent rules (``retrieval.compile``) start from a wh-word and an auxiliary
+("when is ...", "are we still ...", "ask Bo to ..."). People ask the same things in other
+surface forms; each rule here rewrites one such form into the one the compiler reads, and
+leaves every other question as it is:
+
+- texting shorthand spelled out: "r" / "u" / "pls" / "msg" / "tmrw" / "b4" / "abt" / "wanna"
+  ..., plus the English texting forms of ``retrieval.shorthand`` ("mtg", "bday", "wknd");
+- a tag question dropped, and a statement it turned into a question put back in question
+  order: "we're still meeting at six, right?" -> "are we still meeting at six?";
+- a topic fronted before a dash, comma or colon moved into its wh-question: "the gala —
+  when is it?" -> "when is the gala?", "Rosa, who is she" -> "who is Rosa?", "the gala is
+  when?" -> "when is the gala?";
+- a verbless fragment asking one attribute of a person or a deadline completed, where that
+  is unambiguous: "Rosa's last name?" -> "what is Rosa's last name?", "essay deadline?" ->
+  "when is the essay deadline?";
+- a request put as a question about someone else: "can you get Rosa to call me" -> "can you
+  ask Rosa to call me"; a platform said as the verb of a ranking question: "who do I signal
+  the most" -> "who do I message the most on signal".
+
+Quoted text is never rewritten. A rewrite may only drop words that carry no content (stop
+words, the words of a tag, "get"): when a rule would drop any other word the question is
+kept as written (shorthand still spelled out), so search sees every word the user typed.
+Pure functions, no database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from retrieval.lexicon import ROUTING_WORDS, STOP_WORDS, fold_text
+from retrieval.shorthand import texting_words
+
+# Texting forms of function words and verbs, beyond ``retrieval.shorthand``'s nouns. Single
+# letters are spelled out only in lower case ("U" may be an initial).
+_SPELLED: dict[str, str] = {
+    "r": "are",
+    "u": "you",
+    "y'all": "you all",
+    "pls": "please",
+    "plz": "please",
+    "plez": "please",
+    "2day": "today",
+    "2nite": "tonight",
+    "tmrw": "tomorrow",
+    "abt": "about",
+    "bout": "about",
+    "b4": "before",
+    "bc": "because",
+    "cuz": "because",
+    "coz": "because",
+    "wat": "what",
+    "wut": "what",
+    "wht": "what",
+    "whr": "where",
+    "wen": "when",
+    "txt": "text",
+    "txts": "texts",
+    "txtd": "texted",
+    "msgd": "messaged",
+    "msged": "messaged",
+    "wanna": "want to",
+    "gonna": "going to",
+    "gotta": "got to",
+    "shud": "should",
+    "cud": "could",
+    "wud": "would",
+    "sum1": "someone",
+    "any1": "anyone",
+    "every1": "everyone",
+    "no1": "no one",
+    "ne1": "anyone",
+    "2": "to",
+    "4": "for",
+    "whos": "who's",
+    "whens": "when's",
+    "wheres": "where's",
+    "whats": "what's",
+    "hows": "how's",
+    "im": "i'm",
+}
+# ``retrieval.shorthand`` forms that are also other words or titles ("Dr Ruiz", "doc" a
+# document, "apt" an appointment, "prob" a problem, "vet" the verb), or a spelling only.
+_NOT_SPELLED = frozenset({"dr", "doc", "apt", "prob", "vet", "favourite", "info", "thx", "tnx"})
+# "2" and "4" are words only between words ("talk 2 Bo", "4 the party"), never in a time or a
+# date ("at 2", "the 4th").
+_DIGIT_WORDS = frozenset({"2", "4"})
+_LETTER_WORDS = frozenset({"r", "u", "im"})
+
+
+def _spelled_table() -> dict[str, str]:
+    table = {
+        form: word
+        for form, word in texting_words().items()
+        if form not in _NOT_SPELLED and " " not in form
+    }
+    for form, word in list(table.items()):
+        # A plural form keeps its plural: "mtgs" -> "meetings", not "meeting".
+        if form.endswith("s") and table.get(form[:-1]) == word and not word.endswith("s"):
+            table[form] = word + "s"
+    table.update(_SPELLED)
+    return table
+
+
+_TABLE = _spelled_table()
+_WORD = re.compile(r"(?<![\w'@#./-])[\w][\w'-]*(?![\w@])")
+_QUOTED = re.compile(
+    r'"[^"]*"|\u201c[^\u201d]*\u201d|(?<!\w)\'[^\']+\'(?!\w)|\u2018[^\u2019]*\u2019'
+)
+# "w/ Kai" is "with Kai"; a bare "w" may be an initial ("Tomasz W") and is left.
+_WITH = re.compile(r"(?<![\w/])w/\s*(?=[^\W\d])", re.IGNORECASE)
+_WHAT_TIME_IS = re.compile(r"\b(what\s+time)['\u2019]s\b", re.IGNORECASE)
+_DIGIT_CONTEXT = re.compile(r"(?<=[a-z]\s)[24](?=\s+[a-z])", re.IGNORECASE)
+
+
+def _spell_word(match: re.Match[str]) -> str:
+    word = match.group(0)
+    key = word.lower()
+    if key in _DIGIT_WORDS:
+        return word
+    if key in _LETTER_WORDS and word != key:
+        return word
+    if len(word) > 1 and word.isupper():
+        # "GF", "DR": an acronym of the conversation, not texting.
+        return word
+    full = _TABLE.get(key)
+    if full is None:
+        return word
+    return full
+
+
+def _spell_digit(match: re.Match[str], text: str) -> str:
+    before = text[: match.start()].rstrip().split()
+    previous = before[-1].lower() if before else ""
+    # "at 2 pm", "from 2 to 4", "the 4 of us": a number, not a word.
+    if previous in {"at", "from", "to", "till", "until", "by", "the", "about", "around", "or"}:
+        return match.group(0)
+    after = text[match.end() :].lstrip().lower()
+    if re.match(r"(?:am|pm|o'clock|of|or|and|people|days?|weeks?|hours?|mins?|minutes)\b", after):
+        return match.group(0)
+    return _TABLE[match.group(0)]
+
+
+def spell_out(text: str) -> str:
+    """``text`` with texting shorthand spelled out ("r u free tmrw" -> "are you free
+    tomorrow"); other words untouched, case kept."""
+    text = _WITH.sub("with ", text)
+    text = _WHAT_TIME_IS.sub(r"\1 is", text)
+    text = _DIGIT_CONTEXT.sub(lambda match: _spell_digit(match, text), text)
+    return _WORD.sub(_spell_word, text)
+
+
+# A tag that turns a statement into a yes/no question: ", right?", ", yeah?", ", no?",
+# "..., isn't it?", "..., did she?".
+_AUX = (
+    r"is|are|was|were|am|do|does|did|has|have|had|will|would|can|could|should|shall|won't"
+    r"|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|hasn't|haven't|hadn't|wouldn't"
+    r"|can't|couldn't|shouldn't|ain't"
+)
+_PRONOUN = r"it|he|she|they|we|i|you|there|that|this"
+_TAG = re.compile(
+    r"\s*[,;]\s*(?:(?:right|yeah|yea|yes|no|correct|innit|eh|ok|okay|surely|true)"
+    rf"|(?:{_AUX})(?:\s+not)?\s+(?:{_PRONOUN}))\s*\?+\s*$",
+    re.IGNORECASE,
+)
+# A statement put back in question order once its tag is gone: "it's still on" -> "is it
+# still on", "Bo is coming" -> "is Bo coming", "we still on for six" -> "are we still on".
+_CONTRACTED = {"'s": "is", "'re": "are", "'m": "am", "'ll": "will", "'ve": "have"}
+_STATEMENT = re.compile(
+    rf"^(?P<subject>(?i:{_PRONOUN})|[A-Z][\w-]*)"
+    r"(?:(?P<contracted>'s|'re|'m|'ll|'ve)\b|\s+(?P<aux>is|are|was|were|am|will|has|have)\b)"
+    r"(?P<rest>.*)$",
+    re.DOTALL,
+)
+_PARTICIPLE = re.compile(r"\s+(?:still\s+|definitely\s+|really\s+)?\w+ing\b")
+_NO_AUX = re.compile(r"^(?P<subject>we|you|they|it|that|this)\s+(?P<rest>still\b.*)$", re.I)
+_BE_FOR = {"we": "are", "you": "are", "they": "are", "it": "is", "that": "is", "this": "is"}
+
+
+def _untagged(text: str) -> str:
+    match = _TAG.search(text)
+    if match is None:
+        return text
+    statement = text[: match.start()].strip()
+    if not statement:
+        return text
+    inverted = _STATEMENT.match(statement)
+    if inverted is not None:
+        subject = inverted.group("subject")
+        contracted = inverted.group("contracted")
+        aux = _CONTRACTED[contracted.lower()] if contracted else inverted.group("aux").lower()
+        if (
+            contracted == "'s"
+            and subject.lower() not in ("it", "he", "she", "that", "this", "there")
+            and not _PARTICIPLE.match(inverted.group("rest"))
+        ):
+            # "Bo's party is Friday": a possessive. "Bo's coming" (a participle) inverts.
+            return f"{statement}?"
+        if subject.lower() == "i":
+            subject = "I"
+        elif subject.lower() in _PRONOUN.split("|"):
+            subject = subject.lower()
+        return f"{aux} {subject}{inverted.group('rest')}?"
+    bare = _NO_AUX.match(statement)
+    if bare is not None:
+        subject = bare.group("subject").lower()
+        return f"{_BE_FOR[subject]} {subject} {bare.group('rest')}?"
+    return f"{statement}?"
+
+
+# A topic fronted before its wh-question: "<topic> — when is it?", "<topic>, who's she",
+# "<topic>: what time does it start?". The topic is a noun phrase: a few words, no verb.
+_SEPARATOR = r"\s*(?:—|\u2013|--|-\s|,|:)\s*"
+_WH = r"when|where|who|what\s+time|what\s+day|what\s+date|which\s+day"
+_FRONTED = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>{_WH}|what|which|how\s+much|how\s+many)"
+    r"(?P<aux>'s|\s+is|\s+are|\s+was|\s+were|\s+does|\s+do|\s+did|\s+will)\s+"
+    r"(?P<pronoun>it|that|this|they|he|she|them|those)\b(?P<rest>[^?]*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+# "<topic> — when?", "<topic>, where?": the wh-word alone.
+_FRONTED_BARE = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>when|where|who|what\s+time)\s*\?+\s*$",
+    re.IGNORECASE,
+)
+# "<topic> is when?", "the gala's where?": the wh-word left in place.
+_IN_PLACE = re.compile(
+    r"^(?P<topic>[^—\u2013,:?]+?)(?:'s|\s+(?P<aux>is|are|was|were))\s+"
+    rf"(?P<wh>{_WH})(?:\s+again)?\s*\?+\s*$",
+    re.IGNORECASE,
+)
+# What a fronted topic never holds: a subject pronoun, an auxiliary or a finite verb ("I
+# called Bo — when was it?" is no topic).
+_NOT_TOPIC = re.compile(
+    rf"\b(?:i|we|you|he|she|they|it|{_AUX}|said|told|sent|went|came|got|made|left|wrote|saw"
+    r"|met|asked|called|texted|messaged|if|when|where|who|what|why|how|because|but)\b"
+    r"|'(?:re|ve|ll|d|m)\b|\w{3,}ed$",
+    re.IGNORECASE,
+)
+_MAX_TOPIC_WORDS = 6
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+
+
+def _is_topic(topic: str) -> bool:
+    words = topic.split()
+    if not words or len(words) > _MAX_TOPIC_WORDS or _NOT_TOPIC.search(topic):
+        return False
+    return any(fold_text(word).strip(".!") not in STOP_WORDS for word in words)
+
+
+def _aux_word(aux: str | None) -> str:
+    aux = (aux or "").strip().lower()
+    return "is" if aux in ("", "'s") else aux
+
+
+def _topic(topic: str) -> str:
+    topic = topic.strip()
+    # A capitalised first word that is not a name is the start of the sentence.
+    first, _, tail = topic.partition(" ")
+    if first.lower() in ("the", "our", "my", "this", "that", "a", "an", "his", "her", "their"):
+        first = first.lower()
+    return f"{first} {tail}".strip()
+
+
+def _fronted(text: str) -> str:
+    match = _FRONTED.match(text)
+    if (
+        match is not None
+        and _is_topic(match.group("topic"))
+        # "he" / "she" stand for a person: a possessive topic ("Bo's flight") is a thing.
+        and not (
+            match.group("pronoun").lower() in ("he", "she")
+            and _POSSESSIVE.search(match.group("topic"))
+        )
+    ):
+        wh = " ".join(match.group("wh").lower().split())
+        rest = match.group("rest").rstrip()
+        return f"{wh} {_aux_word(match.group('aux'))} {_topic(match.group('topic'))}{rest}?"
+    match = _FRONTED_BARE.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        wh = " ".join(match.group("wh").lower().split())
+        return f"{wh} is {_topic(match.group('topic'))}?"
+    match = _IN_PLACE.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        wh = " ".join(match.group("wh").lower().split())
+        return f"{wh} {_aux_word(match.group('aux'))} {_topic(match.group('topic'))}?"
+    return text
+
+
+# A verbless fragment with one slot: "<name>'s full name?", "<thing> deadline?".
+_PERSON_SLOT = (
+    r"(?:full\s+|last\s+|first\s+|real\s+|middle\s+|maiden\s+)?name|surname|number"
+    r"|phone(?:\s+number)?|mobile(?:\s+number)?|cell(?:\s+number)?|e-?mail(?:\s+address)?"
+    r"|address|birthday|job|employer|handle|username|nationality|hometown"
+)
+# "and Bo's email?" continues an earlier question: no fragment of its own.
+_LINKED = re.compile(r"(?:and|but|so|or|then|also)\s", re.IGNORECASE)
+_PERSON_FRAGMENT = re.compile(
+    r"^(?P<owner>(?:(?i:the|my|our)\s+)?(?:[\w-]+\s+){0,2}[\w-]+['\u2019]s)\s+"
+    rf"(?P<slot>(?:new\s+|current\s+|old\s+)?(?:{_PERSON_SLOT}))\s*\?+\s*$"
+)
+_DEADLINE_FRAGMENT = re.compile(
+    r"^(?P<thing>(?:[\w'\u2019-]+\s+){0,3}?[\w'\u2019-]+)\s+(?P<slot>deadline|due\s+date)"
+    r"(?:\s+again)?\s*\?+\s*$",
+    re.IGNORECASE,
+)
+
+
+def _completed(text: str) -> str:
+    match = _PERSON_FRAGMENT.match(text)
+    owner = match.group("owner") if match is not None else ""
+    if (
+        match is not None
+        and not _NOT_TOPIC.search(owner.replace("'s", ""))
+        and not _LINKED.match(owner)
+    ):
+        return f"what is {match.group('owner')} {match.group('slot')}?"
+    match = _DEADLINE_FRAGMENT.match(text)
+    if match is not None and not _NOT_TOPIC.search(match.group("thing")):
+        thing = _topic(match.group("thing"))
+        determiner = (
+            "" if re.match(r"(?:the|my|our|his|her|their|[\w-]+['\u2019]s)\s", thing) else "the "
+        )
+        return f"when is {determiner}{thing} {match.group('slot').lower()}?"
+    return text
+
+
+# "Can you get Rosa to call me?", "get the team to vote": a message asking someone to act.
+_GET_TO = re.compile(
+    r"\b(?P<verb>get|have)\s+(?P<who>(?!(?:me|us|it|this|that|them|things|everything)\b)"
+    r"(?!(?:a|an|some|any)\s)(?:[\w@#'\u2019-]+\s+){0,3}?[\w@#'\u2019-]+)\s+to\s+"
+    r"(?!(?:the|a|an|my|your|our|his|her|their|this|that|work|school)\b)(?=(?-i:[a-z]))",
+    re.IGNORECASE,
+)
+_REQUEST_START = re.compile(
+    r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?(?:(?:can|could|would|will)\s+you\s+"
+    r"(?:please\s+)?|please\s+)?(?=(?:get|have)\s)",
+    re.IGNORECASE,
+)
+
+
+def _request(text: str) -> str:
+    start = _REQUEST_START.match(text)
+    if start is None:
+        return text
+    match = _GET_TO.match(text, start.end())
+    if match is None or match.group("verb").lower() == "have":
+        return text
+    return f"{text[: match.start()]}ask {match.group('who')} to {text[match.end() :]}"
+
+
+# "Who do I WhatsApp the most?": a platform as the verb of a ranking question.
+_PLATFORMS = r"whatsapp|telegram|signal|slack|imessage|discord|sms"
+_PLATFORM_RANKING = re.compile(
+    r"\b(?P<head>(?:who|which\s+(?:[\w']+\s+)?(?:people|person|friends?|contacts?))\s+"
+    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?)"
+    rf"(?P<platform>{_PLATFORMS})(?:'?d|ed)?\s+(?P<tail>(?:the\s+)?most\b[^?]*?)\s*(?P<end>\?*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _platform_ranking(text: str) -> str:
+    match = _PLATFORM_RANKING.search(text)
+    if match is None:
+        return text
+    where = f" on {match.group('platform')}"
+    return (
+        f"{text[: match.start()]}{match.group('head')}message {match.group('tail')}"
+        f"{where}{match.group('end') or ''}"
+    )
+
+
+_RULES: tuple[Callable[[str], str], ...] = (
+    _untagged,
+    _fronted,
+    _completed,
+    _request,
+    _platform_ranking,
+)
+# Words a rewrite may drop besides stop words: the words of a tag.
+_DROPPABLE = frozenset({"right", "correct", "innit", "eh", "true", "surely", "get"})
+
+
+_APOSTROPHE_S = re.compile(r"'s$")
+
+
+def _content_words(text: str) -> list[str]:
+    # "the gala's" and "the gala" hold the same word: a contraction or a possessive is no word.
+    words = [_APOSTROPHE_S.sub("", fold_text(word)) for word in _WORD.findall(text)]
+    return sorted(
+        word
+        for word in words
+        if word not in STOP_WORDS and word not in ROUTING_WORDS and word not in _DROPPABLE
+    )
+
+
+def _outside_quotes(text: str, rewrite: Callable[[str], str]) -> str:
+    parts = []
+    position = 0
+    for match in _QUOTED.finditer(text):
+        parts.append(rewrite(text[position : match.start()]))
+        parts.append(match.group(0))
+        position = match.end()
+    parts.append(rewrite(text[position:]))
+    return "".join(parts)
+
+
+def canonical_question(question: str) -> str:
+    """``question`` in the surface form the compiler's intent rules read (see the module
+    docstring); the question itself when no rule applies."""
+    spelled = _outside_quotes(question, spell_out)
+    if _QUOTED.search(spelled):
+        # A quoted name or phrase is kept whole: only shorthand outside it is spelled out.
+        return spelled
+    stripped = spelled.strip()
+    rewritten = stripped
+    for rule in _RULES:
+        rewritten = rule(rewritten)
+    if rewritten == stripped:
+        return spelled
+    kept = Counter(_content_words(rewritten))
+    if any(kept[word] < count for word, count in Counter(_content_words(stripped)).items()):
+        return spelled
+    return rewritten
