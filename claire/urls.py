@@ -20,12 +20,12 @@ urlpatterns = [
     path("api/schema/docs", ApiDocsView.as_view(), name="api-docs"),
     path("api/", include("conversations.api.urls")),
     # app APIs: one include per app, below this line
-    path("api/", include("retrieval.memory.api.urls")),
+    path("api/", include("memory.api.urls")),
     path("api/", include("assistant.api.urls")),
     path("api/", include("proposals.api.urls")),
     path("", include("assistant.urls")),
     path("api/", include("indexing.api.urls")),
     path("api/billing/", include("billing.api.urls")),
     path("", include("conversations.urls")),
-    path("", include("retrieval.memory.urls")),
+    path("", include("memory.urls")),
 ]

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatParticipant, Message, Person
+from memory.chatnames import word_stem
+from memory.extract import is_suspicious
+from memory.recipient import topic_stems
 from retrieval.lexicon import fold_text
-from retrieval.memory.chatnames import word_stem
-from retrieval.memory.extract import is_suspicious
-from retrieval.memory.recipient import topic_stems
 
 # Recent messages of each candidate chat searched for the request's subject.
 TOPIC_SAMPLE = 300

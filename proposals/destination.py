@@ -21,15 +21,15 @@ from django.utils import timezone
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind, Person, Platform
+from memory.asked import AskedQuestion, open_group_question
+from memory.models import LoopKind
+from memory.recipient import Mention, not_automated, platforms_asked, recipient_of
+from memory.selectors import OpenLoop, open_loops_for_user
 from proposals.choice import direct_chat_choice
 from proposals.groups import group_unnamed, groups_named, groups_visible
 from proposals.wording import content_start
 from retrieval.compile import TITLES
 from retrieval.lexicon import fold_text
-from retrieval.memory.asked import AskedQuestion, open_group_question
-from retrieval.memory.models import LoopKind
-from retrieval.memory.recipient import Mention, not_automated, platforms_asked, recipient_of
-from retrieval.memory.selectors import OpenLoop, open_loops_for_user
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ _REPLY = re.compile(r"\b(?:repl(?:y|ies|ying)|respond|answer)\b", re.IGNORECASE)
 def _person_ids(
     *, user: User, compiled_query: Mapping[str, Any], question: str
 ) -> tuple[list[int], str]:
-    """The recipient (``retrieval.memory.recipient.recipient_of``): the person named first,
+    """The recipient (``memory.recipient.recipient_of``): the person named first,
     never an automated sender, or the contact a short form at the recipient's place names;
     with the name as the question wrote it."""
     mentions = []

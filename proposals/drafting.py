@@ -21,11 +21,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from conversations.models import Chat, ChatKind, IdentityKind, Message, Person
+from memory.extract import is_suspicious
+from memory.followup import FollowUpRole
+from memory.models import LoopKind
 from retrieval.compile import TITLES
 from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
-from retrieval.memory.extract import is_suspicious
-from retrieval.memory.followup import FollowUpRole
-from retrieval.memory.models import LoopKind
 
 MAX_DRAFT_CHARS = 1000
 GREETINGS = (
@@ -44,7 +44,7 @@ VOICE_SAMPLE = 200
 
 @dataclass(frozen=True)
 class DraftGround:
-    """A message the request follows up, as the answer cites it (``retrieval.memory.followup``):
+    """A message the request follows up, as the answer cites it (``memory.followup``):
     why it matters (a ``FollowUpRole``), who wrote it, its text and its source label."""
 
     role: str

@@ -20,6 +20,7 @@ from billing.types import UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.types import ChatMessage, GenerationRequest
 from claire.errors import CodedError
+from memory.followup import follow_up_role
 from proposals.drafting import (
     DRAFT_SYSTEM_PROMPT,
     DraftContext,
@@ -31,7 +32,6 @@ from proposals.services import DraftNeeded, NoProposal, proposal_prepare, propos
 from proposals.tools import ToolDraft, tool_draft
 from proposals.types import ProposalView
 from retrieval.evidence import EvidenceSource
-from retrieval.memory.followup import follow_up_role
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ async def proposal_for_answer(
 def draft_grounds(
     *, sources: Sequence[EvidenceSource], memory_notes: Mapping[str, str]
 ) -> tuple[DraftGround, ...]:
-    """The cited messages an action request follows up (``retrieval.memory.followup``), with
+    """The cited messages an action request follows up (``memory.followup``), with
     their roles, in the order memory ranked them."""
     grounds: list[DraftGround] = []
     for source in sources:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from claire.accounts.models import User
 from conversations.models import Chat, ChatKind
+from memory.chatnames import MIN_STEM, title_stems, word_stem
+from memory.extract import is_suspicious
 from retrieval.lexicon import STOP_WORDS, fold_text
-from retrieval.memory.chatnames import MIN_STEM, title_stems, word_stem
-from retrieval.memory.extract import is_suspicious
 
 # Nouns that say a group is meant: "the climbing group", "our band chat", "the book club".
 _GROUP_NOUNS = r"group|chat|channel|thread|server|club|team|crew|gang|squad|lot|gc"

@@ -25,6 +25,9 @@ from claire.accounts.models import User
 from claire.celery import task_send
 from claire.errors import CodedError, NotFound
 from conversations.models import Chat, Message
+from memory.models import LoopKind, PlanStatus
+from memory.recipient import topic_words
+from memory.selectors import plans_for_user
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
 from proposals.drafting import (
@@ -58,9 +61,6 @@ from proposals.models import (
 from proposals.selectors import capability_is_granted, proposal_view_of
 from proposals.types import ProposalView
 from retrieval.lexicon import fold_text
-from retrieval.memory.models import LoopKind, PlanStatus
-from retrieval.memory.recipient import topic_words
-from retrieval.memory.selectors import plans_for_user
 
 logger = logging.getLogger(__name__)
 

@@ -27,9 +27,9 @@ from claire.ai.tools import ToolCall, ToolSpec
 from claire.ai.types import ChatMessage, GenerationRequest
 from claire.errors import CodedError
 from conversations.models import Chat
+from memory.selectors import open_loops_for_user
 from proposals.destination import Destination
 from proposals.drafting import DRAFT_SYSTEM_PROMPT, DraftContext, draft_prompt
-from retrieval.memory.selectors import open_loops_for_user
 
 logger = logging.getLogger(__name__)
 

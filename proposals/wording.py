@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from retrieval.memory.recipient import content_start
+from memory.recipient import content_start
 
 __all__ = ["content_start"]

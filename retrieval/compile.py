@@ -38,6 +38,15 @@ from conversations.models import (
     PersonIdentity,
 )
 from conversations.selectors import direct_chats_latest
+from memory.callnames import people_called_by
+from memory.kinship import (
+    KIN_FORMS,
+    KIN_RELATIONS,
+    is_someone_elses,
+    means_users_relative,
+    relatives_of_user,
+)
+from memory.models import PersonMerge
 from retrieval.dates import Direction, resolve_time_expression
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import (
@@ -48,15 +57,6 @@ from retrieval.lexicon import (
     fold_text,
     word_set,
 )
-from retrieval.memory.callnames import people_called_by
-from retrieval.memory.kinship import (
-    KIN_FORMS,
-    KIN_RELATIONS,
-    is_someone_elses,
-    means_users_relative,
-    relatives_of_user,
-)
-from retrieval.memory.models import PersonMerge
 from retrieval.people_context import describing_words, narrow_people
 from retrieval.question_forms import canonical_question
 from retrieval.routing import route_fallback_for, route_for
@@ -1367,7 +1367,7 @@ def _called_names(
     resolved: Sequence[_Resolved],
 ) -> list[_Resolved]:
     """Name tokens no contact's name holds that the user calls one contact by ("Maya" for the
-    sister saved as "Bubbles"; ``retrieval.memory.callnames``)."""
+    sister saved as "Bubbles"; ``memory.callnames``)."""
     # A capitalised word, or any word of a short question ("who is maya?").
     is_short = len(tokens) <= SHORT_QUESTION_TOKENS
     loose = [
@@ -1559,7 +1559,7 @@ def _people(
         if descriptor.canonical not in bucket:
             bucket.append(descriptor.canonical)
     # "my brother", "reply to mom": the one person memory knows as that relative of the user
-    # (``retrieval.memory.kinship``) is named by those words.
+    # (``memory.kinship``) is named by those words.
     relatives = relatives_of_user(user=user, relations={d.canonical for d in own_relatives})
     for descriptor in own_relatives:
         relative = relatives.get(descriptor.canonical)

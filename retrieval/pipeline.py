@@ -3,7 +3,7 @@
 ``retrieve`` is what the answer engine calls (and what the evaluation and the speed bench
 measure). It makes no model call other than the query embedding, writes nothing, and when no
 candidate passes the relevance floor returns an empty pack with route ``no_evidence`` without
-loading any window. Personal memory's messages (``retrieval.memory.evidence``) come first and
+loading any window. Personal memory's messages (``memory.evidence``) come first and
 each leads its own source; a question memory says nothing about whose searched evidence cannot
 answer it (``retrieval.answerability``: a topic the history never mentions, named people with
 nothing on it) gets ``no_evidence`` too.
@@ -28,6 +28,7 @@ from claire.ai.local.extractive import (
 )
 from claire.ai.suspicious import suspicious_text
 from claire.ai.types import DataPolicy
+from memory.evidence import MemoryHits, memory_message_ids
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
 from retrieval.evidence import (
@@ -37,7 +38,6 @@ from retrieval.evidence import (
     build_evidence_pack,
     pack_led_by,
 )
-from retrieval.memory.evidence import MemoryHits, memory_message_ids
 from retrieval.search import SearchLimits, SearchResult, search
 from retrieval.types import CompiledQuery, Intent, Route, Scope
 from retrieval.windows import MessageWindow, windows_expand

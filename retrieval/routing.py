@@ -32,7 +32,7 @@ from conversations.selectors import chats_get_for_user
 from retrieval.types import CompiledQuery, Intent, Route, Scope, ScopeMode
 
 # "What is unresolved" reads the open loops personal memory derives
-# (``retrieval.memory.evidence``); switched off, it reads hybrid retrieval instead.
+# (``memory.evidence``); switched off, it reads hybrid retrieval instead.
 LOOPS_AVAILABLE = True
 MAX_PREFERRED_CHATS = 5
 

@@ -47,6 +47,7 @@ from claire.ai.profiles import Candidate
 from claire.ai.types import DataPolicy
 from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message
 from indexing.selectors import SearchPlan, active_search_version, vector_search
+from memory.chatnames import chats_named, title_stems, word_stem
 from retrieval.fusion import (
     CandidateFacts,
     FusionWeights,
@@ -62,7 +63,6 @@ from retrieval.lexical import (
     filters_sql,
     lexical_search,
 )
-from retrieval.memory.chatnames import chats_named, title_stems, word_stem
 from retrieval.types import CompiledQuery, Route, ScopeMode, TimeTarget
 
 logger = logging.getLogger(__name__)

@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     "conversations",
     "indexing",
     "retrieval",
-    "retrieval.memory",
+    "memory",
     "billing",
     "proposals",
     "assistant",
@@ -343,7 +343,7 @@ INDEXING_WORKER_CPU_POLICY = env.str("INDEXING_WORKER_CPU_POLICY", default="idle
 INDEXING_WORKER_NICENESS = env.int("INDEXING_WORKER_NICENESS", default=10)
 
 # --- Personal memory ------------------------------------------------------------------------
-# The per-user memory job (retrieval/memory/jobs.py, docs/MEMORY.md).
+# The per-user memory job (memory/jobs.py, docs/MEMORY.md).
 MEMORY_JOB_LEASE_SECONDS = env.int("MEMORY_JOB_LEASE_SECONDS", default=300)
 MEMORY_JOB_QUEUED_GRACE_SECONDS = env.int("MEMORY_JOB_QUEUED_GRACE_SECONDS", default=600)
 MEMORY_JOB_RETRY_SECONDS = env.int("MEMORY_JOB_RETRY_SECONDS", default=30)
@@ -367,7 +367,7 @@ RETRIEVAL_EVIDENCE_LIMITS: dict[str, dict[str, int]] = {
     },
 }
 # Personal memory: messages the optional ``extract`` model reads per refinement run
-# (retrieval/memory/refine.py; off unless the ``extract`` profile names a model).
+# (memory/refine.py; off unless the ``extract`` profile names a model).
 MEMORY_REFINE_MAX_MESSAGES = env.int("MEMORY_REFINE_MAX_MESSAGES", default=400)
 
 # --- Billing --------------------------------------------------------------------------------
@@ -419,7 +419,7 @@ ASSISTANT_DB_OUTAGE_WAIT_SECONDS = env.float("ASSISTANT_DB_OUTAGE_WAIT_SECONDS",
 # --- Ingestion ------------------------------------------------------------------------------
 # What conversation writes call, in this order, inside their transaction (and schedule once it
 # commits): conversations/hooks.py.
-CONVERSATION_HOOKS = ["indexing.hooks.hook", "retrieval.memory.receivers.hook"]
+CONVERSATION_HOOKS = ["indexing.hooks.hook", "memory.receivers.hook"]
 INGEST_MAX_BATCH_MESSAGES = env.int("INGEST_MAX_BATCH_MESSAGES", default=1000)
 INGEST_MAX_BATCH_CHATS = env.int("INGEST_MAX_BATCH_CHATS", default=200)
 INGEST_MAX_CHAT_PARTICIPANTS = env.int("INGEST_MAX_CHAT_PARTICIPANTS", default=1024)

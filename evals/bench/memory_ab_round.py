@@ -19,7 +19,7 @@ from django.utils import timezone
 from conversations.services import messages_ingest
 from evals.bench import memory_scale
 from fixtures.demo_corpus import build_demo_corpus
-from retrieval.memory import jobs, selectors
+from memory import jobs, selectors
 from retrieval.types import RankingKind
 
 NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)

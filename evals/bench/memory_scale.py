@@ -20,8 +20,8 @@ from conversations.models import Message
 from conversations.services import IncomingChat, IncomingMessage
 from fixtures.demo_corpus import DemoCorpus, build_demo_corpus
 from fixtures.services import demo_corpus_load
-from retrieval.memory import jobs, services
-from retrieval.memory.models import MemoryJob, MemoryJobState
+from memory import jobs, services
+from memory.models import MemoryJob, MemoryJobState
 
 # The demo corpus spans about 26 weeks; each copy sits this much earlier than the last.
 COPY_PERIOD = timedelta(weeks=27)

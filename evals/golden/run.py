@@ -234,7 +234,7 @@ def golden_user_prepare(
     """A fresh evaluation account with the demo corpus, its derived memory and its index."""
     from django.core.management import call_command
 
-    from retrieval.memory.services import memory_refresh
+    from memory.services import memory_refresh
 
     user = User.objects.create_user(email, None, first_name="Sam", timezone="Europe/Lisbon")
     corpus = build_demo_corpus(now=now, seed=seed)

@@ -39,10 +39,10 @@ from conversations.services import (
     messages_ingest,
 )
 from evals.injection import InjectionCase
+from memory.services import memory_refresh
 from proposals.drafting import DRAFT_SYSTEM_PROMPT, draft_is_safe
 from proposals.models import Capability, CapabilityGrant, OutboxMessage, Plugin, Proposal, Receipt
 from proposals.services import capabilities_ensure, grant_set
-from retrieval.memory.services import memory_refresh
 
 Report = Callable[[str], None]
 

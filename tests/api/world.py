@@ -23,9 +23,7 @@ from billing.models import PeriodKind
 from claire.accounts.models import User
 from conversations.models import IdentityKind, Platform
 from indexing.models import EntryState, IndexProgress, IndexVersion, IndexVersionState
-from proposals import services as proposal_services
-from proposals.models import OutboxMessage, Proposal
-from retrieval.memory.models import (
+from memory.models import (
     FactKind,
     Loop,
     LoopKind,
@@ -37,6 +35,8 @@ from retrieval.memory.models import (
     PlanStatus,
     PlanStep,
 )
+from proposals import services as proposal_services
+from proposals.models import OutboxMessage, Proposal
 from tests.assistant.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
 from tests.billing.factories import AiPolicyFactory, BudgetPeriodFactory, UsageEventFactory
 from tests.factories import (

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from conversations.identities import national_digits, phone_same_number
+from memory.callnames import _patterns
+from memory.introductions import names_match, self_introduction
 from retrieval.lexicon import fold_text
-from retrieval.memory.callnames import _patterns
-from retrieval.memory.introductions import names_match, self_introduction
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from conversations.models import Chat, ChatKind, MessageKind
 from conversations.services import IncomingMessage, messages_ingest
+from memory import services
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, person_identity

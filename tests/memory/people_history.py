@@ -21,7 +21,7 @@ from claire.accounts.models import User
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind, Message
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
-from retrieval.memory import services
+from memory import services
 
 # Monday 2 March 2026, 09:00 UTC (London is UTC in early March).
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services
+from memory.evidence import MemorySource, memory_message_ids
 from retrieval.compile import compile_question
-from retrieval.memory import services
-from retrieval.memory.evidence import MemorySource, memory_message_ids
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.memory.extract import fact_claims
+from memory.extract import fact_claims
 
 
 def _lives(text: str, *, is_from_self: bool = False) -> list[str]:

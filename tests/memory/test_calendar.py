@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind
-from retrieval.memory import services
-from retrieval.memory.calendar import calendar_week_for_user
+from memory import services
+from memory.calendar import calendar_week_for_user
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db

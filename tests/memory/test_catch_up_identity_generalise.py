@@ -229,7 +229,7 @@ def test_a_called_off_plan_is_stated_as_a_change_while_away(user):
     ],
 )
 def test_cancel_statement_needs_a_cancel_word_and_a_planned_thing(text, expected):
-    from retrieval.memory.findings import cancel_statement
+    from memory.findings import cancel_statement
 
     said = cancel_statement(text, sender="Ana")
     assert (expected in said) if expected else said == ""

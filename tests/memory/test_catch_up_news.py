@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind
+from memory import services
+from memory.evidence import BACKGROUND_NOTE, news_weight, salience
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
-from retrieval.memory.evidence import BACKGROUND_NOTE, news_weight, salience
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say

@@ -6,11 +6,11 @@ import pytest
 
 from conversations.models import Chat, ChatKind
 from fixtures.services import demo_corpus_load
+from memory import services
+from memory.evidence import MemorySource, loop_kinds_for, memory_message_ids
+from memory.models import LoopKind
+from memory.selectors import people_ranking
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
-from retrieval.memory.evidence import MemorySource, loop_kinds_for, memory_message_ids
-from retrieval.memory.models import LoopKind
-from retrieval.memory.selectors import people_ranking
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Route, Scope, ScopeMode
 from tests.memory.conftest import DEMO_NOW

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.memory.extract import (
+from memory.extract import (
     fulfils_promise,
     is_question_to_user,
     is_request_by_user,
     plan_signal,
     promise_object,
 )
-from retrieval.memory.models import PlanStatus
+from memory.models import PlanStatus
 
 
 @pytest.mark.parametrize(

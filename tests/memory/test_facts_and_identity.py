@@ -8,10 +8,10 @@ from django.utils import timezone
 from claire.errors import NotFound
 from conversations.models import Chat, Person
 from fixtures.services import demo_corpus_load
-from retrieval.memory import services
-from retrieval.memory.extract import fact_claims
-from retrieval.memory.models import FactKind, Loop, MemoryPolicy, PersonFact, PersonFactSource
-from retrieval.memory.selectors import identity_lookup, person_facts_for_user
+from memory import services
+from memory.extract import fact_claims
+from memory.models import FactKind, Loop, MemoryPolicy, PersonFact, PersonFactSource
+from memory.selectors import identity_lookup, person_facts_for_user
 from tests.memory.helpers import beat_message_ids, chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db

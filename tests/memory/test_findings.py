@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from retrieval.memory.extract import is_suspicious
-from retrieval.memory.findings import (
+from memory.extract import is_suspicious
+from memory.findings import (
     LoopState,
     change_statement,
     clock_text,
@@ -18,8 +18,8 @@ from retrieval.memory.findings import (
     plan_whens,
     ranking_findings,
 )
-from retrieval.memory.models import LoopKind, LoopStatus, PlanStatus
-from retrieval.memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
+from memory.models import LoopKind, LoopStatus, PlanStatus
+from memory.selectors import PlanStepView, PlanTimeline, RelationshipMetrics
 
 LISBON = ZoneInfo("Europe/Lisbon")
 # Wednesday 4 March 2026, 10:00 in Lisbon.

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services
+from memory.followup import FollowUp, action_follow_up
 from retrieval.compile import compile_question
-from retrieval.memory import services
-from retrieval.memory.followup import FollowUp, action_follow_up
 from retrieval.types import Scope, ScopeMode
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
@@ -247,7 +247,7 @@ def test_someone_met_only_in_groups_has_their_latest_words_there_as_the_thread(u
 def test_a_request_to_a_whole_group_follows_up_its_thread_about_the_topic(user):
     from conversations.models import ChatKind
     from conversations.services import IncomingChat
-    from retrieval.memory.followup import group_follow_up
+    from memory.followup import group_follow_up
     from tests.memory.helpers import person_identity
 
     ingest(

@@ -14,10 +14,10 @@ from claire.ai.types import EvidenceSource, MemoryFinding
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind, Message, Person
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+from memory import services
+from memory.handoff import content_words, handoff_medium, names_contradict
+from memory.models import PersonMerge
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
-from retrieval.memory.handoff import content_words, handoff_medium, names_contradict
-from retrieval.memory.models import PersonMerge
 from retrieval.pipeline import retrieve
 from retrieval.types import Scope
 

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import ChatKind
-from retrieval.memory import jobs, receivers
-from retrieval.memory.away import Trip, latest_trip
-from retrieval.memory.models import (
+from memory import jobs, receivers
+from memory.away import Trip, latest_trip
+from memory.models import (
     Loop,
     MemoryJob,
     MemoryJobState,
@@ -23,7 +23,7 @@ from retrieval.memory.models import (
     PersonFact,
     Plan,
 )
-from retrieval.memory.services import memory_rebuild
+from memory.services import memory_rebuild
 from tests.memory.helpers import chat_of, ingest, say
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -303,7 +303,7 @@ def test_ingest_marks_the_users_own_trip_messages_and_the_latest_trip_follows_ed
 def test_the_migration_marks_trips_of_messages_ingested_before_trips_were_read(user, monkeypatch):
     from django.apps import apps
 
-    backfill = importlib.import_module("retrieval.memory.migrations.0010_message_claim_travel")
+    backfill = importlib.import_module("memory.migrations.0010_message_claim_travel")
     monkeypatch.setattr(receivers, "task_send", lambda name, *, args: None)
     chat = chat_of("dm-ana", "Ana")
     ingest(user, chat, say("1", T0, "landed in Lima!! my brother Leo is visiting next week"))

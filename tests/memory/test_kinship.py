@@ -8,14 +8,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind, Person
-from retrieval.memory import services
-from retrieval.memory.kinship import (
+from memory import services
+from memory.kinship import (
     addressed_relation,
     relation_of_contact_name,
     relatives_of_user,
     signed_relation,
 )
-from retrieval.memory.models import FactBasis, FactKind, PersonFact, PersonFactSource
+from memory.models import FactBasis, FactKind, PersonFact, PersonFactSource
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.memory.closure import says_done
-from retrieval.memory.extract import promise_clause, promise_in_person
-from retrieval.memory.owed import deadline, owed_detail
+from memory.closure import says_done
+from memory.extract import promise_clause, promise_in_person
+from memory.owed import deadline, owed_detail
 from tests.memory.generalise import MEDIA, Line, Story, dm, group, story_failures
 
 MON, TUE, WED, THU, FRI = 0, 24, 48, 72, 96

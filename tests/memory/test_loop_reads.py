@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from conversations.models import ChatKind
-from retrieval.memory import services
-from retrieval.memory.closure import loops_close_across_chats
-from retrieval.memory.models import Loop, LoopKind, LoopStatus
+from memory import services
+from memory.closure import loops_close_across_chats
+from memory.models import Loop, LoopKind, LoopStatus
 from tests.memory.helpers import chat_of, ingest, say
 
 pytestmark = pytest.mark.django_db

@@ -9,17 +9,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind, Person
-from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
-from retrieval.memory.about import (
+from memory import services
+from memory.about import (
     about_findings,
     alias_person_ids,
     asked_attribute,
     people_called,
 )
-from retrieval.memory.closure import says_done, topic_words
-from retrieval.memory.models import Loop, LoopKind, LoopStatus
-from retrieval.memory.selectors import open_loops_for_user
+from memory.closure import says_done, topic_words
+from memory.models import Loop, LoopKind, LoopStatus
+from memory.selectors import open_loops_for_user
+from retrieval.evidence import EvidenceLimits
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.compile import classify_intent
-from retrieval.lexicon import fold_text
-from retrieval.memory.closure import says_delivered
-from retrieval.memory.extract import (
+from memory.closure import says_delivered
+from memory.extract import (
     claims_debt,
     is_request_by_user,
     owns_debt,
@@ -19,7 +17,9 @@ from retrieval.memory.extract import (
     puts_off,
     request_in_person,
 )
-from retrieval.memory.plan_words import deed_families
+from memory.plan_words import deed_families
+from retrieval.compile import classify_intent
+from retrieval.lexicon import fold_text
 from tests.memory.generalise import MEDIA, Line, Story, dm, group, story_failures
 
 MON, TUE, WED, THU, FRI = 0, 24, 48, 72, 96

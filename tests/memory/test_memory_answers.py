@@ -11,8 +11,8 @@ from claire.ai.local.extractive import compose_answer
 from claire.ai.prompts import findings_block
 from claire.ai.types import EvidenceSource, MemoryFinding
 from conversations.models import Chat, ChatKind
+from memory import services
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import RankingKind, Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say

@@ -9,9 +9,9 @@ from claire.errors import CodedError, NotFound
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, Person
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
-from retrieval.memory import services
-from retrieval.memory.models import Loop, LoopStatus, PersonMerge
-from retrieval.memory.selectors import (
+from memory import services
+from memory.models import Loop, LoopStatus, PersonMerge
+from memory.selectors import (
     merge_suggestions,
     people_ranking,
     person_ids_expand,

@@ -160,8 +160,8 @@ def test_one_number_written_nationally_and_internationally_is_one_person(user):
 
 
 def test_a_new_number_that_says_who_it_is_is_merged_and_a_split_holds(user):
-    from retrieval.memory.models import PersonMerge
-    from retrieval.memory.services import introductions_merge, person_split
+    from memory.models import PersonMerge
+    from memory.services import introductions_merge, person_split
 
     people_history_load(user)
     merges = {
@@ -184,8 +184,8 @@ def test_a_new_number_that_says_who_it_is_is_merged_and_a_split_holds(user):
 def test_a_name_shared_by_two_contacts_merges_nobody(user):
     from conversations.identities import IncomingIdentity
     from conversations.services import IncomingChat, IncomingMessage, messages_ingest
-    from retrieval.memory.models import PersonMerge
-    from retrieval.memory.services import introductions_merge
+    from memory.models import PersonMerge
+    from memory.services import introductions_merge
     from tests.memory.people_history import T0
 
     def chat(chat_id: str, who: IncomingIdentity, text: str) -> None:
@@ -228,7 +228,7 @@ def test_a_name_shared_by_two_contacts_merges_nobody(user):
     ],
 )
 def test_an_engagement_announced_relates_the_two(text, is_from_self, name):
-    from retrieval.memory.extract import fact_claims
+    from memory.extract import fact_claims
 
     (claim,) = fact_claims(text, is_from_self=is_from_self, is_direct=False)
     assert (claim.subject, claim.value) == (f"named:{name}", "fiance")
@@ -237,7 +237,7 @@ def test_an_engagement_announced_relates_the_two(text, is_from_self, name):
 
 @pytest.mark.parametrize("text", ["Ana said yes to the job!", "we said yes to the venue 💍"])
 def test_a_yes_that_is_no_engagement(text):
-    from retrieval.memory.extract import fact_claims
+    from memory.extract import fact_claims
 
     assert fact_claims(text, is_from_self=False, is_direct=False) == []
 

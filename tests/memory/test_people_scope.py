@@ -10,10 +10,10 @@ import pytest
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind
 from conversations.services import IncomingChat, IncomingMessage
+from memory import services
+from memory.chatnames import chats_named, described_stems, title_stems, word_stem
+from memory.selectors import exchanged_counts_for_user, people_ranking
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
-from retrieval.memory.chatnames import chats_named, described_stems, title_stems, word_stem
-from retrieval.memory.selectors import exchanged_counts_for_user, people_ranking
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import RankingKind, Scope, ScopeMode
 from tests.memory.helpers import ingest, message_row, person_identity, say

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.memory.extract import plan_signal
-from retrieval.memory.findings import clock_text
+from memory.extract import plan_signal
+from memory.findings import clock_text
 from tests.memory.generalise import Line, Story, dm, group, story_failures
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Plans read when a question is asked (``retrieval.memory.timeline``): changes said in
+"""Plans read when a question is asked (``memory.timeline``): changes said in
 another chat or on another platform, several occurrences of one topic, plans for a window,
 what to bring and who drives, and the words they are said with. Every sentence here is
 written for these tests."""
@@ -10,18 +10,18 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind
-from retrieval.compile import classify_intent
-from retrieval.evidence import EvidenceLimits
-from retrieval.lexicon import fold_text
-from retrieval.memory import services
-from retrieval.memory.extract import plan_signal
-from retrieval.memory.findings import (
+from memory import services
+from memory.extract import plan_signal
+from memory.findings import (
     PlanWhen,
     clock_text,
     last_day_said,
     span_text,
     when_merged,
 )
+from retrieval.compile import classify_intent
+from retrieval.evidence import EvidenceLimits
+from retrieval.lexicon import fold_text
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say

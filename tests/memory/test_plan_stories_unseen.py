@@ -198,14 +198,14 @@ def test_unseen_plan_stories(user, story):
     ],
 )
 def test_fine_with_either_time_agrees_to_none(text):
-    from retrieval.memory.extract import plan_signal
+    from memory.extract import plan_signal
 
     assert plan_signal(text).status is None
 
 
 @pytest.mark.parametrize("text", ["works for me", "sat 14th works!", "count me in for friday"])
 def test_an_agreement_to_one_time_still_confirms(text):
-    from retrieval.memory.extract import plan_signal
-    from retrieval.memory.models import PlanStatus
+    from memory.extract import plan_signal
+    from memory.models import PlanStatus
 
     assert plan_signal(text).status == PlanStatus.CONFIRMED

@@ -314,7 +314,7 @@ def test_wider_plan_stories(user, story):
 def test_a_change_said_on_another_platform_joins_the_stored_plan(user):
     """The stored plan (not only the one read when asked) takes a move one of its people said
     in another chat, in another language: same kind of event, same person, within days."""
-    from retrieval.memory.selectors import plans_for_user
+    from memory.selectors import plans_for_user
     from tests.memory.generalise import story_ingest
 
     story = Story(

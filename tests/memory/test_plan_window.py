@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services
 from retrieval.evidence import EvidenceLimits
-from retrieval.memory import services
 from retrieval.pipeline import Retrieval, retrieve
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, message_row, say

@@ -7,9 +7,9 @@ import pytest
 from claire.errors import NotFound
 from conversations.models import Chat, ChatKind, Person
 from fixtures.services import demo_corpus_load
-from retrieval.memory import services
-from retrieval.memory.models import Loop, LoopKind, LoopStatus, Plan, PlanStatus, PlanStep
-from retrieval.memory.selectors import open_loops_for_user, plans_for_user
+from memory import services
+from memory.models import Loop, LoopKind, LoopStatus, Plan, PlanStatus, PlanStep
+from memory.selectors import open_loops_for_user, plans_for_user
 from tests.memory.helpers import beat_message_ids, chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db
@@ -267,7 +267,7 @@ def test_demo_corpus_taberna_plan_timeline(user, demo_corpus):
 
 
 def test_refresh_task_derives_memory_and_returns_quietly_for_a_missing_user(user):
-    from retrieval.memory.tasks import memory_refresh
+    from memory.tasks import memory_refresh
 
     chat = chat_of("dm-leo", "Leo")
     ingest(user, chat, say("1", T0, "Could you send me the invoice?"))
@@ -281,7 +281,7 @@ def test_refresh_task_derives_memory_and_returns_quietly_for_a_missing_user(user
 
 
 def _refresh_requests_recorded(monkeypatch, requested):
-    from retrieval.memory import receivers
+    from memory import receivers
 
     def task_send(name, *, args):
         assert name == "memory.run_job"
@@ -293,7 +293,7 @@ def _refresh_requests_recorded(monkeypatch, requested):
 def test_ingest_marks_the_memory_job_and_sends_it_after_commit(
     user, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from retrieval.memory.models import MemoryJob, MemoryJobState
+    from memory.models import MemoryJob, MemoryJobState
 
     requested: list[tuple[int, ...]] = []
     _refresh_requests_recorded(monkeypatch, requested)
@@ -310,7 +310,7 @@ def test_one_refresh_per_transaction_however_many_ingests(
 ):
     from django.db import transaction
 
-    from retrieval.memory.models import MemoryJob
+    from memory.models import MemoryJob
 
     requested: list[tuple[int, ...]] = []
     _refresh_requests_recorded(monkeypatch, requested)

@@ -13,10 +13,10 @@ from django.core.management.base import CommandError
 from billing.models import UsageEvent
 from claire.accounts.consent import remote_consent_set
 from conversations.models import Chat, ChatKind
-from retrieval.memory import services
-from retrieval.memory.models import FactOrigin, FactRefinement, PersonFact, RefinedFactClaim
-from retrieval.memory.refine import facts_refine
-from retrieval.memory.selectors import person_facts_for_user
+from memory import services
+from memory.models import FactOrigin, FactRefinement, PersonFact, RefinedFactClaim
+from memory.refine import facts_refine
+from memory.selectors import person_facts_for_user
 from tests.ai.conftest import fake_model
 from tests.ai.factories import verified_record_for
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory
@@ -229,7 +229,7 @@ def test_a_budget_that_does_not_allow_the_call_stops_the_run(user, history, extr
 def test_the_refresh_task_queues_a_refinement_only_when_a_model_is_configured(
     user, history, configure_ai, monkeypatch
 ):
-    from retrieval.memory import tasks
+    from memory import tasks
 
     queued: list[int] = []
     monkeypatch.setattr(tasks.memory_refine, "delay", queued.append)

@@ -7,14 +7,14 @@ import pytest
 
 from conversations.models import ChatKind, Person
 from fixtures.services import demo_corpus_load
-from retrieval.memory.models import PersonChatDay
-from retrieval.memory.selectors import (
+from memory.models import PersonChatDay
+from memory.selectors import (
     people_ranking,
     reciprocity,
     relationship_metrics_for_user,
     relationship_strength,
 )
-from retrieval.memory.services import relationship_counters_rebuild
+from memory.services import relationship_counters_rebuild
 from retrieval.types import RankingKind
 from tests.memory.conftest import DEMO_NOW
 from tests.memory.helpers import chat_of, ingest, say

@@ -17,10 +17,10 @@ import pytest
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind, Message, MessageKind
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
+from memory import services
+from memory.extract import is_request_by_user, puts_off
 from retrieval.compile import classify_intent
 from retrieval.lexicon import fold_text
-from retrieval.memory import services
-from retrieval.memory.extract import is_request_by_user, puts_off
 from retrieval.types import Intent
 from tests.memory.generalise import (
     MEDIA,

@@ -12,8 +12,8 @@ import pytest
 from conversations.identities import IncomingIdentity
 from conversations.models import ChatKind, Person
 from conversations.services import IncomingChat, IncomingMessage
-from retrieval.memory.sameperson import asked_same_person, name_key, same_person_findings
-from retrieval.memory.who import who_findings
+from memory.sameperson import asked_same_person, name_key, same_person_findings
+from memory.who import who_findings
 from tests.memory.helpers import ingest, message_row
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)

@@ -10,8 +10,8 @@ import pytest
 from conversations.identities import IncomingIdentity
 from conversations.models import Person
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
-from retrieval.memory.models import MessageClaim, MessageClaimSource
-from retrieval.memory.selfdescribed import people_self_named, statements_of_person
+from memory.models import MessageClaim, MessageClaimSource
+from memory.selfdescribed import people_self_named, statements_of_person
 
 pytestmark = pytest.mark.django_db
 

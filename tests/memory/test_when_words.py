@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
-from retrieval.memory.extract import plan_signal
-from retrieval.memory.findings import clock_text, day_said
-from retrieval.memory.when_words import (
+from memory.extract import plan_signal
+from memory.findings import clock_text, day_said
+from memory.when_words import (
     day_of_month,
     numeric_date,
     relative_day,

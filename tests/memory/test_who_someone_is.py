@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import ChatKind, Person
-from retrieval.memory.about import about_findings, asked_attribute, job_role, who_statements
+from memory.about import about_findings, asked_attribute, job_role, who_statements
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
 T0 = datetime(2026, 3, 4, 18, 0, tzinfo=UTC)

@@ -8,11 +8,11 @@ from django.utils import timezone
 
 from claire.accounts.models import User
 from conversations.models import Chat, Person
+from memory import services as memory_services
 from proposals import services
 from proposals.services import DraftNeeded, NoProposal
 from proposals.types import ProposalView
 from retrieval.compile import compile_question
-from retrieval.memory import services as memory_services
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, say
 

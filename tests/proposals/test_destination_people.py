@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
+from memory import services as memory_services
 from proposals.models import Proposal
-from retrieval.memory import services as memory_services
 from tests.memory.helpers import chat_of, ingest, say
 from tests.proposals.support import NOW, chat, history, person, propose
 

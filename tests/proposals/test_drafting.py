@@ -4,6 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memory.followup import FollowUpRole
 from proposals.drafting import (
     Ask,
     DraftContext,
@@ -12,7 +13,6 @@ from proposals.drafting import (
     draft_is_safe,
     local_draft,
 )
-from retrieval.memory.followup import FollowUpRole
 
 OPENED = datetime(2026, 3, 3, 9, 0, tzinfo=UTC)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from memory.followup import FollowUpRole
 from proposals.drafting import (
     Ask,
     DraftContext,
@@ -16,7 +17,6 @@ from proposals.drafting import (
     calendar_capitalised,
     local_draft,
 )
-from retrieval.memory.followup import FollowUpRole
 
 
 def _context(question: str, **overrides: Any) -> DraftContext:

@@ -3,11 +3,11 @@ where the answer shows the draft."""
 
 from datetime import UTC, datetime
 
+from memory.followup import FollowUpRole
 from proposals.drafting import DraftGround
 from proposals.flow import draft_grounds, proposal_paragraph
 from proposals.types import ProposalView
 from retrieval.evidence import EvidenceMessage, EvidenceSource
-from retrieval.memory.followup import FollowUpRole
 
 SENT = datetime(2026, 2, 12, 9, 0, tzinfo=UTC)
 

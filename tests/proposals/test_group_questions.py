@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services as memory_services
+from memory.asked import open_group_question
 from proposals.models import Proposal
-from retrieval.memory import services as memory_services
-from retrieval.memory.asked import open_group_question
 from tests.memory.helpers import ingest, say
 from tests.proposals.support import NOW, propose
 from tests.proposals.test_recipients import groups_history, titled

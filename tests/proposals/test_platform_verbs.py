@@ -9,11 +9,11 @@ from datetime import timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services as memory_services
+from memory.recipient import platforms_asked, recipient_slot
 from proposals.models import Proposal
 from retrieval.compile import classify_intent, platform_verb
 from retrieval.lexicon import fold_text
-from retrieval.memory import services as memory_services
-from retrieval.memory.recipient import platforms_asked, recipient_slot
 from retrieval.types import Intent
 from tests.memory.helpers import chat_of, ingest, say
 from tests.proposals.support import NOW, propose

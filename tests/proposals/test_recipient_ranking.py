@@ -12,11 +12,11 @@ import pytest
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, ChatKind, Message
 from conversations.services import IncomingChat, IncomingMessage
+from memory import services as memory_services
+from memory.followup import action_follow_up
+from memory.recipient import recipient_slot
 from proposals.models import Proposal
 from retrieval.compile import compile_question
-from retrieval.memory import services as memory_services
-from retrieval.memory.followup import action_follow_up
-from retrieval.memory.recipient import recipient_slot
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, person_identity, say
 from tests.proposals.support import NOW, person, propose

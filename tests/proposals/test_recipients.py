@@ -10,8 +10,8 @@ import pytest
 
 from conversations.models import Chat, ChatKind, Person
 from conversations.services import IncomingChat
+from memory import services as memory_services
 from proposals.models import Proposal
-from retrieval.memory import services as memory_services
 from tests.memory.helpers import chat_of, ingest, person_identity, say
 from tests.proposals.support import NOW, propose
 

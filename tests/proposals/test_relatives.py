@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from conversations.models import Chat
+from memory import services as memory_services
 from proposals.models import Proposal
-from retrieval.memory import services as memory_services
 from tests.assistant.conftest import ask
 from tests.memory.helpers import chat_of, ingest, say
 from tests.proposals.support import T0, chat, person

@@ -121,7 +121,7 @@ def test_the_people_lookup_is_one_query(user, django_assert_num_queries):
 def test_a_named_person_brings_everyone_merged_with_them(
     user, other_user, django_assert_num_queries
 ):
-    from retrieval.memory.services import person_merge, person_split
+    from memory.services import person_merge, person_split
 
     ana = PersonFactory(user=user, display_name="Ana")
     chat = ChatFactory(user=user, kind="direct")

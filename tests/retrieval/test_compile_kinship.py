@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from conversations.models import Chat, ChatKind, Person
+from memory import services
 from retrieval.compile import compile_question
-from retrieval.memory import services
 from retrieval.types import Scope
 from tests.memory.helpers import chat_of, ingest, say
 
@@ -99,7 +99,7 @@ def test_another_users_relatives_are_never_read(user, other_user):
 
 
 def test_memory_answers_where_my_brother_lives_in_the_users_words(user):
-    from retrieval.memory.evidence import memory_message_ids
+    from memory.evidence import memory_message_ids
 
     _family(user)
     compiled = _compile(user, "where does my brother live now?")

@@ -35,7 +35,7 @@ from conversations.services import messages_ingest
 from evals.bench import memory_scale
 from fixtures.demo_corpus import build_demo_corpus
 from fixtures.services import demo_corpus_load
-from retrieval.memory import selectors, services
+from memory import selectors, services
 from retrieval.types import RankingKind
 
 _NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)

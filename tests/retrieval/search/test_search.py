@@ -317,8 +317,8 @@ def test_people_boost_prefers_the_named_persons_messages(user):
 
 
 def test_people_boost_reads_every_identity_merged_into_the_named_person(user):
+    from memory.services import person_merge, person_split
     from retrieval.compile import compile_question
-    from retrieval.memory.services import person_merge, person_split
 
     ana = PersonFactory(user=user, display_name="Ana")
     ana_elsewhere = PersonFactory(user=user, display_name="A. Souza")
