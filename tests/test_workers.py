@@ -23,9 +23,3 @@ def test_a_worker_runs_on_a_data_folder_and_a_test_database_of_its_own(db):
     else:
         assert "test-workers" not in data_dir.parts
         assert worker_index() == 0
-
-
-def test_the_seeded_price_book_is_there_for_a_test_without_transactions(db):
-    from billing.models import PriceBook
-
-    assert PriceBook.objects.exists()
