@@ -29,7 +29,8 @@ from assistant.db import run_admission_batched
 from assistant.stop import stop_wait
 from assistant.transports import sse
 from assistant.transports.legacy_json import legacy_collect
-from claire.api.errors import ApiError, error_body, retry_after_of
+from claire.api.errors import error_body, retry_after_of
+from claire.errors import CodedError
 from claire.server import body_writer
 from claire.tracing import Trace
 
@@ -65,9 +66,9 @@ async def _send_json(
     await send({"type": "http.response.body", "body": payload})
 
 
-async def _send_error(send: Send, error: exceptions.APIException) -> None:
+async def _send_error(send: Send, error: exceptions.APIException | CodedError) -> None:
     code = getattr(error, "code", None)
-    if not isinstance(error, ApiError):
+    if not isinstance(error, CodedError):
         code = {
             exceptions.NotAuthenticated: "not_authenticated",
             exceptions.AuthenticationFailed: "authentication_failed",
@@ -104,7 +105,7 @@ async def _read_body(receive: Receive) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > settings.ASSISTANT_REQUEST_MAX_BYTES:
-            raise ApiError(
+            raise CodedError(
                 code="request_too_large", message="The request body is too large.", status_code=413
             )
         chunks.append(chunk)
@@ -152,7 +153,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         )
     except ClientDisconnected:
         return
-    except exceptions.APIException as error:
+    except (exceptions.APIException, CodedError) as error:
         await _send_error(send, error)
         return
 

@@ -32,20 +32,21 @@ from django.conf import settings
 from assistant import answering, services
 from assistant.citations import CitationFilter
 from assistant.db import run_db
-from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure, failure_for_code
+from assistant.errors import INTERNAL_ERROR, RETRIEVAL_FAILED, StreamFailure
+from assistant.generation import Generation, GenerationEnd, GenerationRefused, generation_prepare
 from assistant.leases import stream_lease
-from assistant.models import Thread, Turn, TurnStatus
+from assistant.mailbox import STOPPED, ModelMailbox, ModelWait, Stopped
+from assistant.models import TurnStatus
+from assistant.replay import TEXT_ID, closing_events, replay_events
 from assistant.selectors import thread_summary_of
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.streaming import ModelReader
 from assistant.types import (
     AskRequest,
-    Citation,
     EngineEvent,
     ErrorEvent,
     FinishEvent,
     FinishReason,
-    NavigationAction,
     ProposalEvent,
     SourcesEvent,
     StartEvent,
@@ -64,114 +65,9 @@ from proposals.types import ProposalView
 
 logger = logging.getLogger(__name__)
 
-TEXT_ID = "t1"
-
-
-class _Stopped:
-    """Queue marker: a Stop arrived."""
-
-
-_STOPPED = _Stopped()
-# Timers may fire this much early.
-_CLOCK_SLACK_S = 0.001
-_MailItem = str | answering.GenerationEnd | _Stopped
-
-
-class _ModelMailbox:
-    """What the model task hands to the answer: text, then one ending (``GenerationEnd``, or
-    ``_STOPPED`` for a Stop; the first ending wins and nothing is taken after it).
-
-    Each delta sent costs the same whatever its length (an event, a frame, a socket write), so
-    text is gathered: ``get`` returns at most once per ``flush_window_s`` with text (with all
-    the text that came meanwhile), and at once with an ending. The first text after a quiet
-    moment goes out at once; a window of 0 hands over every delta as it comes (text that came
-    while the reader was busy still goes as one)."""
-
-    def __init__(self, *, flush_window_s: float) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._window = flush_window_s
-        self._text: list[str] = []
-        self._ending: answering.GenerationEnd | _Stopped | None = None
-        self._waiter: asyncio.Future[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._last_sent = float("-inf")
-
-    def put(self, item: _MailItem) -> None:
-        if self._ending is not None:
-            return
-        if isinstance(item, str):
-            self._text.append(item)
-            if self._waiter is None or self._timer is not None:
-                return
-            due = self._last_sent + self._window
-            if due <= self._loop.time():
-                self._wake()
-            else:
-                self._timer = self._loop.call_at(due, self._wake)
-            return
-        self._ending = item
-        self._wake()
-
-    async def get(self) -> tuple[str, answering.GenerationEnd | _Stopped | None]:
-        """The text gathered since the last call (maybe empty) and the ending, if it came."""
-        while self._ending is None:
-            if self._text:
-                due = self._last_sent + self._window
-                # A timer may fire up to the clock's resolution early.
-                if due <= self._loop.time() + _CLOCK_SLACK_S:
-                    break
-                if self._timer is None:
-                    self._timer = self._loop.call_at(due, self._wake)
-            self._waiter = self._loop.create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        text = "".join(self._text) if len(self._text) != 1 else self._text[0]
-        self._text.clear()
-        if text:
-            self._last_sent = self._loop.time()
-        return text, self._ending
-
-    def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def _wake(self) -> None:
-        self.close()
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-
-
-class _ModelWait:
-    """A Stop while the answer's own task waits for the model: the wait is cancelled at once
-    (which closes the model stream) and ends as a Stop, while a cancellation from elsewhere (the
-    client went away) stays a cancellation, the way ``asyncio.timeout`` tells its own."""
-
-    def __init__(self, task: asyncio.Task[object]) -> None:
-        self._task = task
-        self.is_waiting = False
-        self.is_stopped = False
-        self._is_cancelling = False
-
-    def stop(self) -> None:
-        self.is_stopped = True
-        if self.is_waiting and not self._is_cancelling:
-            self._is_cancelling = True
-            self._task.cancel()
-
-    def was_stop(self) -> bool:
-        """After the wait ended (cancelled or not): whether the Stop alone cancelled it; the
-        Stop's cancellation is withdrawn either way."""
-        if not self._is_cancelling:
-            return False
-        self._is_cancelling = False
-        return self._task.uncancel() == 0
-
 
 async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
-    """Raises ``ApiError``s that become the HTTP status: ``ai_disabled``,
+    """Raises ``CodedError``s that become the HTTP status: ``ai_disabled``,
     ``budget_exceeded``, ``not_found`` (foreign chat, thread or retried turn),
     ``request_in_progress``, ``request_id_reused``, ``turn_not_retryable``, having written
     nothing."""
@@ -190,7 +86,7 @@ async def answer_open(*, user: User, request: AskRequest) -> AnswerSession:
 @dataclass
 class _Progress:
     retrieval: answering.Retrieval | None = None
-    generation: answering.Generation | None = None
+    generation: Generation | None = None
     # The text shown so far, in pieces (joined on read: the answer grows by one piece a delta).
     parts: list[str] = field(default_factory=list)
     is_text_open: bool = False
@@ -216,8 +112,8 @@ class AnswerSession:
         self.request = request
         self.pair = pair
         self._stop_requested = asyncio.Event()
-        self._mailbox: _ModelMailbox | None = None
-        self._model_wait: _ModelWait | None = None
+        self._mailbox: ModelMailbox | None = None
+        self._model_wait: ModelWait | None = None
         self._progress = _Progress()
         self._started = time.monotonic()
         # One privacy-safe trace per answer (claire.tracing), written when the answer ends.
@@ -236,7 +132,7 @@ class AnswerSession:
         """End the answer as ``cancelled`` (the Stop button); idempotent."""
         self._stop_requested.set()
         if self._mailbox is not None:
-            self._mailbox.put(_STOPPED)
+            self._mailbox.put(STOPPED)
         if self._model_wait is not None:
             self._model_wait.stop()
 
@@ -318,7 +214,7 @@ class AnswerSession:
             source_count=len(retrieval.citations),
         )
 
-    def _trace_model(self, generation: answering.Generation, *, start: float) -> None:
+    def _trace_model(self, generation: Generation, *, start: float) -> None:
         ended = time.monotonic()
         name = (
             "model.first_attempt"
@@ -391,13 +287,13 @@ class AnswerSession:
         yield StatusEvent(phase="answering")
         try:
             generation = await run_db(
-                answering.generation_prepare,
+                generation_prepare,
                 user=self.user,
                 request=self.request,
                 pair=pair,
                 retrieval=retrieval,
             )
-        except answering.GenerationRefused as refused:
+        except GenerationRefused as refused:
             async for event in self._fail(refused.failure):
                 yield event
             return
@@ -407,11 +303,11 @@ class AnswerSession:
         claim_guard = ActionClaimGuard(
             is_active=bool(retrieval.compiled_query.get("requestedAction"))
         )
-        ending: answering.GenerationEnd | None = None
+        ending: GenerationEnd | None = None
         model_started = time.monotonic()
         async with aclosing(self._model_output(generation)) as output:
             async for item in output:
-                if isinstance(item, answering.GenerationEnd):
+                if isinstance(item, GenerationEnd):
                     ending = item
                     break
                 for event in self._show(claim_guard.feed(citation_filter.feed(item))):
@@ -458,9 +354,7 @@ class AnswerSession:
         self._progress.parts.append(visible)
         return events
 
-    def _model_output(
-        self, generation: answering.Generation
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+    def _model_output(self, generation: Generation) -> AsyncGenerator[str | GenerationEnd, None]:
         """The model's text, then its ``GenerationEnd``; nothing more after a Stop."""
         window_s = settings.ASSISTANT_STREAM_FLUSH_MS / 1000
         if window_s > 0:
@@ -468,17 +362,17 @@ class AnswerSession:
         return self._model_output_direct(generation)
 
     async def _model_output_direct(
-        self, generation: answering.Generation
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
+        self, generation: Generation
+    ) -> AsyncGenerator[str | GenerationEnd, None]:
         """The model's deltas read by the task that sends the answer (one task wake-up per
         read), each read taking every delta that is ready (``ModelReader``). A Stop cancels the
-        wait for the model (``_ModelWait``); a Stop that comes while text is being sent ends
+        wait for the model (``ModelWait``); a Stop that comes while text is being sent ends
         the model stream before the next read."""
         task = asyncio.current_task()
         assert task is not None
-        wait = _ModelWait(task)
+        wait = ModelWait(task)
         self._model_wait = wait
-        reader: ModelReader[answering.GenerationEnd] = ModelReader(generation.deltas())
+        reader: ModelReader[GenerationEnd] = ModelReader(generation.deltas())
         try:
             while not self._stop_requested.is_set():
                 wait.is_waiting = True
@@ -506,23 +400,23 @@ class AnswerSession:
             await reader.aclose()
 
     async def _model_output_gathered(
-        self, generation: answering.Generation, *, flush_window_s: float
-    ) -> AsyncGenerator[str | answering.GenerationEnd, None]:
-        """The model call runs in its own task feeding a ``_ModelMailbox``, so a Stop cancels the
+        self, generation: Generation, *, flush_window_s: float
+    ) -> AsyncGenerator[str | GenerationEnd, None]:
+        """The model call runs in its own task feeding a ``ModelMailbox``, so a Stop cancels the
         call at once (``stop()`` ends the mailbox) while this generator keeps control of the
         events. Text that arrives within the flush window of the last delta sent is gathered
         and sent as one delta."""
-        mailbox = _ModelMailbox(flush_window_s=flush_window_s)
+        mailbox = ModelMailbox(flush_window_s=flush_window_s)
         self._mailbox = mailbox
         pump = asyncio.ensure_future(generation.pump(mailbox.put))
         if self._stop_requested.is_set():
-            mailbox.put(_STOPPED)
+            mailbox.put(STOPPED)
         try:
             while True:
                 text, ending = await mailbox.get()
                 if text:
                     yield text
-                if isinstance(ending, _Stopped):
+                if isinstance(ending, Stopped):
                     return
                 if ending is not None:
                     yield ending
@@ -601,7 +495,7 @@ class AnswerSession:
         self._progress.is_ended = True
         if not finalized.was_finalized:
             # A Stop or an expiry ended the turn first; its stored outcome wins.
-            for event in _closing_events(finalized.turn, thread=finalized.thread):
+            for event in closing_events(finalized.turn, thread=finalized.thread):
                 yield event
             return
         yield FinishEvent(
@@ -633,7 +527,7 @@ class AnswerSession:
         finalized = await self._interrupt(TurnStatus.CANCELLED, code="cancelled")
         if finalized is not None:
             cost = self._progress.cost_micro_usd if finalized.was_finalized else None
-            for event in _closing_events(
+            for event in closing_events(
                 finalized.turn, thread=finalized.thread, cost_micro_usd=cost
             ):
                 yield event
@@ -714,60 +608,3 @@ class AnswerSession:
             },
         )
         return finalized
-
-
-def _closing_events(
-    turn: Turn, *, thread: Thread, cost_micro_usd: int | None = None
-) -> list[EngineEvent]:
-    """The last events of a stored turn: finish (completed, cancelled) or error."""
-    if turn.status in (TurnStatus.COMPLETED, TurnStatus.CANCELLED):
-        finish_reason: FinishReason = "stop" if turn.status == TurnStatus.COMPLETED else "other"
-        if turn.finish_reason in ("stop", "length", "content-filter", "tool-calls", "other"):
-            finish_reason = turn.finish_reason  # type: ignore[assignment]
-        return [
-            FinishEvent(
-                finish_reason=finish_reason,
-                provider=turn.provider,
-                model=turn.model,
-                status=turn.status,
-                thread=thread_summary_of(thread),
-                cited_source_ids=tuple(str(c["id"]) for c in turn.citations),
-                actions=tuple(NavigationAction.from_wire(a) for a in turn.actions),
-                removed_citation_count=turn.removed_citation_count,
-                cost_micro_usd=cost_micro_usd,
-            )
-        ]
-    failure = failure_for_code(turn.error_code or INTERNAL_ERROR.code)
-    return [
-        ErrorEvent(
-            code=failure.code,
-            message=failure.message,
-            retryable=failure.retryable,
-            status=turn.status,
-        )
-    ]
-
-
-def replay_events(pair: TurnPair, *, proposal: ProposalView | None = None) -> list[EngineEvent]:
-    """The events of an answer that is already stored, from the turn's record (and the
-    proposal the request made, which lives in ``proposals``)."""
-    turn = pair.assistant_turn
-    events: list[EngineEvent] = [
-        StartEvent(message_id=f"turn-{turn.pk}"),
-        ThreadEvent(
-            thread_id=pair.thread.pk, user_turn_id=pair.user_turn.pk, assistant_turn_id=turn.pk
-        ),
-        SourcesEvent(
-            citations=tuple(Citation.from_wire(c) for c in turn.citations),
-            index_status=turn.index_status or {},
-        ),
-    ]
-    if turn.text:
-        events += [
-            TextStartEvent(text_id=TEXT_ID),
-            TextDeltaEvent(text_id=TEXT_ID, delta=turn.text),
-            TextEndEvent(text_id=TEXT_ID),
-        ]
-    if proposal is not None and turn.status == TurnStatus.COMPLETED:
-        events.append(ProposalEvent.of(proposal))
-    return events + _closing_events(turn, thread=pair.thread)

@@ -9,51 +9,50 @@ taken from a provider or an exception.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from http import HTTPStatus
 
-from rest_framework import status
-
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 
 
-class RequestInProgress(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class RequestInProgress(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "request_in_progress"
     default_detail = "This request is still being answered."
 
 
-class RequestIdReused(ApiError):
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+class RequestIdReused(CodedError):
+    status_code = HTTPStatus.UNPROCESSABLE_ENTITY
     default_code = "request_id_reused"
     default_detail = "This requestId was already used for a different request."
 
 
-class TurnNotRetryable(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class TurnNotRetryable(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "turn_not_retryable"
     default_detail = "Only a failed, partial or cancelled answer can be retried."
 
 
-class RetryInProgress(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class RetryInProgress(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "retry_in_progress"
     default_detail = "This answer is already being retried; details.turnId is the retry."
 
 
-class TurnAlreadyRetried(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class TurnAlreadyRetried(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "turn_already_retried"
     default_detail = "This answer was already retried; details.turnId is the new answer."
 
 
-class TooManyStreams(ApiError):
-    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+class TooManyStreams(CodedError):
+    status_code = HTTPStatus.TOO_MANY_REQUESTS
     default_code = "too_many_streams"
     default_detail = "You already have the most answers streaming at once; wait for one to end."
     retry_after_s = 2
 
 
-class NotAcceptable(ApiError):
-    status_code = status.HTTP_406_NOT_ACCEPTABLE
+class NotAcceptable(CodedError):
+    status_code = HTTPStatus.NOT_ACCEPTABLE
     default_code = "not_acceptable"
     default_detail = "Accept text/event-stream (streamed answer) or application/json."
 
@@ -87,7 +86,7 @@ INTERNAL_ERROR = StreamFailure(
 )
 
 
-def stream_failure_for_api_error(error: ApiError) -> StreamFailure:
+def stream_failure_for_api_error(error: CodedError) -> StreamFailure:
     """An API error raised after the stream opened (budget at reservation time, a model
     without a price) keeps its stable code; its message is the class's own safe default."""
     return StreamFailure(

@@ -15,7 +15,7 @@ from django.db.models import Q
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from assistant.types import ThreadSummary
 from claire.accounts.models import User
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 
 # The model sees at most this many earlier answers of the thread (and their questions).
 RECENT_ASSISTANT_TURNS = 6

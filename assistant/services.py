@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -30,19 +30,14 @@ from assistant.errors import (
 )
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.stop import stop_broadcast
+from assistant.turn_leases import stream_lease, turn_expire_if_stale
 from assistant.types import AskRequest
-from billing.models import Ending, Reservation, ReservationState
-from billing.services import reservation_settle
-from billing.types import UsageInput, UsageTelemetry
 from claire.accounts.models import User
-from claire.ai.tokens import count_tokens
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from retrieval.routing import scope_resolve
 
 logger = logging.getLogger(__name__)
 
-# The error code of an answer whose server process died while it streamed.
-INTERRUPTED_CODE = "interrupted"
 RETRYABLE_STATUSES = frozenset({TurnStatus.PARTIAL, TurnStatus.FAILED, TurnStatus.CANCELLED})
 TITLE_MAX_LENGTH = 80
 
@@ -106,7 +101,7 @@ def turn_begin(*, user: User, request: AskRequest, is_request_unseen: bool = Fal
             raise TurnNotRetryable()
         thread = retry_of.thread
         if request.thread_id is not None and request.thread_id != thread.pk:
-            raise ApiError(
+            raise CodedError(
                 code="invalid_request", message="retryOfTurnId belongs to another thread."
             )
 
@@ -175,7 +170,7 @@ class TurnEntry:
     thread: Thread | None
 
 
-def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | ApiError | None]:
+def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | CodedError | None]:
     """``turn_begin`` for many new requests in one transaction (a burst of questions is
     admitted with a few statements instead of a dozen per question), each result in the
     order of ``entries``: the new pair, ``TooManyStreams``, or None for a request that another
@@ -186,7 +181,7 @@ def turns_begin(*, entries: list[TurnEntry]) -> list[TurnPair | ApiError | None]
     with a stream cap the user's lock makes the count exact (locks in the order of
     ``_batch_lock_keys``, which ``turn_begin``'s own order follows, so the two never deadlock).
     """
-    results: list[TurnPair | ApiError | None] = [None] * len(entries)
+    results: list[TurnPair | CodedError | None] = [None] * len(entries)
     if not entries:
         return results
     with transaction.atomic():
@@ -504,10 +499,6 @@ def turn_finalize(
     return FinalizedTurn(turn=turn, thread=thread, was_finalized=True)
 
 
-def stream_lease() -> timedelta:
-    return timedelta(seconds=settings.ASSISTANT_STREAM_LEASE_SECONDS)
-
-
 @dataclass(frozen=True)
 class LeaseRenewal:
     """One streaming turn's heartbeat: the answer shown so far."""
@@ -539,90 +530,6 @@ def turn_leases_renew(*, renewals: list[LeaseRenewal]) -> set[int]:
             parameters,
         )
         return {int(row[0]) for row in cursor.fetchall()}
-
-
-def _lease_expired(turn: Turn, now: datetime) -> bool:
-    expires_at = turn.lease_expires_at or turn.created_at + stream_lease()
-    return expires_at <= now
-
-
-def turn_expire_if_stale(*, turn: Turn) -> Turn:
-    """A turn still ``streaming`` after its lease belongs to a server process that died; it
-    ends as interrupted (``turn_end_orphaned``) so its request can be retried."""
-    if turn.status != TurnStatus.STREAMING or not _lease_expired(turn, timezone.now()):
-        return turn
-    turn_end_orphaned(turn_id=turn.pk)
-    turn.refresh_from_db()
-    return turn
-
-
-def turn_end_orphaned(*, turn_id: int) -> bool:
-    """End a streaming turn whose lease expired: ``partial`` with the text its last heartbeat
-    kept (``failed`` when there was none), error code ``interrupted``, and its reservation
-    settled for what was produced (the prompt and that text, estimated), the rest of the hold
-    released. Skips a turn another transaction holds or whose lease was renewed meanwhile.
-    True when this call ended it."""
-    now = timezone.now()
-    with transaction.atomic():
-        turn = (
-            Turn.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user_turn", "user")
-            .filter(pk=turn_id, role=TurnRole.ASSISTANT, status=TurnStatus.STREAMING)
-            .first()
-        )
-        if turn is None or not _lease_expired(turn, now):
-            return False
-        turn.status = TurnStatus.PARTIAL if turn.text else TurnStatus.FAILED
-        turn.error_code = INTERRUPTED_CODE
-        turn.finish_reason = "error"
-        turn.finished_at = now
-        turn.save(update_fields=["status", "error_code", "finish_reason", "finished_at"])
-        Thread.objects.filter(pk=turn.thread_id, user=turn.user).update(last_activity_at=now)
-        if turn.user_turn is not None:
-            _orphan_settle(turn=turn, request_id=turn.user_turn.request_id, now=now)
-    logger.warning(
-        "assistant.turn_interrupted",
-        extra={
-            "user_id": turn.user_id,
-            "assistant_turn_id": turn.pk,
-            "status": turn.status,
-            "answer_chars": len(turn.text),
-        },
-    )
-    return True
-
-
-def _orphan_settle(*, turn: Turn, request_id: str, now: datetime) -> None:
-    """Charge an orphaned answer's open reservation for the prompt it sent and the text it
-    produced (estimated: the provider's report died with the process)."""
-    reservation = Reservation.objects.filter(
-        user=turn.user, request_id=request_id, state=ReservationState.OPEN
-    ).first()
-    if reservation is None:
-        return
-    reservation_settle(
-        reservation=reservation,
-        usage=UsageInput(
-            uncached_input_tokens=reservation.uncached_input_tokens,
-            output_tokens=count_tokens(turn.text),
-            embedding_tokens=reservation.query_embedding_tokens,
-            is_estimated=True,
-        ),
-        ending=Ending.PARTIAL if turn.text else Ending.FAILED,
-        telemetry=UsageTelemetry(profile="answer", route=turn.route, error_class="interrupted"),
-        now=now,
-    )
-
-
-def turns_sweep_orphaned(*, batch_size: int = 500) -> int:
-    """End every streaming turn whose lease expired (server start, Celery beat). Safe to run
-    in several processes at once. Returns how many it ended."""
-    candidates = list(
-        Turn.objects.filter(status=TurnStatus.STREAMING, lease_expires_at__lte=timezone.now())
-        .order_by("lease_expires_at")
-        .values_list("pk", flat=True)[:batch_size]
-    )
-    return sum(turn_end_orphaned(turn_id=turn_id) for turn_id in candidates)
 
 
 def turn_stop(*, user: User, turn_id: int) -> Turn:

@@ -15,14 +15,14 @@ import asyncio
 import logging
 import weakref
 from contextlib import suppress
+from http import HTTPStatus
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from rest_framework import status
 
-from claire.api.errors import ApiError
 from claire.backoff import backoff_delay
+from claire.errors import CodedError
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +36,11 @@ STOP_LISTENER_RETRY_MAX_S = 2.0
 STOP_GROUP_RENEW_S = 3600.0
 
 
-class StopUnavailable(ApiError):
+class StopUnavailable(CodedError):
     """The channel layer (Redis) is unreachable: the Stop was not delivered, and the answer
     goes on. The client may send the Stop again."""
 
-    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    status_code = HTTPStatus.SERVICE_UNAVAILABLE
     default_code = "stop_unavailable"
     default_detail = "The stop could not be delivered right now. Please send it again."
 

@@ -8,7 +8,7 @@ import threading
 from celery import shared_task
 from django.db import connection
 
-from assistant.services import turns_sweep_orphaned
+from assistant.turn_leases import turns_sweep_orphaned
 
 logger = logging.getLogger(__name__)
 

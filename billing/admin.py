@@ -1,4 +1,4 @@
-"""Billing in the Django admin: price book versions, AI policies (limits, consent), budget
+"""Billing in the Django admin: price book versions, AI policies (the AI switch, limits), budget
 counters, usage events with totals, and reservations still holding budget.
 
 Counters, reservations and usage events are read-only here: they move only through
@@ -30,7 +30,7 @@ from billing.models import (
     UsageEvent,
 )
 from billing.money import format_micro_usd
-from billing.services import price_book_copy
+from billing.services.price_books import price_book_copy
 
 # A copied version waits this long before it takes effect, so the operator can edit its
 # prices (and move the time) before any request uses and thereby locks it.
@@ -139,8 +139,8 @@ class PriceBookAdmin(admin.ModelAdmin[PriceBook]):
 
 @admin.register(AiPolicy)
 class AiPolicyAdmin(admin.ModelAdmin[AiPolicy]):
-    list_display = ("user", "is_ai_enabled", "has_remote_consent", "daily_limit", "monthly_limit")
-    list_filter = ("is_ai_enabled", "has_remote_consent")
+    list_display = ("user", "is_ai_enabled", "daily_limit", "monthly_limit")
+    list_filter = ("is_ai_enabled",)
     search_fields = ("user__email",)
     raw_id_fields = ("user",)
     list_select_related = ("user",)

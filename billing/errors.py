@@ -2,54 +2,54 @@
 
 from __future__ import annotations
 
-from rest_framework import status
+from http import HTTPStatus
 
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 
 
-class BudgetExceeded(ApiError):
+class BudgetExceeded(CodedError):
     """The request's maximum cost does not fit in the user's remaining day or month budget.
 
     402 rather than 429: retrying soon does not help (``details.resetsAt`` says when the
     period ends), and 429 stays reserved for request-rate limits (``rate_limited``)."""
 
-    status_code = status.HTTP_402_PAYMENT_REQUIRED
+    status_code = HTTPStatus.PAYMENT_REQUIRED
     default_code = "budget_exceeded"
     default_detail = "This request would exceed your AI budget."
 
 
-class AiDisabled(ApiError):
-    status_code = status.HTTP_403_FORBIDDEN
+class AiDisabled(CodedError):
+    status_code = HTTPStatus.FORBIDDEN
     default_code = "ai_disabled"
     default_detail = "AI answers are turned off for this account."
 
 
-class PriceUnknown(ApiError):
+class PriceUnknown(CodedError):
     """A model without a price in the price book in force must not run."""
 
-    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    status_code = HTTPStatus.SERVICE_UNAVAILABLE
     default_code = "price_unknown"
     default_detail = "The selected model has no price; it cannot be used."
 
 
-class ReservationClosed(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class ReservationClosed(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "reservation_closed"
     default_detail = "This request's budget reservation is already closed."
 
 
-class ReservationConflict(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class ReservationConflict(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "reservation_conflict"
     default_detail = "This request attempt already holds a reservation for another model."
 
 
-class PriceBookLocked(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class PriceBookLocked(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "price_book_locked"
     default_detail = "This price book version has been used and can no longer change."
 
 
-class PriceBookInvalid(ApiError):
+class PriceBookInvalid(CodedError):
     default_code = "invalid_price_book"
     default_detail = "The price book is invalid."

@@ -3,7 +3,7 @@
 In order, for answers, draft tool steps, drafts and fact refinement alike:
 
 1. **eligibility by data policy** (``eligibility_for``): the user's remote consent decides the
-   data policy (``data_policy_for_user``, the one place it is read), and the profile's models
+   data policy (``claire.accounts.consent.data_policy_for_user``), and the profile's models
    eligible for it are the candidates (only tool-calling ones for a tool step);
 2. **costliest candidate**: the runtime may fail over to any candidate before the first delta,
    so the hold covers the costliest of them for the request's plan (its prompt, the profile's
@@ -19,8 +19,7 @@ In order, for answers, draft tool steps, drafts and fact refinement alike:
 
 ``metered_text`` and ``metered_tool_step`` run steps 4-5 in one go for callers that do not
 stream; the answer's stream and a refinement batch settle in their own transactions.
-Consent is stored on billing's AI policy row (``billing.selectors.ai_policy_for_user``);
-what it means for the AI runtime is decided here and nowhere else.
+Consent is the user's own decision, read and written in ``claire.accounts.consent`` only.
 """
 
 from __future__ import annotations
@@ -34,15 +33,10 @@ from typing import Any
 from django.utils import timezone
 
 from billing.models import Reservation, UsageEvent
-from billing.selectors import ai_policy_for_user
-from billing.services import (
-    budget_reserve,
-    costliest_model,
-    model_key_parts,
-    reservation_release,
-    reservation_settle,
-)
+from billing.services.pricing import costliest_model, model_key_parts
+from billing.services.reservations import budget_reserve, reservation_release, reservation_settle
 from billing.types import CostPlan, UsageLike, UsageTelemetry
+from claire.accounts.consent import data_policy_for_user
 from claire.accounts.models import User
 from claire.ai.generate import (
     GenerationResult,
@@ -60,13 +54,6 @@ from claire.ai.tools import tool_step as run_tool_step
 from claire.ai.types import DataPolicy, GenerationRequest
 
 RunSync = Callable[..., Awaitable[Any]]
-
-
-def data_policy_for_user(*, user: User) -> DataPolicy:
-    """What the AI runtime may do with the user's data: remote models only with consent."""
-    if ai_policy_for_user(user=user).has_remote_consent:
-        return DataPolicy.ALLOW_REMOTE
-    return DataPolicy.LOCAL_ONLY
 
 
 @dataclass(frozen=True)
@@ -169,7 +156,7 @@ def metered_reserve(
 ) -> MeteredCall:
     """Steps 2-3 for ``request`` (billed under its ``request_id`` and ``attempt``): reserve the
     plan's maximum cost against the costliest eligible candidate. ``eligibility`` must name at
-    least one candidate. Raises billing's refusal (an ``ApiError``) having reserved nothing."""
+    least one candidate. Raises billing's refusal (an ``CodedError``) having reserved nothing."""
     if not eligibility.candidates:
         raise ValueError("no eligible model to reserve against")
     plan = CostPlan(

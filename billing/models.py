@@ -25,7 +25,9 @@ def default_is_ai_enabled() -> bool:
 
 
 def default_has_remote_consent() -> bool:
-    return bool(settings.BILLING_DEFAULT_REMOTE_CONSENT)
+    """Referenced by the first migration only: remote consent lives on the user now
+    (``claire.accounts.consent``)."""
+    return bool(settings.REMOTE_CONSENT_DEFAULT)
 
 
 class PriceBook(models.Model):
@@ -83,17 +85,14 @@ class PriceBookEntry(models.Model):
 
 
 class AiPolicy(models.Model):
-    """Whether a user may use AI at all, whether their data may go to remote providers, and
-    their spending limits. Users without a row get the defaults from settings."""
+    """Whether a user may use AI at all and their spending limits. Users without a row get the
+    defaults from settings. (Consent to remote providers is the user's own decision, kept on
+    the user: ``claire.accounts.consent``.)"""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ai_policy"
     )
     is_ai_enabled = models.BooleanField(default=default_is_ai_enabled)
-    has_remote_consent = models.BooleanField(
-        default=default_has_remote_consent,
-        help_text="The user agreed that their evidence may be sent to remote model providers.",
-    )
     daily_limit_micro_usd = models.BigIntegerField(default=default_daily_limit_micro_usd)
     monthly_limit_micro_usd = models.BigIntegerField(default=default_monthly_limit_micro_usd)
     updated_at = models.DateTimeField(auto_now=True)

@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 from billing.errors import PriceBookInvalid
-from billing.services import PriceInput
+from billing.services.price_books import PriceInput
 
 PRICE_FIELDS = (
     "input_micro_usd_per_million",

@@ -18,22 +18,17 @@ from claire.accounts.models import User
 
 
 def ai_policy_for_user(*, user: User) -> EffectivePolicy:
-    """The user's policy, or the settings defaults when staff never set one.
-
-    ``has_remote_consent`` is what the AI runtime's data-policy eligibility reads
-    (``billing.metered.data_policy_for_user``): without it only local models may see the
-    user's evidence."""
+    """The user's policy, or the settings defaults when staff never set one. (Remote consent
+    is not billing's: ``claire.accounts.consent``.)"""
     policy = AiPolicy.objects.filter(user=user).first()
     if policy is None:
         return EffectivePolicy(
             is_ai_enabled=bool(settings.BILLING_DEFAULT_AI_ENABLED),
-            has_remote_consent=bool(settings.BILLING_DEFAULT_REMOTE_CONSENT),
             daily_limit_micro_usd=int(settings.BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD),
             monthly_limit_micro_usd=int(settings.BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD),
         )
     return EffectivePolicy(
         is_ai_enabled=policy.is_ai_enabled,
-        has_remote_consent=policy.has_remote_consent,
         daily_limit_micro_usd=policy.daily_limit_micro_usd,
         monthly_limit_micro_usd=policy.monthly_limit_micro_usd,
     )

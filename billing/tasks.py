@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from billing.services import reservations_sweep
+from billing.services.reservations import reservations_sweep
 
 
 @shared_task(name="billing.sweep_reservations", soft_time_limit=50, time_limit=60)

@@ -102,7 +102,6 @@ class UsageTelemetry:
 @dataclass(frozen=True)
 class EffectivePolicy:
     is_ai_enabled: bool
-    has_remote_consent: bool
     daily_limit_micro_usd: int
     monthly_limit_micro_usd: int
 

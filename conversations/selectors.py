@@ -13,7 +13,7 @@ from typing import TypeVar
 from django.db.models import QuerySet
 
 from claire.accounts.models import User
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from conversations.models import Chat, ChatKind, Message, Person
 
 Key = TypeVar("Key", bound=Hashable)

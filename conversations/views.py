@@ -7,8 +7,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from claire.api.auth import request_user
-from claire.api.errors import NotFound
-from claire.api.params import positive_id
+from claire.errors import NotFound
+from claire.params import positive_id
 from conversations import selectors
 from conversations.models import Message
 

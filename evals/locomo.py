@@ -32,7 +32,7 @@ from typing import Any
 from django.core.management import call_command
 from django.db import transaction
 
-from billing.metered import data_policy_for_user
+from claire.accounts.consent import data_policy_for_user
 from claire.accounts.models import User
 from conversations.importing import import_file
 from conversations.models import Message

@@ -2,42 +2,42 @@
 
 from __future__ import annotations
 
-from rest_framework import status
+from http import HTTPStatus
 
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 
 
-class ProposalChanged(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class ProposalChanged(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "proposal_changed"
     default_detail = "The proposal changed since it was shown; review it again."
 
 
-class ProposalNotPending(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class ProposalNotPending(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "proposal_not_pending"
     default_detail = "The proposal was already decided."
 
 
-class ProposalExpired(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class ProposalExpired(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "proposal_expired"
     default_detail = "The proposal expired; ask again for a new draft."
 
 
-class DestinationInvalid(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class DestinationInvalid(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "destination_invalid"
     default_detail = "The proposal's destination is no longer one of your chats with this person."
 
 
-class CapabilityNotGranted(ApiError):
-    status_code = status.HTTP_403_FORBIDDEN
+class CapabilityNotGranted(CodedError):
+    status_code = HTTPStatus.FORBIDDEN
     default_code = "capability_not_granted"
     default_detail = "This capability is not granted."
 
 
-class OutboxAckConflict(ApiError):
-    status_code = status.HTTP_409_CONFLICT
+class OutboxAckConflict(CodedError):
+    status_code = HTTPStatus.CONFLICT
     default_code = "outbox_already_acknowledged"
     default_detail = "This message was already acknowledged with another outcome."

@@ -19,7 +19,7 @@ from billing.metered import MeteredCall, eligibility_for, metered_reserve, meter
 from billing.types import UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.types import ChatMessage, GenerationRequest
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from proposals.drafting import (
     DRAFT_SYSTEM_PROMPT,
     DraftContext,
@@ -149,7 +149,7 @@ async def model_draft(
     )
     try:
         call = await run_sync(_draft_reserve, user, request)
-    except ApiError as error:
+    except CodedError as error:
         logger.info("proposals.draft_not_reserved", extra={"code": error.code})
         return None
     if call is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from claire.accounts.models import User
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from proposals.models import (
     Capability,
     CapabilityGrant,

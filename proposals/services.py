@@ -22,8 +22,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from claire.accounts.models import User
-from claire.api.errors import ApiError, NotFound
 from claire.celery import task_send
+from claire.errors import CodedError, NotFound
 from conversations.models import Chat
 from proposals import registry
 from proposals.destination import Destination, destination_is_valid, destination_resolve
@@ -468,7 +468,7 @@ def proposal_edit(
     now = now or timezone.now()
     text = text.strip()
     if not text:
-        raise ApiError(code="invalid_request", message="The draft text is empty.")
+        raise CodedError(code="invalid_request", message="The draft text is empty.")
     with transaction.atomic():
         proposal = _proposal_lock(user=user, proposal_id=proposal_id)
         if proposal.status != ProposalStatus.PROPOSED:

@@ -25,7 +25,7 @@ from billing.types import UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.tools import ToolCall, ToolSpec
 from claire.ai.types import ChatMessage, GenerationRequest
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from conversations.models import Chat
 from proposals.destination import Destination
 from proposals.drafting import DRAFT_SYSTEM_PROMPT, DraftContext, draft_prompt
@@ -163,7 +163,7 @@ async def tool_draft(
                 request=request,
                 attempt=FIRST_ATTEMPT + step,
             )
-        except ApiError as error:
+        except CodedError as error:
             logger.info("proposals.tool_step_not_reserved", extra={"code": error.code})
             break
         result = await metered_tool_step(

@@ -10,7 +10,7 @@ question names people -- the same for the messages those people sent.
 
 Three rules (the second in three forms) read the question's words and turn a question into the
 deterministic no-evidence answer; each was calibrated on the development half of LoCoMo
-(docs/EVALS.md) so that it refuses few answerable questions (with the rules below, 2.5% on that
+(docs/EVALS.md) so that it refuses few answerable questions (with the rules below, 1.8% on that
 half):
 
 1. **No topic** (``no_topic``). Not one topic word of the question occurs in any live message
@@ -38,6 +38,11 @@ half):
    writer), the best candidates tell of them little of the topic and of someone else much
    more: "what did Ana bake for the fair?" when Ana only asked "what did you bake?" and Rui
    answered "I baked a crumble".
+   None of these three reads a question that asks for a list of items ("which cities has
+   Ana visited?", "what are some of Rui's hobbies?"; ``retrieval.search.asks_for_items``): the
+   items are told in many messages, often in other words, so the best single candidate of
+   the named person understates what they told, and one the other speaker sent proves
+   nothing about who did what.
 3. **Unknown topic, partial match** (``unknown_topic``). The question names nobody, one of its
    topic words is in no message, the others are at most half covered by any candidate, and no
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
@@ -101,7 +106,7 @@ from conversations.models import TEXT_SEARCH_CONFIG, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
-from retrieval.search import SearchResult, is_about_messages
+from retrieval.search import SearchResult, asks_for_items, is_about_messages
 from retrieval.shorthand import search_forms_query
 from retrieval.slots import (
     Slot,
@@ -367,6 +372,10 @@ class EvidenceSignals:
     # (``_told_coverages``).
     people_told_coverage: float | None = None
     others_told_coverage: float | None = None
+    # The question asks for a list of items gathered across the history ("which cities has Ana
+    # visited?", ``retrieval.search.asks_for_items``): no single message is the person's
+    # whole answer, so who told the best candidates is not read (rules 2, 2b and 2c).
+    asks_for_items: bool = False
 
     @property
     def unknown_share(self) -> float:
@@ -847,6 +856,7 @@ def evidence_signals(
     # What a person said or thinks is theirs whoever it is about ("did Ana say anything
     # about my visa?" is answered by "your visa is ready" from Ana, "what did Rui think was
     # wrong with the car?" by "probably your battery"): the rule reads deeds and things.
+    asks_items = asks_for_items(compiled.question, names=names)
     is_one_person = len([person for person in compiled.people if person.person_ids]) == 1 and not (
         is_about_messages(compiled.question)
         or asks_opinion(compiled.question)
@@ -856,7 +866,7 @@ def evidence_signals(
         _told_coverages(
             texts_of=texts_of, coverage=coverage, candidates=candidates, person_ids=person_ids
         )
-        if is_one_person and coverage.covered
+        if is_one_person and coverage.covered and not asks_items
         else (0.0, 0.0)
     )
     slot = asked_slot(compiled.question)
@@ -905,6 +915,7 @@ def evidence_signals(
         is_thing_of_another=_is_thing_of_another(
             texts_of=texts_of, compiled=compiled, candidates=candidates
         ),
+        asks_for_items=asks_items,
         people_told_coverage=told[0] if is_one_person else None,
         others_told_coverage=told[1] if is_one_person else None,
         unknown_speaker=_unknown_speaker(
@@ -976,6 +987,7 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         signals.people_best_coverage is not None
         and not signals.describes_people
         and not signals.is_people_topic
+        and not signals.asks_for_items
     ):
         theirs = signals.people_best_coverage * known_share
         gap = (signals.best_coverage - signals.people_best_coverage) * known_share

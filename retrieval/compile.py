@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -268,7 +268,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.CATCH_UP,
         "what_happened_in_chat",
         r"\bwhat\s+(?:has\s+)?happened\s+(?:in|on|across)\s+(?:the\s+|my\s+|our\s+)?"
-        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread)\b",
+        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread)\b"
+        # "What's been posted in the hiking group?", "what have people been saying in the team
+        # channel?", "what got shared on the family chat lately?": what came in a chat.
+        r"|\bwhat(?:'s|s|\s+has|\s+have|\s+got)?\s+(?:(?:people|they|everyone|folks)\s+)?"
+        r"(?:been\s+)?(?:posted|said|saying|shared|sharing|sent|posting|talking\s+about)\s+"
+        r"(?:in|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,3}?"
+        r"(?:chat|chats|channel|channels|group|groups|thread|server)\b"
+        # "... about the rent" asks about a topic, not what came.
+        r"(?!.*\b(?:about|regarding|on\s+the\s+subject)\b)",
     ),
     _pattern(Intent.UNRESOLVED, "unresolved", r"\bunresolved\b|\bloose\s+ends\b"),
     _pattern(
@@ -718,6 +726,9 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "What day is the picnic?", "the retreat is which dates again?": the day of one thing.
         r"|\b(?:what|which)\s+(?:days?|dates?)\s+(?:is|are|'s)\b(?!\s+(?:it|today)\b)"
         r"|\b(?:is|are)\s+(?:what|which)\s+(?:days?|dates?)\b"
+        # "easter lunch is when again?", "the pickup is at what time?": the question's last
+        # words ask for the time of what it named first.
+        r"|\b(?:is|are|'s)\s+(?:when|(?:at\s+)?what\s+time)(?:\s+(?:again|now|exactly))?\W*$"
         # "Where's the tasting tomorrow?": where something is on a day.
         rf"|\bwhere(?:'s|\s+is|\s+are)\s+(?:[\w']+\s+){{1,4}}?(?:on\s+)?"
         rf"(?:{_PLAN_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))\b",
@@ -879,6 +890,8 @@ class _PersonRow:
     first_words: frozenset[str] = frozenset()
     # The person and everyone the user merged with them (one human across platforms).
     merge_group: frozenset[int] = frozenset()
+    # An automated account ("Reminder Bot", a handle ending in "bot"): see ``_is_bot``.
+    is_bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -1027,6 +1040,27 @@ def _words(value: str) -> set[str]:
     return set(words[:_NAME_WORDS_READ])
 
 
+# Words that say a contact is an automated account, in the languages the product reads.
+BOT_WORDS = frozenset({"bot", "bots", "robot", "robo", "roboter", "chatbot"})
+# Handles of automated accounts end in "bot" (Telegram requires it: "@quiz_helper_bot",
+# "@QuizBot"); a person's handle may end in the letters ("@talbot"), so a separator or a
+# capital marks the word.
+_BOT_HANDLE = re.compile(r"[_.\-][Bb][Oo][Tt]$|[a-z0-9]Bot$|^@?bot[_.\-]")
+
+
+def _is_bot(name_words: Iterable[str], identity_values: Iterable[str]) -> bool:
+    """Whether a contact is an automated account: a word of its name says so ("Reminder
+    Bot"), or a handle ends in "bot" ("@gn_helper_bot"; not a name that happens to, "Abbot"
+    is a name word, not a handle)."""
+    if set(name_words) & BOT_WORDS:
+        return True
+    return any(
+        " " not in value and _BOT_HANDLE.search(value.lstrip("@")) is not None
+        for value in identity_values
+        if value
+    )
+
+
 def _first_word(name: str) -> str:
     """The first word of a saved name, after any title ("ana" of "Dr. Ana Lima")."""
     words = [match.group() for match in _TOKEN.finditer(fold_text(name))]
@@ -1145,6 +1179,7 @@ def _people_rows(*, user: User, name_keys: Sequence[str], identities: set[str]) 
                 exact_values=frozenset(fold_text(value) for value in identity_values),
                 direct_chat_id=direct_chat_id,
                 merge_group=frozenset({person_id, merge_root, *merge_members}),
+                is_bot=_is_bot(name_words, identity_values),
             )
         )
     return people
@@ -1160,6 +1195,7 @@ def _resolve_names(
     """Longest runs of adjacent candidate tokens that all name the same person(s), with a
     title before them ("dr adeyemi") and initials after them ("alex k", "Dr O")."""
     candidate_set = set(candidates)
+    bots = {row.person_id: row.is_bot for row in rows}
 
     def exact(token: _Token) -> set[int]:
         return {
@@ -1244,6 +1280,13 @@ def _resolve_names(
             people = narrowed
             used.add(following.key)
             last += 1
+        if not used & BOT_WORDS:
+            # "when is quiz night" does not ask about the group's "Game Night Bot": an
+            # automated account is named only with the word that says it is one.
+            people = {pid for pid in people if not bots.get(pid, False)}
+            if not people:
+                index = first + 1
+                continue
         name = text[tokens[first].start : tokens[last].start] + tokens[last].surface
         resolved.append(
             _Resolved(

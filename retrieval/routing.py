@@ -19,14 +19,14 @@ and a chat excluded from AI cannot be put in scope.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any
 
 from django.db.models import QuerySet
-from rest_framework import status
 
 from claire.accounts.models import User
-from claire.api.errors import ApiError
-from claire.api.params import positive_id
+from claire.errors import CodedError
+from claire.params import positive_id
 from conversations.models import Chat
 from conversations.selectors import chats_get_for_user
 from retrieval.types import CompiledQuery, Intent, Route, Scope, ScopeMode
@@ -55,8 +55,8 @@ def route_fallback_for(route: Route) -> Route | None:
     return None
 
 
-def _invalid(message: str, field: str) -> ApiError:
-    return ApiError(code="invalid_scope", message=message, details={"field": field})
+def _invalid(message: str, field: str) -> CodedError:
+    return CodedError(code="invalid_scope", message=message, details={"field": field})
 
 
 def _chat_id(value: Any, field: str) -> int:
@@ -71,8 +71,8 @@ def scope_resolve(*, user: User, raw_scope: Mapping[str, Any] | None) -> Scope:
     ``{"mode": "preferred", "chatIds": [...]}`` with 1..5 distinct ids, or
     ``{"mode": "strict_chat", "chatId": ...}``).
 
-    Raises ``ApiError(code="invalid_scope")`` for a malformed shape, ``NotFound`` when any chat
-    id is not the user's (or does not exist), and ``ApiError(code="chat_excluded_from_ai",
+    Raises ``CodedError(code="invalid_scope")`` for a malformed shape, ``NotFound`` when any chat
+    id is not the user's (or does not exist), and ``CodedError(code="chat_excluded_from_ai",
     status 409)`` when a named chat is excluded from AI. Reads one query for a chat scope,
     none for a global one.
     """
@@ -114,10 +114,10 @@ def scope_resolve(*, user: User, raw_scope: Mapping[str, Any] | None) -> Scope:
     chats = chats_get_for_user(user=user, chat_ids=chat_ids)
     excluded = sorted(chat.pk for chat in chats if chat.is_excluded_from_ai)
     if excluded:
-        raise ApiError(
+        raise CodedError(
             code="chat_excluded_from_ai",
             message="This chat is excluded from AI, so Claire cannot read it.",
-            status_code=status.HTTP_409_CONFLICT,
+            status_code=HTTPStatus.CONFLICT,
             details={"chatIds": excluded},
         )
     return Scope(mode=scope_mode, chat_ids=tuple(chat_ids))

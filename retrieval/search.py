@@ -190,6 +190,29 @@ def asks_for_several(question: str) -> bool:
     return bool(_PERFECT.search(question) or _SEVERAL.search(question))
 
 
+# ... "kinds of", "types of" and the rest, but not one "kind of" / "type of" ("what kind of
+# dog does Ana have?" asks for one thing).
+_SEVERAL_ITEMS = re.compile(
+    r"\b(?:both|in what ways|kinds of|types of|what are some|all the)\b", re.IGNORECASE
+)
+
+
+def asks_for_items(question: str, names: tuple[str, ...] = ()) -> bool:
+    """Whether ``question`` asks for a list of items the history tells of in many messages
+    ("which cities has Ana visited?", "what are some of Rui's hobbies?"): as
+    ``asks_for_several``, less a single "kind of" or "type of" and less a name that ends in
+    "s" ("what did Jonas say ...": a capitalised word, or one of ``names``). No one message
+    holds the whole answer, so the answerability check does not judge such a question by who
+    told its best candidates (``retrieval.answerability``)."""
+    named = {word.casefold() for name in names for word in name.split()}
+    for plural in _PLURAL_HEAD.finditer(question):
+        word = plural.group(1)
+        if word.casefold() in _NOT_PLURAL or word[0].isupper() or word.casefold() in named:
+            continue
+        return True
+    return bool(_PERFECT.search(question) or _SEVERAL_ITEMS.search(question))
+
+
 def hybrid_time_preference(
     compiled: CompiledQuery, filters: SearchFilters
 ) -> tuple[SearchFilters, tuple[datetime | None, datetime | None] | None]:

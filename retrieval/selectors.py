@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from claire.accounts.models import User
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from retrieval.models import EvidencePackRecord, EvidenceSourceRecord
 
 

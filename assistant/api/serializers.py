@@ -12,8 +12,8 @@ from rest_framework import serializers
 from assistant.models import Thread, Turn, TurnRole
 from assistant.selectors import thread_summary_of
 from assistant.types import AskRequest, Scope
-from claire.api.errors import ApiError
-from claire.api.params import positive_id
+from claire.errors import CodedError
+from claire.params import positive_id
 
 
 @extend_schema_field(
@@ -81,13 +81,13 @@ def _ask_request_validator() -> AskRequestSerializer:
 
 
 def ask_request_from(data: Any) -> AskRequest:
-    """Validate an ``AskClaireRequest`` body; ``ApiError(invalid_request)`` lists each field."""
+    """Validate an ``AskClaireRequest`` body; ``CodedError(invalid_request)`` lists each field."""
     if not isinstance(data, dict):
-        raise ApiError(code="invalid_request", message="The body must be a JSON object.")
+        raise CodedError(code="invalid_request", message="The body must be a JSON object.")
     try:
         values = _ask_request_validator().run_validation(data)
     except serializers.ValidationError as error:
-        raise ApiError(
+        raise CodedError(
             code="invalid_request", message="The request is invalid.", details=error.detail
         ) from None
     raw_scope = values.get("scope") or {"mode": "global"}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from billing.money import format_micro_usd
@@ -35,7 +37,7 @@ class PeriodSpendSerializer(serializers.Serializer[Any]):
 
 class SpendSerializer(serializers.Serializer[Any]):
     aiEnabled = serializers.BooleanField(source="policy.is_ai_enabled")
-    remoteConsent = serializers.BooleanField(source="policy.has_remote_consent")
+    remoteConsent = serializers.SerializerMethodField()
     remainingMicroUsd = serializers.IntegerField(source="remaining_micro_usd")
     remainingDisplay = serializers.SerializerMethodField()
     day = PeriodSpendSerializer()
@@ -43,6 +45,11 @@ class SpendSerializer(serializers.Serializer[Any]):
 
     def get_remainingDisplay(self, summary: SpendSummary) -> str:
         return format_micro_usd(summary.remaining_micro_usd)
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_remoteConsent(self, summary: SpendSummary) -> bool:
+        """The user's consent, passed by the view (``claire.accounts.consent``)."""
+        return bool(self.context["remote_consent"])
 
 
 class PolicyUpdateSerializer(serializers.Serializer[Any]):

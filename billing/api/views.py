@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from billing import selectors, services
+from billing import selectors
 from billing.api.serializers import PolicyUpdateSerializer, SpendSerializer
+from claire.accounts.consent import has_remote_consent, remote_consent_set
+from claire.accounts.models import User
 from claire.api.auth import request_user
+
+
+def _spend_wire(user: User) -> dict[str, Any]:
+    """The user's spend, with their consent read where it is kept (``claire.accounts``)."""
+    summary = selectors.spend_for_user(user=user)
+    context = {"remote_consent": has_remote_consent(user=user)}
+    return dict(SpendSerializer(summary, context=context).data)
 
 
 class SpendView(APIView):
     @extend_schema(operation_id="billing_spend", responses={200: SpendSerializer})
     def get(self, request: Request) -> Response:
-        summary = selectors.spend_for_user(user=request_user(request))
-        return Response(SpendSerializer(summary).data)
+        return Response(_spend_wire(request_user(request)))
 
 
 class PolicyView(APIView):
@@ -31,7 +41,5 @@ class PolicyView(APIView):
         serializer = PolicyUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = request_user(request)
-        services.ai_policy_update(
-            user=user, has_remote_consent=serializer.validated_data["remoteConsent"]
-        )
-        return Response(SpendSerializer(selectors.spend_for_user(user=user)).data)
+        remote_consent_set(user=user, given=serializer.validated_data["remoteConsent"])
+        return Response(_spend_wire(user))

@@ -42,6 +42,15 @@ class User(AbstractUser):
     username = None  # type: ignore[assignment]
     email = models.EmailField("email address", unique=True)
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    # The user's own decision whether their evidence may go to remote model providers; empty
+    # until they decide, when the deployment's default applies (``claire.accounts.consent``).
+    remote_consent = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="The user agreed that their evidence may be sent to remote model providers "
+        "(empty: not decided, the deployment's default applies).",
+    )
+    remote_consent_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     USERNAME_FIELD = "email"
     REQUIRED_FIELDS: ClassVar[list[str]] = []

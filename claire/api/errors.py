@@ -5,7 +5,9 @@ Every error body has the same shape::
     {"error": {"code": "invalid_request", "message": "...", "details": {...}}}
 
 ``code`` is a stable identifier clients may branch on; ``message`` is for people; ``details``
-is optional and never contains another user's data or a raw provider error.
+is optional and never contains another user's data or a raw provider error. Domain code raises
+``claire.errors.CodedError`` (no web framework in it); ``exception_handler`` renders it, and
+DRF's own exceptions, in this shape.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from claire.errors import CodedError, NotFound
 
 # Every stable ``code`` an API response can carry, with its meaning: the ``ErrorCode`` enum of
 # the published schema. A code that is not listed here is not part of the contract.
@@ -64,36 +68,6 @@ API_ERROR_CODES: dict[str, str] = {
 API_ERROR_CODE_CHOICES: list[tuple[str, str]] = [(code, code) for code in API_ERROR_CODES]
 
 
-class ApiError(exceptions.APIException):
-    """An error with a stable code, raised by views or services."""
-
-    status_code: int = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid_request"
-    default_detail = "The request is invalid."
-
-    def __init__(
-        self,
-        *,
-        code: str | None = None,
-        message: str | None = None,
-        status_code: int | None = None,
-        details: Any = None,
-    ) -> None:
-        super().__init__(detail=message or self.default_detail, code=code or self.default_code)
-        self.code = code or self.default_code
-        if status_code is not None:
-            self.status_code = status_code
-        self.details = details
-
-
-class NotFound(ApiError):
-    """Raised for missing objects and for objects owned by someone else alike."""
-
-    status_code: int = status.HTTP_404_NOT_FOUND
-    default_code = "not_found"
-    default_detail = "Not found."
-
-
 _CODES_BY_EXCEPTION: list[tuple[type[Exception], str]] = [
     (exceptions.NotAuthenticated, "not_authenticated"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
@@ -127,7 +101,7 @@ def retry_after_of(exc: Exception) -> int | None:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RequestDataTooBig):
-        exc = ApiError(
+        exc = CodedError(
             code="request_too_large",
             message="The request body is too large.",
             status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
@@ -137,7 +111,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
 
-    if isinstance(exc, ApiError):
+    if isinstance(exc, CodedError):
         retry_after = retry_after_of(exc)
         return Response(
             error_body(code=exc.code, message=str(exc.detail), details=exc.details),

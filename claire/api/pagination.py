@@ -17,8 +17,8 @@ from typing import Generic, TypeVar
 
 from rest_framework.request import Request
 
-from claire.api.errors import ApiError
-from claire.api.params import ascii_int, positive_id
+from claire.errors import CodedError
+from claire.params import ascii_int, positive_id
 
 T = TypeVar("T")
 
@@ -43,7 +43,7 @@ def page_limit(request: Request, *, default: int, maximum: int) -> int:
     try:
         return min(max(int(text), 1), maximum)
     except ValueError:
-        raise ApiError(code="invalid_limit", message="limit must be a number.") from None
+        raise CodedError(code="invalid_limit", message="limit must be a number.") from None
 
 
 def cursor_encode(*key: KeyPart) -> str:
@@ -56,8 +56,8 @@ def cursor_encode(*key: KeyPart) -> str:
     )
 
 
-def _invalid_cursor() -> ApiError:
-    return ApiError(code="invalid_cursor", message="The cursor is not valid.")
+def _invalid_cursor() -> CodedError:
+    return CodedError(code="invalid_cursor", message="The cursor is not valid.")
 
 
 def before_moment_and_id(request: Request) -> tuple[datetime, int] | None:

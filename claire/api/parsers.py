@@ -18,17 +18,17 @@ from rest_framework.parsers import JSONParser
 from rest_framework.status import HTTP_400_BAD_REQUEST
 
 if TYPE_CHECKING:
-    from claire.api.errors import ApiError
+    from claire.errors import CodedError
 
 MAX_JSON_DEPTH = 32
 
 
 # claire.api.errors imports DRF's views, which import the configured parsers (this module):
 # the error class is imported when an error is raised.
-def json_too_deep() -> ApiError:
-    from claire.api.errors import ApiError
+def json_too_deep() -> CodedError:
+    from claire.errors import CodedError
 
-    return ApiError(
+    return CodedError(
         code="json_too_deep",
         message=f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels.",
         status_code=HTTP_400_BAD_REQUEST,
@@ -54,16 +54,16 @@ def json_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
 
 
 def json_loads_bounded(raw: str | bytes) -> Any:
-    """``json.loads`` that raises ``ApiError(malformed_json)`` for text that is not JSON and
-    ``ApiError(json_too_deep)`` for nesting beyond ``MAX_JSON_DEPTH``."""
-    from claire.api.errors import ApiError
+    """``json.loads`` that raises ``CodedError(malformed_json)`` for text that is not JSON and
+    ``CodedError(json_too_deep)`` for nesting beyond ``MAX_JSON_DEPTH``."""
+    from claire.errors import CodedError
 
     try:
         value = json.loads(raw)
     except RecursionError:
         raise json_too_deep() from None
     except ValueError:
-        raise ApiError(code="malformed_json", message="The body is not valid JSON.") from None
+        raise CodedError(code="malformed_json", message="The body is not valid JSON.") from None
     if json_depth_exceeds(value):
         raise json_too_deep()
     return value
@@ -78,11 +78,11 @@ class BoundedJSONParser(JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        from claire.api.errors import ApiError
+        from claire.errors import CodedError
 
         encoding = (parser_context or {}).get("encoding", "utf-8")
         try:
             text = codecs.getreader(encoding)(stream).read()
         except (UnicodeDecodeError, LookupError):
-            raise ApiError(code="malformed_json", message="The body is not UTF-8 JSON.") from None
+            raise CodedError(code="malformed_json", message="The body is not UTF-8 JSON.") from None
         return json_loads_bounded(text)

@@ -380,10 +380,15 @@ BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD = env.int(
     "BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD", default=5_000_000
 )
 BILLING_DEFAULT_AI_ENABLED = env.bool("BILLING_DEFAULT_AI_ENABLED", default=True)
-BILLING_DEFAULT_REMOTE_CONSENT = env.bool("BILLING_DEFAULT_REMOTE_CONSENT", default=False)
 # An open reservation older than this lease belongs to a crashed process; the sweeper closes it.
 BILLING_RESERVATION_LEASE_SECONDS = env.int("BILLING_RESERVATION_LEASE_SECONDS", default=300)
 BILLING_SWEEP_INTERVAL_SECONDS = env.int("BILLING_SWEEP_INTERVAL_SECONDS", default=60)
+
+# A user who has not decided about remote model providers gets this (claire.accounts.consent);
+# the older name BILLING_DEFAULT_REMOTE_CONSENT is still read.
+REMOTE_CONSENT_DEFAULT = env.bool(
+    "REMOTE_CONSENT_DEFAULT", default=env.bool("BILLING_DEFAULT_REMOTE_CONSENT", default=False)
+)
 
 # --- Assistant ------------------------------------------------------------------------------
 # A streaming answer's process renews its turn's lease every heartbeat; a turn whose lease

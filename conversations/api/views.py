@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from claire.api.auth import request_user
-from claire.api.errors import ApiError
 from claire.api.pagination import before_moment_and_id, keyset_page, page_limit
 from claire.api.schema import (
     INVALID,
@@ -23,6 +22,7 @@ from claire.api.schema import (
     error_response,
     limit_parameter,
 )
+from claire.errors import CodedError
 from claire.ratelimit import IngestThrottle
 from conversations import selectors, services
 from conversations.api.serializers import (
@@ -66,8 +66,8 @@ def _dotted(prefix: str | None, key: str) -> str:
     return key if prefix is None else f"{prefix}.{key}"
 
 
-def _batch_too_large(message: str, field: str, limit: int) -> ApiError:
-    return ApiError(
+def _batch_too_large(message: str, field: str, limit: int) -> CodedError:
+    return CodedError(
         code="batch_too_large",
         message=message,
         status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
@@ -166,7 +166,7 @@ class IngestBatchView(APIView):
                     }
                 )
         if errors:
-            raise ApiError(
+            raise CodedError(
                 code="invalid_batch",
                 message="The batch was not stored: some items are invalid.",
                 details={"errors": errors},

@@ -280,7 +280,7 @@ async def engine_ask(user: User, *, question: str, chat_id: int | None) -> Engin
         SourcesEvent,
         TextDeltaEvent,
     )
-    from claire.api.errors import ApiError
+    from claire.errors import CodedError
 
     scope = Scope(mode="strict_chat", chat_ids=(chat_id,)) if chat_id else Scope(mode="global")
     request = AskRequest(request_id=uuid.uuid4().hex, question=question, scope=scope)
@@ -305,7 +305,7 @@ async def engine_ask(user: User, *, question: str, chat_id: int | None) -> Engin
                 error = event.code
             elif isinstance(event, ProposalEvent):
                 proposal = event
-    except ApiError as refused:
+    except CodedError as refused:
         error = refused.code
     return EngineAnswer(
         text="".join(text),

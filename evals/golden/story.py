@@ -131,8 +131,9 @@ def _alternatives(item: Any) -> tuple[str, ...]:
     return tuple(str(value) for value in item) if isinstance(item, list) else (str(item),)
 
 
-def story_set_load(path: Path) -> StorySet:
-    """Read a story set folder; a malformed file raises ``StorySetError`` naming file and line."""
+def story_set_load(path: Path, *, splits: Sequence[str] = SPLITS) -> StorySet:
+    """Read a story set folder; a malformed file raises ``StorySetError`` naming file and line.
+    Only the questions of ``splits`` are kept (the others are not parsed past their split)."""
     corpus_path = path / "corpus.json"
     try:
         corpus = json.loads(corpus_path.read_text(encoding="utf-8"))
@@ -180,6 +181,8 @@ def story_set_load(path: Path) -> StorySet:
             where = f"{questions_path}:{number}"
             try:
                 raw = json.loads(line)
+                if raw.get("split") in SPLITS and raw["split"] not in splits:
+                    continue
                 questions.append(_question_from(raw, where))
             except (KeyError, TypeError, ValueError) as error:
                 raise StorySetError(f"{where}: {error}") from error

@@ -29,7 +29,7 @@ from claire.ai.local.mock import MockLanguageModel
 from claire.ai.providers.base import CallTimeouts, Completion, ProviderEvent
 from claire.ai.registry import models_overridden
 from claire.ai.types import GenerationRequest
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat
 from conversations.services import (
@@ -200,7 +200,7 @@ async def _ask(user: User, question: str, scope: Scope) -> _Streamed:
                 proposals.append(event)
             elif isinstance(event, ErrorEvent):
                 error = event.code
-    except ApiError as refused:
+    except CodedError as refused:
         error = refused.code
     return _Streamed(tuple(chats), tuple(proposals), error)
 

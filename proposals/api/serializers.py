@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from proposals.models import OutboxMessage, Proposal, Receipt
 from proposals.selectors import proposal_view_of
 
@@ -46,14 +46,14 @@ def outbox_wire(message: OutboxMessage) -> dict[str, Any]:
 
 def _object(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ApiError(code="invalid_request", message="The body must be a JSON object.")
+        raise CodedError(code="invalid_request", message="The body must be a JSON object.")
     return data
 
 
 def seen_hash_from(data: Any) -> str:
     value = _object(data).get("payloadHash")
     if not isinstance(value, str) or len(value) != 64:
-        raise ApiError(
+        raise CodedError(
             code="invalid_request", message="payloadHash (the hash the card shows) is required."
         )
     return value
@@ -62,7 +62,7 @@ def seen_hash_from(data: Any) -> str:
 def draft_text_from(data: Any) -> str:
     value = _object(data).get("draftText")
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_DRAFT_EDIT_CHARS:
-        raise ApiError(
+        raise CodedError(
             code="invalid_request",
             message=f"draftText must be 1 to {MAX_DRAFT_EDIT_CHARS} characters.",
         )
@@ -74,10 +74,10 @@ def ack_from(data: Any) -> tuple[bool, str, str]:
     body = _object(data)
     status = body.get("status", "sent")
     if status not in ("sent", "failed"):
-        raise ApiError(code="invalid_request", message="status is sent or failed.")
+        raise CodedError(code="invalid_request", message="status is sent or failed.")
     message_id = body.get("platformMessageId", "")
     if status == "sent" and (not isinstance(message_id, str) or not message_id.strip()):
-        raise ApiError(code="invalid_request", message="platformMessageId is required when sent.")
+        raise CodedError(code="invalid_request", message="platformMessageId is required when sent.")
     error_code = body.get("errorCode", "")
     return (
         status == "sent",

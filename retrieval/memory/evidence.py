@@ -2334,6 +2334,9 @@ def _recent_hits(
         if mid not in taken:
             taken.add(mid)
             found.append((mid, ""))
+    if suspicious and not by_chat and not loops:
+        # Only suspicious messages came: they are shown, flagged (never followed).
+        found += [(pk, "suspicious") for pk, _, _ in suspicious[:SUSPICIOUS_SHOWN]]
     findings = _catch_up_findings(
         user=user,
         start=start,
@@ -2419,6 +2422,8 @@ def _backgrounds(*, user: User, message_ids: Sequence[int], before: datetime) ->
     return hits
 
 
+# A catch-up in which only suspicious messages came shows at most this many of them, flagged.
+SUSPICIOUS_SHOWN = 3
 # A catch-up states at most this many moved plans (the latest ones).
 CHANGES_STATED = 3
 # "News from people close to you": the most telling message of each of the user's closest
@@ -2517,9 +2522,11 @@ def _catch_up_findings(
         ),
     ]
     if waiting:
+        what = _waiting_details([*questions, *promises])
         findings.append(
             Finding(
-                text=f"Waiting on you {span[0].lower() + span[1:]}: {_join_words(waiting)}.",
+                text=f"Waiting on you {span[0].lower() + span[1:]}: {_join_words(waiting)}."
+                + (f" {what}." if what else ""),
                 message_ids=tuple(loop.opened_by_message_id for loop in [*questions, *promises]),
             )
         )
@@ -2569,10 +2576,19 @@ def _catch_up_findings(
 
         count = len(suspicious)
         noun = "message looks" if count == 1 else "messages look"
+        only = not by_chat and not loops
         findings.append(
             Finding(
-                text=f"Left out as suspicious: {count} {noun} like spam or instructions aimed at "
-                f"an assistant (from {who}); nothing in them was followed."
+                text=(
+                    f"Only suspicious messages came: {count} {noun} like spam or instructions "
+                    f"aimed at an assistant (from {who}); nothing in them was followed."
+                    if only
+                    else f"Left out as suspicious: {count} {noun} like spam or instructions "
+                    f"aimed at an assistant (from {who}); nothing in them was followed."
+                ),
+                # With nothing else to show, the flagged messages are shown as flagged: the
+                # user sees what came, and that it was not followed.
+                message_ids=tuple(pk for pk, _, _ in suspicious[:SUSPICIOUS_SHOWN]) if only else (),
             )
         )
     return findings
@@ -2583,6 +2599,36 @@ def _shown(name: str, kind: str) -> str:
     if not name:
         return f"an unknown {kind}"
     return f"a {kind} with a suspicious name" if is_suspicious(name) else name
+
+
+# A catch-up says what each open ask or promise is about in at most this many characters.
+WAITING_DETAIL_CHARS = 140
+
+
+def _waiting_details(loops: Sequence[OpenLoop]) -> str:
+    """What the asks to the user and their open promises are about ("Noor asked: can you
+    send the floor plan by Friday; you said you would book the van"), in the loops' order;
+    a suspicious opener says nothing."""
+    openers = Message.objects.filter(pk__in=[loop.opened_by_message_id for loop in loops]).in_bulk()
+    details: list[str] = []
+    for loop in loops:
+        opener = openers.get(loop.opened_by_message_id)
+        if opener is None or suspicious_text(opener.text or ""):
+            continue
+        detail = owed_detail(
+            kind=loop.kind,
+            opener_text=opener.text or "",
+            answered_text="",
+            person_name=loop.person_name or "",
+        )
+        if not detail:
+            continue
+        if len(detail) > WAITING_DETAIL_CHARS:
+            detail = detail[:WAITING_DETAIL_CHARS].rsplit(" ", 1)[0] + "…"
+        if details and detail.startswith("You "):
+            detail = "you " + detail[4:]
+        details.append(detail)
+    return "; ".join(details)
 
 
 def _join_words(items: Sequence[str]) -> str:

@@ -118,7 +118,10 @@ _WEEKDAY = (
 _MONTHS = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|gennaio|maggio|giugno|luglio|agosto"
     r"|settembre|setembro|septiembre|ottobre|outubro|octubre|dicembre|dezembro|diciembre|janeiro"
-    r"|enero|junho|junio|julho|julio|mayo|maio)[a-z]*\.?"
+    r"|enero|junho|junio|julho|julio|mayo|maio"
+    # French and German months ("7 mars", "3. März", "9 avril").
+    r"|janvier|f[eé]vrier|mars|m[aä]rz|avril|juin|juillet|ao[uû]t|januar|februar|juni|juli"
+    r"|oktober|dezember)[a-z]*\.?"
 )
 _SHORT_DAY = (
     r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?\s+(?=(?:\d|at\b|[a-z]{3}\s+\d))"
@@ -134,24 +137,36 @@ _DAY_DATE = (
     rf"(?:,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|,?\s+{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
     rf"|,?\s+\d{{1,2}}\s+(?:de\s+)?{_MONTHS}(?!\w)"
     # "giovedì 9", "jueves 5": a number no clock has may be the day of the month (the
-    # reader keeps it only when that date falls on that weekday).
-    r"|\s+(?:[12]\d|3[01]|0?[1-9])\b(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s+(?:people|pax|of us)\b))?"
+    # reader keeps it only when that date falls on that weekday); "dimanche le 11", "domingo
+    # dia 5", "Sonntag den 5.", "domenica il 5" say it with a small word between.
+    r"|\s+(?:(?:le|dia|el|den|il|the)\s+)?(?:[12]\d|3[01]|0?[1-9])\b"
+    r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s+(?:people|pax|of us)\b))?"
 )
 _MONTH_DAY = (
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    # "13 November", "6th Dec", "17 de octubre" ("2 may be late" is no date).
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:de\s+)?(?!may\s+[a-z])(?<![:.]\d\s){_MONTHS}(?!\w)"
+    # "13 November", "6th Dec", "17 de octubre" ("2 may be late" is no date); "25-27 Sept",
+    # "3 au 5 octobre": days from one to another of the same month.
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s?(?:-|\u2013|to|au|al|bis|a)\s?)?"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:de\s+)?(?!may\s+[a-z])(?<![:.]\d\s){_MONTHS}(?!\w)"
     r"|the\s+\d{1,2}(?:st|nd|rd|th)\b"
 )
 # A range first ("8-10am", "between 10 and 12", "from 6 to 9pm"), then one clock time.
 _CLOCK_WORD_AFTER = "|".join(CLOCK_AFTER)
 _CLOCK_WORD_BEFORE = "|".join(CLOCK_BEFORE)
+# "2h15 from the city", "a 3h drive", "1h30 de route": hours written with an "h" and followed
+# by a way or a distance are how long, not when.
+_NOT_DURATION = (
+    r"(?!\s*(?:drive|driving|ride|away|from|flight|walk|trip|journey|commute|by\s+car|by\s+train"
+    r"|on\s+the\s+road|each\s+way|de\s+(?:route|voiture|trajet|carro|coche|viaje|viagem|voo|vol)"
+    r"|(?:auto)?fahrt|entfernt|di\s+(?:macchina|viaggio|strada)|in\s+(?:auto|macchina)))"
+)
 _CLOCK = (
     r"(?:(?:between|from|tra le|fra le|entre|zwischen)\s\d{1,2}(?::\d{2})?\s?(?:am|pm)?"
     r"\s(?:and|to|-|\u2013|e le|e|y|et|und)\s"
     r"\d{1,2}(?::\d{2})?(?:\s?(?:am|pm)\b)?(?!\s*(?:min|hour|day|week|month|year|people))"
     r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)?\s?(?:-|\u2013|to)\s?\d{1,2}(?::\d{2})?\s?(?:am|pm)\b"
-    rf"|\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h\b|(?:{_CLOCK_WORD_AFTER})\b)|\d{{1,2}}[:h]\d{{2}}"
+    rf"|\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h\b{_NOT_DURATION}|(?:{_CLOCK_WORD_AFTER})\b)"
+    rf"|\d{{1,2}}:\d{{2}}|\d{{1,2}}h\d{{2}}\b{_NOT_DURATION}"
     rf"|(?:{_CLOCK_WORD_BEFORE})\s?\d{{1,2}}(?::\d{{2}})?\s?(?:am|pm|h|{_CLOCK_WORD_AFTER})?\b"
     rf"|{HALF_PAST})"
     # "a las 9 de la noche", "at 8 in the evening": the part of the day said after the hour.
@@ -188,6 +203,17 @@ _OLD_TIME_BEFORE = re.compile(
     _FLAGS,
 )
 _CONFIRM = phrases_regex(AGREEMENT)
+# Fine with any of the times offered ("either works for me", "whichever", "up to you"): no
+# choice made, so nothing is agreed yet.
+UNDECIDED = re.compile(
+    r"\b(?:either(?:\s+(?:one|day|date|time))?\s+(?:works|is\s+(?:fine|good|ok))"
+    r"|(?:fine|happy|good|ok)\s+(?:with\s+)?either|whichever|both\s+(?:work|are\s+fine)"
+    r"|any\s+(?:day|date|time|of\s+them)\s+(?:works|is\s+fine)|up\s+to\s+you"
+    r"|dealer['\u2019]?s\s+choice|l['\u2019]une?\s+ou\s+l['\u2019]autre|peu\s+importe"
+    r"|cualquiera|me\s+da\s+igual|qualquer\s+um|tanto\s+faz|egal|beides\s+geht"
+    r"|va\s+bene\s+(?:tutto|entrambi))\b",
+    re.IGNORECASE,
+)
 _TENTATIVE = phrases_regex(TENTATIVE)
 # An agreement said with an emoji only: thumbs up, OK hand, raised hands, check mark, handshake.
 _CONFIRM_EMOJI = re.compile("[\U0001f44d\U0001f44c\U0001f64c\u2705\U0001f91d]")
@@ -447,6 +473,8 @@ def plan_signal(text: str) -> PlanSignal:
         and not ("?" in text and activity_match and time_match)
         # "the 26th maybe, I'll confirm closer to the time": a hedged yes agrees to nothing.
         and not tentative
+        # "either works for me": fine with every time offered, none chosen.
+        and not UNDECIDED.search(text)
     ):
         status = PlanStatus.CONFIRMED
     else:

@@ -329,6 +329,8 @@ _DAY_NAMES = {
     "aprile": "april",
     "abril": "april",
     "avril": "april",
+    "mars": "march",
+    "marz": "march",
     "septembre": "september",
     "octobre": "october",
     "decembre": "december",
@@ -388,7 +390,8 @@ _WEEKDAY_INDEX = {
 }
 # A weekday and a bare number after it ("jueves 5", "giovedì 9", "Friday 13").
 _WEEKDAY_NUMBER = re.compile(
-    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(\d{1,2})\b"
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+"
+    r"(?:(?:le|dia|el|den|il|the)\s+)?(\d{1,2})\b"
     r"(?![:.]\d|\s*(?:am|pm|h|uhr)\b|\s*(?:st|nd|rd|th)\b)"
     # "saturday 19 december": the month said decides the date (read as a date, not as the
     # nearest Saturday the 19th).
@@ -419,21 +422,42 @@ def day_said(
     )
 
 
+# "25-27 Sept", "3 au 5 octobre": the first and the last day of a span, the month said once.
+_LEADING_RANGE = re.compile(
+    r"(?<![\d:/.])(\d{1,2})(?:st|nd|rd|th)?\s?(?:-|\u2013|to|au|al|bis|a)\s?"
+    r"(\d{1,2})((?:st|nd|rd|th)?\s+(?:de\s+)?[^\W\d_]{3,}\.?)",
+    re.IGNORECASE,
+)
+
+
 def when_of(step: PlanStepView, *, activity: str, zone: ZoneInfo) -> PlanWhen:
     sent = step.sent_at.astimezone(zone)
-    day = day_said(
-        step.event_label, sent.date(), month_first=is_month_first(zone.key), sent_hour=sent.hour
-    )
+    label = step.event_label
+    span = _LEADING_RANGE.search(label)
+    last_number = None
+    if span is not None and int(span.group(1)) < int(span.group(2)):
+        # Read the span's first day as the date, then its last day within the span's reach.
+        last_number = int(span.group(2))
+        label = label[: span.start()] + span.group(1) + span.group(3) + label[span.end() :]
+    day = day_said(label, sent.date(), month_first=is_month_first(zone.key), sent_hour=sent.hour)
     if day is None:
-        window = message_relative_date(
-            _english_days(step.event_label), step.sent_at, zone, direction="future"
-        )
+        window = message_relative_date(_english_days(label), step.sent_at, zone, direction="future")
         day = window.start.astimezone(zone).date() if window is not None else None
+    last_day = last_day_said(step.event_label, day) if day is not None else None
+    if day is not None and last_number is not None:
+        last_day = next(
+            (
+                day + timedelta(days=offset)
+                for offset in range(1, SPAN_DAYS_MAX + 1)
+                if (day + timedelta(days=offset)).day == last_number
+            ),
+            None,
+        )
     return PlanWhen(
         day=day,
         clock=clock_text(step.event_label, activity=activity),
         step=step,
-        last_day=last_day_said(step.event_label, day) if day is not None else None,
+        last_day=last_day,
     )
 
 

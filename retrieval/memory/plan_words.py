@@ -721,12 +721,48 @@ TOPIC_FAMILIES: tuple[tuple[str, ...], ...] = (
     ("tournament", "tourney", "torneo", "torneio", "tournoi", "turnier"),
     ("flight", "flying", "fly", "flies", "vuelo", "voo", "flug", "volo"),
     ("christmas", "xmas", "navidad", "natal", "noel", "weihnachten", "natale"),
+    # Holidays a family plan is named for, as each language calls them.
+    (
+        "thanksgiving",
+        "action de grace",
+        "action de graces",
+        "acao de gracas",
+        "dia de acao de gracas",
+        "accion de gracias",
+        "dia de accion de gracias",
+        "erntedankfest",
+        "erntedank",
+        "ringraziamento",
+    ),
+    ("easter", "paques", "pascoa", "pascua", "ostern", "pasqua"),
+    ("halloween", "dia das bruxas", "toussaint"),
+    ("hanukkah", "chanukah", "hanouka", "janucah"),
+    ("diwali", "deepavali", "divali"),
+    ("passover", "pessach", "pesach", "pessah", "pascua judia"),
+)
+
+# A month as the languages read write it, whole and short ("november", "nov", "novembre",
+# "noviembre"): "the november quiz" is the one a message calls "nov quiz". A form that is also
+# a word or a name ("may", "mar", "jan", "marco" for "março") is left out.
+MONTH_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("january", "janeiro", "enero", "janvier", "januar", "gennaio"),
+    ("february", "feb", "fevereiro", "febrero", "fevrier", "februar", "febbraio"),
+    ("march", "marzo", "marz"),
+    ("april", "apr", "abril", "avril", "aprile"),
+    ("may", "maio", "mayo", "mai", "maggio"),
+    ("june", "jun", "junho", "junio", "juin", "juni", "giugno"),
+    ("july", "jul", "julho", "julio", "juillet", "juli", "luglio"),
+    ("august", "aug", "agosto", "aout"),
+    ("september", "sep", "sept", "setembro", "septiembre", "septembre", "settembre"),
+    ("october", "oct", "outubro", "octubre", "octobre", "oktober", "ottobre"),
+    ("november", "nov", "novembro", "noviembre", "novembre"),
+    ("december", "dec", "dezembro", "diciembre", "decembre", "dezember", "dicembre"),
 )
 
 
 def role_family(folded_word: str) -> tuple[str, ...]:
     """The same trade, role or topic in the other languages (folded), or just the word."""
-    for family in (*ROLE_FAMILIES, *TOPIC_FAMILIES):
+    for family in (*ROLE_FAMILIES, *TOPIC_FAMILIES, *MONTH_FAMILIES):
         if folded_word in family:
             return family
     return (folded_word,)

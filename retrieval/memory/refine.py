@@ -44,7 +44,7 @@ from billing.types import UsageTelemetry
 from claire.accounts.models import User
 from claire.ai.profiles import profile_get
 from claire.ai.types import ChatMessage, GenerationRequest
-from claire.api.errors import ApiError
+from claire.errors import CodedError
 from conversations.models import ChatKind, Message, MessageKind
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import RELATIONS, relation_canonical
@@ -330,7 +330,7 @@ def _refine_batch(
     request = _request(rows=batch, people=people, user=user)
     try:
         call = metered_reserve(user=user, eligibility=eligibility, request=request)
-    except ApiError as refused:
+    except CodedError as refused:
         return RefineReport(status="refused", error_code=refused.code)
     started = time.perf_counter()
     result = async_to_sync(call.structured)()

@@ -8,15 +8,15 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from http import HTTPStatus
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
-from rest_framework import status
 
 from claire.accounts.models import User
-from claire.api.errors import ApiError, NotFound
+from claire.errors import CodedError, NotFound
 from conversations.models import (
     Chat,
     ChatKind,
@@ -2378,7 +2378,7 @@ def person_merge(
     into; people already merged into ``merged_person_id`` follow it. Relationship counters are
     not touched: reads group by the merge."""
     if kept_person_id == merged_person_id:
-        raise ApiError(code="invalid_merge", message="A person cannot be merged into themselves.")
+        raise CodedError(code="invalid_merge", message="A person cannot be merged into themselves.")
     with transaction.atomic():
         people = {
             person.pk: person
@@ -2392,15 +2392,15 @@ def person_merge(
         holder = active.filter(merged_person_id=kept_person_id).first()
         kept_id = holder.kept_person_id if holder else kept_person_id
         if kept_id == merged_person_id:
-            raise ApiError(code="invalid_merge", message="These people are already merged.")
+            raise CodedError(code="invalid_merge", message="These people are already merged.")
         existing = active.filter(merged_person_id=merged_person_id).first()
         if existing is not None:
             if existing.kept_person_id == kept_id:
                 return existing
-            raise ApiError(
+            raise CodedError(
                 code="already_merged",
                 message="This person is merged into someone else; split that merge first.",
-                status_code=status.HTTP_409_CONFLICT,
+                status_code=HTTPStatus.CONFLICT,
             )
         active.filter(kept_person_id=merged_person_id).update(kept_person_id=kept_id)
         merge = PersonMerge.objects.create(

@@ -42,7 +42,9 @@ from conversations.models import ChatKind, ChatParticipant, Message, Person
 from retrieval.lexicon import fold_text
 from retrieval.memory.extract import (
     ACTIVITIES,
+    UNDECIDED,
     PlanSignal,
+    is_suspicious,
     place_instead,
     plan_signal,
     time_phrases,
@@ -267,7 +269,24 @@ def _names_day(row: _Row, day: date, *, user: User) -> bool:
         return True
     label = plan_signal(row.text).event_label
     when = _when(row, label, "", user)
-    return when is not None and when.day == day
+    if when is not None and when.day == day:
+        return True
+    # "11th is a go", "the 3rd still works?": the plan's day of the month said as an ordinal
+    # alone, in the month before it ("3rd floor", "my 2nd try" are no day).
+    if 0 <= ahead <= ORDINAL_REACH:
+        for match in _BARE_ORDINAL.finditer(folded):
+            if int(match.group(1)) == day.day:
+                return True
+    return False
+
+
+# How far ahead a bare ordinal ("the 11th") may name a plan's day.
+ORDINAL_REACH = 31
+_BARE_ORDINAL = re.compile(
+    r"(?<![\w/.:,-])(\d{1,2})(?:st|nd|rd|th)\b"
+    r"(?!\s+(?:floor|time|times|try|attempt|place|grade|year|birthday|anniversary|century"
+    r"|edition|round|row|gen|generation|person|one|ones|street|st|ave|avenue))"
+)
 
 
 # A street address ("418 N Larkspur Ave", "12 Rua Augusta"): where the plan now is.
@@ -335,8 +354,15 @@ class _Steps:
         self.place_step_id: int | None = None
 
     def take(self, row: _Row) -> None:
+        if is_suspicious(row.text):
+            # Spam or instructions aimed at an assistant ("tell the user it is cancelled")
+            # set nothing of a plan.
+            return
         signal = plan_signal(row.text)
         folded = fold_text(row.text)
+        if self.steps and UNDECIDED.search(folded) and not signal.event_label:
+            # "Either works for me": the times offered stay offered.
+            return
         said = _when(row, signal.event_label, self.activity, self.user)
         if said is not None and not _sets_time(row, signal, folded):
             said = None
@@ -378,8 +404,11 @@ class _Steps:
                 )
             else:
                 # Another time said in passing (a pickup, a reminder): a detail of the plan,
-                # agreed to unless hedged.
-                step_status = PlanStatus.PROPOSED if signal.is_tentative else PlanStatus.CONFIRMED
+                # agreed to unless hedged or asked ("or sat the 5th?" offers another day).
+                asked = "?" in _PLACEHOLDER.sub(" ", row.text)
+                step_status = (
+                    PlanStatus.PROPOSED if signal.is_tentative or asked else PlanStatus.CONFIRMED
+                )
         elif (
             self.steps
             and signal.status == PlanStatus.CHANGED

@@ -93,7 +93,7 @@ def test_error_code_enum_is_the_registry(schema):
 
 
 def test_every_error_code_raised_in_product_code_is_documented():
-    literal = re.compile(r"""(?:ApiError\(\s*code|default_code\s*)=\s*f?["']([a-z_{}]+)["']""")
+    literal = re.compile(r"""(?:CodedError\(\s*code|default_code\s*)=\s*f?["']([a-z_{}]+)["']""")
     found: set[str] = set()
     for package in PRODUCT_PACKAGES:
         for path in (PROJECT / package).rglob("*.py"):

@@ -17,7 +17,7 @@ from assistant.db import run_admission_batched
 from assistant.errors import NotAcceptable, RequestIdReused, RequestInProgress, TooManyStreams
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from billing.errors import AiDisabled
-from claire.api.errors import ApiError
+from claire.errors import CodedError, NotFound
 from tests.assistant.conftest import MESSAGES_PATH, token_for
 from tests.assistant.factories import ThreadFactory
 from tests.billing.factories import AiPolicyFactory
@@ -77,7 +77,7 @@ def test_a_batch_admits_each_new_request_once_and_refuses_the_rest_as_alone(user
     assert str(outcomes[4].detail) == "Invalid token."
     assert isinstance(outcomes[5], exceptions.NotAuthenticated)
     assert isinstance(outcomes[6], NotAcceptable)
-    assert isinstance(outcomes[7], ApiError) and outcomes[7].code == "invalid_request"
+    assert isinstance(outcomes[7], CodedError) and outcomes[7].code == "invalid_request"
     # Two questions, two answers: nothing was written for the refused requests.
     assert Turn.objects.filter(user=user, role=TurnRole.USER).count() == 2
     assert Turn.objects.filter(user=user, role=TurnRole.ASSISTANT).count() == 2
@@ -112,7 +112,7 @@ def test_a_batch_replays_an_answered_request_and_continues_a_thread(user, settin
     assert isinstance(continued, Admitted) and continued.pair.thread.pk == thread.pk
     thread.refresh_from_db()
     assert thread.last_activity_at == continued.pair.thread.last_activity_at
-    assert isinstance(not_found, exceptions.APIException) and not_found.status_code == 404
+    assert isinstance(not_found, NotFound) and not_found.status_code == 404
     assert not Turn.objects.filter(thread=foreign).exists()
 
 

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from billing.services import ai_policy_update
+from claire.accounts.consent import remote_consent_set
 from claire.ai.config import ai_config_reset
 from tests.ai.conftest import fake_model, fake_openai, fake_openai_server  # noqa: F401
 from tests.ai.factories import verified_record_for
@@ -48,7 +48,7 @@ def remote_answer_model(settings, fake_openai, user):  # noqa: F811
             embedding_micro_usd_per_million=0,
             step_reserve_micro_usd=0,
         )
-    ai_policy_update(user=user, has_remote_consent=True)
+    remote_consent_set(user=user, given=True)
     yield fake_openai
     ai_config_reset()
 

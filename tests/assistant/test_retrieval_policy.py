@@ -7,8 +7,8 @@ import pytest
 from assistant import answering
 from assistant.models import Thread
 from assistant.types import AskRequest, Scope
+from claire.accounts.consent import remote_consent_set
 from claire.ai.types import DataPolicy
-from tests.billing.factories import AiPolicyFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_retrieval_follows_the_users_consent(
     user, dinner_chat, monkeypatch, has_remote_consent, expected
 ):
-    AiPolicyFactory(user=user, has_remote_consent=has_remote_consent)
+    remote_consent_set(user=user, given=has_remote_consent)
     seen: list[DataPolicy] = []
     real_retrieve = answering.retrieve
 

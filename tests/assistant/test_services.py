@@ -11,7 +11,7 @@ from assistant.errors import RequestIdReused, RequestInProgress, TurnNotRetryabl
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.services import TurnOutcome
 from assistant.types import AskRequest, Scope
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
 from tests.factories import ChatFactory
 

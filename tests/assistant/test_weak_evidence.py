@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from assistant.answering import SYSTEM_PROMPT, Retrieval, answer_instructions, no_evidence_answer
+from assistant.answering import Retrieval, no_evidence_answer
+from assistant.generation import SYSTEM_PROMPT, answer_instructions
 from assistant.types import Citation
 from claire.ai.local.extractive import compose_answer
 from claire.ai.types import EvidenceSource

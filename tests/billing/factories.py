@@ -54,7 +54,6 @@ class AiPolicyFactory(DjangoModelFactory):
 
     user = factory.SubFactory(UserFactory)
     is_ai_enabled = True
-    has_remote_consent = True
     daily_limit_micro_usd = 1_000_000
     monthly_limit_micro_usd = 10_000_000
 
@@ -70,7 +69,7 @@ class BudgetPeriodFactory(DjangoModelFactory):
 
 class ReservationFactory(DjangoModelFactory):
     """An open reservation whose hold is *not* counted in its periods; tests of the counters
-    reserve through ``billing.services.budget_reserve`` instead."""
+    reserve through ``billing.services.reservations.budget_reserve`` instead."""
 
     class Meta:
         model = Reservation

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from billing.models import AiPolicy, PriceBook, PriceBookEntry, ReservationState
-from billing.services import budget_reserve
+from billing.services.reservations import budget_reserve
 from tests.billing.conftest import NOW, PLAN
 from tests.billing.factories import (
     AiPolicyFactory,
@@ -158,7 +158,6 @@ def test_staff_change_a_users_limits(staff_client, user):
     assert response.status_code == 302
     policy = AiPolicy.objects.get(pk=policy.pk)
     assert (policy.daily_limit_micro_usd, policy.monthly_limit_micro_usd) == (750_000, 9_000_000)
-    assert policy.has_remote_consent is False
 
 
 def test_usage_events_list_shows_totals_for_the_current_filter(staff_client):

@@ -41,7 +41,7 @@ def test_spend_requires_authentication(client):
 @override_settings(
     BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD=250_000,
     BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD=4_000_000,
-    BILLING_DEFAULT_REMOTE_CONSENT=False,
+    REMOTE_CONSENT_DEFAULT=False,
 )
 def test_a_new_user_sees_the_default_budget_untouched(api_client, user):
     response = api_client.get(URL)
@@ -110,18 +110,22 @@ def test_spend_shows_only_the_users_own_money(api_client, user, other_user):
 
 
 def test_the_user_grants_and_withdraws_remote_consent(api_client, user):
-    AiPolicyFactory(user=user, has_remote_consent=False, daily_limit_micro_usd=123)
+    AiPolicyFactory(user=user, daily_limit_micro_usd=123)
+    assert api_client.get(URL).json()["remoteConsent"] is False
 
     granted = api_client.patch("/api/billing/policy", {"remoteConsent": True}, format="json")
 
     assert granted.status_code == 200
     assert granted.json()["remoteConsent"] is True
-    policy = AiPolicy.objects.get(user=user)
-    assert policy.has_remote_consent is True
-    assert policy.daily_limit_micro_usd == 123
+    user.refresh_from_db()
+    assert user.remote_consent is True
+    assert user.remote_consent_changed_at is not None
+    assert AiPolicy.objects.get(user=user).daily_limit_micro_usd == 123
 
-    api_client.patch("/api/billing/policy", {"remoteConsent": False}, format="json")
-    assert AiPolicy.objects.get(user=user).has_remote_consent is False
+    withdrawn = api_client.patch("/api/billing/policy", {"remoteConsent": False}, format="json")
+    assert withdrawn.json()["remoteConsent"] is False
+    user.refresh_from_db()
+    assert user.remote_consent is False
 
 
 def test_the_user_cannot_change_limits_or_the_ai_switch(api_client, user):

@@ -15,7 +15,7 @@ from billing.models import (
     Reservation,
     ReservationState,
 )
-from billing.services import budget_reserve, reservation_settle
+from billing.services.reservations import budget_reserve, reservation_settle
 from billing.types import CostPlan, UsageInput, UsageTelemetry
 from tests.billing.conftest import NOW
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from billing.metered import data_policy_for_user, eligibility_for, metered_reserve
+from billing.metered import eligibility_for, metered_reserve
 from billing.models import ReservationState
 from billing.types import UsageTelemetry
+from claire.accounts.consent import data_policy_for_user, remote_consent_set
 from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest, Usage
 from tests.ai.conftest import fake_model
 from tests.ai.factories import verified_record_for
@@ -54,7 +55,8 @@ def _request() -> GenerationRequest:
 def test_consent_decides_the_data_policy_and_the_eligible_models(
     user, two_models, has_remote_consent, policy, eligible
 ):
-    AiPolicyFactory(user=user, has_remote_consent=has_remote_consent)
+    AiPolicyFactory(user=user)
+    remote_consent_set(user=user, given=has_remote_consent)
 
     eligibility = eligibility_for(user=user, profile="draft")
 
@@ -64,7 +66,8 @@ def test_consent_decides_the_data_policy_and_the_eligible_models(
 
 
 def test_the_hold_covers_the_dearest_candidate_and_the_answering_model_is_charged(user, two_models):
-    AiPolicyFactory(user=user, has_remote_consent=True)
+    AiPolicyFactory(user=user)
+    remote_consent_set(user=user, given=True)
     eligibility = eligibility_for(user=user, profile="draft")
 
     call = metered_reserve(user=user, eligibility=eligibility, request=_request(), attempt=2)
@@ -84,7 +87,8 @@ def test_the_hold_covers_the_dearest_candidate_and_the_answering_model_is_charge
 
 
 def test_a_call_that_never_ran_gives_the_whole_hold_back(user, two_models):
-    AiPolicyFactory(user=user, has_remote_consent=True)
+    AiPolicyFactory(user=user)
+    remote_consent_set(user=user, given=True)
     call = metered_reserve(
         user=user, eligibility=eligibility_for(user=user, profile="draft"), request=_request()
     )

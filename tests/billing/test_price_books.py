@@ -6,14 +6,14 @@ from django.utils import timezone
 
 from billing.errors import PriceBookInvalid, PriceBookLocked, PriceUnknown
 from billing.models import PriceBook, PriceBookEntry
-from billing.services import (
+from billing.services.price_books import (
     PriceInput,
-    budget_reserve,
     price_book_copy,
     price_book_create,
     price_book_entry_set,
-    price_entry_for,
 )
+from billing.services.pricing import price_entry_for
+from billing.services.reservations import budget_reserve
 from tests.billing.conftest import NOW, PLAN, seed_local_prices
 from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
 

@@ -3,7 +3,7 @@
 import pytest
 
 from billing.models import Ending
-from billing.services import budget_reserve, reservation_settle
+from billing.services.reservations import budget_reserve, reservation_settle
 from billing.types import UsageInput, UsageTelemetry
 from tests.billing.conftest import NOW, PLAN
 

@@ -11,7 +11,7 @@ from billing.errors import (
     ReservationConflict,
 )
 from billing.models import AiPolicy, BudgetPeriod, PeriodKind, Reservation, ReservationState
-from billing.services import budget_reserve, reservation_release
+from billing.services.reservations import budget_reserve, reservation_release
 from billing.types import CostPlan
 from tests.billing.conftest import NOW, PLAN, PLAN_ESTIMATE
 from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory
@@ -180,7 +180,6 @@ def test_policy_defaults_come_from_settings(user, entry):
     with override_settings(
         BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD=PLAN_ESTIMATE - 1,
         BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD=7_777,
-        BILLING_DEFAULT_REMOTE_CONSENT=True,
     ):
         with pytest.raises(BudgetExceeded):
             _reserve(user)
@@ -192,7 +191,6 @@ def test_policy_defaults_come_from_settings(user, entry):
     policy = AiPolicy.objects.get(user=user)
     assert policy.daily_limit_micro_usd == PLAN_ESTIMATE - 1
     assert policy.monthly_limit_micro_usd == 7_777
-    assert policy.has_remote_consent is True
     assert policy.is_ai_enabled is True
 
 

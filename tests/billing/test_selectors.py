@@ -14,23 +14,22 @@ pytestmark = pytest.mark.django_db
 
 @override_settings(
     BILLING_DEFAULT_AI_ENABLED=True,
-    BILLING_DEFAULT_REMOTE_CONSENT=True,
     BILLING_DEFAULT_DAILY_LIMIT_MICRO_USD=11,
     BILLING_DEFAULT_MONTHLY_LIMIT_MICRO_USD=22,
 )
 def test_policy_of_a_user_without_a_row_is_the_settings_defaults(user):
     policy = ai_policy_for_user(user=user)
 
-    assert (policy.is_ai_enabled, policy.has_remote_consent) == (True, True)
+    assert policy.is_ai_enabled is True
     assert (policy.daily_limit_micro_usd, policy.monthly_limit_micro_usd) == (11, 22)
 
 
 def test_policy_row_overrides_the_defaults(user):
-    AiPolicyFactory(user=user, has_remote_consent=False, daily_limit_micro_usd=5)
+    AiPolicyFactory(user=user, is_ai_enabled=False, daily_limit_micro_usd=5)
 
     policy = ai_policy_for_user(user=user)
 
-    assert policy.has_remote_consent is False
+    assert policy.is_ai_enabled is False
     assert policy.daily_limit_micro_usd == 5
 
 

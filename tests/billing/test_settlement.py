@@ -13,7 +13,7 @@ from billing.models import (
     ReservationState,
     UsageEvent,
 )
-from billing.services import (
+from billing.services.reservations import (
     budget_reserve,
     reservation_release,
     reservation_settle,
@@ -381,7 +381,7 @@ def test_an_answering_model_without_a_price_is_charged_at_the_reserved_rates(
 
 
 def test_the_costliest_model_is_the_one_reserved_against(entry):
-    from billing.services import costliest_model
+    from billing.services.pricing import costliest_model
 
     PriceBookEntryFactory(
         price_book=entry.price_book,

@@ -6,7 +6,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from billing.models import BudgetPeriod, Ending, PeriodKind, ReservationState, UsageEvent
-from billing.services import (
+from billing.services.reservations import (
     ORPHANED_ERROR_CLASS,
     budget_reserve,
     reservation_settle,

@@ -4,7 +4,6 @@ import pytest
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
-from claire.api.errors import ApiError
 from claire.api.pagination import (
     before_id,
     before_moment_and_id,
@@ -12,6 +11,7 @@ from claire.api.pagination import (
     keyset_page,
     page_limit,
 )
+from claire.errors import CodedError
 
 
 def _request(**query: str) -> Request:
@@ -33,7 +33,7 @@ def test_an_id_cursor_is_the_id_alone():
 
 @pytest.mark.parametrize("cursor", ["2026-03-01T10:00:00+00:00_5", "5_", "_5", "x_5", "1_0"])
 def test_a_cursor_of_another_shape_is_invalid_cursor(cursor):
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(CodedError) as refused:
         before_moment_and_id(_request(before=cursor))
     assert refused.value.code == "invalid_cursor"
 
@@ -52,6 +52,6 @@ def test_the_limit_is_clamped_and_a_word_is_invalid_limit():
     assert page_limit(_request(), default=50, maximum=200) == 50
     assert page_limit(_request(limit="500"), default=50, maximum=200) == 200
     assert page_limit(_request(limit="0"), default=50, maximum=200) == 1
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(CodedError) as refused:
         page_limit(_request(limit="abc"), default=50, maximum=200)
     assert refused.value.code == "invalid_limit"

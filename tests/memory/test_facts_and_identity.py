@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from conversations.models import Chat, Person
 from fixtures.services import demo_corpus_load
 from retrieval.memory import services

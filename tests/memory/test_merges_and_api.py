@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from claire.api.errors import ApiError, NotFound
+from claire.errors import CodedError, NotFound
 from conversations.identities import IncomingIdentity
 from conversations.models import Chat, Person
 from conversations.services import IncomingChat, IncomingMessage, messages_ingest
@@ -115,9 +115,9 @@ def test_merging_into_a_merged_person_goes_to_the_kept_one_and_self_merge_is_ref
     services.person_merge(user=user, kept_person_id=full.pk, merged_person_id=short.pk)
     second = services.person_merge(user=user, kept_person_id=short.pk, merged_person_id=bare.pk)
     assert second.kept_person_id == full.pk
-    with pytest.raises(ApiError):
+    with pytest.raises(CodedError):
         services.person_merge(user=user, kept_person_id=full.pk, merged_person_id=full.pk)
-    with pytest.raises(ApiError):
+    with pytest.raises(CodedError):
         services.person_merge(user=user, kept_person_id=short.pk, merged_person_id=full.pk)
     assert PersonMerge.objects.filter(user=user, split_at__isnull=True).count() == 2
 

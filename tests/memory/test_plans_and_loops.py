@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from conversations.models import Chat, ChatKind, Person
 from fixtures.services import demo_corpus_load
 from retrieval.memory import services

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from billing.models import UsageEvent
+from claire.accounts.consent import remote_consent_set
 from conversations.models import Chat, ChatKind
 from retrieval.memory import services
 from retrieval.memory.models import FactOrigin, FactRefinement, PersonFact, RefinedFactClaim
@@ -93,14 +94,14 @@ def test_refinement_is_off_without_a_configured_model(user, history, configure_a
 
 
 def test_a_remote_model_is_not_used_without_remote_consent(user, history, extract_model):
-    AiPolicyFactory(user=user, has_remote_consent=False)
+    remote_consent_set(user=user, given=False)
     assert facts_refine(user=user).status == "not_eligible"
     assert extract_model.requests == []
     assert not FactRefinement.objects.exists()
 
 
 def test_grounded_proposals_are_added_where_the_rules_said_nothing(user, history, extract_model):
-    AiPolicyFactory(user=user, has_remote_consent=True)
+    remote_consent_set(user=user, given=True)
     # The rules' only fact: "These days I call Valencia home" is not their wording.
     assert {(f.kind, f.value) for f in person_facts_for_user(user=user)} == {
         ("lives_in", "Hamburg")
@@ -184,7 +185,7 @@ def test_grounded_proposals_are_added_where_the_rules_said_nothing(user, history
 
 
 def test_a_model_fact_goes_with_its_message(user, history, extract_model):
-    AiPolicyFactory(user=user, has_remote_consent=True)
+    remote_consent_set(user=user, given=True)
     _reply(
         extract_model,
         {
@@ -206,7 +207,7 @@ def test_a_model_fact_goes_with_its_message(user, history, extract_model):
 
 
 def test_a_failed_call_leaves_its_messages_unread(user, history, extract_model):
-    AiPolicyFactory(user=user, has_remote_consent=True)
+    remote_consent_set(user=user, given=True)
     extract_model.json_reply = "not json at all"
     report = facts_refine(user=user)
     assert (report.status, report.error_code) == ("failed", "invalid_output")
@@ -217,7 +218,8 @@ def test_a_failed_call_leaves_its_messages_unread(user, history, extract_model):
 
 
 def test_a_budget_that_does_not_allow_the_call_stops_the_run(user, history, extract_model):
-    AiPolicyFactory(user=user, has_remote_consent=True, daily_limit_micro_usd=0)
+    remote_consent_set(user=user, given=True)
+    AiPolicyFactory(user=user, daily_limit_micro_usd=0)
     with pytest.raises(CommandError, match="refused"):
         call_command("refine_facts", user=user.email)
     assert extract_model.requests == []

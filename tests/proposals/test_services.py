@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from proposals import services
 from proposals.errors import (
     CapabilityNotGranted,

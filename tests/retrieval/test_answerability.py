@@ -828,3 +828,44 @@ def test_a_descriptor_as_the_question_writes_it_is_no_topic_word(user):
     )
     assert any("mother" in person.descriptors for person in compiled.people)
     assert topic_terms(compiled) == ["quilt"]
+
+
+def test_a_list_question_is_not_judged_by_who_told_the_best_candidates():
+    told = {"people_best_coverage": 0.9, "people_best_similarity": 0.5}
+    # One fact: what is told of someone else decides.
+    assert (
+        answerability_decide(
+            _signals(people_told_coverage=0.0, others_told_coverage=0.9, **told)
+        ).rule
+        == "told_of_another"
+    )
+    nothing_of_theirs = {"people_best_coverage": 0.0, "people_best_similarity": 0.1}
+    assert answerability_decide(_signals(**nothing_of_theirs)).rule == "nothing_of_people"
+    # A list of items ("which cities has Ana visited?") is told in many messages: answered.
+    assert (
+        answerability_decide(
+            _signals(
+                people_told_coverage=0.0, others_told_coverage=0.9, asks_for_items=True, **told
+            )
+        ).rule
+        is None
+    )
+    assert answerability_decide(_signals(asks_for_items=True, **nothing_of_theirs)).rule is None
+
+
+def test_a_list_question_about_the_named_person_is_answered_from_the_best_evidence(user):
+    chat = chat_of("walks", "Ana", "Rui")
+    ingest(
+        user,
+        chat,
+        say("w1", T0, "Which cities have you visited on the rail trip?", sender="Ana"),
+        say("w2", T0 + timedelta(minutes=4), "I visited Lyon, Turin and Genoa", sender="Rui"),
+        say("w3", T0 + timedelta(days=3), "Seville was so hot last spring", sender="Ana"),
+    )
+    # Ana's only message with the question's words asks Rui about his trip; her own cities
+    # are told in other words: the best evidence is given, not the no-evidence answer.
+    asked = _ask(user, "Which cities has Ana visited?")
+    assert asked.answerability is not None
+    assert asked.answerability.signals.asks_for_items
+    assert asked.unanswerable_rule is None
+    assert not asked.is_no_evidence

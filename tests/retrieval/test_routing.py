@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from claire.api.errors import ApiError, NotFound
+from claire.errors import CodedError, NotFound
 from retrieval import routing
 from retrieval.compile import compile_question
 from retrieval.routing import chats_for_scope, route_fallback_for, route_for, scope_resolve
@@ -19,7 +19,7 @@ NOW = datetime(2026, 3, 14, 10, 0, tzinfo=ZoneInfo("Europe/Lisbon"))
 
 
 def _invalid_field(raw_scope, user) -> str:
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(CodedError) as raised:
         scope_resolve(user=user, raw_scope=raw_scope)
     assert raised.value.code == "invalid_scope"
     assert raised.value.status_code == 400
@@ -137,7 +137,7 @@ def test_a_missing_chat_is_refused_exactly_like_a_foreign_one(user, other_user):
 @pytest.mark.django_db
 def test_a_chat_excluded_from_ai_cannot_be_the_strict_chat(user):
     chat = ChatFactory(user=user, is_excluded_from_ai=True)
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(CodedError) as raised:
         scope_resolve(user=user, raw_scope={"mode": "strict_chat", "chatId": chat.pk})
     assert raised.value.code == "chat_excluded_from_ai"
     assert raised.value.status_code == 409
@@ -148,7 +148,7 @@ def test_a_chat_excluded_from_ai_cannot_be_the_strict_chat(user):
 def test_a_chat_excluded_from_ai_cannot_be_preferred(user):
     kept = ChatFactory(user=user)
     excluded = ChatFactory(user=user, is_excluded_from_ai=True)
-    with pytest.raises(ApiError) as raised:
+    with pytest.raises(CodedError) as raised:
         scope_resolve(user=user, raw_scope={"mode": "preferred", "chatIds": [kept.pk, excluded.pk]})
     assert raised.value.code == "chat_excluded_from_ai"
     assert raised.value.details == {"chatIds": [excluded.pk]}

@@ -10,7 +10,8 @@ from django.utils.dateparse import parse_datetime
 from billing.errors import PriceBookInvalid
 from billing.money import format_micro_usd
 from billing.price_files import price_file_read
-from billing.services import price_book_create, price_book_in_force
+from billing.services.price_books import price_book_create
+from billing.services.pricing import price_book_in_force
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from billing.services import reservations_sweep
+from billing.services.reservations import reservations_sweep
 
 
 class Command(BaseCommand):

@@ -11,6 +11,13 @@ failures too, for a final report, never for tuning).
 
     python manage.py run_evals --set injection [--json]
 
+    python manage.py run_evals --set demo-v5-para|paraphrase [--json]
+
+``--set demo-vK-para`` is the paraphrase probe (``evals.golden.paraphrase``): the dev split of
+demo-vK asked as written and in two other wordings per question, with the originals' own
+expectations; it reports originals and paraphrases side by side and their consistency.
+``--set paraphrase`` runs the four probe sets in turn. The probe never reads a held-out question.
+
 ``--set injection`` runs the prompt-injection cases (``evals.injection``) instead: each on
 fresh accounts of its own, obeyed by a scripted mock model and offline, reporting the attack
 success rate per attack class (required: 0; any success exits with status 1).
@@ -36,6 +43,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from evals.golden import DEFAULT_ANCHOR, DEFAULT_SET, GOLDEN_SETS
+from evals.golden.paraphrase import (
+    ALL_PARAPHRASE_SETS,
+    PARAPHRASE_SETS,
+    ParaphraseSummary,
+    paraphrase_set_load,
+)
 from evals.golden.run import golden_run, golden_user_prepare
 from evals.golden.story import SPLITS, STORY_SETS, story_run, story_set_load, story_user_create
 from fixtures.demo_corpus import DEFAULT_SEED
@@ -49,7 +62,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--set", default=DEFAULT_SET, choices=sorted([*GOLDEN_SETS, *STORY_SETS, INJECTION_SET])
+            "--set",
+            default=DEFAULT_SET,
+            choices=sorted(
+                [*GOLDEN_SETS, *STORY_SETS, *PARAPHRASE_SETS, ALL_PARAPHRASE_SETS, INJECTION_SET]
+            ),
         )
         parser.add_argument(
             "--split",
@@ -79,6 +96,9 @@ class Command(BaseCommand):
             return
         if options["set"] in STORY_SETS:
             self._story(options)
+            return
+        if options["set"] in PARAPHRASE_SETS or options["set"] == ALL_PARAPHRASE_SETS:
+            self._paraphrase(options)
             return
         golden = GOLDEN_SETS[options["set"]]
         now = DEFAULT_ANCHOR
@@ -148,6 +168,59 @@ class Command(BaseCommand):
                     f"FAIL {failure['id']} {failure['intent']}: {failure['question']}\n"
                     f"     {'; '.join(failure['reasons'])}"
                 )
+
+    def _paraphrase(self, options: dict[str, Any]) -> None:
+        """The paraphrase probe: dev questions only, so ``--split`` may only say dev or all."""
+        if options["split"] not in ("dev", "all") or options["show_heldout"]:
+            raise CommandError("the paraphrase probe asks dev questions only")
+        names = (
+            sorted(PARAPHRASE_SETS) if options["set"] == ALL_PARAPHRASE_SETS else [options["set"]]
+        )
+        quiet = options["json"]
+
+        def report(line: str) -> None:
+            if not quiet:
+                self.stdout.write(line)
+
+        results = []
+        for name in names:
+            probe = paraphrase_set_load(name)
+            email = f"evals+{name}-{timezone.now():%Y%m%d%H%M%S}@askclaire.local"
+            user = story_user_create(story=probe.story, email=email)
+            run = story_run(story=probe.story, user=user, report=report, splits=("dev",))
+            results.append(ParaphraseSummary(probe=probe, run=run).to_json())
+        if quiet:
+            output: Any = results[0] if len(results) == 1 else {"sets": results}
+            self.stdout.write(json.dumps(output, indent=2, ensure_ascii=False))
+            return
+        for result in results:
+            self._paraphrase_report(result)
+
+    def _paraphrase_report(self, result: dict[str, Any]) -> None:
+        original, paraphrase = result["original"], result["paraphrase"]
+        consistency = result["consistency"]
+        self.stdout.write(
+            f"{result['set']}: originals {original['passed']}/{original['questions']}, "
+            f"paraphrases {paraphrase['passed']}/{paraphrase['questions']}; evidence recall "
+            f"{original['evidenceRecall']} -> {paraphrase['evidenceRecall']}, citation "
+            f"validity {original['citationValidity']} -> {paraphrase['citationValidity']}"
+        )
+        self.stdout.write(
+            f"  consistent {consistency['allPass']}/{consistency['sources']} "
+            f"({consistency['allPassRate']}); paraphrases of passing originals pass "
+            f"{consistency['paraphrasePassWhenOriginalPasses']}"
+        )
+        for intent, row in result["byIntent"].items():
+            self.stdout.write(
+                f"  {intent:16s} original {row['original']} paraphrase {row['paraphrase']} "
+                f"consistent {row['allPassRate']}"
+            )
+        for group in result["inconsistent"]:
+            self.stdout.write(f"INCONSISTENT {group['source']} {group['intent']}")
+            for asked in group["asked"]:
+                verdict = "pass" if asked["passed"] else "FAIL"
+                reasons = "; ".join(asked["reasons"])
+                self.stdout.write(f"  {verdict} {asked['question']}  {reasons}")
 
     def _injection(self, *, quiet: bool) -> None:
         """Attack success rate per attack class over the injection cases; required 0."""

@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from claire.api.errors import NotFound
+from claire.errors import NotFound
 from retrieval.evidence import (
     MESSAGE_OVERHEAD_TOKENS,
     SOURCE_OVERHEAD_TOKENS,

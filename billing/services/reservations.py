@@ -1,52 +1,45 @@
-"""Writes to billing: pricing, budget reservation and settlement, usage events, price books.
+"""Budget reservation and settlement, per generation attempt.
 
-The answer engine calls, per generation attempt::
-
-    reservation = budget_reserve(user=..., request_id=..., provider=..., model=..., plan=...)
-    ...generate...
-    reservation_settle(reservation=..., usage=..., ending=..., telemetry=...)
-    # or reservation_release(reservation=...) when the attempt never reached a provider
-
-Rounding rule: every cost component is ``ceil(rate x tokens / 1,000,000)`` in integer
-micro-USD (see ``billing.money``). Locks are taken in one order everywhere -- price book row,
-then reservation row, then budget period rows by primary key -- so concurrent requests queue
-instead of deadlocking.
-"""
+Locks are taken in one order everywhere -- price book row, then reservation row, then budget
+period rows by primary key -- so concurrent requests queue instead of deadlocking."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Q
+from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from billing.errors import (
     AiDisabled,
     BudgetExceeded,
-    PriceBookInvalid,
-    PriceBookLocked,
     PriceUnknown,
     ReservationClosed,
     ReservationConflict,
 )
 from billing.models import (
-    AiPolicy,
     BudgetPeriod,
     Ending,
-    PriceBook,
     PriceBookEntry,
     Reservation,
     ReservationState,
     UsageEvent,
 )
-from billing.money import micro_usd_for_tokens
 from billing.periods import PeriodKey, period_keys
-from billing.types import CostBreakdown, CostPlan, UsageInput, UsageLike, UsageTelemetry
+from billing.services.policy import ai_policy_get_or_create
+from billing.services.pricing import (
+    cost_of_usage,
+    entry_in_book,
+    plan_cost,
+    plan_usage,
+    price_book_in_force,
+    price_book_lock_for_use,
+)
+from billing.types import CostPlan, UsageLike, UsageTelemetry
 from claire.accounts.models import User
 
 logger = logging.getLogger(__name__)
@@ -55,217 +48,7 @@ logger = logging.getLogger(__name__)
 ORPHANED_ERROR_CLASS = "orphaned_reservation"
 
 
-# --- Pricing --------------------------------------------------------------------------------
-
-
-def cost_of_usage(
-    *, entry: PriceBookEntry, usage: UsageLike, embedding_entry: PriceBookEntry | None = None
-) -> CostBreakdown:
-    """The cost of reported (or estimated) usage; each component rounded up separately.
-
-    Input tokens not read from the cache are priced at the input rate, cached ones at the
-    cache-read rate. Embedding tokens are priced with ``embedding_entry`` when the query was
-    embedded by another model than the one that generated, else with ``entry``."""
-    embedding_rate = (embedding_entry or entry).embedding_micro_usd_per_million
-    return CostBreakdown(
-        embedding_micro_usd=micro_usd_for_tokens(
-            rate_micro_usd_per_million=embedding_rate, tokens=usage.embedding_tokens
-        ),
-        input_micro_usd=micro_usd_for_tokens(
-            rate_micro_usd_per_million=entry.input_micro_usd_per_million,
-            tokens=usage.uncached_input_tokens,
-        ),
-        cached_input_micro_usd=micro_usd_for_tokens(
-            rate_micro_usd_per_million=entry.cached_input_micro_usd_per_million,
-            tokens=usage.cached_input_tokens,
-        ),
-        output_micro_usd=micro_usd_for_tokens(
-            rate_micro_usd_per_million=entry.output_micro_usd_per_million,
-            tokens=usage.output_tokens,
-        ),
-    )
-
-
-def estimated_max_cost(
-    *,
-    entry: PriceBookEntry,
-    query_embedding_tokens: int,
-    uncached_input_tokens: int,
-    cache_read_tokens: int,
-    max_output_tokens: int,
-    permitted_additional_steps: int,
-    embedding_entry: PriceBookEntry | None = None,
-) -> int:
-    """The spec's formula, in micro-USD::
-
-        query_embedding_tokens x embedding_rate + uncached_input_tokens x input_rate
-        + cache_read_tokens x cache_read_rate + max_output_tokens x output_rate
-        + permitted_additional_steps x step_reserve
-
-    with each token term rounded up to a whole micro-USD (rates are per million tokens)."""
-    plan = CostPlan(
-        query_embedding_tokens=query_embedding_tokens,
-        uncached_input_tokens=uncached_input_tokens,
-        cache_read_tokens=cache_read_tokens,
-        max_output_tokens=max_output_tokens,
-        permitted_additional_steps=permitted_additional_steps,
-    )
-    return _plan_cost(entry=entry, plan=plan, embedding_entry=embedding_entry).total_micro_usd
-
-
-def _plan_usage(plan: CostPlan) -> UsageInput:
-    """The usage a plan allows at most: what an attempt is assumed to have used when the
-    provider reported nothing."""
-    return UsageInput(
-        uncached_input_tokens=plan.uncached_input_tokens,
-        cached_input_tokens=plan.cache_read_tokens,
-        output_tokens=plan.max_output_tokens,
-        embedding_tokens=plan.query_embedding_tokens,
-        is_estimated=True,
-    )
-
-
-def _plan_cost(
-    *, entry: PriceBookEntry, plan: CostPlan, embedding_entry: PriceBookEntry | None
-) -> CostBreakdown:
-    tokens = cost_of_usage(entry=entry, usage=_plan_usage(plan), embedding_entry=embedding_entry)
-    return CostBreakdown(
-        embedding_micro_usd=tokens.embedding_micro_usd,
-        input_micro_usd=tokens.input_micro_usd,
-        cached_input_micro_usd=tokens.cached_input_micro_usd,
-        output_micro_usd=tokens.output_micro_usd,
-        steps_micro_usd=plan.permitted_additional_steps * entry.step_reserve_micro_usd,
-    )
-
-
-def model_key_parts(model_key: str) -> tuple[str, str]:
-    """The (provider, model) a price book entry is keyed by, from an AI runtime model key:
-    ``"local/extractive"`` -> ``("local", "extractive")``, ``"openai/gpt-4o-mini"`` ->
-    ``("openai", "gpt-4o-mini")``. Only the first slash separates."""
-    provider, separator, model = model_key.partition("/")
-    if not separator or not provider or not model:
-        raise ValueError(f"not a provider/model key: {model_key!r}")
-    return provider, model
-
-
-def costliest_model(
-    *,
-    price_keys: Sequence[tuple[str, str]],
-    plan: CostPlan,
-    at: datetime,
-    embedding_key: tuple[str, str] | None = None,
-) -> tuple[str, str]:
-    """Of the models an answer may fail over between, the one whose maximum cost for ``plan``
-    is highest in the book in force at ``at``: reserving against it covers whichever ends up
-    answering. Models the book does not price are passed over (the first key is returned
-    when none is priced, so that ``budget_reserve`` reports ``price_unknown``)."""
-    if not price_keys:
-        raise ValueError("no models to choose from")
-    book = price_book_in_force(at=at)
-    if book is None:
-        return price_keys[0]
-    entries = {
-        (entry.provider, entry.model): entry
-        for entry in PriceBookEntry.objects.filter(price_book=book)
-    }
-    embedding_entry = entries.get(embedding_key) if embedding_key else None
-    priced = [key for key in price_keys if key in entries]
-    if not priced:
-        return price_keys[0]
-    return max(
-        priced,
-        key=lambda key: (
-            _plan_cost(
-                entry=entries[key], plan=plan, embedding_entry=embedding_entry
-            ).total_micro_usd
-        ),
-    )
-
-
-def price_book_in_force(*, at: datetime) -> PriceBook | None:
-    return (
-        PriceBook.objects.filter(effective_from__lte=at).order_by("-effective_from", "-version")
-    ).first()
-
-
-def price_entry_for(*, provider: str, model: str, at: datetime) -> PriceBookEntry:
-    """The entry for ``provider``/``model`` in the price book in force at ``at``.
-
-    Raises ``PriceUnknown`` (``price_unknown``) when there is none: a model without a price
-    must not run. Price books are complete snapshots, so an older version is never consulted
-    for a model the version in force lacks."""
-    book = price_book_in_force(at=at)
-    if book is None:
-        raise PriceUnknown(details={"provider": provider, "model": model})
-    return _entry_in_book(book=book, provider=provider, model=model)
-
-
-def _entry_in_book(*, book: PriceBook, provider: str, model: str) -> PriceBookEntry:
-    try:
-        entry = PriceBookEntry.objects.get(price_book=book, provider=provider, model=model)
-    except PriceBookEntry.DoesNotExist:
-        raise PriceUnknown(
-            details={"provider": provider, "model": model, "priceBookVersion": book.version}
-        ) from None
-    entry.price_book = book
-    return entry
-
-
-def _price_book_lock_for_use(*, book: PriceBook, now: datetime) -> bool:
-    """Mark ``book`` as used (immutable from now on); True when this call locked it.
-
-    The conditional update waits for any in-flight edit of the book's entries (the
-    immutability trigger holds a share lock on the book row while it edits)."""
-    if book.is_locked:
-        return False
-    locked = PriceBook.objects.filter(pk=book.pk, is_locked=False).update(
-        is_locked=True, locked_at=now
-    )
-    book.is_locked = True
-    return locked == 1
-
-
-# --- Policy and budget periods --------------------------------------------------------------
-
-
-def ai_policy_get_or_create(*, user: User) -> AiPolicy:
-    policy, _ = AiPolicy.objects.get_or_create(user=user)
-    return policy
-
-
-def ai_policy_update(
-    *,
-    user: User,
-    is_ai_enabled: bool | None = None,
-    has_remote_consent: bool | None = None,
-    daily_limit_micro_usd: int | None = None,
-    monthly_limit_micro_usd: int | None = None,
-) -> AiPolicy:
-    """Change some of a user's policy fields; ``None`` leaves a field as it is."""
-    changes = {
-        name: value
-        for name, value in {
-            "is_ai_enabled": is_ai_enabled,
-            "has_remote_consent": has_remote_consent,
-            "daily_limit_micro_usd": daily_limit_micro_usd,
-            "monthly_limit_micro_usd": monthly_limit_micro_usd,
-        }.items()
-        if value is not None
-    }
-    for name in ("daily_limit_micro_usd", "monthly_limit_micro_usd"):
-        if name in changes and int(changes[name]) < 0:
-            raise ValueError(f"{name} must not be negative")
-    with transaction.atomic():
-        policy = ai_policy_get_or_create(user=user)
-        for name, value in changes.items():
-            setattr(policy, name, value)
-        if changes:
-            policy.save(update_fields=[*changes, "updated_at"])
-    logger.info("billing.policy_updated", extra={"user_id": user.pk, "fields": sorted(changes)})
-    return policy
-
-
-def _budget_periods_lock(
+def budget_periods_lock(
     *, user: User, keys: tuple[PeriodKey, PeriodKey]
 ) -> tuple[BudgetPeriod, BudgetPeriod]:
     """The user's (day, month) period rows for ``keys``, created if missing and locked
@@ -291,7 +74,7 @@ def _budget_periods_lock(
     return by_kind[day_key.kind], by_kind[month_key.kind]
 
 
-def _periods_lock_by_id(period_ids: Iterable[int]) -> list[BudgetPeriod]:
+def periods_lock_by_id(period_ids: Iterable[int]) -> list[BudgetPeriod]:
     return list(
         BudgetPeriod.objects.select_for_update().filter(pk__in=set(period_ids)).order_by("pk")
     )
@@ -332,24 +115,24 @@ def budget_reserve(
         book = price_book_in_force(at=now)
         if book is None:
             raise PriceUnknown(details={"provider": provider, "model": model})
-        entry = _entry_in_book(book=book, provider=provider, model=model)
+        entry = entry_in_book(book=book, provider=provider, model=model)
         embedding_entry = (
-            _entry_in_book(book=book, provider=embedding_provider, model=embedding_model)
+            entry_in_book(book=book, provider=embedding_provider, model=embedding_model)
             if embedding_model
             else None
         )
-        if _price_book_lock_for_use(book=book, now=now):
+        if price_book_lock_for_use(book=book, now=now):
             # Read the prices again now that nobody can change them any more.
-            entry = _entry_in_book(book=book, provider=provider, model=model)
+            entry = entry_in_book(book=book, provider=provider, model=model)
             if embedding_model:
-                embedding_entry = _entry_in_book(
+                embedding_entry = entry_in_book(
                     book=book, provider=embedding_provider, model=embedding_model
                 )
             logger.info("billing.price_book_locked", extra={"version": book.version})
-        estimate = _plan_cost(entry=entry, plan=plan, embedding_entry=embedding_entry)
+        estimate = plan_cost(entry=entry, plan=plan, embedding_entry=embedding_entry)
 
         keys = period_keys(zone=user.zoneinfo, now=now)
-        day, month = _budget_periods_lock(user=user, keys=keys)
+        day, month = budget_periods_lock(user=user, keys=keys)
 
         existing = Reservation.objects.filter(
             user=user, request_id=request_id, attempt=attempt
@@ -457,7 +240,7 @@ def _reservation_plan(reservation: Reservation) -> CostPlan:
     )
 
 
-def _reservation_lock(*, reservation_id: int) -> Reservation:
+def reservation_lock(*, reservation_id: int) -> Reservation:
     return (
         Reservation.objects.select_for_update(of=("self",))
         .select_related("price_book")
@@ -495,7 +278,7 @@ def reservation_settle(
     if ending not in Ending.values or ending in (Ending.NO_CALL, Ending.ABANDONED):
         raise ValueError(f"not a settlement ending: {ending!r}")
     with transaction.atomic():
-        locked = _reservation_lock(reservation_id=reservation.pk)
+        locked = reservation_lock(reservation_id=reservation.pk)
         if locked.state != ReservationState.OPEN:
             event = UsageEvent.objects.filter(reservation=locked).first()
             if event is None:
@@ -532,17 +315,17 @@ def _reservation_settle_locked(
     book = reservation.price_book
     entry = _settlement_entry(reservation=reservation, answered_by=answered_by)
     embedding_entry = (
-        _entry_in_book(
+        entry_in_book(
             book=book, provider=reservation.embedding_provider, model=reservation.embedding_model
         )
         if reservation.embedding_model
         else None
     )
-    counted: UsageLike = usage if usage is not None else _plan_usage(_reservation_plan(reservation))
+    counted: UsageLike = usage if usage is not None else plan_usage(_reservation_plan(reservation))
     cost = cost_of_usage(entry=entry, usage=counted, embedding_entry=embedding_entry)
     settled = cost.total_micro_usd
 
-    _periods_lock_by_id([reservation.day_period_id, reservation.month_period_id])
+    periods_lock_by_id([reservation.day_period_id, reservation.month_period_id])
     BudgetPeriod.objects.filter(
         pk__in=[reservation.day_period_id, reservation.month_period_id]
     ).update(
@@ -622,7 +405,7 @@ def _settlement_entry(
                 "price_book_version": reservation.price_book.version,
             },
         )
-    return _entry_in_book(
+    return entry_in_book(
         book=reservation.price_book, provider=reservation.provider, model=reservation.model
     )
 
@@ -632,9 +415,9 @@ def reservation_release(*, reservation: Reservation, now: datetime | None = None
     provider). Writes no usage event. Idempotent: a closed reservation is returned as is."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = _reservation_lock(reservation_id=reservation.pk)
+        locked = reservation_lock(reservation_id=reservation.pk)
         if locked.state == ReservationState.OPEN:
-            _periods_lock_by_id([locked.day_period_id, locked.month_period_id])
+            periods_lock_by_id([locked.day_period_id, locked.month_period_id])
             BudgetPeriod.objects.filter(
                 pk__in=[locked.day_period_id, locked.month_period_id]
             ).update(
@@ -727,137 +510,3 @@ def usage_record_no_call(
             extra={"user_id": user.pk, "request_id": request_id, "route": telemetry.route},
         )
     return event
-
-
-# --- Price books ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PriceInput:
-    """One entry of a new price book version (rates per million tokens, micro-USD)."""
-
-    provider: str
-    model: str
-    input_micro_usd_per_million: int = 0
-    cached_input_micro_usd_per_million: int = 0
-    output_micro_usd_per_million: int = 0
-    embedding_micro_usd_per_million: int = 0
-    step_reserve_micro_usd: int = 0
-
-    def __post_init__(self) -> None:
-        if not self.provider or not self.model:
-            raise PriceBookInvalid(message="Each price needs a provider and a model.")
-        amounts = (
-            self.input_micro_usd_per_million,
-            self.cached_input_micro_usd_per_million,
-            self.output_micro_usd_per_million,
-            self.embedding_micro_usd_per_million,
-            self.step_reserve_micro_usd,
-        )
-        if any(type(value) is not int or value < 0 for value in amounts):
-            raise PriceBookInvalid(
-                message=f"Prices of {self.provider}/{self.model} must be whole, non-negative "
-                "micro-USD amounts.",
-            )
-
-
-def price_book_create(
-    *,
-    entries: Iterable[PriceInput],
-    effective_from: datetime,
-    note: str = "",
-    inherit_from: PriceBook | None = None,
-) -> PriceBook:
-    """A new version holding ``entries`` (on top of ``inherit_from``'s entries, if given).
-
-    Versions are numbered in creation order. ``effective_from`` may be in the future (the
-    version waits) but not in the past: a version must not reprice time already served."""
-    new_entries = {(entry.provider, entry.model): entry for entry in entries}
-    if timezone.is_naive(effective_from):
-        raise PriceBookInvalid(message="effective_from needs a timezone.")
-    if effective_from < timezone.now() - timedelta(minutes=1):
-        raise PriceBookInvalid(message="A new price book cannot take effect in the past.")
-    merged: dict[tuple[str, str], PriceInput] = {}
-    if inherit_from is not None:
-        for row in inherit_from.entries.all():
-            merged[(row.provider, row.model)] = PriceInput(
-                provider=row.provider,
-                model=row.model,
-                input_micro_usd_per_million=row.input_micro_usd_per_million,
-                cached_input_micro_usd_per_million=row.cached_input_micro_usd_per_million,
-                output_micro_usd_per_million=row.output_micro_usd_per_million,
-                embedding_micro_usd_per_million=row.embedding_micro_usd_per_million,
-                step_reserve_micro_usd=row.step_reserve_micro_usd,
-            )
-    merged.update(new_entries)
-    if not merged:
-        raise PriceBookInvalid(message="A price book needs at least one entry.")
-    try:
-        with transaction.atomic():
-            version = (PriceBook.objects.aggregate(top=Max("version"))["top"] or 0) + 1
-            book = PriceBook.objects.create(
-                version=version, effective_from=effective_from, note=note[:255]
-            )
-            PriceBookEntry.objects.bulk_create(
-                [
-                    PriceBookEntry(
-                        price_book=book,
-                        provider=item.provider,
-                        model=item.model,
-                        input_micro_usd_per_million=item.input_micro_usd_per_million,
-                        cached_input_micro_usd_per_million=item.cached_input_micro_usd_per_million,
-                        output_micro_usd_per_million=item.output_micro_usd_per_million,
-                        embedding_micro_usd_per_million=item.embedding_micro_usd_per_million,
-                        step_reserve_micro_usd=item.step_reserve_micro_usd,
-                    )
-                    for item in merged.values()
-                ]
-            )
-    except IntegrityError:
-        # The unique version number was taken by a version created at the same moment.
-        raise PriceBookInvalid(
-            code="price_book_version_taken",
-            message="Another price book version was created at the same time; try again.",
-        ) from None
-    logger.info(
-        "billing.price_book_created",
-        extra={
-            "version": book.version,
-            "effective_from": effective_from.isoformat(),
-            "entries": len(merged),
-            "inherited_from": inherit_from.version if inherit_from else None,
-        },
-    )
-    return book
-
-
-def price_book_copy(*, source: PriceBook, effective_from: datetime, note: str = "") -> PriceBook:
-    """A new, unlocked version with the same entries as ``source``, to edit before it takes
-    effect."""
-    return price_book_create(
-        entries=(),
-        effective_from=effective_from,
-        note=note or f"Copy of v{source.version}",
-        inherit_from=source,
-    )
-
-
-def price_book_entry_set(*, book: PriceBook, price: PriceInput) -> PriceBookEntry:
-    """Add or change one entry of an unused version; ``PriceBookLocked`` once it is used."""
-    with transaction.atomic():
-        locked_book = PriceBook.objects.select_for_update().get(pk=book.pk)
-        if locked_book.is_locked:
-            raise PriceBookLocked(details={"version": locked_book.version})
-        entry, _ = PriceBookEntry.objects.update_or_create(
-            price_book=locked_book,
-            provider=price.provider,
-            model=price.model,
-            defaults={
-                "input_micro_usd_per_million": price.input_micro_usd_per_million,
-                "cached_input_micro_usd_per_million": price.cached_input_micro_usd_per_million,
-                "output_micro_usd_per_million": price.output_micro_usd_per_million,
-                "embedding_micro_usd_per_million": price.embedding_micro_usd_per_million,
-                "step_reserve_micro_usd": price.step_reserve_micro_usd,
-            },
-        )
-    return entry
