@@ -39,11 +39,21 @@ worker: install
 	$(BIN)/celery -A claire worker --loglevel=INFO
 
 ## make test: lint (with the import-layer contracts), type-check, migration check, and the whole
-## pytest suite. Only the tests marked redis use Redis: REDIS_URL when set, else
-## 127.0.0.1:6379, else a redis-server the run starts and stops itself (tests/redis_server.py).
+## pytest suite on TEST_WORKERS pytest-xdist workers (one per core by default), each with its
+## own embedded PostgreSQL, test database, broker folder and Redis (tests/workers.py), on test
+## databases created afresh (--create-db: CI never reuses one). Only the tests marked redis use
+## Redis: REDIS_URL when set, else a redis-server each worker starts and stops itself
+## (tests/redis_server.py). A module's tests stay on one worker (--dist loadscope), so a
+## module's server or browser is started once.
+TEST_WORKERS ?= auto
 test: install lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run --no-input
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --create-db
+
+## make pytest ARGS="tests/indexing -x": the local loop, in parallel like `make test` but on the
+## test databases kept from the last run (--reuse-db, the default of a bare `pytest` too).
+pytest: install
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope $(ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -9,6 +9,26 @@ from rest_framework.test import APIClient
 from tests.factories import UserFactory
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database (fresh, or kept from the last run with ``--reuse-db``) with the rows
+    its data migrations seed: a kept database has been flushed by the last run's transactional
+    tests, and its migrations do not run again."""
+    with django_db_blocker.unblock():
+        _migration_seeded_rows_put_back()
+
+
+def _migration_seeded_rows_put_back() -> None:
+    import importlib
+
+    from django.apps import apps
+
+    seeding = importlib.import_module("billing.migrations.0003_seed_local_price_book")
+    seeding.seed_local_prices(apps, None)
+    capabilities = importlib.import_module("proposals.migrations.0002_seed_builtin_capabilities")
+    capabilities.seed_builtin_capabilities(apps, None)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Real hashers are slow on purpose; tests create many users."""
@@ -63,12 +83,5 @@ def _migration_seeded_rows(request):
         marker.kwargs.get("transaction") for marker in request.node.iter_markers("django_db")
     ):
         return
-    import importlib
-
-    from django.apps import apps
-
     request.getfixturevalue("transactional_db")
-    seeding = importlib.import_module("billing.migrations.0003_seed_local_price_book")
-    seeding.seed_local_prices(apps, None)
-    capabilities = importlib.import_module("proposals.migrations.0002_seed_builtin_capabilities")
-    capabilities.seed_builtin_capabilities(apps, None)
+    _migration_seeded_rows_put_back()

