@@ -75,7 +75,7 @@ Four more rules read what the question needs from its evidence rather than its w
    "how the book changed my view" answers "X's perspective").
 
 A word of the question that no message uses but that names one of the user's chats, contacts
-or platforms ("the book club", "on WhatsApp") is no unknown topic: it names where or whom the
+or platforms ("the pottery circle", "on WhatsApp") is no unknown topic: it names where or whom the
 question is about, and is left out of the topic words.
 
 One unseen word never refuses a question on its own (a typo, a paraphrase: "kids" for
@@ -392,7 +392,7 @@ class _TermCoverage:
     # Candidates whose text names one of the people as the question writes them.
     naming_ids: frozenset[int] = frozenset()
     # Terms no message uses that name a chat, a contact or a platform of the user's: the
-    # question names what it is about ("the Book Club chat", "on WhatsApp"), no unknown topic.
+    # question names what it is about ("the Pottery Circle chat", "on WhatsApp"), no unknown topic.
     named: tuple[str, ...] = ()
     # Term -> the candidates that contain it.
     hits: dict[str, frozenset[int]] = field(default_factory=dict)

@@ -177,9 +177,12 @@ _PERFECT = re.compile(
     r"|\w+ed)\b",
     re.IGNORECASE,
 )
-_SEVERAL = re.compile(
-    r"\b(?:both|in what ways|kinds? of|types? of|what are some|all the)\b", re.IGNORECASE
+_SEVERAL_ITEMS = re.compile(
+    r"\b(?:both|in what ways|kinds of|types of|what are some|all the)\b", re.IGNORECASE
 )
+# One "kind of" / "type of" may ask for one thing ("what kind of dog does Ana have?"): fusion
+# still counts it as several, the list-question exemption does not (``asks_for_items``).
+_ONE_KIND = re.compile(r"\b(?:kind|type) of\b", re.IGNORECASE)
 
 
 def asks_for_several(question: str) -> bool:
@@ -189,14 +192,9 @@ def asks_for_several(question: str) -> bool:
     plural = _PLURAL_HEAD.search(question)
     if plural is not None and plural.group(1).casefold() not in _NOT_PLURAL:
         return True
-    return bool(_PERFECT.search(question) or _SEVERAL.search(question))
-
-
-# ... "kinds of", "types of" and the rest, but not one "kind of" / "type of" ("what kind of
-# dog does Ana have?" asks for one thing).
-_SEVERAL_ITEMS = re.compile(
-    r"\b(?:both|in what ways|kinds of|types of|what are some|all the)\b", re.IGNORECASE
-)
+    return bool(
+        _PERFECT.search(question) or _SEVERAL_ITEMS.search(question) or _ONE_KIND.search(question)
+    )
 
 
 def asks_for_items(question: str, names: tuple[str, ...] = ()) -> bool:
@@ -832,10 +830,10 @@ TITLED_CANDIDATES = 10
 def _titled_chat_ids(
     *, user: User, compiled: CompiledQuery, filters: SearchFilters
 ) -> tuple[int, ...]:
-    """The group chats a question names by their title or part of it ("what are we reading
-    for the book club?" names "Book Club 📚 Riverside"; ``memory.chatnames.chats_named``),
+    """The group chats a question names by their title or part of it ("what are we firing
+    at the pottery circle?" names "Pottery Circle 🏺 Elmwood"; ``memory.chatnames.chats_named``),
     when its scope does not already pick the chats. A message rarely repeats its group's
-    title ("next pick: a thriller" in the book club), so the title is where such a question's
+    title ("kiln is free tuesday" in the pottery circle), so the title is where such a question's
     words are."""
     if filters.chat_ids is not None or not compiled.question.strip():
         return ()

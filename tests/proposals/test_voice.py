@@ -24,16 +24,52 @@ def _voice(user, chat_id: str, name: str | None) -> Voice:
     return voice_for(chat=chat, person=person)
 
 
-def test_the_usual_greeting_is_learned_whatever_it_is(user):
+# (what the user wrote to them, oldest first; ``None`` as sender is the user) -> the voice.
+LEARNED_VOICES = {
+    "the usual greeting, whatever it is": (
+        "Tarik Osei",
+        (
+            ("Yo Tarik, gym later?", None),
+            ("ok see you there", "Tarik Osei"),
+            ("yo tarik, running late", None),
+            ("Hey, got the towel", None),
+        ),
+        Voice(greeting="Yo", address="Tarik"),
+    ),
+    "a word after the greeting is no name": (
+        "Manon Fiske",
+        (("hey man, all good?", None), ("hey how was the trip", None)),
+        Voice(greeting="Hey", address=""),
+    ),
+    "no greeting leaves the default": (
+        "Sol Reyes",
+        (("morning run was great", None), ("see you at 6", None)),
+        Voice(greeting="Hi", address=""),
+    ),
+    "a soft greeting counts only before the name or a stop": (
+        "Ada Lind",
+        (
+            ("Morning Ada, bus is late", None),
+            ("Morning! coffee?", None),
+            ("morning swim cancelled", None),
+        ),
+        Voice(greeting="Morning", address="Ada"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LEARNED_VOICES)
+def test_the_greeting_and_address_are_learned_from_the_users_own_openings(user, case):
+    name, messages, expected = LEARNED_VOICES[case]
     ingest(
         user,
-        chat_of("dm-tarik", "Tarik Osei"),
-        say("t1", NOW - 9 * HOUR, "Yo Tarik, gym later?"),
-        say("t2", NOW - 8 * HOUR, "ok see you there", sender="Tarik Osei"),
-        say("t3", NOW - 5 * HOUR, "yo tarik, running late"),
-        say("t4", NOW - 4 * HOUR, "Hey, got the towel"),
+        chat_of("dm-1", name),
+        *(
+            say(f"m{index}", NOW - (9 - index) * HOUR, text, **({"sender": by} if by else {}))
+            for index, (text, by) in enumerate(messages)
+        ),
     )
-    assert _voice(user, "dm-tarik", "Tarik Osei") == Voice(greeting="Yo", address="Tarik")
+    assert _voice(user, "dm-1", name) == expected
 
 
 def test_opening_with_the_name_alone_is_the_users_way(user):
@@ -65,26 +101,6 @@ def test_a_short_form_after_the_greeting_is_how_the_draft_addresses_them(user):
     assert view.draft_text.startswith("Hey Fred,")
 
 
-def test_a_word_after_the_greeting_is_no_name(user):
-    ingest(
-        user,
-        chat_of("dm-manon", "Manon Fiske"),
-        say("m1", NOW - 9 * HOUR, "hey man, all good?"),
-        say("m2", NOW - 8 * HOUR, "hey how was the trip"),
-    )
-    assert _voice(user, "dm-manon", "Manon Fiske") == Voice(greeting="Hey", address="")
-
-
-def test_messages_without_a_greeting_leave_the_default(user):
-    ingest(
-        user,
-        chat_of("dm-sol", "Sol Reyes"),
-        say("s1", NOW - 9 * HOUR, "morning run was great"),
-        say("s2", NOW - 8 * HOUR, "see you at 6"),
-    )
-    assert _voice(user, "dm-sol", "Sol Reyes") == Voice(greeting="Hi", address="")
-
-
 def test_a_greeting_from_another_chat_with_them_is_used(user):
     ingest(
         user,
@@ -99,17 +115,6 @@ def test_a_greeting_from_another_chat_with_them_is_used(user):
     )
     voice = _voice(user, "sl-wilma", "Wilma Baptista")
     assert voice == Voice(greeting="Hiya", address="Wilma")
-
-
-def test_a_soft_greeting_counts_only_before_the_name_or_a_stop(user):
-    ingest(
-        user,
-        chat_of("dm-ada", "Ada Lind"),
-        say("a1", NOW - 9 * HOUR, "Morning Ada, bus is late"),
-        say("a2", NOW - 8 * HOUR, "Morning! coffee?"),
-        say("a3", NOW - 7 * HOUR, "morning swim cancelled"),
-    )
-    assert _voice(user, "dm-ada", "Ada Lind") == Voice(greeting="Morning", address="Ada")
 
 
 def test_a_group_is_addressed_the_way_the_user_greets_it(user):
