@@ -166,8 +166,8 @@ def _partly_titled(
     folded: str, rows: list[tuple[int, str, str]], *, people_words: Callable[[], frozenset[str]]
 ) -> list[int]:
     """Chats the question names by part of their title: two or more consecutive title words
-    ("the pottery circle" for "Pottery Circle 🏺 Elmwood"), or one longer title word after "on / in /
-    from"; the chats with the longest such run, when that run is said of few chats."""
+    ("the pottery circle" for "Pottery Circle 🏺 Elmwood"), or one longer title word after
+    "on / in / from"; the chats with the longest such run, when that run is said of few chats."""
     best: list[int] = []
     best_length = 0
     for pk, title, kind in rows:
