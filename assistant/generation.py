@@ -52,6 +52,7 @@ from claire.ai.types import MemoryFinding as AiMemoryFinding
 from claire.errors import CodedError
 from observability.rollouts import ANSWER_PROFILE_FEATURE, profile_for_user
 from retrieval.evidence import EvidenceMessage, EvidenceSource
+from retrieval.question_forms import reading_form
 
 logger = logging.getLogger(__name__)
 
@@ -262,7 +263,9 @@ def generation_request_for(
     return GenerationRequest(
         messages=(*history, question),
         system=system,
-        question=request.question,
+        # The local answerer decides its lead (yes/no, the value asked) from what the question
+        # asks, so it reads the question's canonical form; a model reads it as typed.
+        question=reading_form(request.question),
         evidence=evidence,
         timezone=user.timezone,
         request_id=request.request_id,

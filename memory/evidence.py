@@ -306,7 +306,7 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
     words, chat name or the ask they answer share the question's topic words, the deed's verb
     counting too; with a person named, theirs first. Each stated with what was promised and
     whether it is done."""
-    match = _WHAT_PROMISED.search(fold_text(compiled.question))
+    match = _WHAT_PROMISED.search(fold_text(compiled.read_as))
     if match is None:
         return [], []
     verb = (match.group("verb") or "").lower()
@@ -384,7 +384,7 @@ TOLD_WINDOW = timedelta(days=60)
 def _told(*, user: User, compiled: CompiledQuery, now: datetime) -> DeedAnswer | None:
     """The user's message in a direct chat with the person the question tells ("did I tell
     Dr Lee about the swap?") that names the thing told; ``None`` when there is none."""
-    match = _TOLD.search(fold_text(compiled.question))
+    match = _TOLD.search(fold_text(compiled.read_as))
     if match is None:
         return None
     who = match.group("who")
@@ -446,7 +446,7 @@ def _loop_hits(
     *, user: User, compiled: CompiledQuery, now: datetime
 ) -> tuple[list[_Hit], list[Finding]]:
     zone = user.zoneinfo
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     if _WHAT_PROMISED.search(folded):
         promised = _promised_things(user=user, compiled=compiled)
         if promised[0]:
@@ -513,7 +513,7 @@ def _loop_hits(
             # About one thing no loop holds: the messages that name it answer, not a list of
             # everything open.
             return [], []
-    kinds = loop_kinds_for(compiled.question)
+    kinds = loop_kinds_for(compiled.read_as)
     person_ids = _person_ids(compiled)
     if not person_ids and _AMONG_COLLEAGUES.search(folded):
         # "What do I still owe people at work?": the loops with the user's colleagues.
@@ -590,7 +590,7 @@ def _no_deed_found(
 ) -> tuple[list[_Hit], list[Finding]]:
     """ "No, I found no message where you call your gran": nothing the user wrote shows the
     deed done; the named person's latest messages (their ask, when there is one) are cited."""
-    deed = deed_phrase(compiled.question)
+    deed = deed_phrase(compiled.read_as)
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
     if not deed or not person_ids:
         return [], []
@@ -706,7 +706,7 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
     loop with the people it names whose messages share its topic words, of the kind its
     verb asks for (a reply: a question to the user or the user's request; anything else:
     the user's promise first). ``None`` when no loop fits."""
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     person_ids = _person_ids(compiled)
     # The deed's own verbs ("pay", "send", "back") say what was done, not what about: "did I
     # pay Lena back?" is answered by "I'll transfer you tomorrow" … "done".
@@ -857,8 +857,8 @@ def _request_answer(
             if closer.sender_person is not None
             else loop.person_name or "they"
         )
-        asks_reply = _REPLY_WORDS.search(fold_text(compiled.question)) is not None
-        refused = not asks_reply and settled(compiled.question, closer.text or "") == "no"
+        asks_reply = _REPLY_WORDS.search(fold_text(compiled.read_as)) is not None
+        refused = not asks_reply and settled(compiled.read_as, closer.text or "") == "no"
         answer = "No" if refused else "Yes"
         said = "answered that it is not done" if refused else "answered"
         text = f"{answer}: {name} {said} on {moment_text(closer.sent_at, zone)}."
@@ -1029,7 +1029,7 @@ def _ranking_hits(
     today = now.astimezone(zone).date()
     time_range = compiled.time_range
     chat_ids = _ranking_chat_ids(user=user, compiled=compiled)
-    among = None if chat_ids else _ranking_among(user=user, question=compiled.question)
+    among = None if chat_ids else _ranking_among(user=user, question=compiled.read_as)
     counts: dict[int, int] | None = None
     if (
         time_range is not None
@@ -1173,7 +1173,7 @@ def _ranking_chat_ids(*, user: User, compiled: CompiledQuery) -> tuple[int, ...]
     strict = _strict_chat_ids(compiled)
     if strict:
         return tuple(strict)
-    return tuple(chats_named(user=user, question=compiled.question, groups_only=True))
+    return tuple(chats_named(user=user, question=compiled.read_as, groups_only=True))
 
 
 def _chat_titles(*, user: User, chat_ids: Sequence[int]) -> list[str]:
@@ -1288,7 +1288,7 @@ def _plan_hits(
             # The stored plan as it stands now: what its chats and people said of its day
             # since it was last discussed.
             plans[0] = plan_read_on(user=user, plan=plans[0], now=now) or plans[0]
-        asked = fold_text(compiled.question)
+        asked = fold_text(compiled.read_as)
         if not (_plan_asks_yes_no(asked) or _PLAN_YES_NO.search(asked)):
             # "Am I still seeing Sam tomorrow?" is answered by the plan that moved away from
             # the day ("No"); "what time is it friday?" is not answered by another day's plan.
@@ -1298,7 +1298,7 @@ def _plan_hits(
             plans = plans or in_window
     if (
         plans
-        and _ASKS_CLOCK.search(fold_text(compiled.question))
+        and _ASKS_CLOCK.search(fold_text(compiled.read_as))
         and not _says_clock(user, plans[0])
     ):
         # "What time is Sam's flight?" of a plan whose messages name only its day: memory
@@ -1309,7 +1309,7 @@ def _plan_hits(
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
     findings = _plan_findings(user=user, plans=plans)
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     if findings and (_plan_asks_yes_no(folded) or _PLAN_YES_NO.search(folded)):
         answer = (
             _plan_yes_no(user=user, compiled=compiled, plan=plans[0])
@@ -1353,7 +1353,7 @@ def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) 
     time_range = compiled.time_range
     if time_range is None or time_range.applies_to != TimeTarget.EVENT:
         return True
-    if _names_holiday(compiled.question):
+    if _names_holiday(compiled.read_as):
         # A holiday names the occasion, not the day: "the xmas flight", "the easter trip" and
         # "the christmas party" are planned for days around it.
         return True
@@ -1442,7 +1442,7 @@ def _nothing_in_window(
 
 
 def _asks_detail(compiled: CompiledQuery) -> bool:
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     return bool(_BRING_ASKED.search(folded) or _RIDE_ASKED.search(folded))
 
 
@@ -1486,7 +1486,7 @@ def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     for person in compiled.people:
         if not person.person_ids:
             terms.extend(fold_text(word) for word in person.descriptors)
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     terms.extend(
         name for name in sorted(HOLIDAY_NAMES) if re.search(rf"\b{re.escape(name)}\b", folded)
     )
@@ -1525,7 +1525,7 @@ def _plan_detail(
     """What the plan asks the user to bring ("Marisa asked you to bring: ice and chips") or
     who drives ("Rosa said: I'm driving tomorrow, pick you up at 7:15"), from the plan's
     chats (and its people's direct chats) while it was discussed, citing that message."""
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     if _BRING_ASKED.search(folded):
         pattern = _BRING_SQL
     elif _RIDE_ASKED.search(folded):
@@ -1615,7 +1615,7 @@ def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> 
     day outside the question's window; yes otherwise."""
     if plan.status == PlanStatus.CANCELLED:
         return "No"
-    if plan.status == PlanStatus.PROPOSED and _ASKS_AGREED.search(fold_text(compiled.question)):
+    if plan.status == PlanStatus.PROPOSED and _ASKS_AGREED.search(fold_text(compiled.read_as)):
         # "Did we settle the date?" of a plan only proposed: not yet.
         return "No"
     time_range = compiled.time_range
@@ -1748,7 +1748,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         dict.fromkeys(word for person in compiled.people for word in person.descriptors)
     )
     city = compiled.location.city if compiled.location is not None else None
-    same_findings, same_ids = same_person_findings(user=user, question=compiled.question)
+    same_findings, same_ids = same_person_findings(user=user, question=compiled.read_as)
     if same_ids:
         # "Is 'Dad mobile' the same person as Jon?": a message of the person under each name.
         return [(mid, "same person") for mid in same_ids], same_findings
@@ -1767,7 +1767,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             # messages say nothing of either on the point asked, memory's facts about all of
             # them are read below, as for one person.
             namesake_hits, namesakes = _each_namesake(
-                user=user, name=refs[0].name or "", humans=humans, question=compiled.question
+                user=user, name=refs[0].name or "", humans=humans, question=compiled.read_as
             )
             if namesakes:
                 return namesake_hits, namesakes
@@ -1777,18 +1777,18 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             name = (refs[0].name or "").removesuffix("'s")
         elif not refs:
             # A name no contact has may be a contact's real name under a nickname.
-            name, person_ids = people_called(user=user, question=compiled.question)
+            name, person_ids = people_called(user=user, question=compiled.read_as)
             if not person_ids:
-                name, person_ids = _self_named(user=user, question=compiled.question)
+                name, person_ids = _self_named(user=user, question=compiled.read_as)
             if not person_ids:
                 # ... or someone the user's contacts talk about ("my sister Bea just started
                 # at Greyline"): what those messages say of them.
-                findings, ids = _said_of_someone(user=user, question=compiled.question)
+                findings, ids = _said_of_someone(user=user, question=compiled.read_as)
                 if findings:
                     return [(mid, "about them") for mid in ids], findings
         if person_ids:
             findings, ids = _about_person(
-                user=user, person_ids=person_ids, name=name, question=compiled.question
+                user=user, person_ids=person_ids, name=name, question=compiled.read_as
             )
             about = [(mid, f"about {name}") for mid in ids]
         return [*about, *_named_person_fact_hits(user=user, compiled=compiled)], findings
@@ -1812,9 +1812,9 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
         (mid, match.display_name) for match in result.matches for mid in match.evidence_message_ids
     ]
     findings = []
-    asks_who = fold_text(compiled.question).lstrip(" ¿?¡!'\"").startswith("who")
+    asks_who = fold_text(compiled.read_as).lstrip(" ¿?¡!'\"").startswith("who")
     if len(result.matches) == 1 and (
-        asked_contact_kinds(compiled.question) or asks_who or is_relation
+        asked_contact_kinds(compiled.read_as) or asks_who or is_relation
     ):
         # "What's our landlord's number?", "who's the landlord?": the one person the words
         # describe, asked about like a named person.
@@ -1827,7 +1827,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
                 user=user,
                 person_ids=match_ids,
                 name=shown_name,
-                question=compiled.question,
+                question=compiled.read_as,
             )
             if not asks_who
             else who_findings(user=user, person_ids=match_ids, name=shown_name)
@@ -1837,7 +1837,7 @@ def _identity_hits(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit], 
             findings, ids = who_findings(user=user, person_ids=match_ids, name=shown_name)
         about = [(mid, f"about {match.display_name}") for mid in ids]
         # A relative is cited as the message saying who they are first, then what was asked.
-        asked_directly = asks_who or asked_contact_kinds(compiled.question)
+        asked_directly = asks_who or asked_contact_kinds(compiled.read_as)
         hits = [*about, *hits] if asked_directly else [*hits, *about]
     if is_relation:
         # A relative found by the relation is then asked about like a named person ("where
@@ -2085,11 +2085,11 @@ def _catch_up_window(
     """The window of a catch-up: its own time words, the user's return ("since we got back"),
     else the default window (at least ``SCOPED_CATCH_UP_DAYS`` for a catch-up over one chat,
     person or platform), which may widen later when quiet."""
-    trip_window = _trip_window(user=user, question=compiled.question, now=now)
+    trip_window = _trip_window(user=user, question=compiled.read_as, now=now)
     if trip_window is not None:
         return trip_window
     time_range = compiled.time_range
-    explicit = resolve_time_expression(compiled.question, now=now, tz=user.zoneinfo)[0]
+    explicit = resolve_time_expression(compiled.read_as, now=now, tz=user.zoneinfo)[0]
     start = (
         time_range.start_utc
         if time_range is not None
@@ -2194,15 +2194,15 @@ def _recent_hits(
         list(_strict_chat_ids(compiled) or ()) if _strict_chat_ids(compiled) else None
     )
     if chat_ids is None:
-        named_chats = chats_named(user=user, question=compiled.question)
+        named_chats = chats_named(user=user, question=compiled.read_as)
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
-    platforms = question_platforms(fold_text(compiled.question))
+    platforms = question_platforms(fold_text(compiled.read_as))
     mentioned: list[str] = []
     if not person_ids and not compiled.people and chat_ids is None and not platforms:
         # "Anything from Oisin I need to deal with?" where Oisin is saved as "Sprout": the
         # contact a name leads to through their titled group or their own introduction.
-        name, found_ids = _named_otherwise(user=user, question=compiled.question)
+        name, found_ids = _named_otherwise(user=user, question=compiled.read_as)
         if found_ids:
             person_ids, mentioned = tuple(found_ids), [name]
     is_scoped = chat_ids is not None or bool(person_ids) or bool(platforms)
@@ -2725,7 +2725,7 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
             + action_follow_up(user=user, compiled=compiled, now=now, recipient=recipient).hits()
         )
     elif compiled.intent == Intent.ACTION_REQUEST and (
-        groups := chats_named(user=user, question=compiled.question, groups_only=True)
+        groups := chats_named(user=user, question=compiled.read_as, groups_only=True)
     ):
         # Writing to a whole group: its thread about the request grounds the draft.
         source, route = MemorySource.OPEN_LOOPS, Route.HYBRID

@@ -46,7 +46,10 @@ half):
 3. **Unknown topic, partial match** (``unknown_topic``). The question names nobody, one of its
    topic words is in no message, the others are at most half covered by any candidate, and no
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
-   date?" against "Let's find dates".
+   date?" against "Let's find dates". Not when one candidate holds every other topic word and
+   each unseen word is one of the language's most common words (``COMMON_WORD_COUNT``): "what
+   was the actual problem with the boiler?" asks about the boiler in words a history may
+   never use.
 
 Four more rules read what the question needs from its evidence rather than its words:
 
@@ -101,6 +104,7 @@ from django.conf import settings
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.embedder import common_words
 from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Chat, Person, Platform
 from retrieval.fusion import SearchCandidate
@@ -187,6 +191,15 @@ TOLD_COVERAGE_GAP = 0.4
 # (docs/EVALS.md).
 PARTIAL_COVERAGE_MAX = 0.5
 PARTIAL_SIMILARITY_MAX = STRONG_SIMILARITY
+# ... but not when one candidate holds every other topic word and each unseen word is one of
+# the language's ``COMMON_WORD_COUNT`` most common words: "what was the actual problem with
+# the boiler", "who wanted to stay at mine", "what was wrong in the end" use words of the
+# asking ("problem", "wanted", "end") that a history may never write, so their absence is no
+# evidence that the topic is missing. A rarer unseen word ("IPO", "boiler", "dentist") still
+# refuses. 4,000 words keep "actual", "problem", "place", "reading" and leave "repair",
+# "toilet", "dentist" out (the paraphrase probe's dev wordings, docs/RETRIEVAL.md).
+COMMON_WORD_COUNT = 4000
+FULL_COVERAGE = 0.999
 
 # Below this strength the answer says the evidence matches the question only weakly (it still
 # answers from it). Development half of LoCoMo, the check's strength per question: below 0.45
@@ -519,7 +532,7 @@ def names_people_as_topic(question: str, names: tuple[str, ...]) -> bool:
 def _asks_persons_value(compiled: CompiledQuery) -> bool:
     """Whether the question asks for a value of a named person's thing ("Bia's 10k time",
     "Theo's new address")."""
-    folded = fold_text(compiled.question)
+    folded = fold_text(compiled.read_as)
     return any(
         person.person_ids
         and person.name
@@ -660,7 +673,7 @@ def _unknown_speaker(
     in the user's people, contacts' identities, chat titles or message senders, and no
     candidate tells what they said about the rest of the question's topic ("the board said
     ..." answers "what did the board say?")."""
-    who = asked_speaker(compiled.question)
+    who = asked_speaker(compiled.read_as)
     if who is None:
         return None
     words = who.split()
@@ -734,7 +747,7 @@ def _is_thing_of_another(
         (person, things)
         for person in compiled.people
         if person.person_ids and person.name
-        for things in [owned_things(compiled.question, person.name)]
+        for things in [owned_things(compiled.read_as, person.name)]
         if things
     ]
     if not people:
@@ -857,7 +870,7 @@ def evidence_signals(
     # it also names a relative of theirs ("what did Ana say about her brother's move?").
     describes_people = any(
         person.descriptors for person in compiled.people
-    ) and not is_about_messages(compiled.question)
+    ) and not is_about_messages(compiled.read_as)
     names = tuple(person.name for person in compiled.people if person.name and person.person_ids)
     coverage = (
         _term_coverage(
@@ -879,11 +892,11 @@ def evidence_signals(
     # What a person said or thinks is theirs whoever it is about ("did Ana say anything
     # about my visa?" is answered by "your visa is ready" from Ana, "what did Rui think was
     # wrong with the car?" by "probably your battery"): the rule reads deeds and things.
-    asks_items = asks_for_items(compiled.question, names=names)
+    asks_items = asks_for_items(compiled.read_as, names=names)
     is_one_person = len([person for person in compiled.people if person.person_ids]) == 1 and not (
-        is_about_messages(compiled.question)
-        or asks_opinion(compiled.question)
-        or _ASKS_THOUGHT.search(fold_text(compiled.question))
+        is_about_messages(compiled.read_as)
+        or asks_opinion(compiled.read_as)
+        or _ASKS_THOUGHT.search(fold_text(compiled.read_as))
     )
     told = (
         _told_coverages(
@@ -892,8 +905,8 @@ def evidence_signals(
         if is_one_person and coverage.covered and not asks_items
         else (0.0, 0.0)
     )
-    slot = asked_slot(compiled.question)
-    wants_opinion = asks_opinion(compiled.question)
+    slot = asked_slot(compiled.read_as)
+    wants_opinion = asks_opinion(compiled.read_as)
     topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
     if slot:
         topic_ids = list(
@@ -923,14 +936,14 @@ def evidence_signals(
             else None
         ),
         describes_people=describes_people,
-        is_people_topic=bool(person_ids) and names_people_as_topic(compiled.question, names),
+        is_people_topic=bool(person_ids) and names_people_as_topic(compiled.read_as, names),
         slot=slot.name if slot else None,
         is_slot_given=(
             None
             if not slot
             else False
             if topic_ids and not slot_ids
-            else _slot_given(user=user, slot=slot, question=compiled.question, topic_ids=slot_ids)
+            else _slot_given(user=user, slot=slot, question=compiled.read_as, topic_ids=slot_ids)
         ),
         is_opinion_given=(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
@@ -1040,9 +1053,19 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         and signals.unknown_terms
         and signals.best_coverage * known_share <= PARTIAL_COVERAGE_MAX
         and signals.best_similarity < PARTIAL_SIMILARITY_MAX
+        and not _only_words_of_asking(signals)
     ):
         return Answerability(strength=strength, signals=signals, rule="unknown_topic")
     return Answerability(strength=strength, signals=signals)
+
+
+def _only_words_of_asking(signals: EvidenceSignals) -> bool:
+    """Whether a candidate holds every known topic word and each unseen one is a common word
+    (``COMMON_WORD_COUNT``): the unseen words are how the question asks, not what about."""
+    common = common_words(COMMON_WORD_COUNT)
+    return signals.best_coverage >= FULL_COVERAGE and all(
+        word in common for word in signals.unknown_terms
+    )
 
 
 # What a refusal by the rules that read the question's needs says about the evidence.

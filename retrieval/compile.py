@@ -58,7 +58,7 @@ from retrieval.lexicon import (
     word_set,
 )
 from retrieval.people_context import describing_words, narrow_people
-from retrieval.question_forms import canonical_question
+from retrieval.question_forms import canonical_question, reading_form
 from retrieval.routing import route_fallback_for, route_for
 from retrieval.types import (
     ActionType,
@@ -955,6 +955,38 @@ def _quoted_spans(folded: str) -> list[tuple[int, int]]:
     return [match.span() for match in _QUOTED.finditer(folded)]
 
 
+# A quoted phrase this short may be a name as the user's history shows it.
+_QUOTED_NAME_MAX_WORDS = 4
+_QUOTED_NAME_ROWS = 200
+
+
+def _quoted_names(*, user: User, text: str, quoted: Sequence[tuple[int, int]]) -> set[int]:
+    """The quoted phrases (indexes into ``quoted``) that are a name exactly as the user's
+    history shows it, decoration aside: a saved contact name or a direct chat's title ('who
+    is "Bo Support"?', "what did 'Lake Isle' send?"). Those name people; any other quote is
+    text to find. Two queries per phrase, none without a quote."""
+    from memory.sameperson import name_key
+
+    names = set()
+    for index, (start, end) in enumerate(quoted):
+        inner = text[start + 1 : end - 1].strip()
+        key = name_key(inner)
+        if not key or len(inner.split()) > _QUOTED_NAME_MAX_WORDS:
+            continue
+        first = key.split()[0]
+        shown = [
+            *Person.objects.filter(user=user, display_name__icontains=first).values_list(
+                "display_name", flat=True
+            )[:_QUOTED_NAME_ROWS],
+            *Chat.objects.filter(
+                user=user, kind=ChatKind.DIRECT, title__icontains=first
+            ).values_list("title", flat=True)[:_QUOTED_NAME_ROWS],
+        ]
+        if any(name_key(name) == key for name in shown):
+            names.add(index)
+    return names
+
+
 def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
     chars = list(text)
     for start, end in spans:
@@ -1797,6 +1829,15 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     text = canonical_question(unicodedata.normalize("NFC", question))
     folded = fold_text(text)
     quoted = _quoted_spans(folded)
+    quoted_names = _quoted_names(user=user, text=text, quoted=quoted)
+    if quoted_names:
+        # A quoted name names someone: read without its quotes, like the same name unquoted.
+        for index in sorted(quoted_names, reverse=True):
+            start, end = quoted[index]
+            text = f"{text[:start]} {text[start + 1 : end - 1]} {text[end:]}"
+        text = " ".join(text.split())
+        folded = fold_text(text)
+        quoted = _quoted_spans(folded)
     masked = _mask(folded, quoted)
     intent, decided_by = classify_intent(masked)
 
@@ -1882,6 +1923,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
         route=route,
         route_fallback=route_fallback_for(route),
         semantic_text=_semantic_text(text, person_spans),
+        form=reading_form(text),
     )
     logger.info(
         "retrieval.query_compiled",

@@ -408,6 +408,18 @@ def _outside_quotes(text: str, rewrite: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
+# "who's Bo?" asks what "who is Bo?" asks; a possessive "who's" does not exist ("whose").
+_WHO_IS = re.compile(r"\b(who)['\u2019]s\b", re.IGNORECASE)
+
+
+def reading_form(question: str) -> str:
+    """The form whatever decides what ``question`` asks reads (memory's readers, the
+    answerability check, the local answer's lead): its canonical form with "who's" read as
+    "who is", quoted text untouched. Search reads the canonical form's own words."""
+    canonical = canonical_question(question)
+    return _outside_quotes(canonical, lambda part: _WHO_IS.sub(r"\1 is", part))
+
+
 def canonical_question(question: str) -> str:
     """``question`` in the surface form the compiler's intent rules read (see the module
     docstring); the question itself when no rule applies."""

@@ -234,7 +234,7 @@ def hybrid_time_preference(
     if (
         time_range is None
         or time_range.applies_to == TimeTarget.EVENT
-        or is_about_messages(compiled.question)
+        or is_about_messages(compiled.read_as)
     ):
         return filters, None
     return SearchFilters(chat_ids=filters.chat_ids), (filters.start, filters.end)
@@ -745,7 +745,7 @@ def _hybrid(
 
     started = time.perf_counter()
     person_ids = _person_ids(compiled)
-    is_when = asks_when(compiled.question)
+    is_when = asks_when(compiled.read_as)
     union = list(
         dict.fromkeys(
             message_id
@@ -787,7 +787,7 @@ def _hybrid(
         ranged_vector=ranged_vector,
         titled_lexical=titled_lexical,
         titled_vector=titled_vector,
-        named_context_only=asks_for_several(compiled.question),
+        named_context_only=asks_for_several(compiled.read_as),
         asks_when=is_when,
         limit=limits.fused_candidates,
     )

@@ -159,6 +159,12 @@ _ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
         re.compile(
             r"\bwhat(?:'s|\s+is|\s+was|\s+were)\s+(?:\S+'s\s+|my\s+|your\s+|his\s+|her\s+"
             r"|their\s+|our\s+|the\s+)(?:[\w-]+\s+){1,3}(?:time|pace|pb|pr)\s*\W*$"
+            # "what was Bo's time in the 5k?", "Bo's half marathon time?" (a fragment).
+            r"|\bwhat(?:'s|\s+is|\s+was|\s+were)\s+(?:\S+'s|my|your|his|her|their|our)\s+"
+            r"(?:finish(?:ing)?\s+|final\s+|race\s+)?(?:time|pace)\s+(?:in|for|at|on)\s+"
+            r"(?:the\s+|that\s+|this\s+)?(?:[\w-]+\s*){1,3}\W*$"
+            r"|^\W*(?:\S+'s|my|your|his|her|their|our)\s+(?:[\w-]+\s+){1,3}(?:time|pace|pb|pr)"
+            r"\s*\?+\s*$"
         ),
         TIME_TAKEN_SLOT,
     ),
@@ -220,9 +226,11 @@ _OPINION = re.compile(
     re.IGNORECASE,
 )
 _ASKS_OPINION = re.compile(
-    r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:think|thought|reckon)\s+(?:of|about)\b"
-    r"|\bhow\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:like|find|rate)\s+(?:it|the|that|this)\b"
-    r"|\b(?:opinion|opinions|thoughts|review|reviews|verdict)\s+(?:of|on|about)\b"
+    r"\bwhat\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:(?:think|thought|reckon)\s+(?:of|about)"
+    r"|make\s+of)\b"
+    r"|\bhow\s+(?:did|do|does)\s+(?:\S+\s+){1,3}(?:(?:like|find|rate)\s+(?:it|the|that|this)"
+    r"|feel\s+about)\b"
+    r"|\b(?:opinion|opinions|thoughts|review|reviews|verdict|take|takes)\s+(?:of|on|about)\b"
 )
 
 
@@ -259,14 +267,33 @@ _NOT_A_NAME = frozenset(
 _POSSESSIVE = re.compile(r"^(?:my|your|his|her|their|our|its|a|an|any|some|each|every)\b")
 
 
+# The same asked as the speaker's answer: "what was the board's response to the report?",
+# "how did the board react to it?".
+_SPEAKER_RESPONSE = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:what\s+(?:was|were|is|s)\s+"
+    r"(?P<who>(?:the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)'s\s+"
+    r"(?:response|reaction|reply|answer|feedback|verdict)"
+    r"|how\s+(?:did|has|have)\s+(?P<who2>(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\s+"
+    r"(?:respond(?:ed)?|react(?:ed)?|repl(?:y|ied)|answer(?:ed)?))\b"
+)
+
+
 def asked_speaker(question: str) -> str | None:
     """The speaker ``question`` asks about when it names one by a word of its own ("what did
-    the board say about the report?" gives "board"; "what did my boss say" and "what did
-    everyone think" give None), folded and without "the"."""
-    match = _SPEAKER_QUESTION.search(fold_text(question))
+    the board say about the report?", "what was the board's response?" give "board"; "what
+    did my boss say" and "what did everyone think" give None), folded and without "the"."""
+    folded = fold_text(question)
+    match = _SPEAKER_QUESTION.search(folded)
     if match is None:
-        return None
-    who = match.group("who").strip()
+        response = _SPEAKER_RESPONSE.search(folded)
+        if response is None:
+            return None
+        return _speaker_of(response.group("who") or response.group("who2"))
+    return _speaker_of(match.group("who"))
+
+
+def _speaker_of(who: str) -> str | None:
+    who = who.strip()
     if who in _NOT_A_NAME or _POSSESSIVE.match(who):
         return None
     first = who.split()[0]

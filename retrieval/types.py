@@ -231,6 +231,12 @@ class CompiledQuery:
     left out of the keywords; in an embedding the name pulls the question towards the
     messages that address that person by name ("Thanks, Ana!") rather than towards what the
     question is about. Empty means the question itself.
+
+    ``form`` is the question in its canonical surface form (``retrieval.question_forms``:
+    shorthand spelled out, a tag or a fronted topic put back in question order, "who's" read
+    as "who is"); whatever decides what the question asks (memory's readers, the answerability
+    check, the answer's lead) reads it through ``read_as``, so a rewording asks the same
+    thing. ``question`` stays the question as typed. Empty means the question itself.
     """
 
     question: str
@@ -246,6 +252,12 @@ class CompiledQuery:
     keywords: tuple[str, ...] = ()
     route_fallback: Route | None = None
     semantic_text: str = ""
+    form: str = ""
+
+    @property
+    def read_as(self) -> str:
+        """The question as its readers read it: its canonical form (``form``)."""
+        return self.form or self.question
 
     @property
     def source_route(self) -> Route:

