@@ -232,6 +232,12 @@ _IN_PLACE = re.compile(
     rf"(?P<wh>{_WH})(?:\s+again)?\s*\?+\s*$",
     re.IGNORECASE,
 )
+# "<topic> is what?", "Ana's real name was what again?": "what" left in place after a
+# written auxiliary ("Bo's what?" is no question of its own).
+_WHAT_IN_PLACE = re.compile(
+    r"^(?P<topic>[^—\u2013,:?]+?)\s+(?P<aux>is|are|was|were)\s+what(?:\s+again)?\s*\?+\s*$",
+    re.IGNORECASE,
+)
 # What a fronted topic never holds: a subject pronoun, an auxiliary or a finite verb ("I
 # called Bo — when was it?" is no topic).
 _NOT_TOPIC = re.compile(
@@ -287,6 +293,9 @@ def _fronted(text: str) -> str:
     if match is not None and _is_topic(match.group("topic")):
         wh = " ".join(match.group("wh").lower().split())
         return f"{wh} {_aux_word(match.group('aux'))} {_topic(match.group('topic'))}?"
+    match = _WHAT_IN_PLACE.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        return f"what {match.group('aux').lower()} {_topic(match.group('topic'))}?"
     return text
 
 

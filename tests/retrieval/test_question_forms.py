@@ -213,3 +213,24 @@ def test_the_reading_form_is_the_canonical_form_with_who_is_spelled_out(
 def test_the_reading_form_leaves_quotes_and_other_contractions() -> None:
     assert reading_form('did Ana write "who\'s there"?') == 'did Ana write "who\'s there"?'
     assert reading_form("what's Ana's number?") == "what's Ana's number?"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Teodor's actual name is what?", "what is Teodor's actual name?"),
+        ("the venue for the gala was what again?", "what was the venue for the gala?"),
+        ("Zofia's new address is what??", "what is Zofia's new address?"),
+    ],
+)
+def test_what_left_in_place_after_its_auxiliary_moves_to_the_front(
+    question: str, expected: str
+) -> None:
+    assert canonical_question(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question", ["Teodor's what?", "I told Bo what?", "so he said what?", "she is what"]
+)
+def test_what_in_place_without_a_topic_or_an_auxiliary_is_left(question: str) -> None:
+    assert canonical_question(question) == question
