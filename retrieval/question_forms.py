@@ -81,6 +81,9 @@ _SPELLED: dict[str, str] = {
     "whats": "what's",
     "hows": "how's",
     "im": "i'm",
+    "how'd": "how did",
+    "what'd": "what did",
+    "where'd": "where did",
 }
 # ``retrieval.shorthand`` forms that are also other words or titles ("Dr Ruiz", "doc" a
 # document, "apt" an appointment, "prob" a problem, "vet" the verb), or a spelling only.
@@ -223,7 +226,7 @@ _FRONTED = re.compile(
 )
 # "<topic> — when?", "<topic>, where?": the wh-word alone.
 _FRONTED_BARE = re.compile(
-    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>when|where|who|what\s+time)\s*\?+\s*$",
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>when|where|who|what\s+time)\s*\?*\s*$",
     re.IGNORECASE,
 )
 # "<topic> is when?", "the gala's where?": the wh-word left in place.
@@ -301,7 +304,8 @@ def _fronted(text: str) -> str:
 
 # A verbless fragment with one slot: "<name>'s full name?", "<thing> deadline?".
 _PERSON_SLOT = (
-    r"(?:full\s+|last\s+|first\s+|real\s+|middle\s+|maiden\s+)?name|surname|number"
+    r"(?:full\s+|last\s+|first\s+|real\s+|actual\s+|proper\s+|legal\s+|middle\s+|maiden\s+)?"
+    r"name|surname|number"
     r"|phone(?:\s+number)?|mobile(?:\s+number)?|cell(?:\s+number)?|e-?mail(?:\s+address)?"
     r"|address|birthday|job|employer|handle|username|nationality|hometown"
 )

@@ -234,3 +234,18 @@ def test_what_left_in_place_after_its_auxiliary_moves_to_the_front(
 )
 def test_what_in_place_without_a_topic_or_an_auxiliary_is_left(question: str) -> None:
     assert canonical_question(question) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Teodor's actual name?", "what is Teodor's actual name?"),
+        ("zofia's legal name?", "what is zofia's legal name?"),
+        ("Oriel's flight to Oslo, what time", "what time is Oriel's flight to Oslo?"),
+        ("the pottery class — when", "when is the pottery class?"),
+        ("how'd we do at the quiz", "how did we do at the quiz"),
+        ("where'd Marek park the van?", "where did Marek park the van?"),
+    ],
+)
+def test_more_fragments_fronted_topics_and_contractions(question: str, expected: str) -> None:
+    assert canonical_question(question) == expected
