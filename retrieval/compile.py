@@ -957,32 +957,22 @@ def _quoted_spans(folded: str) -> list[tuple[int, int]]:
 
 # A quoted phrase this short may be a name as the user's history shows it.
 _QUOTED_NAME_MAX_WORDS = 4
-_QUOTED_NAME_ROWS = 200
 
 
 def _quoted_names(*, user: User, text: str, quoted: Sequence[tuple[int, int]]) -> set[int]:
     """The quoted phrases (indexes into ``quoted``) that are a name exactly as the user's
-    history shows it, decoration aside: a saved contact name or a direct chat's title ('who
-    is "Bo Support"?', "what did 'Lake Isle' send?"). Those name people; any other quote is
-    text to find. Two queries per phrase, none without a quote."""
-    from memory.sameperson import name_key
+    history shows it, decoration aside: a saved contact name, a direct chat's title or the
+    name a sender's messages came under ('who is "Bo Support"?', "what did 'Lake Isle'
+    send?"). Those name people; any other quote is text to find. A few queries per quoted
+    phrase (``memory.sameperson.people_named``), none without a quote."""
+    from memory.sameperson import people_named
 
     names = set()
     for index, (start, end) in enumerate(quoted):
         inner = text[start + 1 : end - 1].strip()
-        key = name_key(inner)
-        if not key or len(inner.split()) > _QUOTED_NAME_MAX_WORDS:
+        if not inner or len(inner.split()) > _QUOTED_NAME_MAX_WORDS:
             continue
-        first = key.split()[0]
-        shown = [
-            *Person.objects.filter(user=user, display_name__icontains=first).values_list(
-                "display_name", flat=True
-            )[:_QUOTED_NAME_ROWS],
-            *Chat.objects.filter(
-                user=user, kind=ChatKind.DIRECT, title__icontains=first
-            ).values_list("title", flat=True)[:_QUOTED_NAME_ROWS],
-        ]
-        if any(name_key(name) == key for name in shown):
+        if people_named(user=user, name=inner).person_ids:
             names.add(index)
     return names
 
@@ -1829,6 +1819,8 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
     text = canonical_question(unicodedata.normalize("NFC", question))
     folded = fold_text(text)
     quoted = _quoted_spans(folded)
+    # Memory's readers see the quotes ("is 'Dad mobile' the same person as ...").
+    form = reading_form(text)
     quoted_names = _quoted_names(user=user, text=text, quoted=quoted)
     if quoted_names:
         # A quoted name names someone: read without its quotes, like the same name unquoted.
@@ -1923,7 +1915,7 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
         route=route,
         route_fallback=route_fallback_for(route),
         semantic_text=_semantic_text(text, person_spans),
-        form=reading_form(text),
+        form=form,
     )
     logger.info(
         "retrieval.query_compiled",

@@ -637,8 +637,11 @@ def _hybrid(
     version = searched.version if searched is not None else None
     embedding: Future[_QueryEmbedding] | None = None
     # The question and its text with the people it names replaced (semantic_text).
-    semantic_text = compiled.semantic_text or compiled.question
-    if version is not None and compiled.question.strip():
+    # The question in its canonical form ("who's" / "who is", a fronted topic put back): one
+    # meaning, one vector, whatever the wording.
+    asked = compiled.read_as
+    semantic_text = compiled.semantic_text or asked
+    if version is not None and asked.strip():
         # The model is chosen here, on this thread's connection, so the embedding thread needs
         # no connection of its own (opening one per question cost more than the read).
         try:
@@ -649,15 +652,13 @@ def _hybrid(
         else:
             if limits.overlap_embedding:
                 embedding = _embedding_executor.submit(
-                    _embed_question, compiled.question, semantic_text, version.profile, candidate
+                    _embed_question, asked, semantic_text, version.profile, candidate
                 )
             else:
                 embedding = Future()
                 try:
                     embedding.set_result(
-                        _embed_question(
-                            compiled.question, semantic_text, version.profile, candidate
-                        )
+                        _embed_question(asked, semantic_text, version.profile, candidate)
                     )
                 except Exception as error:
                     embedding.set_exception(error)

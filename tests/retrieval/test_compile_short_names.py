@@ -76,3 +76,11 @@ def test_a_quote_that_is_no_saved_name_stays_text_to_find(user):
     )
     assert compiled.people == ()
     assert "harbour desk is closed" in compiled.keywords
+
+
+def test_the_reading_form_keeps_the_quotes_of_a_quoted_name(user):
+    desk = PersonFactory(user=user, display_name="Harbour Desk")
+    question = "is 'Harbour Desk' in my SMS the same person as Mara on WhatsApp?"
+    compiled = compile_question(user=user, question=question, now=NOW, scope=Scope.everywhere())
+    assert compiled.read_as == question
+    assert [ref.person_ids for ref in compiled.people if ref.name][0] == (desk.pk,)
