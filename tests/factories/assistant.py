@@ -1,7 +1,8 @@
-"""Factories for threads and their turns: a user turn (the question) and the assistant turn
-that answers it."""
+"""Factories for threads and turns (an answered question is a user turn plus its answer)."""
 
 from __future__ import annotations
+
+import uuid
 
 import factory
 from factory.django import DjangoModelFactory
@@ -15,7 +16,7 @@ class ThreadFactory(DjangoModelFactory[Thread]):
         model = Thread
 
     user = factory.SubFactory(UserFactory)
-    title = "Weekend plans"
+    title = factory.Sequence(lambda n: f"Thread {n}")
     kind = ThreadKind.GLOBAL
 
 
@@ -26,10 +27,11 @@ class UserTurnFactory(DjangoModelFactory[Turn]):
     thread = factory.SubFactory(ThreadFactory)
     user = factory.SelfAttribute("thread.user")
     role = TurnRole.USER
-    request_id = factory.Sequence(lambda n: f"request-{n}")
+    request_id = factory.LazyFunction(lambda: str(uuid.uuid4()))
     request_hash = factory.Sequence(lambda n: f"{n:064x}")
     status = TurnStatus.COMPLETED
-    text = "What are my plans this weekend?"
+    text = factory.Faker("sentence")
+    scope = factory.LazyFunction(lambda: {"mode": "global"})
 
 
 class AssistantTurnFactory(DjangoModelFactory[Turn]):
@@ -41,5 +43,5 @@ class AssistantTurnFactory(DjangoModelFactory[Turn]):
     user = factory.SelfAttribute("user_turn.user")
     role = TurnRole.ASSISTANT
     status = TurnStatus.COMPLETED
-    route = "search"
-    text = "Nothing is planned for this weekend."
+    text = factory.Faker("paragraph")
+    scope = factory.LazyFunction(lambda: {"mode": "global"})

@@ -5,7 +5,14 @@ from __future__ import annotations
 import factory
 from factory.django import DjangoModelFactory
 
-from indexing.models import IndexJob, IndexProgress, IndexVersion, MessageEmbedding
+from indexing.models import (
+    EntryState,
+    IndexJob,
+    IndexProgress,
+    IndexVersion,
+    IndexVersionState,
+    MessageEmbedding,
+)
 from tests.factories.conversations import MessageFactory, UserFactory
 
 
@@ -13,15 +20,15 @@ class IndexVersionFactory(DjangoModelFactory[IndexVersion]):
     class Meta:
         model = IndexVersion
 
-    version = factory.Sequence(lambda n: 1000 + n)
+    version = factory.Sequence(lambda n: n + 1)
+    profile = "embed"
     provider = "local"
-    model = "minilm"
+    model = "hash-embed-384"
     dimensions = 384
+    state = IndexVersionState.BUILDING
 
 
 class MessageEmbeddingFactory(DjangoModelFactory[MessageEmbedding]):
-    """A pending entry; pass ``state="embedded"`` with an ``embedding`` for an embedded one."""
-
     class Meta:
         model = MessageEmbedding
 
@@ -30,6 +37,7 @@ class MessageEmbeddingFactory(DjangoModelFactory[MessageEmbedding]):
     chat = factory.SelfAttribute("message.chat")
     sent_at = factory.SelfAttribute("message.sent_at")
     index_version = factory.SubFactory(IndexVersionFactory)
+    state = EntryState.PENDING
     content_hash = factory.SelfAttribute("message.content_hash")
 
 
