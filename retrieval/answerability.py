@@ -389,6 +389,9 @@ class EvidenceSignals:
     # visited?", ``retrieval.search.asks_for_items``): no single message is the person's
     # whole answer, so who told the best candidates is not read (rules 2, 2b and 2c).
     asks_for_items: bool = False
+    # The words right after "which" / "what" ("which hotel", "what gate"): the kind of thing
+    # asked for, never a mere word of asking.
+    asked_kind: tuple[str, ...] = ()
 
     @property
     def unknown_share(self) -> float:
@@ -952,6 +955,7 @@ def evidence_signals(
             texts_of=texts_of, compiled=compiled, candidates=candidates
         ),
         asks_for_items=asks_items,
+        asked_kind=tuple(_ASKED_KIND.findall(fold_text(compiled.read_as))),
         people_told_coverage=told[0] if is_one_person else None,
         others_told_coverage=told[1] if is_one_person else None,
         unknown_speaker=_unknown_speaker(
@@ -1059,12 +1063,16 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
     return Answerability(strength=strength, signals=signals)
 
 
+_ASKED_KIND = re.compile(r"\b(?:which|what)\s+([a-z]+)\b")
+
+
 def _only_words_of_asking(signals: EvidenceSignals) -> bool:
     """Whether a candidate holds every known topic word and each unseen one is a common word
-    (``COMMON_WORD_COUNT``): the unseen words are how the question asks, not what about."""
+    (``COMMON_WORD_COUNT``) that is not the kind of thing asked for ("which hotel ...?"): the
+    unseen words are how the question asks, not what about."""
     common = common_words(COMMON_WORD_COUNT)
     return signals.best_coverage >= FULL_COVERAGE and all(
-        word in common for word in signals.unknown_terms
+        word in common and word not in signals.asked_kind for word in signals.unknown_terms
     )
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from claire.ai.local.embedder import common_words
 from retrieval.answerability import (
+    _ASKED_KIND,
     COMMON_WORD_COUNT,
     STRONG_SIMILARITY,
     WEAK_STRENGTH,
@@ -24,6 +25,7 @@ from retrieval.answerability import (
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
 from retrieval.fusion import SearchCandidate
+from retrieval.lexicon import fold_text
 from retrieval.pipeline import retrieve
 from retrieval.search import SearchResult
 from retrieval.slots import (
@@ -192,6 +194,14 @@ def test_unseen_words_of_asking_beside_a_fully_covered_topic_are_no_unknown_topi
 )
 def test_a_rarer_unseen_word_or_a_partly_covered_topic_is_still_an_unknown_topic(unseen, coverage):
     signals = _signals(terms=("invoice", *unseen), unknown_terms=unseen, best_coverage=coverage)
+    assert answerability_decide(signals).rule == "unknown_topic"
+
+
+@pytest.mark.parametrize("kind", ["hotel", "gate", "school"])
+def test_a_common_word_that_is_the_kind_of_thing_asked_for_is_still_an_unknown_topic(kind):
+    # "which hotel were we at in Lyon?", "what gate did we leave from?", "what school does
+    # she go to?": the unseen word is what the question asks for.
+    signals = _signals(terms=("lyon", kind), unknown_terms=(kind,), asked_kind=(kind,))
     assert answerability_decide(signals).rule == "unknown_topic"
 
 
@@ -998,3 +1008,15 @@ def test_a_list_question_about_the_named_person_is_answered_from_the_best_eviden
     assert asked.answerability.signals.asks_for_items
     assert asked.unanswerable_rule is None
     assert not asked.is_no_evidence
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("which hotel were we at in Lyon?", ["hotel"]),
+        ("what gate did the flight leave from", ["gate"]),
+        ("In what school is she teaching now?", ["school"]),
+    ],
+)
+def test_the_kind_of_thing_asked_for_is_the_word_after_which_or_what(question, kind):
+    assert _ASKED_KIND.findall(fold_text(question)) == kind
