@@ -1447,7 +1447,15 @@ def _asks_detail(compiled: CompiledQuery) -> bool:
 
 
 # "Quiz night thursday still on?": a yes/no question with its verb left out.
-_STILL_ON = re.compile(r"\bstill\s+(?:on|happening|going\s+ahead)\b")
+_STILL_ON = re.compile(
+    r"\bstill\s+(?:on|happening|going\s+ahead)\b"
+    # "the launch still the 6th?", "Ana's move is still saturday": still a day or a date.
+    r"|\bstill\s+(?:for\s+|at\s+)?(?:this\s+|next\s+|the\s+)?(?:today|tonight|tomorrow"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|\d{1,2}(?:st|nd|rd|th))\b"
+    # A statement with a tag: "it's still on Friday, right?", "she lands at six, yeah?"
+    r"|[\s,](?:right|yeah|yes|correct|no|isn't\s+it|aren't\s+they|isn't\s+she|isn't\s+he)"
+    r"\s*\?+\s*$"
+)
 
 
 def _plan_asks_yes_no(folded: str) -> bool:
