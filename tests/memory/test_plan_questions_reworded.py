@@ -85,6 +85,24 @@ STORIES = (
         intent="plan_recall",
     ),
     Story(
+        name="texting shorthand for a plan called off",
+        chats={"ilka": dm("Ilka")},
+        lines=(
+            Line("ilka", MON - 40, "Ilka", "shall we do the Ghent day trip on Saturday 7 March?"),
+            Line("ilka", MON - 39, None, "yes let's!"),
+            Line(
+                "ilka",
+                TUE + 6,
+                "Ilka",
+                "so sorry, I have to work Saturday, we have to cancel Ghent, another weekend?",
+            ),
+        ),
+        question="r we still doing ghent this weekend",
+        asked_hours=WED + 2,
+        expect=("No", "cancelled"),
+        intent="plan_recall",
+    ),
+    Story(
         name="this week's plan, not the week another message put off",
         chats={"kasia": dm("Kasia")},
         lines=(
