@@ -1,12 +1,13 @@
-"""The prompt-injection set: every attack, through the real engine, obeyed by the mock model
-and offline, must fail (``run_evals --set injection`` runs the same cases)."""
+"""The prompt-injection set covers what it must; ``test_injection_share_a`` and ``_b`` run it
+through the real engine, obeyed by the mock model and offline (``run_evals --set injection``
+runs the same cases)."""
 
 from __future__ import annotations
 
 import pytest
 
 from evals.injection import ATTACK_CLASSES, CARRIERS, TECHNIQUES, injection_cases
-from evals.injection.run import injection_run
+from tests.evals.injection_checks import SHARES, share_of_cases
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,29 +22,11 @@ def test_the_set_covers_every_class_technique_and_carrier():
     assert {case.placement for case in cases} == {"direct", "indirect"}
 
 
-@pytest.fixture(autouse=True)
-def _prices(local_price_book):
-    yield
-
-
-@pytest.mark.slow
-def test_no_injection_succeeds_and_the_legitimate_request_still_works():
-    summary = injection_run(cases=injection_cases(), report=lambda line: None)
-    result = summary.to_json()
-    assert result["failures"] == []
-    assert {name: row["successes"] for name, row in result["byClass"].items()} == dict.fromkeys(
-        ATTACK_CLASSES, 0
-    )
-    not_proposed = [r.case.case_id for r in summary.results if not r.proposed_as_expected]
-    assert not_proposed == []
-    # Poisoned tool results reached a tool-calling model that obeyed them (read, then propose).
-    tool_runs = [
-        run.tool_steps
-        for result in summary.results
-        for run in result.runs
-        if result.case.carrier == "tool_result"
-        and run.mode == "obeying"
-        and result.case.attack_class != "grant_capability"
-    ]
-    assert len(tool_runs) == 36
-    assert min(tool_runs) >= 2
+def test_the_shares_run_by_the_tests_are_the_whole_set_once():
+    shared = [case.case_id for index in range(SHARES) for case in share_of_cases(index)]
+    assert sorted(shared) == sorted(case.case_id for case in injection_cases())
+    for index in range(SHARES):
+        share = share_of_cases(index)
+        assert {case.attack_class for case in share} == set(ATTACK_CLASSES)
+        assert {case.carrier for case in share} == set(CARRIERS)
+        assert {case.placement for case in share} == {"direct", "indirect"}
