@@ -864,163 +864,150 @@ arc(
 
 # --- Routine small talk ----------------------------------------------------------------------
 
+# Each exchange is a time slot ("am" 07-10h, "day" 10-17h, "pm" 17-22h) and its messages in order.
+S = "self"
 TEMPLATES = {
     "vi_me": [
-        ("mum", "Con ăn cơm chưa?"),
-        ("mum", "Con ăn cơm chưa?"),
-        ("self", "Dạ con ăn rồi mẹ"),
-        ("mum", "Nhớ mặc áo ấm nha con"),
-        ("self", "Dạ"),
-        ("mum", "[Voice note]"),
-        ("self", "Con mới đi làm về"),
-        ("mum", "Ngủ sớm đi con"),
-        ("self", "Con thương mẹ ❤️"),
-        ("mum", "[Photo]"),
-        ("mum", "Cuối tuần về ăn cơm không con?"),
-        ("self", "Dạ để con xem lịch"),
-        ("mum", "Trời hôm nay lạnh quá"),
-        ("self", "Dạ ở đây cũng lạnh"),
-        ("mum", "👍"),
+        ("pm", [("mum", "Con ăn cơm chưa?"), (S, "Dạ con ăn rồi mẹ")]),
+        ("pm", [("mum", "Con ăn cơm chưa?"), (S, "Dạ chưa, con mới về")]),
+        ("pm", [("mum", "Con ăn cơm chưa?")]),
+        ("am", [("mum", "Nhớ mặc áo ấm nha con"), (S, "Dạ")]),
+        ("day", [("mum", "[Voice note]"), (S, "Dạ con nghe rồi")]),
+        ("pm", [(S, "Con mới đi làm về"), ("mum", "Ngủ sớm đi con")]),
+        ("pm", [(S, "Con thương mẹ ❤️"), ("mum", "Mẹ cũng thương con")]),
+        ("day", [("mum", "[Photo]"), (S, "Đẹp quá mẹ ơi")]),
+        ("am", [("mum", "Trời hôm nay lạnh quá"), (S, "Dạ ở đây cũng lạnh")]),
+        ("day", [("mum", "[Photo]"), ("mum", "Cây ớt nhà mình ra trái rồi")]),
+        ("pm", [("mum", "Mẹ nấu canh chua, tiếc là con không có ở đây"), (S, "😋😋")]),
+        ("am", [("mum", "Chúc con một ngày tốt lành"), (S, "👍")]),
     ],
     "vi_fam": [
-        ("mum", "Chào buổi sáng cả nhà ☀️"),
-        ("khoa", "morning"),
-        ("thao", "[Sticker]"),
-        ("mum", "[Photo]"),
-        ("khoa", "haha"),
-        ("self", "😂😂"),
-        ("thao", "dễ thương quá"),
-        ("mum", "Cả nhà nhớ giữ sức khỏe nha"),
-        ("khoa", "[Video]"),
-        ("self", "❤️"),
-        ("thao", "bé đạp nhiều lắm hôm nay 🥰"),
-        ("mum", "Chúc cả nhà ngủ ngon"),
+        ("am", [("mum", "Chào buổi sáng cả nhà ☀️"), ("khoa", "morning"), ("thao", "[Sticker]")]),
+        ("am", [("mum", "Chào buổi sáng cả nhà ☀️")]),
+        ("day", [("mum", "[Photo]"), ("thao", "dễ thương quá"), (S, "😂😂")]),
+        ("day", [("khoa", "[Video]"), (S, "haha"), ("mum", "❤️")]),
+        ("pm", [("thao", "bé đạp nhiều lắm hôm nay 🥰"), ("mum", "Giữ sức khỏe nha con")]),
+        ("pm", [("mum", "Chúc cả nhà ngủ ngon"), ("khoa", "👍")]),
+        ("day", [("khoa", "[Photo]"), ("khoa", "cái này mắc quá lol"), (S, "trời")]),
+        ("pm", [("mum", "Cả nhà nhớ giữ sức khỏe nha")]),
     ],
     "crew": [
-        ("sam_p", "anyone want coffee? going down now"),
-        ("self", "flat white pls 🙏"),
-        ("marco", "ward 7 is chaos today"),
-        ("priya", "thanks team, great work today"),
-        ("marco", "who left their lunch in the fridge since last week 🤢"),
-        ("self", "not me lol"),
-        ("sam_p", "running 5 min late, bus"),
-        ("priya", "👍"),
-        ("marco", "[GIF]"),
-        ("sam_p", "dispensary printer jammed again"),
-        ("self", "classic"),
-        ("marco", "coffee?"),
+        (
+            "am",
+            [
+                ("sam_p", "anyone want coffee? going down now"),
+                (S, "flat white pls 🙏"),
+                ("marco", "same"),
+            ],
+        ),
+        ("day", [("marco", "ward 7 is chaos today"), ("sam_p", "😬")]),
+        ("pm", [("priya", "thanks team, great work today")]),
+        (
+            "day",
+            [
+                ("marco", "who left their lunch in the fridge since last week 🤢"),
+                (S, "not me lol"),
+                ("sam_p", "not me either"),
+            ],
+        ),
+        ("am", [("sam_p", "running 5 min late, bus")]),
+        ("am", [("marco", "running 5 min late sorry")]),
+        ("day", [("sam_p", "dispensary printer jammed again"), ("marco", "[GIF]")]),
+        ("day", [("marco", "coffee?"), ("sam_p", "yes pls")]),
+        ("am", [("marco", "anyone else freezing in here"), ("sam_p", "aircon is broken again")]),
+        ("day", [("marco", "[Photo]"), ("marco", "the new fridge labels lol")]),
+        ("pm", [("marco", "buona serata ragazzi 👋")]),
+        ("pm", [("sam_p", "[Photo]"), ("marco", "hahaha")]),
     ],
     "khoa": [
-        ("khoa", "[Photo]"),
-        ("self", "cute!!"),
-        ("khoa", "ok"),
-        ("self", "haha"),
-        ("khoa", "em khỏe không"),
-        ("self", "khỏe, busy thôi"),
-        ("khoa", "[Sticker]"),
-        ("self", "anh ăn tối chưa"),
-        ("khoa", "ăn rồi, phở"),
+        ("pm", [("khoa", "[Photo]"), (S, "cute!!")]),
+        ("pm", [("khoa", "em khỏe không"), (S, "khỏe, busy thôi")]),
+        ("pm", [(S, "anh ăn tối chưa"), ("khoa", "ăn rồi, phở")]),
+        ("day", [("khoa", "[Sticker]"), (S, "haha")]),
     ],
     "putri": [
-        ("putri", "Linh lagi apa?"),
-        ("self", "just got home, capek banget"),
-        ("putri", "[Photo]"),
-        ("putri", "Oren says hi 🐈"),
-        ("self", "OREN 😍"),
-        ("putri", "hahaha"),
-        ("self", "how was work"),
-        ("putri", "biasa aja, meetings all day"),
-        ("putri", "[Sticker]"),
-        ("self", "lol same"),
-        ("putri", "wkwkwk"),
+        ("pm", [("putri", "Linh lagi apa?"), (S, "just got home, capek banget")]),
+        ("pm", [("putri", "[Photo]"), ("putri", "Oren says hi 🐈"), (S, "OREN 😍")]),
+        ("pm", [(S, "how was work"), ("putri", "biasa aja, meetings all day")]),
+        ("day", [("putri", "[Sticker]"), (S, "lol same")]),
+        ("day", [("putri", "[GIF]"), (S, "hahaha"), ("putri", "wkwkwk")]),
+        (
+            "pm",
+            [
+                ("putri", "[Photo]"),
+                (S, "omg where is that"),
+                ("putri", "new ramen place di Newtown"),
+            ],
+        ),
+        ("am", [("putri", "pagi! ☀️"), (S, "morning!")]),
     ],
     "bao": [
-        ("bao", "chị ơi"),
-        ("self", "sao em"),
-        ("bao", "[Sticker]"),
-        ("bao", "haha ok chị"),
-        ("self", "😂"),
-        ("bao", "[Photo]"),
-        ("self", "đẹp quá"),
+        ("pm", [("bao", "chị ơi"), (S, "sao em"), ("bao", "[Sticker]")]),
+        ("pm", [("bao", "[Photo]"), (S, "đẹp quá")]),
+        ("day", [("bao", "haha ok chị"), (S, "😂")]),
     ],
     "net": [
-        ("tash", "great game tonight team 💪"),
-        ("jess", "my legs are dead"),
-        ("sam_w", "[GIF]"),
-        ("tash", "bibs are in my car"),
-        ("jess", "who's carpooling?"),
-        ("sam_w", "I can drive 2"),
-        ("tash", "[Photo]"),
-        ("self", "🙌"),
-        ("tash", "good luck tonight!!"),
-        ("jess", "omw"),
-        ("sam_w", "running late, start without me"),
-        ("tash", "warm up at 7:50 pls"),
+        ("pm", [("tash", "great game team 💪"), ("jess", "my legs are dead"), ("sam_w", "[GIF]")]),
+        ("pm", [("tash", "[Photo]"), (S, "🙌")]),
+        ("pm", [("jess", "who's carpooling?"), ("sam_w", "I can drive 2")]),
+        ("day", [("tash", "bibs are in my car")]),
+        ("pm", [("tash", "warm up is 7:50 from now on pls"), ("tash", "[GIF]")]),
+        ("pm", [("sam_w", "running late, start without me")]),
+        ("day", [("tash", "[GIF]"), ("jess", "lmao")]),
     ],
     "games": [
-        ("sam_w", "[Photo]"),
-        ("sam_w", "anyone played Cascadia?"),
-        ("dylan", "meme incoming"),
-        ("dylan", "[GIF]"),
-        ("putri", "wkwkwk"),
-        ("self", "lmao"),
-        ("sam_w", "new expansion is out"),
-        ("putri", "[Sticker]"),
-        ("sam_w", "gg last time"),
+        ("pm", [("sam_w", "[Photo]"), ("putri", "wkwkwk"), (S, "lmao")]),
+        ("pm", [("sam_w", "anyone played Cascadia?"), ("dylan", "nah")]),
+        ("day", [("dylan", "meme incoming"), ("dylan", "[GIF]")]),
+        ("pm", [("sam_w", "new expansion is out"), ("putri", "[Sticker]")]),
+        ("day", [("sam_w", "[Photo]"), ("sam_w", "look what came in the mail")]),
     ],
     "jess": [
-        ("jess", "are we out of milk"),
-        ("self", "yes sorry, I'll grab some"),
-        ("jess", "omw home"),
-        ("self", "omw"),
-        ("jess", "parcel for you downstairs"),
-        ("self", "ta!"),
-        ("jess", "[Photo]"),
-        ("jess", "bins night 🗑️"),
-        ("self", "done"),
-        ("jess", "dinner?"),
-        ("self", "already ate x"),
+        ("pm", [("jess", "are we out of milk"), (S, "yes sorry")]),
+        ("pm", [("jess", "omw home")]),
+        ("pm", [(S, "omw")]),
+        ("day", [("jess", "parcel for you downstairs"), (S, "ta!")]),
+        ("day", [("jess", "[Photo]"), (S, "hahaha")]),
+        ("pm", [("jess", "bins night 🗑️"), (S, "done")]),
+        ("pm", [("jess", "dinner?"), (S, "already ate x")]),
     ],
     "dyl": [
-        ("dylan", "morning ☀️"),
-        ("self", "morning x"),
-        ("dylan", "how's the shift"),
-        ("self", "long. so long"),
-        ("dylan", "[Photo]"),
-        ("self", "😍"),
-        ("dylan", "home soon?"),
-        ("self", "omw"),
-        ("dylan", "night x"),
-        ("self", "night ❤️"),
-        ("dylan", "miss u"),
-        ("self", "running 10 min late"),
-        ("dylan", "all good"),
+        ("am", [("dylan", "morning ☀️"), (S, "morning x")]),
+        ("day", [("dylan", "how's the shift"), (S, "long. so long")]),
+        ("day", [("dylan", "[Photo]"), (S, "😍")]),
+        ("pm", [("dylan", "home soon?"), (S, "omw")]),
+        ("pm", [("dylan", "night x"), (S, "night ❤️")]),
+        ("pm", [(S, "running 10 min late"), ("dylan", "all good")]),
+        ("day", [("dylan", "miss u"), (S, "miss u more")]),
+        ("pm", [(S, "[Photo]"), ("dylan", "lol")]),
     ],
     "samw": [
-        ("sam_w", "lol"),
-        ("self", "haha"),
-        ("sam_w", "[Photo]"),
-        ("self", "amazing"),
-        ("sam_w", "how's things"),
-        ("self", "good, tired"),
+        ("pm", [("sam_w", "[Photo]"), (S, "amazing")]),
+        ("day", [("sam_w", "how's things"), (S, "good, tired")]),
+        ("day", [("sam_w", "lol"), (S, "haha")]),
     ],
-    "hannah": [("hannah", "haha"), ("self", "miss you already"), ("hannah", "[Photo]")],
+    "hannah": [
+        ("pm", [("hannah", "[Photo]"), (S, "miss you already")]),
+        ("day", [("hannah", "packing is hell"), (S, "haha")]),
+    ],
 }
+
+SLOTS = {"am": (7 * 60, 10 * 60), "day": (10 * 60, 17 * 60), "pm": (17 * 60, 21 * 60 + 30)}
 
 # chat, template set, chance of a routine exchange on a day, first day, last day
 FILLER = [
-    ("wa:me", "vi_me", 0.55, "08-10", "11-27"),
-    ("wa:fam", "vi_fam", 0.30, "08-10", "11-27"),
-    ("wa:crew", "crew", 0.40, "08-10", "11-27"),
-    ("ms:khoa", "khoa", 0.10, "08-10", "11-27"),
-    ("ms:putri", "putri", 0.25, "08-10", "11-27"),
-    ("ms:bao", "bao", 0.10, "08-10", "11-27"),
-    ("ms:net", "net", 0.15, "08-10", "11-27"),
-    ("dc:games", "games", 0.20, "08-10", "11-27"),
-    ("sg:jess", "jess", 0.28, "08-10", "11-27"),
+    ("wa:me", "vi_me", 0.42, "08-10", "11-27"),
+    ("wa:fam", "vi_fam", 0.22, "08-10", "11-27"),
+    ("wa:crew", "crew", 0.30, "08-10", "11-27"),
+    ("ms:khoa", "khoa", 0.08, "08-10", "11-27"),
+    ("ms:putri", "putri", 0.22, "08-10", "11-27"),
+    ("ms:bao", "bao", 0.06, "08-10", "11-27"),
+    ("ms:net", "net", 0.12, "08-10", "11-27"),
+    ("dc:games", "games", 0.15, "08-10", "11-27"),
+    ("sg:jess", "jess", 0.25, "08-10", "11-27"),
     ("sg:hannah", "hannah", 0.30, "08-10", "08-24"),
-    ("im:dyl", "dyl", 0.70, "08-10", "11-27"),
-    ("im:samw", "samw", 0.10, "08-10", "11-27"),
+    ("im:dyl", "dyl", 0.50, "08-10", "11-27"),
+    ("im:samw", "samw", 0.08, "08-10", "11-27"),
 ]
 
 
@@ -2160,6 +2147,47 @@ q(
     proposal={"recipient": "jess", "chat": "sg:jess"},
 )
 
+q(
+    "h6-057",
+    "babyshower",
+    "catch_up",
+    "10-13 08:00",
+    "what did i miss from bảo",
+    "Bảo bought the decorations (balloons and an 'Oh Baby' banner) for $60 and asked you to transfer it; you said you'd do it that night.",
+    evidence=["b7"],
+    key_facts=[["60"]],
+)
+q(
+    "h6-058",
+    "flat",
+    "catch_up",
+    "11-01 09:10",
+    "any flat updates since the inspection?",
+    "Gareth emailed that rent goes from $680 to $720 a week from 1 Dec; Jess wants to push back and you said you'd email Gareth asking for $700.",
+    evidence=["f12", ["f13", "f14"]],
+    key_facts=[["720"], ["700"]],
+)
+q(
+    "h6-059",
+    "flat",
+    "no_evidence",
+    "11-01 09:15",
+    "how much is our bond",
+    "Nothing in your messages mentions the bond.",
+    no_evidence=True,
+)
+q(
+    "h6-064",
+    "babyshower",
+    "plan_recall",
+    "11-10 20:00",
+    "tiệc baby shower của Thảo mấy giờ vậy?",
+    "Chủ Nhật 15/11 lúc 12 giờ trưa (12pm) ở Lotus Garden; nhà hàng đã dời từ thứ Bảy 14/11.",
+    evidence=[["b11", "b12"]],
+    key_facts=[["12"]],
+    plan_status="",
+)
+
 # rankings (computed below): (id, arc, asked, question, filter, top)
 RANKINGS = [
     (
@@ -2174,9 +2202,9 @@ RANKINGS = [
         "v6-101",
         "rank_dev",
         "11-20 20:00",
-        "top 3 ppl i talk to on whatsapp",
+        "top 2 ppl i whatsapp the most?",
         {"platform": "whatsapp"},
-        3,
+        2,
     ),
     (
         "v6-102",
@@ -2189,19 +2217,19 @@ RANKINGS = [
     (
         "v6-103",
         "rank_dev",
-        "10-05 09:00",
-        "who did i talk to the most in september",
-        {"month": 9},
-        2,
+        "11-05 09:00",
+        "who did i talk to most in october, top 3",
+        {"month": 10},
+        3,
     ),
     ("v6-104", "rank_dev", "11-25 09:00", "who haven't i talked to in ages", {"stale": True}, 1),
     (
         "v6-105",
         "rank_dev",
         "11-25 09:05",
-        "who posts the most in game night discord",
+        "rank the game night discord ppl by how much they post",
         {"chat": "dc:games"},
-        1,
+        3,
     ),
     (
         "h6-100",
@@ -2209,23 +2237,23 @@ RANKINGS = [
         "11-26 09:00",
         "who do i message most on messenger",
         {"platform": "messenger"},
-        2,
+        1,
     ),
     (
         "h6-101",
         "rank_heldout",
-        "11-27 19:00",
-        "who've i talked to most this month",
-        {"month": 11},
+        "10-05 09:00",
+        "who was i messaging most in september",
+        {"month": 9},
         2,
     ),
     (
         "h6-102",
         "rank_heldout",
         "11-26 09:05",
-        "tháng 10 ai nhắn nhiều nhất trong nhóm nhà mình",
-        {"chat": "wa:fam", "month": 10},
-        1,
+        "who talks the most in pharmacy crew",
+        {"chat": "wa:crew"},
+        2,
     ),
     (
         "h6-103",
@@ -2285,16 +2313,17 @@ def build():
         n = 0
         while day <= end:
             if day not in story_days[chat] and rng.random() < rate:
-                count = rng.choice([1, 2, 2, 3])
-                minute = rng.randint(7 * 60, 21 * 60)
-                for _ in range(count):
-                    sender, text = rng.choice(TEMPLATES[tset])
-                    kind = "media" if text.startswith("[") and text.endswith("]") else "text"
-                    stamp = f"{day:%m-%d} {minute // 60:02d}:{minute % 60:02d}"
-                    n += 1
-                    raw.append((local(stamp), f"f:{chat}:{n}", chat, sender, text, kind, "", ""))
-                    minute += rng.randint(1, 25)
-                    minute = min(minute, 23 * 60 + 50)
+                for _ in range(rng.choice([1, 1, 2])):
+                    slot, exchange = rng.choice(TEMPLATES[tset])
+                    minute = rng.randint(*SLOTS[slot])
+                    for sender, text in exchange:
+                        kind = "media" if text.startswith("[") and text.endswith("]") else "text"
+                        stamp = f"{day:%m-%d} {minute // 60:02d}:{minute % 60:02d}"
+                        n += 1
+                        raw.append(
+                            (local(stamp), f"f:{chat}:{n:04d}", chat, sender, text, kind, "", "")
+                        )
+                        minute = min(minute + rng.randint(1, 12), 23 * 60 + 50)
             day += timedelta(days=1)
     raw.sort(key=lambda r: (r[0], r[1]))
     ids = {}
@@ -2338,6 +2367,25 @@ def build():
     return corpus, questions, story, arc_of
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def spellings(alternatives: list[str]) -> list[str]:
+    """A key fact's alternatives plus the usual ways of writing a bare day or time: "15" also
+    as "15th"; an hour "6" also as "6pm" / "6 pm" / "6am" / "6:00"; "2:30" also as "2:30pm"."""
+    out = list(alternatives)
+    for alt in alternatives:
+        if alt.isdigit() and 1 <= int(alt) <= 31:
+            out.append(_ordinal(int(alt)))
+            if int(alt) <= 12:
+                out += [f"{alt}am", f"{alt}pm", f"{alt} am", f"{alt} pm", f"{alt}:00"]
+        elif re.fullmatch(r"\d{1,2}:\d{2}", alt) and int(alt.split(":")[0]) <= 12:
+            out += [f"{alt}am", f"{alt}pm"]
+    return list(dict.fromkeys(out))
+
+
 def question_record(item, ids):
     def resolve(ev):
         return [ids[e] for e in ev] if isinstance(ev, list) else ids[ev]
@@ -2353,7 +2401,9 @@ def question_record(item, ids):
         "scope": item.get("scope", {"mode": "global"}),
         "expected_answer": item["expected_answer"],
         "evidence": [resolve(e) for e in item.get("evidence", [])],
-        "key_facts": [g if isinstance(g, list) else [g] for g in item.get("key_facts", [])],
+        "key_facts": [
+            spellings(g if isinstance(g, list) else [g]) for g in item.get("key_facts", [])
+        ],
         "people": item.get("people", []),
         "ordered": item.get("ordered", False),
         "yes_no": item.get("yes_no"),
