@@ -59,12 +59,27 @@ P_THAO = {"person": "thao", "phone": "+61 449 555 260", "displayName": "Thảo �
 P_SAMP_WA = {"person": "sam_p", "phone": "+61 415 555 734", "displayName": "Sam Patel"}
 P_PRIYA_WA = {"person": "priya", "phone": "+61 418 555 102", "displayName": "Priya R"}
 P_MARCO = {"person": "marco", "phone": "+61 421 555 649", "displayName": "Marco B"}
-P_KHOA_MS = {"person": "khoa", "userId": "100004417755", "displayName": "Khoa Trần"}
-P_PUTRI_MS = {"person": "putri", "userId": "100008820193", "displayName": "Putri Wijaya"}
-P_BAO = {"person": "bao", "userId": "100012930277", "displayName": "Bảo Lê"}
-P_TASH = {"person": "tash", "userId": "100003381640", "displayName": "Tash Morgan"}
-P_JESS_MS = {"person": "jess", "userId": "100009915502", "displayName": "Jess O'Brien"}
-P_SAMW_MS = {"person": "sam_w", "userId": "100006602218", "displayName": "Sam Whitfield"}
+P_KHOA_TG = {
+    "person": "khoa",
+    "userId": "514004417",
+    "handle": "khoatran88",
+    "displayName": "Khoa Trần",
+}
+P_PUTRI_TG = {
+    "person": "putri",
+    "userId": "688820193",
+    "handle": "putri_wj",
+    "displayName": "Putri Wijaya",
+}
+P_BAO = {"person": "bao", "userId": "712930277", "displayName": "Bảo Lê"}
+P_TASH = {
+    "person": "tash",
+    "userId": "403381640",
+    "handle": "tashmorgan",
+    "displayName": "Tash Morgan",
+}
+P_JESS_TG = {"person": "jess", "userId": "609915502", "displayName": "Jess O'Brien"}
+P_SAMW_TG = {"person": "sam_w", "userId": "506602218", "displayName": "Sam Whitfield"}
 P_SAMW_DC = {
     "person": "sam_w",
     "handle": "samwhit",
@@ -108,16 +123,16 @@ CHATS = [
     ),
     ("wa:deals", "whatsapp", "120363077305@g.us", "Cabramatta Deals & Jobs", "group", [P_ME]),
     ("wa:newnum", "whatsapp", "61480555913@s.whatsapp.net", "+61 480 555 913", "direct", []),
-    ("ms:khoa", "messenger", "t_100004417755", "Khoa Trần", "direct", [P_KHOA_MS]),
-    ("ms:putri", "messenger", "t_100008820193", "Putri Wijaya", "direct", [P_PUTRI_MS]),
-    ("ms:bao", "messenger", "t_100012930277", "Bảo Lê", "direct", [P_BAO]),
+    ("tg:khoa", "telegram", "514004417", "Khoa Trần", "direct", [P_KHOA_TG]),
+    ("tg:putri", "telegram", "688820193", "Putri Wijaya", "direct", [P_PUTRI_TG]),
+    ("tg:bao", "telegram", "712930277", "Bảo Lê", "direct", [P_BAO]),
     (
-        "ms:net",
-        "messenger",
-        "t_7702918834",
+        "tg:net",
+        "telegram",
+        "-1002277029188",
         "Thursday Netball 💪",
         "group",
-        [P_TASH, P_JESS_MS, P_SAMW_MS],
+        [P_TASH, P_JESS_TG, P_SAMW_TG],
     ),
     (
         "dc:games",
@@ -381,7 +396,7 @@ arc(
     "dev",
     "Mid-Autumn dinner at Mẹ's moved from Sat 26 Sep to Sun 27 Sep (Linh's swapped "
     "shift); mooncakes asked in the family group and bought per Linh's direct chat with Mẹ; Mẹ's eye "
-    "appointment handed to Khoa on Messenger; Chú Tuấn's visit.",
+    "appointment handed to Khoa on Telegram; Chú Tuấn's visit.",
     [
         (
             "t1",
@@ -426,12 +441,12 @@ arc(
         ("t10", "wa:me", "10-19 12:15", "self", "Dạ được mẹ, để con xin nghỉ buổi sáng"),
         (
             "t11",
-            "ms:khoa",
+            "tg:khoa",
             "10-28 20:05",
             "self",
             "anh Khoa ơi, Priya just put me on tue 3 nov morning 😩 can you take mẹ to her eye appt in Liverpool? 10am",
         ),
-        ("t12", "ms:khoa", "10-28 20:30", "khoa", "ok để anh chở mẹ đi, I'll take the morning off"),
+        ("t12", "tg:khoa", "10-28 20:30", "khoa", "ok để anh chở mẹ đi, I'll take the morning off"),
         (
             "t13",
             "wa:me",
@@ -517,29 +532,29 @@ arc(
     [
         (
             "n1",
-            "ms:net",
+            "tg:net",
             "08-13 20:30",
             "tash",
             "Season fees are $85 each, pls transfer to me by end of Aug 🙏",
         ),
-        ("n2", "ms:net", "08-13 20:41", "jess", "sent!"),
-        ("n3", "ms:net", "08-14 07:15", "sam_w", "done ✅"),
-        ("n4", "ms:net", "09-03 19:05", "tash", "Linh still need your $85 when you get a sec x"),
-        ("n5", "ms:net", "09-03 19:22", "self", "omg sorry, doing it tonight"),
+        ("n2", "tg:net", "08-13 20:41", "jess", "sent!"),
+        ("n3", "tg:net", "08-14 07:15", "sam_w", "done ✅"),
+        ("n4", "tg:net", "09-03 19:05", "tash", "Linh still need your $85 when you get a sec x"),
+        ("n5", "tg:net", "09-03 19:22", "self", "omg sorry, doing it tonight"),
         (
             "n6",
-            "ms:net",
+            "tg:net",
             "09-17 16:02",
             "tash",
             "Rain's bucketing down, tonight's game is cancelled, courts closed ☔",
         ),
-        ("n7", "ms:net", "10-22 21:00", "tash", "Semi final is Thu 29 Oct at 8:10pm, court 4!"),
-        ("n8", "ms:net", "10-26 12:30", "tash", "UPDATE: semi moved to 7:20pm same night, court 2"),
-        ("n9", "ms:net", "10-26 12:45", "sam_w", "7:20 is tight for me but I'll make it"),
-        ("n10", "ms:net", "10-29 21:40", "jess", "WE WON 🎉🎉 grand final next thu 5 nov"),
+        ("n7", "tg:net", "10-22 21:00", "tash", "Semi final is Thu 29 Oct at 8:10pm, court 4!"),
+        ("n8", "tg:net", "10-26 12:30", "tash", "UPDATE: semi moved to 7:20pm same night, court 2"),
+        ("n9", "tg:net", "10-26 12:45", "sam_w", "7:20 is tight for me but I'll make it"),
+        ("n10", "tg:net", "10-29 21:40", "jess", "WE WON 🎉🎉 grand final next thu 5 nov"),
         (
             "n11",
-            "ms:net",
+            "tg:net",
             "11-05 22:10",
             "tash",
             "Runners up!! So proud of this team. Drinks at the Henson after next week's social game",
@@ -620,21 +635,21 @@ arc(
 arc(
     "babyshower",
     "heldout",
-    "Surprise baby shower for Thảo planned with Bảo on Messenger: Lotus Garden "
+    "Surprise baby shower for Thảo planned with Bảo on Telegram: Lotus Garden "
     "Sat 14 Nov, moved by the venue's email to Sun 15 Nov 12pm; $200 deposit paid; Khoa told to bring "
     "Thảo; $60 for decorations owed to Bảo, never confirmed paid; cake pickup.",
     [
         (
             "b1",
-            "ms:bao",
+            "tg:bao",
             "09-20 15:10",
             "bao",
             "Chị Linh ơi, mình làm baby shower bất ngờ cho chị Thảo nha? 🤫",
         ),
-        ("b2", "ms:bao", "09-20 15:25", "self", "ý hay!! sat 14 nov? she's due mid Dec"),
+        ("b2", "tg:bao", "09-20 15:25", "self", "ý hay!! sat 14 nov? she's due mid Dec"),
         (
             "b3",
-            "ms:bao",
+            "tg:bao",
             "09-20 15:40",
             "bao",
             "ok thứ Bảy 14/11. Lotus Garden có function room, em hỏi thử nha",
@@ -653,15 +668,15 @@ arc(
             "self",
             "Hi, deposit of $200 paid by card just now. Thanks, Linh Tran",
         ),
-        ("b6", "ms:bao", "09-22 19:20", "self", "booked Lotus Garden, I paid the $200 deposit"),
+        ("b6", "tg:bao", "09-22 19:20", "self", "booked Lotus Garden, I paid the $200 deposit"),
         (
             "b7",
-            "ms:bao",
+            "tg:bao",
             "10-12 21:05",
             "bao",
             "em mua đồ trang trí rồi, bóng bay với banner 'Oh Baby'. hết $60, chị chuyển em khi nào rảnh nha",
         ),
-        ("b8", "ms:bao", "10-12 21:30", "self", "ok tối nay chị chuyển"),
+        ("b8", "tg:bao", "10-12 21:30", "self", "ok tối nay chị chuyển"),
         (
             "b9",
             "em:venue",
@@ -677,23 +692,23 @@ arc(
             U_VENUE,
             "Confirmed: Function Room, Sun 15 Nov, 12:00pm, 25 guests. Deposit received.",
         ),
-        ("b12", "ms:bao", "10-20 09:30", "self", "venue moved us to Sun 15 Nov, same time 12pm"),
+        ("b12", "tg:bao", "10-20 09:30", "self", "venue moved us to Sun 15 Nov, same time 12pm"),
         (
             "b13",
-            "ms:bao",
+            "tg:bao",
             "10-20 09:44",
             "bao",
             "ok em báo mọi người. bánh kem em đặt ở Tân Thanh bakery rồi, chị lấy lúc 11h sáng CN được ko?",
         ),
-        ("b14", "ms:bao", "10-20 09:50", "self", "được, chị lấy bánh"),
+        ("b14", "tg:bao", "10-20 09:50", "self", "được, chị lấy bánh"),
         (
             "b15",
-            "ms:khoa",
+            "tg:khoa",
             "10-21 20:10",
             "self",
             "shh don't tell Thảo. bring her to Lotus Garden Sun 15 Nov 12pm, tell her it's yum cha",
         ),
-        ("b16", "ms:khoa", "10-21 20:26", "khoa", "haha ok, anh nói là đi ăn dim sum 🤐"),
+        ("b16", "tg:khoa", "10-21 20:26", "khoa", "haha ok, anh nói là đi ăn dim sum 🤐"),
         ("b17", "wa:fam", "11-15 15:30", "thao", "Trời ơi cảm ơn mọi người!! Em khóc luôn 😭💕"),
         ("b18", "wa:fam", "11-15 15:31", "thao", "[Photo]", {"kind": "media"}),
     ],
@@ -776,23 +791,23 @@ arc(
     [
         (
             "c1",
-            "ms:putri",
+            "tg:putri",
             "10-20 21:30",
             "putri",
             "Linh, aku pulang ke Jakarta for my sister's wedding 5–12 Nov. Could you feed Oren? 🥺 once a day is enough",
         ),
-        ("c2", "ms:putri", "10-20 21:36", "self", "of course!! Oren is my baby"),
+        ("c2", "tg:putri", "10-20 21:36", "self", "of course!! Oren is my baby"),
         (
             "c3",
-            "ms:putri",
+            "tg:putri",
             "10-30 19:10",
             "putri",
             "spare key is with Tony at Rosella Café downstairs. food is under the sink, half a pouch + biscuits. NO tuna, dia muntah 😂",
         ),
-        ("c4", "ms:putri", "10-30 19:14", "putri", "oh and can you water the monstera once?"),
+        ("c4", "tg:putri", "10-30 19:14", "putri", "oh and can you water the monstera once?"),
         (
             "c5",
-            "ms:putri",
+            "tg:putri",
             "10-30 19:20",
             "self",
             "got it, key from Tony, no tuna, water the monstera",
@@ -800,23 +815,23 @@ arc(
         ("c6", "dc:games", "11-04 22:30", "putri", "off to jakarta tmrw! Linh is on Oren duty 🐈"),
         (
             "c7",
-            "ms:putri",
+            "tg:putri",
             "11-07 08:45",
             "self",
             "Oren is fine, ate everything. watered the monstera too",
         ),
-        ("c8", "ms:putri", "11-07 08:46", "self", "[Photo]", {"kind": "media"}),
+        ("c8", "tg:putri", "11-07 08:46", "self", "[Photo]", {"kind": "media"}),
         (
             "c9",
-            "ms:putri",
+            "tg:putri",
             "11-09 22:15",
             "putri",
             "flight back moved to Fri 13 Nov, landing 6:40am 😩 can you do one more day? 🙏",
         ),
-        ("c10", "ms:putri", "11-09 22:30", "self", "no worries, I'll do thursday too"),
+        ("c10", "tg:putri", "11-09 22:30", "self", "no worries, I'll do thursday too"),
         (
             "c11",
-            "ms:putri",
+            "tg:putri",
             "11-13 09:20",
             "putri",
             "home! Oren is fat and happy lol. makasih banyak. aku bawain kopi dan kue lapis buat kamu, nanti aku antar",
@@ -999,10 +1014,10 @@ FILLER = [
     ("wa:me", "vi_me", 0.42, "08-10", "11-27"),
     ("wa:fam", "vi_fam", 0.22, "08-10", "11-27"),
     ("wa:crew", "crew", 0.30, "08-10", "11-27"),
-    ("ms:khoa", "khoa", 0.08, "08-10", "11-27"),
-    ("ms:putri", "putri", 0.22, "08-10", "11-27"),
-    ("ms:bao", "bao", 0.06, "08-10", "11-27"),
-    ("ms:net", "net", 0.12, "08-10", "11-27"),
+    ("tg:khoa", "khoa", 0.08, "08-10", "11-27"),
+    ("tg:putri", "putri", 0.22, "08-10", "11-27"),
+    ("tg:bao", "bao", 0.06, "08-10", "11-27"),
+    ("tg:net", "net", 0.12, "08-10", "11-27"),
     ("dc:games", "games", 0.15, "08-10", "11-27"),
     ("sg:jess", "jess", 0.25, "08-10", "11-27"),
     ("sg:hannah", "hannah", 0.30, "08-10", "08-24"),
@@ -1340,7 +1355,7 @@ q(
     "09-25 09:00",
     "remind khoa to bring the lanterns sunday",
     "A draft to Khoa reminding him to bring the lanterns on Sunday.",
-    proposal={"recipient": "khoa", "chat": "ms:khoa"},
+    proposal={"recipient": "khoa", "chat": "tg:khoa"},
 )
 q(
     "v6-039",
@@ -1380,7 +1395,7 @@ q(
     "identity_lookup",
     "10-12 10:00",
     "who is kucingoren on discord",
-    "Putri Wijaya: kucingoren is her Discord handle in Dice Goblins; she's Putri Wijaya on Messenger.",
+    "Putri Wijaya: kucingoren is her Discord handle in Dice Goblins; she's Putri Wijaya on Telegram.",
     evidence=[["g2", "g6", "g9"]],
     people=["putri"],
 )
@@ -1487,7 +1502,7 @@ q(
     "10-30 08:00",
     "netball chat catch up pls",
     "The semi-final moved to 7:20pm on court 2; the team won and the grand final is next Thu 5 Nov.",
-    scope={"mode": "strict_chat", "chat": "ms:net"},
+    scope={"mode": "strict_chat", "chat": "tg:net"},
     evidence=["n10"],
     key_facts=[["grand final"], ["5"]],
 )
@@ -1674,7 +1689,7 @@ q(
     "10-10 10:00",
     "tell putri i'm running 15 min late tonight",
     "A draft to Putri saying you're running 15 minutes late tonight.",
-    proposal={"recipient": "putri", "chat": "ms:putri"},
+    proposal={"recipient": "putri", "chat": "tg:putri"},
 )
 q(
     "v6-087",
@@ -1787,7 +1802,7 @@ q(
     "11-01 09:10",
     "nhắn bảo là chị chuyển 60 đô rồi",
     "A draft to Bảo saying you've transferred the $60.",
-    proposal={"recipient": "bao", "chat": "ms:bao"},
+    proposal={"recipient": "bao", "chat": "tg:bao"},
 )
 q(
     "h6-008",
@@ -1814,7 +1829,7 @@ q(
     "identity_lookup",
     "10-25 10:10",
     "who's planning thảo's baby shower with me",
-    "Your cousin Bảo Lê, on Messenger.",
+    "Your cousin Bảo Lê, on Telegram.",
     evidence=[["b1", "b3", "b13"]],
     people=["bao"],
 )
@@ -1994,8 +2009,8 @@ q(
     "action_request",
     "11-08 09:05",
     "send putri a pic update of oren",
-    "A draft to Putri on Messenger with an Oren update.",
-    proposal={"recipient": "putri", "chat": "ms:putri"},
+    "A draft to Putri on Telegram with an Oren update.",
+    proposal={"recipient": "putri", "chat": "tg:putri"},
 )
 q(
     "h6-045",
@@ -2015,7 +2030,7 @@ q(
     "11-14 09:00",
     "what's new from putri",
     "Her flight moved to Fri 13 Nov and you covered the extra day; she's home, Oren is fat and happy, and she brought you kopi and kue lapis to drop off.",
-    scope={"mode": "strict_chat", "chat": "ms:putri"},
+    scope={"mode": "strict_chat", "chat": "tg:putri"},
     evidence=["c11"],
     key_facts=[["kue lapis", "kopi", "coffee"]],
 )
@@ -2125,7 +2140,7 @@ q(
     "10-21 08:10",
     "remind khoa not to tell thảo about sunday 15th",
     "A draft to Khoa reminding him to keep the baby shower a surprise.",
-    proposal={"recipient": "khoa", "chat": "ms:khoa"},
+    proposal={"recipient": "khoa", "chat": "tg:khoa"},
 )
 q(
     "h6-062",
@@ -2211,7 +2226,7 @@ RANKINGS = [
         "rank_dev",
         "11-20 20:05",
         "who's most active in the netball chat",
-        {"chat": "ms:net"},
+        {"chat": "tg:net"},
         1,
     ),
     (
@@ -2235,8 +2250,8 @@ RANKINGS = [
         "h6-100",
         "rank_heldout",
         "11-26 09:00",
-        "who do i message most on messenger",
-        {"platform": "messenger"},
+        "who do i message most on telegram",
+        {"platform": "telegram"},
         1,
     ),
     (
