@@ -46,6 +46,7 @@ STORY_SETS: dict[str, Path] = {
     "qa-probe": STORY_SETS_DIR.parent / "stories" / "qa_probe",
     "demo-v4": STORY_SETS_DIR / "demo_v4",
     "demo-v5": STORY_SETS_DIR / "demo_v5",
+    "demo-v6": STORY_SETS_DIR / "demo_v6",
 }
 
 SPLITS = ("dev", "heldout")

@@ -4,10 +4,10 @@
     python manage.py run_evals --set demo-v2 [--split dev|heldout|all] [--json] [--show-heldout]
 
 demo-v1 is the generated demo corpus (``fixtures/``), frozen as a regression set. A story set
-(demo-v2, ``evals/golden/story.py``) is a history and questions written as data files: its
-history is replayed through the bridge API up to each question's own time and the question is
-asked then; its held-out split is reported as figures only (``--show-heldout`` lists its
-failures too, for a final report, never for tuning).
+(demo-v2 to demo-v6, ``evals/golden/story.py``) is a history and questions written as data
+files: its history is replayed through the bridge API up to each question's own time and the
+question is asked then; its held-out split is reported as figures only (``--show-heldout``
+lists its failures too, for a final report, never for tuning).
 
     python manage.py run_evals --set injection [--json]
 
@@ -64,6 +64,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--set",
             default=DEFAULT_SET,
+            help=(
+                "demo-v1 (generated corpus), a story set (demo-v2 to demo-v6, qa-probe), a "
+                "paraphrase probe (demo-vK-para, paraphrase) or injection"
+            ),
             choices=sorted(
                 [*GOLDEN_SETS, *STORY_SETS, *PARAPHRASE_SETS, ALL_PARAPHRASE_SETS, INJECTION_SET]
             ),
