@@ -109,6 +109,33 @@ def test_a_named_persons_name_weighs_less_in_the_query_vector(user, hash_index):
     assert with_semantic_text[about.pk] > question_only[about.pk]
 
 
+def test_a_question_about_one_person_is_also_searched_in_their_own_voice(
+    user, hash_index, monkeypatch
+):
+    # No keywords, so only the vector leg finds anything; separate chats, no neighbours.
+    told = MessageFactory(chat=ChatFactory(user=user), text="i join my rowing club on mondays")
+    asked = MessageFactory(chat=ChatFactory(user=user), text="when did she join her club")
+    index_user(user)
+    compiled = _compiled(
+        "when did Ines join her rowing club",
+        [],
+        semantic_text="when did someone join her rowing club",
+        people=(PersonRef(name="Ines", person_ids=(1,)),),
+    )
+
+    def similarities(weight):
+        monkeypatch.setattr("retrieval.search.OWN_VOICE_WEIGHT", weight)
+        result = search(user=user, compiled=compiled, now=NOW, limits=LIMITS)
+        return {c.message_id: c.vector_similarity for c in result.candidates}
+
+    without, with_voice = similarities(0.0), similarities(2.0)
+
+    # "i join my rowing club" is what the person says: their own telling moves closer, and
+    # further ahead of a question about them in the third person.
+    assert with_voice[told.pk] > without[told.pk]
+    assert with_voice[told.pk] - with_voice[asked.pk] > without[told.pk] - without[asked.pk]
+
+
 def test_strict_chat_scope_searches_only_that_chat(user, hash_index):
     inside, outside = ChatFactory(user=user), ChatFactory(user=user)
     hit = MessageFactory(chat=inside, text="concert tickets for june")
