@@ -399,7 +399,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # to the user's request, yes or no from whether it came.
         r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
         r"(?:ever\s+|already\s+|actually\s+|finally\s+|yet\s+)*(?:say|said|tell\s+me|told\s+me"
-        r"|let\s+me\s+know|confirm|confirmed)\s+(?:if|whether)\b",
+        r"|let\s+me\s+know|confirm|confirmed)\s+(?:yet\s+|already\s+|back\s+)?(?:if|whether)\b",
     ),
     _pattern(
         Intent.UNRESOLVED,

@@ -62,6 +62,11 @@ def test_other_questions_keep_their_form(question: str) -> None:
         ("Did I ever let Dov know about the new date?", "did_i_do"),
         ("did the refund ever come through?", "did_i_receive"),
         ("has my parcel arrived yet?", "did_i_receive"),
+        # "yet" after the verb of saying.
+        ("has Ciro said yet whether he can drive me?", "did_they_say_if"),
+        ("has Lou confirmed yet if the room is free", "did_they_say_if"),
+        ("did Ama let me know yet whether she's in?", "did_they_say_if"),
+        ("has Pim got the tickets from me", "did_i_do"),
         # Who is waiting on the user, in other words.
         ("who am I leaving on read", "waiting_on_me"),
         ("who have I left hanging?", "waiting_on_me"),
