@@ -52,7 +52,7 @@ class GateRun(models.Model):
     baseline = models.ForeignKey(ReleaseBaseline, on_delete=models.PROTECT, related_name="runs")
     scope = models.CharField(max_length=120, help_text="release, or <rollout>:<cohort>.")
     is_passed = models.BooleanField()
-    results = models.JSONField(default=list)
+    results = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -113,7 +113,7 @@ class RolloutEvent(models.Model):
     gate_run = models.ForeignKey(
         GateRun, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    detail = models.JSONField(default=dict)
+    detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ai.factories import ModelCapabilityRecordFactory
+from tests.factories import ModelCapabilityRecordFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from claire.ai.config import ai_config
 from claire.ai.profiles import candidate_decisions, eligible_candidates
 from claire.ai.types import DataPolicy
 from tests.ai.conftest import FAKE_KEY_ENV, fake_model
-from tests.ai.factories import verified_record_for
+from tests.factories.ai import verified_record_for
 
 pytestmark = pytest.mark.django_db
 

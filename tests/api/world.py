@@ -37,17 +37,22 @@ from memory.models import (
 )
 from proposals import services as proposal_services
 from proposals.models import OutboxMessage, Proposal
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
-from tests.billing.factories import AiPolicyFactory, BudgetPeriodFactory, UsageEventFactory
 from tests.factories import (
+    AiPolicyFactory,
+    AssistantTurnFactory,
+    BudgetPeriodFactory,
     ChatFactory,
     ChatParticipantFactory,
+    IndexJobFactory,
+    MessageEmbeddingFactory,
     MessageFactory,
     PersonFactory,
     PersonIdentityFactory,
+    ThreadFactory,
+    UsageEventFactory,
     UserFactory,
+    UserTurnFactory,
 )
-from tests.indexing.factories import IndexJobFactory, MessageEmbeddingFactory
 from tests.proposals.support import history, propose
 
 A_ID_BASE = 9_000_000

@@ -19,9 +19,7 @@ from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from billing.errors import AiDisabled
 from claire.errors import CodedError, NotFound
 from tests.assistant.conftest import MESSAGES_PATH, token_for
-from tests.assistant.factories import ThreadFactory
-from tests.billing.factories import AiPolicyFactory
-from tests.factories import UserFactory
+from tests.factories import AiPolicyFactory, ThreadFactory, UserFactory
 
 
 def _arrival(

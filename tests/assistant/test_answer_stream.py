@@ -198,7 +198,7 @@ def test_failure_before_first_delta_fails_over_to_the_next_model(user, dinner_ch
 def test_after_a_failover_the_answering_model_is_charged(user, dinner_chat, answer_models):
     from billing.models import Reservation
     from claire.ai.types import ErrorCode
-    from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
+    from tests.factories import PriceBookEntryFactory, PriceBookFactory
 
     book = PriceBookFactory()
     # The first candidate is the dearer one: the hold covers it, the answer costs less.

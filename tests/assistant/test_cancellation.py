@@ -123,7 +123,7 @@ def test_stop_ends_the_stream_as_cancelled_for_a_listening_client(user, dinner_c
 
 
 def test_cancel_endpoint_is_scoped_and_idempotent(user, other_user, api_client):
-    from tests.assistant.factories import AssistantTurnFactory
+    from tests.factories import AssistantTurnFactory
 
     own = AssistantTurnFactory(user_turn__thread__user=user)
     foreign = AssistantTurnFactory(user_turn__thread__user=other_user, status=TurnStatus.STREAMING)

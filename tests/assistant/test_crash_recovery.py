@@ -18,14 +18,13 @@ from assistant.tasks import sweep_orphaned_turns
 from billing.models import BudgetPeriod, Reservation, ReservationState, UsageEvent
 from claire.ai.tokens import count_tokens
 from tests.assistant.conftest import token_for
-from tests.assistant.factories import AssistantTurnFactory
 from tests.assistant.test_server_processes import (
     _assistant_turn_id,
     _open_stream,
     _read_until,
     daphne_process,
 )
-from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
+from tests.factories import AssistantTurnFactory, PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 

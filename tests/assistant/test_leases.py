@@ -11,7 +11,7 @@ from django.utils import timezone
 from assistant.leases import stream_lease
 from assistant.models import Turn, TurnStatus
 from assistant.services import LeaseRenewal, turn_leases_renew
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
+from tests.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
 
 
 def _streaming_turn(user):

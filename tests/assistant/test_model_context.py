@@ -7,8 +7,7 @@ import pytest
 
 from assistant.models import TurnStatus
 from tests.assistant.conftest import ask
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
-from tests.factories import ChatFactory, MessageFactory
+from tests.factories import AssistantTurnFactory, ChatFactory, MessageFactory, ThreadFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,11 +12,15 @@ import pytest
 from claire.accounts.consent import remote_consent_set
 from claire.ai.config import ai_config_reset
 from tests.ai.conftest import fake_model, fake_openai, fake_openai_server  # noqa: F401
-from tests.ai.factories import verified_record_for
 from tests.assistant.conftest import ask
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
-from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
-from tests.factories import MessageFactory
+from tests.factories import (
+    AssistantTurnFactory,
+    MessageFactory,
+    PriceBookEntryFactory,
+    PriceBookFactory,
+    ThreadFactory,
+)
+from tests.factories.ai import verified_record_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from channels.testing import HttpCommunicator
 from assistant.models import Turn, TurnRole, TurnStatus
 from billing.models import Reservation, UsageEvent
 from tests.assistant.conftest import MESSAGES_PATH, ask, token_for
-from tests.assistant.factories import AssistantTurnFactory
+from tests.factories import AssistantTurnFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,8 +12,7 @@ from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
 from assistant.services import TurnOutcome
 from assistant.types import AskRequest, Scope
 from claire.errors import NotFound
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
-from tests.factories import ChatFactory
+from tests.factories import AssistantTurnFactory, ChatFactory, ThreadFactory
 
 pytestmark = pytest.mark.django_db
 

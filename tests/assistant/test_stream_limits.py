@@ -9,9 +9,8 @@ from django.utils import timezone
 
 from assistant.models import Turn, TurnRole, TurnStatus
 from tests.assistant.conftest import ask
-from tests.assistant.factories import AssistantTurnFactory
 from tests.claire.test_abuse_limits import _assert_429, _limited
-from tests.factories import UserFactory
+from tests.factories import AssistantTurnFactory, UserFactory
 
 
 @pytest.mark.django_db(transaction=True)

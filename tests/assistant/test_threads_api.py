@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 
 from assistant.models import Thread
-from tests.assistant.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
+from tests.factories import AssistantTurnFactory, ThreadFactory, UserTurnFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def test_another_users_turn_is_not_found(api_client, other_user):
 def test_ended_answers_show_what_their_request_was_charged(
     api_client, user, other_user, django_assert_num_queries
 ):
-    from tests.billing.factories import UsageEventFactory
+    from tests.factories import UsageEventFactory
 
     thread = ThreadFactory(user=user)
     charged = AssistantTurnFactory(user_turn__thread=thread)

@@ -6,13 +6,13 @@ from django.test import Client
 from billing.models import AiPolicy, PriceBook, PriceBookEntry, ReservationState
 from billing.services.reservations import budget_reserve
 from tests.billing.conftest import NOW, PLAN
-from tests.billing.factories import (
+from tests.factories import (
     AiPolicyFactory,
     PriceBookEntryFactory,
     ReservationFactory,
     UsageEventFactory,
+    UserFactory,
 )
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

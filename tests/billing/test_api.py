@@ -5,7 +5,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from billing.models import AiPolicy, BudgetPeriod, PeriodKind
-from tests.billing.factories import AiPolicyFactory
+from tests.factories import AiPolicyFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,7 @@ from billing.models import (
 from billing.services.reservations import budget_reserve, reservation_settle
 from billing.types import CostPlan, UsageInput, UsageTelemetry
 from tests.billing.conftest import NOW
-from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
-from tests.factories import UserFactory
+from tests.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory, UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

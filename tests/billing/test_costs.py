@@ -3,7 +3,7 @@ import pytest
 from billing.services.pricing import cost_of_usage, estimated_max_cost, model_key_parts
 from billing.types import CostPlan, UsageInput
 from tests.billing.conftest import PLAN, PLAN_ESTIMATE
-from tests.billing.factories import PriceBookEntryFactory
+from tests.factories import PriceBookEntryFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from billing.services.price_books import (
 from billing.services.pricing import price_entry_for
 from billing.services.reservations import budget_reserve
 from tests.billing.conftest import NOW, PLAN, seed_local_prices
-from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
+from tests.factories import PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = pytest.mark.django_db
 

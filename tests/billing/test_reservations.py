@@ -14,8 +14,7 @@ from billing.models import AiPolicy, BudgetPeriod, PeriodKind, Reservation, Rese
 from billing.services.reservations import budget_reserve, reservation_release
 from billing.types import CostPlan
 from tests.billing.conftest import NOW, PLAN, PLAN_ESTIMATE
-from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory
-from tests.factories import UserFactory
+from tests.factories import AiPolicyFactory, PriceBookEntryFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from billing.errors import AiDisabled, BudgetExceeded
 from billing.models import BudgetPeriod, PeriodKind
 from billing.selectors import ai_access_check, ai_policy_for_user, spend_for_user
 from tests.billing.conftest import NOW
-from tests.billing.factories import AiPolicyFactory
+from tests.factories import AiPolicyFactory
 
 pytestmark = pytest.mark.django_db
 

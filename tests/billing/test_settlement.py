@@ -21,7 +21,7 @@ from billing.services.reservations import (
 )
 from billing.types import UsageInput, UsageTelemetry
 from tests.billing.conftest import NOW, PLAN, PLAN_ESTIMATE, PLAN_TOKENS_COST
-from tests.billing.factories import PriceBookEntryFactory, PriceBookFactory
+from tests.factories import PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ from django.core.management.base import CommandError
 
 from billing.models import Ending
 from billing.reports import usage_report
-from tests.billing.factories import ReservationFactory, UsageEventFactory
-from tests.factories import UserFactory
+from tests.factories import ReservationFactory, UsageEventFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -1,35 +1,9 @@
 import pytest
 
 from conversations.models import Message
-from tests.factories import (
-    ChatFactory,
-    ChatParticipantFactory,
-    MessageFactory,
-    PersonFactory,
-    PersonIdentityFactory,
-    PlatformConnectionFactory,
-    UserFactory,
-)
+from tests.factories import MessageFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize(
-    "factory",
-    [
-        UserFactory,
-        PlatformConnectionFactory,
-        PersonFactory,
-        PersonIdentityFactory,
-        ChatFactory,
-        ChatParticipantFactory,
-        MessageFactory,
-    ],
-)
-def test_factory_builds_a_valid_saved_row(factory):
-    row = factory()
-    row.full_clean()
-    assert type(row).objects.filter(pk=row.pk).exists()
 
 
 def test_message_factory_keeps_one_owner_throughout():

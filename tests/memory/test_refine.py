@@ -18,8 +18,8 @@ from memory.models import FactOrigin, FactRefinement, PersonFact, RefinedFactCla
 from memory.refine import facts_refine
 from memory.selectors import person_facts_for_user
 from tests.ai.conftest import fake_model
-from tests.ai.factories import verified_record_for
-from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory
+from tests.factories import AiPolicyFactory, PriceBookEntryFactory
+from tests.factories.ai import verified_record_for
 from tests.memory.helpers import chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db

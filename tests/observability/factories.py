@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tests.billing.factories import UsageEventFactory
+from tests.factories import UsageEventFactory
 
 BASE_DAY = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 RELEASE_DAY = dt.datetime(2026, 3, 20, 12, 0, tzinfo=dt.UTC)

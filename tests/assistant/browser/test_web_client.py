@@ -15,7 +15,7 @@ import pytest
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
 from billing.models import AiPolicy
 from tests.assistant.browser.conftest import axe_violations, screenshot
-from tests.billing.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
+from tests.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -391,7 +391,7 @@ def test_the_markdown_renderer_never_makes_html_from_the_answer(context_factory,
 
 
 def test_thread_list_and_long_threads_load_older_pages(context_factory, user):
-    from tests.assistant.factories import AssistantTurnFactory, ThreadFactory
+    from tests.factories import AssistantTurnFactory, ThreadFactory
 
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
     threads = [ThreadFactory(user=user, title=f"Question {index}") for index in range(22)]

@@ -1,4 +1,4 @@
-"""Factories for the indexing models."""
+"""Factories for index versions, per-message index entries, progress rows and jobs."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from indexing.models import (
     IndexVersionState,
     MessageEmbedding,
 )
-from tests.factories import MessageFactory, UserFactory
+from tests.factories.conversations import MessageFactory, UserFactory
 
 
-class IndexVersionFactory(DjangoModelFactory):
+class IndexVersionFactory(DjangoModelFactory[IndexVersion]):
     class Meta:
         model = IndexVersion
 
@@ -28,7 +28,7 @@ class IndexVersionFactory(DjangoModelFactory):
     state = IndexVersionState.BUILDING
 
 
-class MessageEmbeddingFactory(DjangoModelFactory):
+class MessageEmbeddingFactory(DjangoModelFactory[MessageEmbedding]):
     class Meta:
         model = MessageEmbedding
 
@@ -41,7 +41,7 @@ class MessageEmbeddingFactory(DjangoModelFactory):
     content_hash = factory.SelfAttribute("message.content_hash")
 
 
-class IndexProgressFactory(DjangoModelFactory):
+class IndexProgressFactory(DjangoModelFactory[IndexProgress]):
     class Meta:
         model = IndexProgress
 
@@ -49,7 +49,7 @@ class IndexProgressFactory(DjangoModelFactory):
     index_version = factory.SubFactory(IndexVersionFactory)
 
 
-class IndexJobFactory(DjangoModelFactory):
+class IndexJobFactory(DjangoModelFactory[IndexJob]):
     class Meta:
         model = IndexJob
 

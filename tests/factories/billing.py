@@ -1,4 +1,5 @@
-"""factory-boy factories for the billing models."""
+"""Factories for price books and their entries, AI policies, budget periods, reservations and
+usage events (all amounts in integer micro-USD)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,13 @@ from billing.models import (
     ReservationState,
     UsageEvent,
 )
-from tests.factories import UserFactory
+from tests.factories.conversations import UserFactory
 
 # Test price books start after the seeded version 1 (local models, in force since 2000).
 PRICES_FROM = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
-class PriceBookFactory(DjangoModelFactory):
+class PriceBookFactory(DjangoModelFactory[PriceBook]):
     class Meta:
         model = PriceBook
 
@@ -33,7 +34,7 @@ class PriceBookFactory(DjangoModelFactory):
     note = "test prices"
 
 
-class PriceBookEntryFactory(DjangoModelFactory):
+class PriceBookEntryFactory(DjangoModelFactory[PriceBookEntry]):
     class Meta:
         model = PriceBookEntry
 
@@ -47,7 +48,7 @@ class PriceBookEntryFactory(DjangoModelFactory):
     step_reserve_micro_usd = 3_000
 
 
-class AiPolicyFactory(DjangoModelFactory):
+class AiPolicyFactory(DjangoModelFactory[AiPolicy]):
     class Meta:
         model = AiPolicy
         django_get_or_create = ("user",)
@@ -58,7 +59,7 @@ class AiPolicyFactory(DjangoModelFactory):
     monthly_limit_micro_usd = 10_000_000
 
 
-class BudgetPeriodFactory(DjangoModelFactory):
+class BudgetPeriodFactory(DjangoModelFactory[BudgetPeriod]):
     class Meta:
         model = BudgetPeriod
 
@@ -67,7 +68,7 @@ class BudgetPeriodFactory(DjangoModelFactory):
     starts_on = dt.date(2026, 3, 15)
 
 
-class ReservationFactory(DjangoModelFactory):
+class ReservationFactory(DjangoModelFactory[Reservation]):
     """An open reservation whose hold is *not* counted in its periods; tests of the counters
     reserve through ``billing.services.reservations.budget_reserve`` instead."""
 
@@ -94,7 +95,7 @@ class ReservationFactory(DjangoModelFactory):
     expires_at = factory.LazyAttribute(lambda row: row.created_at + dt.timedelta(minutes=5))
 
 
-class UsageEventFactory(DjangoModelFactory):
+class UsageEventFactory(DjangoModelFactory[UsageEvent]):
     class Meta:
         model = UsageEvent
 

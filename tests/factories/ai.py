@@ -1,3 +1,5 @@
+"""Factories for model capability records (what a probe verified a model can do)."""
+
 from __future__ import annotations
 
 import factory
@@ -8,14 +10,16 @@ from claire.ai.config import model_config
 from claire.ai.models import ModelCapabilityRecord
 
 
-class ModelCapabilityRecordFactory(DjangoModelFactory):
+class ModelCapabilityRecordFactory(DjangoModelFactory[ModelCapabilityRecord]):
+    """A record verified just now, for a model no configuration names."""
+
     class Meta:
         model = ModelCapabilityRecord
 
     model_key = factory.Sequence(lambda n: f"test/model-{n}")
     provider = "openai_compatible"
     model = factory.Sequence(lambda n: f"model-{n}")
-    config_fingerprint = ""
+    config_fingerprint = factory.Sequence(lambda n: f"{n:064x}")
     capabilities = factory.LazyFunction(dict)
     checks = factory.LazyFunction(dict)
     is_probe_ok = True
@@ -28,7 +32,7 @@ def verified_record_for(model_key: str, **capability_overrides: object) -> Model
     overridden)."""
     config = model_config(model_key)
     capabilities = config.capabilities.as_json() | capability_overrides
-    return ModelCapabilityRecordFactory.create(
+    record: ModelCapabilityRecord = ModelCapabilityRecordFactory.create(
         model_key=model_key,
         provider=config.provider,
         model=config.model,
@@ -36,3 +40,4 @@ def verified_record_for(model_key: str, **capability_overrides: object) -> Model
         capabilities=capabilities,
         is_probe_ok=capabilities == config.capabilities.as_json(),
     )
+    return record

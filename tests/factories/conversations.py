@@ -1,5 +1,4 @@
-"""factory-boy factories for every model; each app's factories live here or in a module
-imported from here, so ``from tests.factories import X`` works for all of them."""
+"""Factories for the user and the conversations app: people, identities, chats and messages."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from conversations.models import (
 )
 
 
-class UserFactory(DjangoModelFactory):
+class UserFactory(DjangoModelFactory[User]):
     class Meta:
         model = User
         skip_postgeneration_save = True
@@ -39,7 +38,7 @@ class UserFactory(DjangoModelFactory):
             instance.save()
 
 
-class PlatformConnectionFactory(DjangoModelFactory):
+class PlatformConnectionFactory(DjangoModelFactory[PlatformConnection]):
     class Meta:
         model = PlatformConnection
 
@@ -49,7 +48,7 @@ class PlatformConnectionFactory(DjangoModelFactory):
     display_name = "Phone"
 
 
-class PersonFactory(DjangoModelFactory):
+class PersonFactory(DjangoModelFactory[Person]):
     class Meta:
         model = Person
 
@@ -57,7 +56,7 @@ class PersonFactory(DjangoModelFactory):
     display_name = factory.Faker("name")
 
 
-class PersonIdentityFactory(DjangoModelFactory):
+class PersonIdentityFactory(DjangoModelFactory[PersonIdentity]):
     class Meta:
         model = PersonIdentity
 
@@ -68,7 +67,7 @@ class PersonIdentityFactory(DjangoModelFactory):
     value = factory.Sequence(lambda n: f"handle{n}")
 
 
-class ChatFactory(DjangoModelFactory):
+class ChatFactory(DjangoModelFactory[Chat]):
     class Meta:
         model = Chat
 
@@ -79,7 +78,7 @@ class ChatFactory(DjangoModelFactory):
     kind = ChatKind.DIRECT
 
 
-class ChatParticipantFactory(DjangoModelFactory):
+class ChatParticipantFactory(DjangoModelFactory[ChatParticipant]):
     class Meta:
         model = ChatParticipant
 
@@ -87,7 +86,7 @@ class ChatParticipantFactory(DjangoModelFactory):
     person = factory.SubFactory(PersonFactory, user=factory.SelfAttribute("..chat.user"))
 
 
-class MessageFactory(DjangoModelFactory):
+class MessageFactory(DjangoModelFactory[Message]):
     class Meta:
         model = Message
 

@@ -8,10 +8,10 @@ import factory
 from factory.django import DjangoModelFactory
 
 from assistant.models import Thread, ThreadKind, Turn, TurnRole, TurnStatus
-from tests.factories import UserFactory
+from tests.factories.conversations import UserFactory
 
 
-class ThreadFactory(DjangoModelFactory):
+class ThreadFactory(DjangoModelFactory[Thread]):
     class Meta:
         model = Thread
 
@@ -20,7 +20,7 @@ class ThreadFactory(DjangoModelFactory):
     kind = ThreadKind.GLOBAL
 
 
-class UserTurnFactory(DjangoModelFactory):
+class UserTurnFactory(DjangoModelFactory[Turn]):
     class Meta:
         model = Turn
 
@@ -34,7 +34,7 @@ class UserTurnFactory(DjangoModelFactory):
     scope = factory.LazyFunction(lambda: {"mode": "global"})
 
 
-class AssistantTurnFactory(DjangoModelFactory):
+class AssistantTurnFactory(DjangoModelFactory[Turn]):
     class Meta:
         model = Turn
 
