@@ -8,6 +8,7 @@ import pytest
 
 from retrieval.compile import classify_intent
 from retrieval.lexicon import fold_text
+from retrieval.people_context import describing_words
 from retrieval.question_forms import canonical_question
 from retrieval.types import Intent
 
@@ -103,3 +104,29 @@ def test_loop_phrasings_compile_as_unresolved(question: str, rule: str) -> None:
 def test_look_alikes_are_no_loop_questions(question: str) -> None:
     intent, _pattern = classify_intent(fold_text(canonical_question(question)))
     assert intent != Intent.UNRESOLVED
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "word"),
+    [
+        ("did I ever give the tent back to climbing Rosa?", "rosa", "climbing"),
+        ("did I send the photos to running Ana?", "ana", "running"),
+        ("have I returned the book to swimming Leo", "leo", "swimming"),
+        ("devolví la tienda a climbing Rosa?", "rosa", "climbing"),
+    ],
+)
+def test_a_word_in_ing_after_to_describes_the_name(question: str, name: str, word: str) -> None:
+    folded = fold_text(question)
+    start = folded.index(name)
+    found = [found for found, _start, _end in describing_words(folded, start, start + len(name))]
+    assert word in found
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [("remember to call Rosa", "rosa"), ("I need to pay Ana back", "ana")],
+)
+def test_a_verb_after_to_does_not_describe_the_name(question: str, name: str) -> None:
+    folded = fold_text(question)
+    start = folded.index(name)
+    assert describing_words(folded, start, start + len(name)) == []
