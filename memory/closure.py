@@ -248,12 +248,15 @@ def loop_deeds(*, loop: Loop) -> frozenset[str]:
     return deed_families(fold_text(loop.opened_by.text or ""))
 
 
-def loop_topic(*, loop: Loop, user_name: str, answered: Message | None = None) -> frozenset[str]:
+def loop_topic(
+    *, loop: Loop, user_name: str, answered: Message | None = None, answered_read: bool = False
+) -> frozenset[str]:
     """The words of the loop's opening message and of the message it answers (``answered``,
-    read when not given)."""
+    read when not given and not ``answered_read``: a caller that read it already, finding
+    none, says so)."""
     opener = loop.opened_by
     texts = [opener.text or ""]
-    if answered is None:
+    if answered is None and not answered_read:
         answered = answered_message(opener)
     if answered is not None:
         texts.append(answered.text or "")
@@ -386,7 +389,12 @@ def loops_close_across_chats(
         reach[loop.pk] = _Reach.of(person_ids, memberships, display_names)
     deliveries = _deliveries(user=user, loops=open_loops, reach=reach)
     for loop in open_loops:
-        topic = loop_topic(loop=loop, user_name=user_name, answered=answered.get(loop.opened_by_id))
+        topic = loop_topic(
+            loop=loop,
+            user_name=user_name,
+            answered=answered.get(loop.opened_by_id),
+            answered_read=True,
+        )
         if not topic:
             continue
         deeds = loop_deeds(loop=loop)

@@ -134,6 +134,7 @@ from retrieval.compile import question_platforms
 from retrieval.dates import HOLIDAY_NAMES, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.people_context import WORK_PLATFORMS
+from retrieval.question_forms import canonical_question
 from retrieval.types import (
     CompiledQuery,
     Intent,
@@ -1288,7 +1289,7 @@ def _plan_hits(
             # The stored plan as it stands now: what its chats and people said of its day
             # since it was last discussed.
             plans[0] = plan_read_on(user=user, plan=plans[0], now=now) or plans[0]
-        asked = fold_text(compiled.question)
+        asked = _asked_form(compiled)
         if not (_plan_asks_yes_no(asked) or _PLAN_YES_NO.search(asked)):
             # "Am I still seeing Sam tomorrow?" is answered by the plan that moved away from
             # the day ("No"); "what time is it friday?" is not answered by another day's plan.
@@ -1309,7 +1310,7 @@ def _plan_hits(
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
     findings = _plan_findings(user=user, plans=plans)
-    folded = fold_text(compiled.question)
+    folded = _asked_form(compiled)
     if findings and (_plan_asks_yes_no(folded) or _PLAN_YES_NO.search(folded)):
         answer = (
             _plan_yes_no(user=user, compiled=compiled, plan=plans[0])
@@ -1447,7 +1448,21 @@ def _asks_detail(compiled: CompiledQuery) -> bool:
 
 
 # "Quiz night thursday still on?": a yes/no question with its verb left out.
-_STILL_ON = re.compile(r"\bstill\s+(?:on|happening|going\s+ahead)\b")
+_STILL_ON = re.compile(
+    r"\bstill\s+(?:on|happening|going\s+ahead)\b"
+    # "the launch still the 6th?", "Ana's move is still saturday": still a day or a date.
+    r"|\bstill\s+(?:for\s+|at\s+)?(?:this\s+|next\s+|the\s+)?(?:today|tonight|tomorrow"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|\d{1,2}(?:st|nd|rd|th))\b"
+    # A statement with a tag: "it's still on Friday, right?", "she lands at six, yeah?"
+    r"|[\s,](?:right|yeah|yes|correct|no|isn't\s+it|aren't\s+they|isn't\s+she|isn't\s+he)"
+    r"\s*\?+\s*$"
+)
+
+
+def _asked_form(compiled: CompiledQuery) -> str:
+    """The question folded in the surface form its intent was read from: "r we still doing
+    it" reads "are we still doing it", so it is answered yes or no as the typed-out form is."""
+    return fold_text(canonical_question(compiled.question))
 
 
 def _plan_asks_yes_no(folded: str) -> bool:

@@ -12,7 +12,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from claire.accounts.models import User
@@ -1019,34 +1019,46 @@ def loops_refresh(*, user: User, chat_ids: Iterable[int]) -> int:
     return open_count
 
 
+# The near loops first (by chat and time, and the few a new message replies to), then, for
+# those alone, the resolving message's chat by its primary key: filtered the other way round,
+# the planner looked up the resolving message of every resolved loop the chats ever had.
+_LOOPS_TO_READ_AGAIN_SQL = """
+    WITH near AS MATERIALIZED (
+        SELECT loop.* FROM memory_loop loop
+        WHERE loop.user_id = %(user)s AND loop.chat_id = ANY(%(chats)s)
+          AND loop.opened_at < %(since)s AND loop.status <> %(closed_by_user)s
+          AND (loop.opened_at >= %(horizon)s OR loop.opened_by_id IN (
+                SELECT m.reply_to_id FROM conversations_message m
+                WHERE m.user_id = %(user)s AND m.chat_id = ANY(%(chats)s)
+                  AND m.sent_at >= %(since)s AND m.reply_to_id IS NOT NULL))
+    )
+    SELECT near.* FROM near
+    WHERE near.status = %(open)s OR near.closed_at >= %(since)s OR near.resolved_by_id IS NULL
+       OR near.chat_id <> (
+            SELECT r.chat_id FROM conversations_message r WHERE r.id = near.resolved_by_id)
+"""
+
+
 def _loops_to_read_again(*, user: User, chat_ids: Sequence[int], since: datetime) -> list[Loop]:
     """The chats' loops opened before ``since`` whose state a message from ``since`` on can
     change: still open, resolved from ``since`` on, or closed by a message of another chat (a
     message of their own chat may now resolve them first). A loop opened more than
     ``LOOP_ANSWER_HORIZON`` before ``since`` only when a message from ``since`` on replies to
     its opening message: nothing else can answer it any more."""
-    replied_now = Message.objects.filter(
-        user=user,
-        chat_id__in=list(chat_ids),
-        sent_at__gte=since,
-        reply_to_id=OuterRef("opened_by_id"),
-    )
+    if not chat_ids:
+        return []
     return list(
-        Loop.objects.filter(user=user, chat_id__in=list(chat_ids), opened_at__lt=since)
-        .exclude(status=LoopStatus.CLOSED_BY_USER)
-        .filter(
-            Q(status=LoopStatus.OPEN)
-            | Q(closed_at__gte=since)
-            # The resolving message's chat read by its primary key for each loop: a join
-            # (or an anti-join) to messages would read them all.
-            | Q(resolved_by_id__isnull=True)
-            | ~Q(
-                chat_id=Subquery(
-                    Message.objects.filter(pk=OuterRef("resolved_by_id")).values("chat_id")[:1]
-                )
-            )
+        Loop.objects.raw(
+            _LOOPS_TO_READ_AGAIN_SQL,
+            {
+                "user": user.pk,
+                "chats": list(chat_ids),
+                "since": since,
+                "horizon": since - LOOP_ANSWER_HORIZON,
+                "open": LoopStatus.OPEN,
+                "closed_by_user": LoopStatus.CLOSED_BY_USER,
+            },
         )
-        .filter(Q(opened_at__gte=since - LOOP_ANSWER_HORIZON) | Exists(replied_now))
     )
 
 
@@ -1062,23 +1074,29 @@ _PREVIOUS_MESSAGES_SQL = """
     WHERE opener.id = ANY(%s) AND opener.user_id = %s
 """
 
-_USER_WROTE_BEFORE_SQL = """
-    SELECT chat.id FROM unnest(%s::bigint[]) AS chat(id)
-    WHERE EXISTS (
-        SELECT 1 FROM conversations_message m
-        WHERE m.chat_id = chat.id AND m.user_id = %s AND m.deleted_at IS NULL
-          AND m.is_from_self AND m.sent_at < %s
+# Each chat's first live message of the user through the (chat, time) index: an EXISTS
+# with the time bound was planned as a scan of all the user's messages.
+_USER_FIRST_WROTE_SQL = """
+    SELECT chat.id, (
+        SELECT m.sent_at FROM conversations_message m
+        WHERE m.chat_id = chat.id AND m.user_id = %(user)s AND m.deleted_at IS NULL
+          AND m.is_from_self
+        ORDER BY m.chat_id, m.sent_at, m.id LIMIT 1
     )
+    FROM unnest(%(chats)s::bigint[]) AS chat(id)
 """
 
 
-def _chats_user_wrote_in_before(
+def _chats_user_wrote_in(
     *, user: User, chat_ids: Sequence[int], since: datetime
-) -> set[int]:
-    """Which of the chats hold a live message of the user sent before ``since``."""
+) -> tuple[set[int], set[int]]:
+    """Which of the chats hold a live message of the user sent before ``since``, and which
+    hold one sent from ``since`` on but none before."""
     with connection.cursor() as cursor:
-        cursor.execute(_USER_WROTE_BEFORE_SQL, [list(chat_ids), user.pk, since])
-        return {row[0] for row in cursor.fetchall()}
+        cursor.execute(_USER_FIRST_WROTE_SQL, {"user": user.pk, "chats": list(chat_ids)})
+        rows = cursor.fetchall()
+    before = {pk for pk, first in rows if first is not None and first < since}
+    return before, {pk for pk, first in rows if first is not None and first >= since}
 
 
 def _chat_messages_of(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[int, _ChatMessage]]:
@@ -1151,7 +1169,7 @@ def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int
     wanted = set(chat_ids) | set(cross_closed.values_list("chat_id", flat=True))
     chats = list(Chat.objects.filter(user=user, pk__in=wanted).order_by("pk"))
     context = _loop_context(user=user, chats=chats)
-    wrote_before = _chats_user_wrote_in_before(
+    wrote_before, wrote_since = _chats_user_wrote_in(
         user=user, chat_ids=[chat.pk for chat in chats], since=since
     )
     again = _loops_to_read_again(user=user, chat_ids=sorted(wrote_before), since=since)
@@ -1168,6 +1186,12 @@ def loops_update(*, user: User, chat_ids: Iterable[int], since: datetime) -> int
     stores: list[tuple[Chat, list[_LoopFound], set[int] | None]] = []
     whole: list[Chat] = []
     for chat in chats:
+        if chat.pk not in wrote_before and chat.pk not in wrote_since:
+            # The user never wrote here: no message of theirs opens a loop and no question
+            # is owed an answer (``_loops_in_chat``), so the chat has no loops to read.
+            stores.append((chat, [], None))
+            whole.append(chat)
+            continue
         if chat.pk not in wrote_before:
             messages = _chat_messages(user=user, chat=chat)
             found = _chat_loops_derive(user=user, chat=chat, context=context, messages=messages)

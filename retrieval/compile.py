@@ -240,9 +240,29 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     _pattern(
         Intent.CATCH_UP,
         "anything_to_deal_with",
-        # "Anything important I missed?", "anything from Ana I need to deal with?"
-        r"^\W*(?:is\s+there\s+)?anything\s+(?:[\w']+\s+){0,4}?(?:i\s+)?(?:missed|miss"
-        r"|need\s+to\s+(?:deal\s+with|handle|know\s+about|look\s+at|answer|do))\b",
+        # "Anything important I missed?", "anything from Ana I need to deal with?", "anything
+        # from Bo I should take care of?", "is there something I have to handle?"
+        r"^\W*(?:is\s+there\s+)?(?:anything|something)\s+(?:[\w']+\s+){0,4}?(?:i\s+)?"
+        r"(?:missed|miss|(?:(?:need|have|ought)\s+to|should|must|gotta|got\s+to)\s+"
+        r"(?:deal\s+with|handle|take\s+care\s+of|sort\s+out|know\s+about|look\s+at|answer"
+        r"|reply\s+to|respond\s+to|follow\s+up\s+on|do))\b"
+        # "Did I miss anything important?", "have I missed much this week?"
+        r"|^\W*(?:so\s+)?(?:did|have)\s+i\s+(?:[\w']+\s+)?miss(?:ed)?\s+(?:anything|something"
+        r"|much)\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
+        "anything_from_lately",
+        # "Anything from Dr Lee this week?", "has Bo said anything lately?", "did the school
+        # send anything today?": what one sender wrote in a recent stretch (without the
+        # stretch, "has Bo said anything about the rent" asks about a topic).
+        r"^\W*(?:is\s+there\s+|was\s+there\s+|got\s+)?(?:anything|something)\s+(?:new\s+)?"
+        r"from\s+(?:[\w'.-]+\s+){1,3}?"
+        rf"(?:{_RECENCY}|this\s+(?:afternoon|evening)|since)\b"
+        r"|^\W*(?:so\s+)?(?:has|have|did)\s+(?!i\b|we\b|you\b)(?:[\w'.-]+\s+){1,3}?"
+        r"(?:said|say|sent|send|posted|post|written|wrote|write|messaged|texted|shared)\s+"
+        r"(?:me\s+|us\s+)?(?:anything|something)\s+(?:new\s+)?"
+        rf"(?:{_RECENCY}|this\s+(?:afternoon|evening)|since)\b",
     ),
     _pattern(
         Intent.CATCH_UP,
@@ -277,7 +297,29 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"(?:in|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,3}?"
         r"(?:chat|chats|channel|channels|group|groups|thread|server)\b"
         # "... about the rent" asks about a topic, not what came.
+        r"(?!.*\b(?:about|regarding|on\s+the\s+subject)\b)"
+        # "What's gone up in the band chat?", "anything posted in the hiking group?", "anything
+        # come in on the work channel?": other verbs of arriving, and "anything" as subject.
+        r"|\b(?:what(?:'s|s|\s+has|\s+have)?|(?:has\s+|is\s+)?(?:anything|something))\s+"
+        r"(?:(?:been|new|else)\s+)?(?:posted|gone\s+up|went\s+up|come\s+in|came\s+in|come\s+up"
+        r"|dropped|shared|sent|happened|happening|going\s+on)\s+(?:in|on|to)\s+"
+        r"(?:the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,3}?"
+        r"(?:chat|chats|channel|channels|group|groups|thread|server)\b"
         r"(?!.*\b(?:about|regarding|on\s+the\s+subject)\b)",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
+        "rundown_of_chat",
+        # "Give me a rundown of the family group", "a quick summary of the team channel",
+        # "summarise the book club chat", "the gist of the work thread this week": what came in
+        # a chat or a recent stretch, not a topic.
+        r"\b(?:rundown|run-down|roundup|round-up|digest|overview|highlights|gist|tl;?dr|summary"
+        r"|summari[sz]e|sum\s+up|resumen|resume|resumo|zusammenfassung)\b\s+(?:of\s+|on\s+"
+        r"|from\s+|for\s+|de\s+|do\s+|da\s+|del\s+|des\s+)?(?:what(?:'s)?\s+(?:happened|been"
+        r"\s+happening|went\s+on)\s+in\s+)?(?:the\s+|my\s+|our\s+|la\s+|le\s+|el\s+|o\s+|a\s+)?"
+        r"(?:[\w'-]+\s+){0,3}?(?:chat|chats|channel|channels|group|groups|thread|server|grupo"
+        r"|groupe|gruppe|canal|conversa|conversacion|conversation)\b"
+        r"(?!.*\b(?:about|regarding|sobre|sur|uber)\b)",
     ),
     _pattern(Intent.UNRESOLVED, "unresolved", r"\bunresolved\b|\bloose\s+ends\b"),
     _pattern(
@@ -671,8 +713,16 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         Intent.PLAN_RECALL,
         "when_is_event",
         r"\b(?:when|where|what\s+time)(?:'s|\s+(?:is|was|are|were|did|do|does|will))\s+"
-        # "When's the barbecue thing?": a "thing" asked the time of is an event.
-        rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS}|thing)\b",
+        # "When's the barbecue thing?": a "thing" asked the time of is an event; so is a
+        # weekend or a deadline ("when is the lake weekend?", "when's the grant deadline?").
+        rf"(?:[\w']+\s+){{0,3}}?(?:{_EVENT_NOUNS}|thing|weekend|deadline)\b"
+        # "What are the dates of the lake weekend?", "what's the time for the recital?"
+        r"|\bwhat(?:'s|\s+(?:is|are|were|was))\s+the\s+(?:dates?|days?|times?)\s+(?:of|for)\b"
+        # "Which flight am I on now?", "what train are we on?": the booking the user holds.
+        rf"|\b(?:which|what)\s+(?:flight|train|bus|ferry|shift|table|slot)\s+"
+        r"(?:am\s+i|are\s+we|is\s+\w+)\s+(?:\w+\s+)?(?:on|in|taking|catching|booked)\b"
+        # "grant deadline?", "the essay's due date?": a deadline asked as a fragment.
+        r"|^[^?]{0,40}\b(?:deadline|due\s+date)\s*\?*\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -689,8 +739,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|for\s+(?:this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD}|the\s+\d{{1,2}}(?:st|nd|rd|th)))\b"
         # "Is Ana still landing Friday night?", "is Ben still lending the van on Sunday?": a
         # plan of someone's still going ahead on a day or as an event.
-        r"|\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"
-        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
+        # "Now that the move is on Sunday, is Bo still lending the van?": the day said first.
+        rf"|^(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b).*"
+        r"\b(?:is|are)\s+(?:[\w']+\s+){0,3}?still\s+\w+ing\b"
+        # "the launch is still the 6th?", "Ana's move still saturday right?", "dinner still
+        # for friday?": a day or a date said right after "still", the verb left out.
+        r"|\bstill\s+(?:on\s+)?(?:for\s+|at\s+)?(?:this\s+|next\s+|the\s+)?"
+        rf"(?:{_PLAN_DAYS}|\d{{1,2}}(?:st|nd|rd|th))\b"
         # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
         # "Am I working the weekend of the 17th?", "am I climbing with Bo this week?"
         r"|\bam\s+i\s+(?:still\s+)?\w+ing\b"
@@ -721,7 +776,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|table|tickets?)\b)"
         r"|\bdid\s+(?:we|they|you)\s+(?:ever\s+)?(?:decide|agree|settle)\b"
         rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS})\b)"
-        r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,6}?(?:cancell?ed|rescheduled|postponed"
+        # "Have we settled on a date for the reunion?", "did they pick a day yet?", "has Bo
+        # fixed the time?": whether a date was agreed.
+        r"|\b(?:did|have|has)\s+(?:we|they|you|[\w'-]+)\s+(?:ever\s+|already\s+|finally\s+"
+        r"|actually\s+)?(?:decided?|agreed?|settled?|pick(?:ed)?|chosen|chose|choose|fixed|fix|set"
+        r"|landed|land|locked\s+in|lock\s+in)\s+(?:on\s+|in\s+)?(?:a|the|any)\s+"
+        r"(?:new\s+)?(?:date|day|time|venue|place)s?\b"
+        r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,8}?(?:cancell?ed|rescheduled|postponed"
         r"|called\s+off|confirmed|booked|moved)\b",
     ),
     _pattern(
@@ -736,7 +797,22 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\bwhen(?:'s|\s+(?:is|are|am|does|do|will|should|'s))\s+(?:[\w']+\s+){0,4}?"
         r"(?:coming|come|arriving|arrive|landing|land|getting\s+in|get\s+in|leaving|leave"
         r"|starting|start|due|picking|picked|dropping|happening|showing\s+up|flying|fly"
-        r"|visiting|moving|heading|returning)\b"
+        r"|visiting|moving|heading|returning|get\s+(?:here|there|back)|be\s+(?:here|there|back)"
+        r"|getting\s+(?:here|there|back)|(?:have|has|need|needs)\s+to\s+be\s+(?:in|done|ready"
+        r"|submitted|sent|handed\s+in|finished)|supposed\s+to\s+be)\b"
+        # "Ana lands tonight at what time?", "dinner friday, what time?", "the pickup is on
+        # which day?": the time or the day asked at the end, after what it is of.
+        r"|\b(?:at\s+)?what\s+time(?:\s+(?:again|exactly))?(?:\s+and\s+where)?\W*$"
+        r"|\bwhere\s+and\s+(?:at\s+)?what\s+time\W*$"
+        # "Is padel happening tonight?", "squash on tomorrow?": whether it goes ahead then.
+        r"|\b(?:is|are)\s+(?:[\w']+\s+){1,3}?(?:happening|going\s+ahead)\s+(?:on\s+)?"
+        rf"(?:this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD}|today)\b"
+        r"|^\W*(?:the\s+|our\s+|my\s+)?(?:[\w'-]+\s+){1,3}?on\s+(?:tonight|today|tomorrow)\W*$"
+        r"|\b(?:on\s+)?(?:what|which)\s+(?:day|date)(?:\s+(?:again|exactly))?\W*$"
+        # "Where's Friday's dinner?", "what time is tomorrow's call?", "when is Sunday's
+        # thing?": a day's possessive names an event.
+        rf"|\b(?:when|where|what\s+time)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+)?"
+        rf"(?:{_PLAN_DAYS}|tonight)'s?\s"
         # "When is Ana's move now?", "when's the deadline?": a short question for the time of
         # one thing.
         r"|^\W*when(?:'s|\s+(?:is|are))\s+(?:[\w']+\s+){0,3}?[\w']+"
@@ -756,6 +832,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "whats_on",
         # "What have I got on this weekend?", "what am I doing tomorrow?", "any plans tonight?"
         r"\bwhat\s+(?:have|'ve|do)\s+(?:i|we)\s+(?:got|have)\s+on\b"
+        # "What's on for me this weekend?", "anything planned for tomorrow?", "what have we got
+        # lined up next week?", "is anything booked for Saturday?"
+        rf"|\bwhat(?:'s|\s+is)\s+on\s+for\s+(?:me|us)\b"
+        r"|\b(?:what(?:'s|\s+is)?|anything|something)\s+(?:[\w']+\s+){0,3}?(?:planned|lined\s+up"
+        r"|scheduled|booked|on\s+the\s+calendar|in\s+the\s+diary|coming\s+up)\s+(?:for\s+)?"
+        r"(?:me\s+|us\s+)?(?:for\s+)?(?:the\s+)?"
+        rf"(?:this|next|{_PLAN_DAYS_AHEAD}|week|weekend)\b"
         rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
         rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"

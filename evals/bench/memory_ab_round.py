@@ -5,7 +5,9 @@ version), ``LABEL`` names the version. Each batch is ingested in a transaction t
 back; the ingest (its hooks included) and the memory job after it are timed, then
 ``people_ranking`` with the filters questions use, 10 times each. Prints one ``ABJSON`` line;
 ``evals/bench/memory_ab.sh`` alternates versions and pools the lines
-(``python -m evals.bench.memory_ab_pool``)."""
+(``python -m evals.bench.memory_ab_pool``). With ``BACKLOG_DAYS`` the job also has, inside the
+rolled-back transaction, every chat pending from that many days before ``NOW`` (a late
+catch-up: what a job left pending by the demo load redid at every batch)."""
 
 import json
 import os
@@ -16,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from conversations.models import Chat
 from conversations.services import messages_ingest
 from evals.bench import memory_scale
 from fixtures.demo_corpus import build_demo_corpus
@@ -25,6 +28,7 @@ from retrieval.types import RankingKind
 NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)
 FIRST_DAY = (NOW - timedelta(days=90)).date()
 first_run, runs = int(os.environ["FIRST_RUN"]), int(os.environ["RUNS"])
+backlog_days = int(os.environ.get("BACKLOG_DAYS", "0"))
 user = memory_scale.scale_user_ensure(messages=int(os.environ.get("MESSAGES", "100000")), now=NOW)
 corpus = build_demo_corpus(now=NOW, seed=7)
 memory_scale.steady_job_ensure(user=user, today=timezone.now().date())
@@ -32,6 +36,13 @@ samples: dict[str, list[float]] = {"ingest": [], "job": []}
 for run in range(first_run, first_run + runs):
     chats, batch = memory_scale.next_batch(corpus=corpus, run=run)
     with transaction.atomic():
+        if backlog_days:
+            jobs.memory_job_mark_dirty(
+                user_id=user.pk,
+                chat_ids=set(Chat.objects.filter(user=user).values_list("pk", flat=True)),
+                since=NOW - timedelta(days=backlog_days),
+                facts=True,
+            )
         started = time.perf_counter()
         messages_ingest(user=user, chats=chats, messages=batch)
         samples["ingest"].append((time.perf_counter() - started) * 1000)

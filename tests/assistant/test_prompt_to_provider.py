@@ -11,8 +11,8 @@ import pytest
 
 from claire.accounts.consent import remote_consent_set
 from claire.ai.config import ai_config_reset
-from tests.ai.conftest import fake_model, fake_openai, fake_openai_server  # noqa: F401
 from tests.assistant.conftest import ask
+from tests.claire.ai.conftest import fake_model, fake_openai, fake_openai_server  # noqa: F401
 from tests.factories import (
     AssistantTurnFactory,
     MessageFactory,

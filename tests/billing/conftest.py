@@ -11,7 +11,7 @@ from billing.types import CostPlan
 
 # The AI runtime's fixtures (configuration, the fake OpenAI-compatible server) for the
 # metered-path tests.
-from tests.ai.conftest import configure_ai, fake_openai, fake_openai_server  # noqa: F401
+from tests.claire.ai.conftest import configure_ai, fake_openai, fake_openai_server  # noqa: F401
 from tests.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
 
 NOW = dt.datetime(2026, 3, 15, 12, 0, tzinfo=dt.UTC)

@@ -10,7 +10,7 @@ from billing.models import ReservationState
 from billing.types import UsageTelemetry
 from claire.accounts.consent import data_policy_for_user, remote_consent_set
 from claire.ai.types import ChatMessage, DataPolicy, GenerationRequest, Usage
-from tests.ai.conftest import fake_model
+from tests.claire.ai.conftest import fake_model
 from tests.factories import AiPolicyFactory, PriceBookEntryFactory, PriceBookFactory
 from tests.factories.ai import verified_record_for
 

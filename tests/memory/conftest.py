@@ -10,7 +10,7 @@ from fixtures.demo_corpus import DemoCorpus, build_demo_corpus
 
 # The AI runtime's fixtures (configuration, the fake OpenAI-compatible server) for the
 # ``extract`` model tests.
-from tests.ai.conftest import configure_ai, fake_openai, fake_openai_server  # noqa: F401
+from tests.claire.ai.conftest import configure_ai, fake_openai, fake_openai_server  # noqa: F401
 
 DEMO_NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)
 

@@ -108,3 +108,41 @@ def test_a_message_within_the_horizon_still_answers(user):
     ingest(user, chat, say("later", later, "here, sorry for the wait"))
     services.loops_update(user=user, chat_ids=[_question_loop(user).chat_id], since=later)
     assert _question_loop(user).status == LoopStatus.RESOLVED
+
+
+def _loops(user):
+    return sorted(
+        Loop.objects.filter(user=user).values_list(
+            "opened_by_id", "kind", "status", "resolved_by_id"
+        )
+    )
+
+
+def test_a_chat_the_user_never_wrote_in_is_not_read_until_they_do(user):
+    chat = chat_of("dm-quillon", "Quillon")
+    ingest(
+        user,
+        chat,
+        say("q1", START, "could you send me your postal address?", sender="Quillon"),
+        say("q2", START + timedelta(hours=1), "are you free on friday?", sender="Quillon"),
+    )
+    chat_id = user.chats.get().pk
+    later = START + timedelta(days=1)
+    ingest(user, chat, say("q3", later, "can you call me back tonight?", sender="Quillon"))
+    # Nobody owes a reply where the user never wrote: nothing of the chat is read.
+    assert services.loops_update(user=user, chat_ids=[chat_id], since=later) == 0
+    assert _loops(user) == []
+
+    # The user's first message there: the questions before it are asked of them.
+    first = START + timedelta(days=2)
+    ingest(user, chat, say("me", first, "hi! who is this, sorry?"))
+    services.loops_update(user=user, chat_ids=[chat_id], since=first)
+    incremental = _loops(user)
+    assert {kind for _, kind, _, _ in incremental} == {LoopKind.QUESTION_TO_USER}
+    services.loops_refresh(user=user, chat_ids=[chat_id])
+    assert _loops(user) == incremental
+
+    # Their only message there deleted: the chat owes nothing again.
+    ingest(user, chat, say("me", first, "", is_deleted=True))
+    assert services.loops_update(user=user, chat_ids=[chat_id], since=first) == 0
+    assert _loops(user) == []

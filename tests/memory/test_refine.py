@@ -17,7 +17,7 @@ from memory import services
 from memory.models import FactOrigin, FactRefinement, PersonFact, RefinedFactClaim
 from memory.refine import facts_refine
 from memory.selectors import person_facts_for_user
-from tests.ai.conftest import fake_model
+from tests.claire.ai.conftest import fake_model
 from tests.factories import AiPolicyFactory, PriceBookEntryFactory
 from tests.factories.ai import verified_record_for
 from tests.memory.helpers import chat_of, ingest, message_row, say

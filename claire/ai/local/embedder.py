@@ -215,7 +215,7 @@ def _export_onnx(target: Path) -> None:
     partial = _partial_path(target)
     dynamic = {0: "batch", 1: "sequence"}
     # The exporter's tracer warns about shape checks it freezes; the graph is verified against
-    # the torch model instead (tests/ai/test_local_embedder.py, bench_embeddings).
+    # the torch model instead (tests/claire/ai/test_local_embedder.py, bench_embeddings).
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(

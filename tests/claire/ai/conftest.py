@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 
 from claire.ai.generate import generate
 from claire.ai.types import DataPolicy, GenerationEvent, GenerationRequest
-from tests.ai.fake_openai_server import FakeOpenAIServer
+from tests.claire.ai.fake_openai_server import FakeOpenAIServer
 
 FAKE_KEY_ENV = "CLAIRE_TEST_FAKE_OPENAI_KEY"
 FAKE_KEY = "sk-test-fake-server-key-0123456789"

@@ -7,7 +7,7 @@ import pytest
 from claire.ai.config import ai_config
 from claire.ai.profiles import candidate_decisions, eligible_candidates
 from claire.ai.types import DataPolicy
-from tests.ai.conftest import FAKE_KEY_ENV, fake_model
+from tests.claire.ai.conftest import FAKE_KEY_ENV, fake_model
 from tests.factories.ai import verified_record_for
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from claire.ai.local.mock import HashEmbedder
 from claire.ai.tokens import count_tokens
 from claire.ai.types import DataPolicy, EmbeddingFailure, ErrorCode, Usage
 from claire.backoff import backoff_delay
-from tests.ai.conftest import fake_model
-from tests.ai.fake_openai_server import EMBEDDING_DIMENSIONS, fake_vector
+from tests.claire.ai.conftest import fake_model
+from tests.claire.ai.fake_openai_server import EMBEDDING_DIMENSIONS, fake_vector
 from tests.factories.ai import verified_record_for
 
 pytestmark = pytest.mark.django_db

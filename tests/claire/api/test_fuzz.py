@@ -1,13 +1,12 @@
 """Schema-driven fuzzing of every operation against the real application.
 
 Two passes per operation, both read from the published schema: a catalogue pass that sends
-every hostile value of ``tests.api.strategies`` to every parameter (and every malformed body),
-and a Hypothesis pass of bodies that follow the schema, hostile variants of them and bad
+every hostile value of ``tests.claire.api.strategies`` to every parameter (and every malformed
+body), and a Hypothesis pass of bodies that follow the schema, hostile variants of them and bad
 query and path values. For every case: no 5xx; every 4xx has the documented error shape, a
 status the operation documents and a documented code; a rejected request changes no row (every
 product table counted before and after). The run is bounded and derandomised
-(``EXAMPLES_PER_OPERATION``), and prints how many cases each operation ran.
-"""
+(``EXAMPLES_PER_OPERATION``), and prints how many cases each operation ran. """
 
 from __future__ import annotations
 
@@ -25,15 +24,15 @@ from psycopg import sql
 
 from assistant.api.schema import ANSWER_FAILURE_CODES
 from claire.api.errors import API_ERROR_CODES
-from tests.api.routes import ASSISTANT_MESSAGES_PATH
-from tests.api.strategies import (
+from tests.claire.api.routes import ASSISTANT_MESSAGES_PATH
+from tests.claire.api.strategies import (
     BAD_CURSORS,
     BAD_NUMBERS,
     MALFORMED_BODIES,
     query_values,
     request_bodies,
 )
-from tests.api.world import A_ID_BASE, Reply, asgi_call, user_models, world_build
+from tests.claire.api.world import A_ID_BASE, Reply, asgi_call, user_models, world_build
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

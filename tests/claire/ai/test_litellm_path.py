@@ -22,8 +22,8 @@ from claire.ai.types import (
     Usage,
     UsageEvent,
 )
-from tests.ai.conftest import FAKE_KEY, fake_model, run_generation
-from tests.ai.fake_openai_server import CHAT_DELTAS
+from tests.claire.ai.conftest import FAKE_KEY, fake_model, run_generation
+from tests.claire.ai.fake_openai_server import CHAT_DELTAS
 from tests.factories.ai import verified_record_for
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from claire.ai.types import (
     GenerationRequest,
     TextDelta,
 )
-from tests.ai.conftest import run_generation
+from tests.claire.ai.conftest import run_generation
 
 UTC = dt.UTC
 EVIDENCE = (

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PROVIDER_PACKAGES = {"litellm", "openai", "anthropic"}
 SKIPPED_DIRECTORIES = {".venv", ".data", "node_modules", ".git", ".mypy_cache", ".ruff_cache"}
 LITELLM_MODULE = ROOT / "claire" / "ai" / "providers" / "litellm_provider.py"

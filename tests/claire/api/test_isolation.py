@@ -20,8 +20,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.api.routes import ASSISTANT_MESSAGES_PATH, Route, api_routes
-from tests.api.world import (
+from tests.claire.api.routes import ASSISTANT_MESSAGES_PATH, Route, api_routes
+from tests.claire.api.world import (
     A_ID_BASE,
     B_ID_BASE,
     KINDS,
@@ -218,7 +218,7 @@ def _url(route: Route, owner: World | None) -> str:
         if parameter not in PARAMETER_OBJECTS:
             pytest.fail(
                 f"{route.path}: no object factory for the path parameter {parameter!r}; "
-                "add the kind to tests/api/world.py and PARAMETER_OBJECTS"
+                "add the kind to tests/claire/api/world.py and PARAMETER_OBJECTS"
             )
         values[parameter] = _ref_of(owner)(PARAMETER_OBJECTS[parameter])
     return route.url(**values)

@@ -12,9 +12,9 @@ from django.urls import reverse
 from openapi_spec_validator import validate
 
 from claire.api.errors import API_ERROR_CODES
-from tests.api.routes import ASSISTANT_MESSAGES_PATH, api_routes
+from tests.claire.api.routes import ASSISTANT_MESSAGES_PATH, api_routes
 
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 PRODUCT_PACKAGES = ("assistant", "billing", "claire", "conversations", "indexing", "retrieval")
 
 

@@ -13,8 +13,8 @@ from claire.ai.config import model_config
 from claire.ai.models import ModelCapabilityRecord
 from claire.ai.profiles import eligible_candidates
 from claire.ai.types import DataPolicy
-from tests.ai.conftest import FAKE_KEY_ENV, fake_model
-from tests.ai.fake_openai_server import EMBEDDING_DIMENSIONS
+from tests.claire.ai.conftest import FAKE_KEY_ENV, fake_model
+from tests.claire.ai.fake_openai_server import EMBEDDING_DIMENSIONS
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from claire.ai.types import (
     Usage,
     UsageEvent,
 )
-from tests.ai.conftest import run_generation
+from tests.claire.ai.conftest import run_generation
 
 pytestmark = pytest.mark.django_db
 

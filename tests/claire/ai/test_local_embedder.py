@@ -90,7 +90,7 @@ def test_onnx_backend_agrees_with_torch(settings, tmp_path):
 
 @pytest.mark.slow
 def test_exported_onnx_model_loads_without_importing_torch(tmp_path):
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     env = {
         "DJANGO_SETTINGS_MODULE": "claire.settings.dev",
         "CLAIRE_DATA_DIR": str(tmp_path),
