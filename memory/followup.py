@@ -37,6 +37,7 @@ from memory.models import Loop, LoopKind, LoopStatus
 from memory.recipient import Mention, not_automated, recipient_of
 from retrieval.answerability import topic_terms
 from retrieval.lexicon import STOP_WORDS, fold_text, word_set
+from retrieval.shorthand import texting_words
 from retrieval.types import CompiledQuery, ScopeMode
 
 # How far back the thread, news and promises are read.
@@ -115,8 +116,10 @@ def _readable(*, user: User, compiled: CompiledQuery, now: datetime) -> QuerySet
 
 
 def _terms(text: str) -> set[str]:
+    # A texting form is its word ("recs" and "recommendations" are one topic word).
+    spelled = texting_words()
     return {
-        word
+        spelled.get(word, word)
         for word in (fold_text(match) for match in _WORD.findall(text or ""))
         if word not in STOP_WORDS and word not in CALENDAR_WORDS
     }

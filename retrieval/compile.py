@@ -345,7 +345,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "waiting_on_me",
         r"\bwaiting\s+(?:on|for)\s+(?:me|my\s+(?:reply|answer|response))\b"
         r"|\bwaiting\s+(?:on|for)\s+(?:a\s+|an\s+)?(?:reply|answer|response)\s+from\s+me\b"
-        r"|\bwho\s+am\s+i\s+waiting\s+(?:on|for)\b",
+        r"|\bwho\s+am\s+i\s+waiting\s+(?:on|for)\b"
+        # "who am I leaving on read?", "who have I ghosted?", "who did I leave hanging?"
+        r"|\bwho\s+(?:am|have|did|do)\s+i\s+(?:[\w']+\s+)?(?:leave|leaving|left)\s+(?:on\s+read"
+        r"|on\s+seen|hanging|unanswered)\b|\bwho\s+(?:am|have|did)\s+i\s+(?:been\s+)?ghost(?:ed|ing)?\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -360,7 +363,16 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\b(?:do|did)\s+i\s+(?:still\s+)?owe\s+(?:[\w']+\s+){0,3}?(?:anything|something"
         r"|money)\b"
         # "anything I still owe Ana before the trip?"
-        r"|\b(?:anything|something)\s+(?:else\s+)?i\s+(?:still\s+)?owe\b",
+        r"|\b(?:anything|something)\s+(?:else\s+)?i\s+(?:still\s+)?owe\b"
+        # "who am I owing money to?", "who do I still owe?", "am I in debt to anyone?"
+        r"|\bwho\s+(?:am|do|did)\s+i\s+(?:still\s+)?ow(?:e|ing)\b"
+        r"|\b(?:am|do)\s+i\s+(?:still\s+)?(?:owe|owing|in\s+debt\s+to)\s+(?:anyone|anybody"
+        r"|people|someone|somebody)\b"
+        # "¿a quién le debo dinero?", "pra quem eu devo dinheiro?", "à qui je dois de
+        # l'argent ?", "wem schulde ich noch Geld?" ("debo"/"devo"/"dois" alone is "must").
+        r"|\b(?:a|pra|para)\s+(?:quien|quem|qui|chi)\s+(?:le\s+|eu\s+|je\s+|est-ce\s+que\s+je\s+)?"
+        r"(?:debo|devo|dois)\b(?=.*\b(?:dinero|plata|dinheiro|grana|argent|soldi)\b)"
+        r"|\bwem\s+schulde\s+ich\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -397,7 +409,12 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         "still_open",
         # "What's still open with Noor?", "anything open with Sam?", "what's left to do?"
         r"\b(?:what(?:'s|\s+is|\s+are)|anything|is\s+(?:there\s+)?anything)\s+(?:still\s+)?"
-        r"(?:open|left\s+open|unfinished|left\s+to\s+do|hanging)\b",
+        r"(?:open|left\s+open|unfinished|left\s+to\s+do|hanging)\b"
+        # "which things are still left hanging?", "what's up in the air?", "what have I
+        # not closed out yet?"
+        r"|\b(?:what|which|anything)\b(?:'s)?(?:\s+[\w']+){0,3}?\s+(?:still\s+)?(?:left\s+)?"
+        r"(?:hanging|dangling|up\s+in\s+the\s+air|undone|unsettled|not\s+(?:yet\s+)?"
+        r"(?:closed|wrapped|sorted|settled|dealt\s+with))\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -424,7 +441,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # to the user's request, yes or no from whether it came.
         r"^\W*(?:so\s+)?(?:did|has|have)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
         r"(?:ever\s+|already\s+|actually\s+|finally\s+|yet\s+)*(?:say|said|tell\s+me|told\s+me"
-        r"|let\s+me\s+know|confirm|confirmed)\s+(?:if|whether)\b",
+        r"|let\s+me\s+know|confirm|confirmed)\s+(?:yet\s+|already\s+|back\s+)?(?:if|whether)\b",
     ),
     _pattern(
         Intent.UNRESOLVED,
@@ -1960,7 +1977,9 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
             city_span = span
 
     draft = CompiledQuery(
-        question=question,
+        # The canonical form (``retrieval.question_forms``): memory and the answerer read the
+        # question the intent rules read ("Bo's still coming, right?" -> "is Bo still coming?").
+        question=text,
         intent=intent,
         scope=scope,
         route=Route.HYBRID,

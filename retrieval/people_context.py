@@ -91,7 +91,13 @@ def describing_words(folded: str, start: int, end: int) -> list[tuple[str, int, 
         word = before.group(1).removesuffix("'s")
         ahead = _BEFORE.search(folded[: before.start(1)])
         # "did I pay Rosa", "can you ask Rosa": a verb, not a word about Rosa.
-        is_verb = word in _VERBS or (ahead is not None and ahead.group(1) in _SUBJECTS)
+        is_verb = word in _VERBS or (
+            ahead is not None
+            and ahead.group(1) in _SUBJECTS
+            # "back to climbing Rosa", "lent it to tennis Rosa": after "to", a word in -ing
+            # or a noun describes her; "to pay Rosa" is a verb.
+            and not (ahead.group(1) == "to" and word.endswith("ing"))
+        )
         if (
             word not in STOP_WORDS
             and len(word) >= 3

@@ -386,6 +386,114 @@ def _platform_ranking(text: str) -> str:
     )
 
 
+# Loop questions in other words, put in the form the loop rules of ``retrieval.compile``
+# read. Each rule names the only words it may drop (the verb it says in other words):
+# - the person's receipt of the user's deed: "did Bo get the photos from me?", "has Bo
+#   received the form from me?" -> "did I send Bo the photos?";
+# - telling in other words: "did I let Bo know about the swap?", "have I given Bo a heads-up
+#   about it?", "did I fill Bo in on the move?" -> "did I tell Bo about …?";
+# - a thing arriving: "did the counts ever come through?", "has my parcel arrived yet?",
+#   "did the refund show up?" -> "did I ever get the counts?";
+# - "is Bo done with the slides?", "is Bo finished with the report yet?" -> "has Bo
+#   finished the slides?".
+_LEAD = r"(?P<lead>\W*(?:(?:so|and|ok|okay|wait)\s+)*)"
+_ADVERBS = r"(?P<adv>(?:(?:ever|already|actually|finally|really)\s+)*)"
+_SOMEONE = (
+    r"(?P<who>(?!(?:i|we|you|it|that|this|there|they)\b)(?:(?i:the|my)\s+)?[\w'@.-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'-]*)?)"
+)
+_RECEIVED_FROM_ME = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+{_SOMEONE}\s+{_ADVERBS}(?:get|got|gotten|receive|received)\s+"
+    r"(?P<thing>(?!back\b)[^?]+?)\s+from\s+me\b(?P<rest>[^?]*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_LET_KNOW = re.compile(
+    r"^(?P<head>\W*(?:(?:so|and|ok|okay|wait)\s+)*(?P<aux>did|have|had)\s+i\s+"
+    r"(?:(?:ever|already|actually|finally|yet|not|never)\s+)*)"
+    r"(?:let|give|given|gave|fill|filled)\s+(?P<who>[\w'@.-]+(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+"
+    r"(?:know|a\s+heads[\s-]?up|in)\b(?:\s+(?:about|on|re|regarding)\b)?(?P<rest>[^?]*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_ARRIVED = re.compile(
+    rf"^{_LEAD}(?:did|has|have)\s+(?P<thing>(?:the|my|those|these|that|our)\s+(?:[\w'-]+\s+){{0,5}}?"
+    rf"[\w'-]+)\s+{_ADVERBS}(?:come\s+through|came\s+through|arrive|arrived|show\s+up"
+    r"|shown\s+up|showed\s+up|turn\s+up|turned\s+up)\b(?P<rest>[^?]*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_DONE_WITH = re.compile(
+    rf"^{_LEAD}(?:is|are)\s+{_SOMEONE}\s+(?:(?:already|finally|actually|all)\s+)*"
+    r"(?:done|finished|through)\s+with\s+(?P<thing>[^?]+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _received_from_me(text: str) -> str:
+    match = _RECEIVED_FROM_ME.match(text)
+    if match is None:
+        return text
+    verb = "did I {adv}send" if match.group("aux").lower() == "did" else "have I {adv}sent"
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {match.group('who')} "
+        f"{match.group('thing')}{match.group('rest')}?"
+    )
+
+
+def _let_know(text: str) -> str:
+    match = _LET_KNOW.match(text)
+    if match is None:
+        return text
+    verb = "tell" if match.group("aux").lower() == "did" else "told"
+    rest = match.group("rest").strip()
+    about = f" about {rest}" if rest else ""
+    return f"{match.group('head')}{verb} {match.group('who')}{about}?"
+
+
+def _arrived(text: str) -> str:
+    match = _ARRIVED.match(text)
+    if match is None:
+        return text
+    thing = _topic(match.group("thing"))
+    return f"{match.group('lead')}did I {match.group('adv')}get {thing}{match.group('rest')}?"
+
+
+def _done_with(text: str) -> str:
+    match = _DONE_WITH.match(text)
+    if match is None:
+        return text
+    who = match.group("who")
+    aux = "have" if re.match(r"(?i:the|my)\s+\w+s$", who) else "has"
+    return f"{match.group('lead')}{aux} {who} finished {match.group('thing')}?"
+
+
+# Each loop form with the words it may drop: the verb it says in other words.
+_LOOP_RULES: tuple[tuple[Callable[[str], str], frozenset[str]], ...] = (
+    (_received_from_me, frozenset({"get", "got", "gotten", "receive", "received"})),
+    (
+        _let_know,
+        frozenset({"let", "know", "give", "given", "gave", "heads", "heads-up", "fill", "filled"}),
+    ),
+    (
+        _arrived,
+        frozenset({"come", "came", "arrive", "arrived", "showed", "shown", "turn", "turned"}),
+    ),
+    (_done_with, frozenset({"done", "finished"})),
+)
+
+
+def _loop_form(text: str) -> str:
+    """``text`` as the loop rules read it, when one of ``_LOOP_RULES`` applies and drops no
+    word but the ones it says in other words."""
+    before = Counter(_content_words(text))
+    for rule, verbs in _LOOP_RULES:
+        rewritten = rule(text)
+        if rewritten == text:
+            continue
+        kept = Counter(_content_words(rewritten))
+        if all(kept[word] >= count or word in verbs for word, count in before.items()):
+            return rewritten
+    return text
+
+
 _RULES: tuple[Callable[[str], str], ...] = (
     _untagged,
     _fronted,
@@ -444,9 +552,12 @@ def canonical_question(question: str) -> str:
     rewritten = stripped
     for rule in _RULES:
         rewritten = rule(rewritten)
-    if rewritten == stripped:
-        return spelled
     kept = Counter(_content_words(rewritten))
-    if any(kept[word] < count for word, count in Counter(_content_words(stripped)).items()):
-        return spelled
-    return rewritten
+    if rewritten == stripped or any(
+        kept[word] < count for word, count in Counter(_content_words(stripped)).items()
+    ):
+        rewritten = stripped
+    looped = _loop_form(rewritten)
+    if looped != rewritten:
+        return looped
+    return spelled if rewritten == stripped else rewritten

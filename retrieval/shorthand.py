@@ -61,6 +61,7 @@ _TEXTING: tuple[tuple[str, ...], ...] = (
     ("girlfriend", "gf"),
     ("boyfriend", "bf"),
     ("probably", "prob", "prolly"),
+    ("recommendations", "recs", "recos"),
 )
 
 _GROUPS: tuple[tuple[str, ...], ...] = (
