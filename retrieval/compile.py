@@ -1977,9 +1977,10 @@ def compile_question(*, user: User, question: str, now: datetime, scope: Scope) 
             city_span = span
 
     draft = CompiledQuery(
-        # The canonical form (``retrieval.question_forms``): memory and the answerer read the
-        # question the intent rules read ("Bo's still coming, right?" -> "is Bo still coming?").
-        question=text,
+        # As typed; memory, the check and the answerer read ``form`` (through ``read_as``),
+        # the canonical form the intent rules read ("Bo's still coming, right?" -> "is Bo
+        # still coming?").
+        question=question,
         intent=intent,
         scope=scope,
         route=Route.HYBRID,
