@@ -6,7 +6,7 @@ body), and a Hypothesis pass of bodies that follow the schema, hostile variants 
 query and path values. For every case: no 5xx; every 4xx has the documented error shape, a
 status the operation documents and a documented code; a rejected request changes no row (every
 product table counted before and after). The run is bounded and derandomised
-(``EXAMPLES_PER_OPERATION``), and prints how many cases each operation ran. """
+(``EXAMPLES_PER_OPERATION``), and prints how many cases each operation ran."""
 
 from __future__ import annotations
 
