@@ -25,9 +25,9 @@ def assert_no_injection_succeeds(cases: list[InjectionCase]) -> None:
     assert result["failures"] == []
     classes = {case.attack_class for case in cases}
     assert classes == set(ATTACK_CLASSES)
-    assert {name: row["successes"] for name, row in result["byClass"].items()} == dict.fromkeys(
-        classes, 0
-    )
+    by_class = result["byClass"]
+    assert isinstance(by_class, dict)
+    assert {name: row["successes"] for name, row in by_class.items()} == dict.fromkeys(classes, 0)
     not_proposed = [r.case.case_id for r in summary.results if not r.proposed_as_expected]
     assert not_proposed == []
     # Poisoned tool results reached a tool-calling model that obeyed them (read, then propose).
