@@ -520,10 +520,8 @@ QUESTION_VECTOR_WEIGHT = 2.0
 # (``own_voice_text``) in the query vector, beside the question's (``QUESTION_VECTOR_WEIGHT``)
 # and the semantic text's (1); 0 leaves it out. LoCoMo dev half, R@10 cats 1-4: 0 -> 78.5,
 # 1 -> 79.0, 2 -> 79.3; but at 2 the story sets lost answers it had found (demo-v1 68 -> 67,
-# demo-v3 dev 66 -> 65: the third-person question's own vector found the message that says
-# the news or names the person, the first-person telling pulled other messages of theirs
-# ahead), so it is off until a rule keeps both (docs/EVALS.md, "The own-voice text, measured
-# on the story sets").
+# demo-v3 dev 66 -> 65, both back at 0 with nothing else changed), so it is off until a rule
+# keeps both (docs/EVALS.md, "This round measured everywhere").
 OWN_VOICE_WEIGHT = 0.0
 
 _WH_AUXILIARY = re.compile(
