@@ -18,3 +18,11 @@ DEMO_NOW = datetime(2026, 5, 20, 10, 0, tzinfo=UTC)
 @pytest.fixture(scope="session")
 def demo_corpus() -> DemoCorpus:
     return build_demo_corpus(now=DEMO_NOW, seed=7)
+
+
+@pytest.fixture
+def maya(user):
+    """The user of the loop stories, named Maya (the stories address her by name)."""
+    user.first_name = "Maya"
+    user.save()
+    return user

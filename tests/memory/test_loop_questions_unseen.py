@@ -116,13 +116,6 @@ STORIES = (
 )
 
 
-@pytest.fixture
-def maya(user):
-    user.first_name = "Maya"
-    user.save()
-    return user
-
-
 @pytest.mark.parametrize("story", STORIES, ids=[story.name for story in STORIES])
 def test_loop_question_unseen_wording(maya, story):
     problems = story_failures(maya, story)

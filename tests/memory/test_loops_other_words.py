@@ -187,13 +187,6 @@ STORIES = (
 )
 
 
-@pytest.fixture
-def maya(user):
-    user.first_name = "Maya"
-    user.save()
-    return user
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("story", STORIES, ids=[story.name for story in STORIES])
 def test_loops_in_other_words(maya, story):

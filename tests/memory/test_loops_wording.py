@@ -311,13 +311,6 @@ LISTS += (
 STORIES = ASKS + PROMISES + REQUESTS + LISTS
 
 
-@pytest.fixture
-def maya(user):
-    user.first_name = "Maya"
-    user.save()
-    return user
-
-
 @pytest.mark.parametrize("story", STORIES, ids=[story.name for story in STORIES])
 def test_loop_wording(maya, story):
     problems = story_failures(maya, story)
