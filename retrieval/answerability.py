@@ -48,7 +48,7 @@ half):
    candidate is near in meaning (``PARTIAL_SIMILARITY_MAX``): "Did anyone mention an IPO
    date?" against "Let's find dates". Not when one candidate holds every other topic word and
    each unseen word is one of the language's most common words (``COMMON_WORD_COUNT``): "what
-   was the actual problem with the boiler?" asks about the boiler in words a history may
+   was the real issue with the scooter?" asks about the scooter in words a history may
    never use.
 
 Four more rules read what the question needs from its evidence rather than its words:
@@ -192,12 +192,12 @@ TOLD_COVERAGE_GAP = 0.4
 PARTIAL_COVERAGE_MAX = 0.5
 PARTIAL_SIMILARITY_MAX = STRONG_SIMILARITY
 # ... but not when one candidate holds every other topic word and each unseen word is one of
-# the language's ``COMMON_WORD_COUNT`` most common words: "what was the actual problem with
-# the boiler", "who wanted to stay at mine", "what was wrong in the end" use words of the
-# asking ("problem", "wanted", "end") that a history may never write, so their absence is no
-# evidence that the topic is missing. A rarer unseen word ("IPO", "boiler", "dentist") still
-# refuses. 4,000 words keep "actual", "problem", "place", "reading" and leave "repair",
-# "toilet", "dentist" out (the paraphrase probe's dev wordings, docs/RETRIEVAL.md).
+# the language's ``COMMON_WORD_COUNT`` most common words: "what was the real issue with the
+# scooter", "who wanted to borrow the tent", "how did the audition go in the end" use words of
+# the asking ("issue", "wanted", "end") that a history may never write, so their absence is
+# no evidence that the topic is missing. A rarer unseen word ("IPO", "scooter", "dentist")
+# still refuses. 4,000 words keep "actual", "problem", "place", "reading" and leave "repair",
+# "toilet", "dentist" out (chosen on the paraphrase probe's dev wordings, docs/RETRIEVAL.md).
 COMMON_WORD_COUNT = 4000
 FULL_COVERAGE = 0.999
 

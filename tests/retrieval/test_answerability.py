@@ -199,7 +199,7 @@ def test_a_rarer_unseen_word_or_a_partly_covered_topic_is_still_an_unknown_topic
 
 @pytest.mark.parametrize("kind", ["hotel", "gate", "school"])
 def test_a_common_word_that_is_the_kind_of_thing_asked_for_is_still_an_unknown_topic(kind):
-    # "which hotel were we at in Lyon?", "what gate did we leave from?", "what school does
+    # "which hotel did Ilse pick in Lyon?", "what gate did we leave from?", "what school does
     # she go to?": the unseen word is what the question asks for.
     signals = _signals(terms=("lyon", kind), unknown_terms=(kind,), asked_kind=(kind,))
     assert answerability_decide(signals).rule == "unknown_topic"
@@ -1013,7 +1013,7 @@ def test_a_list_question_about_the_named_person_is_answered_from_the_best_eviden
 @pytest.mark.parametrize(
     ("question", "kind"),
     [
-        ("which hotel were we at in Lyon?", ["hotel"]),
+        ("which hotel did Ilse pick in Lyon?", ["hotel"]),
         ("what gate did the flight leave from", ["gate"]),
         ("In what school is she teaching now?", ["school"]),
     ],

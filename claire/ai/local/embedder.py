@@ -53,7 +53,7 @@ def model_directory() -> Path:
 def common_words(count: int) -> frozenset[str]:
     """The ``count`` most common English words, as the model's WordPiece vocabulary lists
     them: after its special tokens and single characters it lists whole words from the most
-    frequent in its training text down ("the", "of", "and" ... "problem" ... "boiler"), then
+    frequent in its training text down ("the", "of", "and" ... "problem" ... "dentist"), then
     word pieces. Lower case; read from the packaged vocabulary, no network."""
     words: list[str] = []
     started = False
