@@ -1467,7 +1467,14 @@ def _asked_form(compiled: CompiledQuery) -> str:
 
 def _plan_asks_yes_no(folded: str) -> bool:
     """Whether a plan question expects yes or no: "is it still on?", "still on the 17th?"."""
-    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded))
+    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded) or _STATED.search(folded))
+
+
+# A statement asked with a question mark, no wh-word: "the dinner is sat?", "the party's at 8?".
+_STATED = re.compile(
+    r"^(?!.*\b(?:what|when|where|who|whom|which|how|why)\b)"
+    r"\W*(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,5}?(?:'s|\s+is|\s+are)\s+[^?]+\?+\s*$"
+)
 
 
 # "..., and am I getting them?": a yes/no clause after the "when".
@@ -1489,6 +1496,13 @@ _RIDE_SQL = (
 DETAIL_READ = 80
 
 
+# Words that ask how a plan stands ("is it locked in?", "was it finalised?"): no topic of it.
+_STATUS_ASKED = re.compile(
+    r"locked|confirm(?:ed)?|finali[sz]ed|settled|decided|agreed|cancell?ed|rescheduled"
+    r"|postponed|moved|changed"
+)
+
+
 def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     """The words a plan's messages would use: the question's topic words, a role nobody
     resolved ("the plumber"), a holiday it names ("Thanksgiving") and, for an arrival, the
@@ -1496,7 +1510,7 @@ def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     terms = [
         term
         for term in deed_topic_terms(topic_terms(compiled))
-        if term not in _PLAN_WORDS and len(term) >= 3
+        if term not in _PLAN_WORDS and len(term) >= 3 and not _STATUS_ASKED.fullmatch(term)
     ]
     for person in compiled.people:
         if not person.person_ids:
