@@ -1701,7 +1701,44 @@ def _topic_plan(
     # A tie: the reading that holds all of a stored plan's messages and more is the same plan
     # with what was said since (in other chats too).
     holds_stored = any(set(plan.message_ids) <= set(topic.message_ids) for plan in plans)
-    return topic if len(used) == stored_used and holds_stored else None
+    if len(used) != stored_used:
+        return None
+    if holds_stored:
+        return topic
+    # A tie with a stored plan for the same day (a booking confirmed in its own chat while the
+    # trip was moved in another): one plan, told in both places.
+    same = next((plan for plan in plans if _same_day(user, topic, plan)), None)
+    return _joined(topic, same) if same is not None else None
+
+
+def _same_day(user: User, one: PlanTimeline, other: PlanTimeline) -> bool:
+    """Whether two plans are now for the same day (or one's days hold the other's)."""
+    first, second = (plan_current_when(plan, user.zoneinfo) for plan in (one, other))
+    if first is None or second is None or first.day is None or second.day is None:
+        return False
+    return first.day <= second.day <= (first.last_day or first.day) or second.day <= first.day <= (
+        second.last_day or second.day
+    )
+
+
+def _joined(read: PlanTimeline, stored: PlanTimeline) -> PlanTimeline:
+    """The plan read when asked with the stored plan's steps among its own, in time order; a
+    plan agreed again after it moved still moved."""
+    steps = sorted(
+        {step.message_id: step for step in (*read.steps, *stored.steps)}.values(),
+        key=lambda step: (step.sent_at, step.message_id),
+    )
+    status = steps[-1].status
+    if status == PlanStatus.CONFIRMED and any(s.status == PlanStatus.CHANGED for s in steps):
+        status = PlanStatus.CHANGED
+    return replace(
+        read,
+        place=read.place or stored.place,
+        status=status,
+        first_sent_at=steps[0].sent_at,
+        last_sent_at=steps[-1].sent_at,
+        steps=tuple(steps),
+    )
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:

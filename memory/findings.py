@@ -399,6 +399,9 @@ _WEEKDAY_NUMBER = re.compile(
 )
 
 
+_SPAN_SEPARATOR = re.compile(r"\s+(?:-|\u2013|\u2014|to|until|till)\s+")
+
+
 def day_said(
     label: str, sent_day: date, *, month_first: bool = False, sent_hour: int = 12
 ) -> date | None:
@@ -409,6 +412,8 @@ def day_said(
     english = _DAY_WORD.sub(
         lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), fold_text(label)
     )
+    # "Sat 19 Sep - Mon 21": a span's first day is the date; its last is read apart.
+    english = _SPAN_SEPARATOR.split(english, maxsplit=1)[0]
     paired = _WEEKDAY_NUMBER.search(english)
     if paired is not None:
         return weekday_with_day(_WEEKDAY_INDEX[paired.group(1)], int(paired.group(2)), sent_day)

@@ -174,3 +174,103 @@ def test_the_due_by_date_moves_nothing(user):
         ),
     )
     assert not problems, problems
+
+
+@pytest.mark.parametrize(
+    ("label", "first", "last"),
+    [
+        ("Sat 21 Mar \u2013 Mon 23 3:00 pm", 21, 23),
+        ("Fri 20 Mar - Sun 22 Mar", 20, 22),
+        ("saturday 21 march to monday 23", 21, 23),
+    ],
+)
+def test_a_span_starts_on_its_first_day(label, first, last):
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from memory.findings import when_of
+    from memory.models import PlanStatus
+    from memory.selectors import PlanStepView
+    from tests.memory.generalise import MONDAY
+
+    step = PlanStepView(
+        message_id=1,
+        chat_id=1,
+        platform="email",
+        status=PlanStatus.CONFIRMED,
+        event_label=label,
+        sent_at=MONDAY + timedelta(hours=2),
+        sender_person_id=None,
+        is_from_self=False,
+    )
+    when = when_of(step, activity="", zone=ZoneInfo("Europe/Lisbon"))
+    assert when.day is not None and when.day.day == first
+    assert when.last_day is not None and when.last_day.day == last
+
+
+def test_a_weekday_and_day_alone_is_still_that_day():
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    from memory.findings import when_of
+    from memory.models import PlanStatus
+    from memory.selectors import PlanStepView
+    from tests.memory.generalise import MONDAY
+
+    step = PlanStepView(
+        message_id=1,
+        chat_id=1,
+        platform="sms",
+        status=PlanStatus.PROPOSED,
+        event_label="Mon 23 3:00 pm",
+        sent_at=MONDAY + timedelta(hours=2),
+        sender_person_id=None,
+        is_from_self=False,
+    )
+    when = when_of(step, activity="", zone=ZoneInfo("Europe/Lisbon"))
+    assert when.day is not None and when.day.day == 23 and when.last_day is None
+
+
+def _booked_story(booking: str, question: str) -> Story:
+    return Story(
+        name=f"moved in a chat, booked in another: {question!r}",
+        chats={"kofi": dm("Kofi Mensah", platform="imessage"), "stay": dm("Alpstay", "email")},
+        lines=(
+            Line("kofi", MON - 200, None, "road trip to hallstatt sat 14 mar? found a cabin"),
+            Line("kofi", MON - 199.8, "Kofi Mensah", "yes!! book it"),
+            Line(
+                "kofi",
+                MON + 1,
+                None,
+                "work needs me on the 14th, can we push hallstatt to the 21st?",
+            ),
+            Line("kofi", MON + 1.3, "Kofi Mensah", "sure, asked the host"),
+            Line("stay", MON + 5, "Alpstay", booking),
+            Line("kofi", MON + 5.2, "Kofi Mensah", "done, it's the 21st now"),
+        ),
+        question=question,
+        asked_hours=WED + 3,
+        expect=("moved", "Saturday 21", "Alpstay"),
+    )
+
+
+BOOKED = (
+    _booked_story(
+        "Booking change confirmed. Hallstatt lake cabin, Sat 21 Mar \u2013 Mon 23 Mar 2026.",
+        "when's the hallstatt trip again",
+    ),
+    _booked_story(
+        "Booking updated: Hallstatt cabin, check-in Sat 21 Mar, check-out Mon 23 Mar.",
+        "when is the hallstatt trip",
+    ),
+    _booked_story(
+        "Reservation confirmed for Hallstatt: Sat 21 Mar - Mon 23 Mar (2 nights).",
+        "hallstatt trip is when?",
+    ),
+)
+
+
+@pytest.mark.parametrize("story", BOOKED, ids=[story.name for story in BOOKED])
+def test_a_booking_for_the_day_a_plan_moved_to_is_that_plan(user, story):
+    problems = story_failures(user, story)
+    assert not problems, problems
