@@ -638,8 +638,17 @@ class LoopState:
 def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     said = _loop_state_sentence(loop, zone)
     if loop.detail:
-        return f"{said} — {loop.detail[0].lower()}{loop.detail[1:]}"
+        return f"{said} — {_continued(loop.detail)}"
     return said
+
+
+def _continued(sentence: str) -> str:
+    """A sentence carried on after a dash: its capital dropped when it opens with "You" (the
+    detail's own "you asked …"), kept when it opens with a person's name."""
+    first = sentence.split(" ", 1)[0]
+    if first in ("You", "Your"):
+        return sentence[0].lower() + sentence[1:]
+    return sentence
 
 
 def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:

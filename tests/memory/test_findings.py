@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -151,6 +152,24 @@ def test_open_loops_are_counted_and_named():
     finding = open_loops_finding([_loop(LoopStatus.OPEN)], LISBON)
     assert finding.text.startswith("1 thing is still open: you promised Nora")
     assert open_loops_finding([], LISBON).message_ids == ()
+
+
+@pytest.mark.parametrize(
+    ("detail", "carried_on"),
+    [
+        ("You said you would bring the tent", "you said you would bring the tent"),
+        ("Your turn to book the court was Monday", "your turn to book the court was Monday"),
+        (
+            "Nora Quist asked: can you lend me the drill",
+            "Nora Quist asked: can you lend me the drill",
+        ),
+        ("Élodie asked you to sign the lease", "Élodie asked you to sign the lease"),
+    ],
+)
+def test_an_open_loops_detail_keeps_a_names_capital_and_drops_yous(detail, carried_on):
+    loop = replace(_loop(LoopStatus.OPEN), detail=detail)
+    finding = open_loops_finding([loop], LISBON)
+    assert finding.text.endswith(f"(since Wed 4 March, 10:00) — {carried_on}.")
 
 
 def _metrics(person_id: int, name: str, message_id: int) -> RelationshipMetrics:
