@@ -1226,7 +1226,7 @@ def _plans_in_window(
     dated = []
     for plan in candidates:
         when = plan_current_when(plan, zone)
-        if when is not None and when.day is not None and first_day <= when.day <= last_day:
+        if when is not None and when.day is not None and when.overlaps(first_day, last_day):
             dated.append((when.day, when.clock, plan))
     dated.sort(key=lambda item: (item[0], item[1], item[2].first_sent_at))
     return [plan for _day, _clock, plan in dated]
@@ -1363,11 +1363,7 @@ def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) 
     if days is None or not whens:
         return True
     first_day, last_day = days
-    return any(
-        when.day <= last_day and (when.last_day or when.day) >= first_day
-        for when in whens
-        if when.day is not None
-    )
+    return any(when.overlaps(first_day, last_day) for when in whens if when.day is not None)
 
 
 def _names_holiday(question: str) -> bool:
@@ -1648,7 +1644,7 @@ def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> 
         return "Yes" if time_range.start_utc <= moment < time_range.end_utc else "No"
     first_day = time_range.start_utc.astimezone(zone).date()
     last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
-    return "Yes" if first_day <= when.day <= last_day else "No"
+    return "Yes" if when.overlaps(first_day, last_day) else "No"
 
 
 _CLOCK_START = re.compile(r"(\d{1,2}):(\d{2})(?![\u2013-])")

@@ -29,6 +29,7 @@ from memory.when_words import (
     EVENING_AFTER,
     NUMBER_WORDS,
     NUMERIC_DATE,
+    RANGE_WEEKDAYS,
     day_of_month,
     hour_of_word,
     is_month_first,
@@ -68,11 +69,15 @@ SPAN_DAYS_MAX = 14
 
 
 def last_day_said(label: str, first: date) -> date | None:
-    """The last day of a span said in ``label`` ("the 11th-13th"): the first date after
-    ``first`` with that day of the month, within ``SPAN_DAYS_MAX`` days."""
+    """The last day of a span said in ``label`` ("the 11th-13th", "Friday to Sunday"): the
+    first date after ``first`` with that day of the month (or that weekday), within
+    ``SPAN_DAYS_MAX`` days."""
     found = DAY_RANGE_END.search(label)
     if found is None:
         return None
+    if found.group("weekday"):
+        weekday = RANGE_WEEKDAYS[found.group("weekday")[:3].lower()]
+        return first + timedelta(days=(weekday - first.weekday() - 1) % 7 + 1)
     number = int(found.group(1) or found.group(2))
     for offset in range(1, SPAN_DAYS_MAX + 1):
         candidate = first + timedelta(days=offset)
@@ -239,6 +244,13 @@ class PlanWhen:
     step: PlanStepView | None
     # The last day of a plan over several days ("thu 4 to sat 6").
     last_day: date | None = None
+
+    def overlaps(self, first_day: date, last_day: date) -> bool:
+        """Whether the plan's days (its first to its last) meet ``first_day``..``last_day``:
+        a Friday-to-Sunday trip is on "this weekend" though it starts on the Friday."""
+        if self.day is None:
+            return False
+        return self.day <= last_day and (self.last_day or self.day) >= first_day
 
     @property
     def text(self) -> str:
