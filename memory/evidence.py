@@ -1309,7 +1309,7 @@ def _plan_hits(
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
-    findings = _plan_findings(user=user, plans=plans)
+    findings = _plan_findings(user=user, plans=plans, now=now)
     folded = _asked_form(compiled)
     if findings and (_plan_asks_yes_no(folded) or _PLAN_YES_NO.search(folded)):
         answer = (
@@ -1420,7 +1420,7 @@ def _nothing_in_window(
     phrase = re.sub(r"^(?:on|for|at)\s+", "", compiled.time_range.label.split(" (")[0].strip())
     if re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", phrase):
         phrase = phrase.capitalize()
-    stated = _plan_findings(user=user, plans=nearest)
+    stated = _plan_findings(user=user, plans=nearest, now=now)
     first = stated[0]
     opening = f"I found no plans for {phrase} ({_span_text(first_day, last_day)}); the nearest: "
     lead = Finding(
@@ -1704,7 +1704,7 @@ def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[st
     return best
 
 
-def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding]:
+def _plan_findings(*, user: User, plans: Sequence[PlanTimeline], now: datetime) -> list[Finding]:
     if not plans:
         return []
     person_ids = {pid for plan in plans for pid in plan.person_ids}
@@ -1717,7 +1717,14 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding
     }
     titles = dict(Chat.objects.filter(user=user, pk__in=chat_ids).values_list("pk", "title"))
     return [
-        plan_finding(plan, zone=user.zoneinfo, names=names, chat_titles=titles) for plan in plans
+        plan_finding(
+            plan,
+            zone=user.zoneinfo,
+            names=names,
+            chat_titles=titles,
+            today=now.astimezone(user.zoneinfo).date(),
+        )
+        for plan in plans
     ]
 
 

@@ -552,11 +552,17 @@ def plan_current_when(plan: PlanTimeline, zone: ZoneInfo) -> PlanWhen | None:
 
 
 def plan_finding(
-    plan: PlanTimeline, *, zone: ZoneInfo, names: Mapping[int, str], chat_titles: Mapping[int, str]
+    plan: PlanTimeline,
+    *,
+    zone: ZoneInfo,
+    names: Mapping[int, str],
+    chat_titles: Mapping[int, str],
+    today: date | None = None,
 ) -> Finding:
     """ "The dinner with Ana at Casa Nova is changed: now Saturday 7 March at 20:00 (it was
     Friday 6 March at 19:00); the change was said in Weekend crew." citing the step that set
-    the status, the step that set the time and the first proposal."""
+    the status, the step that set the time and the first proposal. A plan whose days are all
+    before ``today`` is told in the past: "The dinner … was confirmed: Friday 6 March"."""
     subject = f"The {plan.activity or 'plan'}"
     people = list(dict.fromkeys(names[pid] for pid in plan.person_ids if names.get(pid)))
     if len(people) > PLAN_PEOPLE_NAMED:
@@ -570,7 +576,13 @@ def plan_finding(
     current = whens[-1] if whens else None
     status = plan.status
     latest = plan.steps[-1] if plan.steps else None
-    sentence = f"{subject} is {_STATUS_WORDS.get(status, str(status))}"
+    ended = (
+        today is not None
+        and current is not None
+        and current.day is not None
+        and (current.last_day or current.day) < today
+    )
+    sentence = f"{subject} {'was' if ended else 'is'} {_STATUS_WORDS.get(status, str(status))}"
     if status == PlanStatus.CANCELLED:
         if current is not None:
             sentence += f" (it was for {current.text})"

@@ -112,6 +112,28 @@ def test_a_proposed_plan_is_never_called_confirmed():
     assert " confirmed" not in text
 
 
+@pytest.mark.parametrize(
+    ("label", "today", "verb"),
+    [
+        # Friday 6 March: asked on the Saturday after, it was; asked that Friday, it is.
+        ("Friday at 8", date(2026, 3, 7), "was"),
+        ("Friday at 8", date(2026, 3, 6), "is"),
+        ("Friday at 8", date(2026, 3, 5), "is"),
+        # A trip still under way on its last day is not over.
+        ("Friday to Sunday", date(2026, 3, 8), "is"),
+        ("Friday to Sunday", date(2026, 3, 9), "was"),
+    ],
+)
+def test_a_plan_whose_days_are_past_is_told_in_the_past(label, today, verb):
+    plan = _plan(
+        _step(41, PlanStatus.PROPOSED, label, WEDNESDAY),
+        _step(42, PlanStatus.CONFIRMED, "", WEDNESDAY.replace(hour=11)),
+        status=PlanStatus.CONFIRMED,
+    )
+    text = plan_finding(plan, zone=LISBON, names={}, chat_titles={}, today=today).text
+    assert text.startswith(f"The dinner at Casa Nova {verb} confirmed: Friday")
+
+
 def test_plan_times_repeat_only_once():
     plan = _plan(
         _step(41, PlanStatus.PROPOSED, "Friday at 8", WEDNESDAY),
