@@ -52,6 +52,7 @@ from memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from memory.models import PlanStatus
 from memory.plan_words import (
     BOOKED_THINGS,
+    CANCELLATION,
     CHANGE,
     DECLINE,
     activity_family,
@@ -155,6 +156,7 @@ _CHANGE_CUE = re.compile(
     r"|reschedul\w*|change|changed|cambio|agora|ahora|maintenant|jetzt|actually|new time"
     r"|not\s+\d)\b"
 )
+_CALLED_OFF = phrases_regex(CANCELLATION)
 # One person dropping out of a group plan, not the plan being called off.
 _DECLINE = phrases_regex(DECLINE)
 _CHANGE_WORDS = phrases_regex(CHANGE)
@@ -385,6 +387,18 @@ class _Steps:
             said = None
         current = self.current
         step_status: PlanStatus | None = None
+        if self.status == PlanStatus.CANCELLED and _CALLED_OFF.search(row.text):
+            # Once called off, a message that says it is off and offers something else ("it's
+            # cancelled, gym at 11 instead?") tells the call-off again; the other thing is
+            # another plan.
+            self.steps.append(row.step(PlanStatus.CANCELLED, ""))
+            return
+        if self.status == PlanStatus.CANCELLED and (
+            signal.status != PlanStatus.CHANGED and not _says_change(folded)
+        ):
+            # A yes after a call-off agrees to the call-off ("ok 👍"): only a move brings the
+            # plan back.
+            return
         if signal.status == PlanStatus.CANCELLED and self.steps:
             if _names_other_day(said, current):
                 # "Tonight's off" said of tonight's game, not of the plan for the 24th.

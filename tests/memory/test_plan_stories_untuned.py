@@ -274,3 +274,79 @@ BOOKED = (
 def test_a_booking_for_the_day_a_plan_moved_to_is_that_plan(user, story):
     problems = story_failures(user, story)
     assert not problems, problems
+
+
+def _called_off_story(lines: tuple[Line, ...], question: str, expect, refuse=()) -> Story:
+    return Story(
+        name=f"called off: {question!r}",
+        chats={"crew": group("Ines", "Rui", platform="whatsapp")},
+        lines=lines,
+        question=question,
+        asked_hours=WED + 2,
+        expect=expect,
+        refuse=refuse,
+    )
+
+
+CALLED_OFF = (
+    _called_off_story(
+        (
+            Line("crew", MON + 1, "Ines", "beach day sat 7 mar?"),
+            Line("crew", MON + 1.2, "Rui", "yes!!"),
+            Line("crew", TUE + 1, "Ines", "storm warning, I am cancelling the beach"),
+            Line(
+                "crew",
+                TUE + 1.1,
+                "Ines",
+                "beach is cancelled, bowling sat at 3 instead? Strike Lanes",
+            ),
+            Line("crew", TUE + 1.3, None, "bowling works 👍"),
+        ),
+        "is the beach still happening sat?",
+        ("No", "cancelled"),
+    ),
+    _called_off_story(
+        (
+            Line("crew", MON + 1, "Ines", "beach day sat 7 mar?"),
+            Line("crew", MON + 1.2, "Rui", "yes!!"),
+            Line("crew", TUE + 1, "Ines", "sorry have to cancel the beach"),
+            Line("crew", TUE + 1.2, "Rui", "ok 👍"),
+        ),
+        "beach still on saturday?",
+        ("No", "cancelled"),
+    ),
+    _called_off_story(
+        (
+            Line("crew", MON + 1, "Rui", "picnic in the park sat 7 mar, 1pm?"),
+            Line("crew", MON + 1.2, "Ines", "count me in"),
+            Line("crew", TUE + 1, "Rui", "way too windy, picnic's cancelled"),
+            Line(
+                "crew", TUE + 1.1, "Rui", "picnic cancelled, museum sat at 2 instead? Design Museum"
+            ),
+            Line("crew", TUE + 1.4, "Ines", "sounds good"),
+        ),
+        "is the picnic still on for saturday?",
+        ("No", "cancelled"),
+    ),
+)
+
+# Called off, then moved after all: the move brings it back.
+REVIVED = _called_off_story(
+    (
+        Line("crew", MON + 1, "Ines", "beach day sat 7 mar?"),
+        Line("crew", MON + 1.2, "Rui", "yes!!"),
+        Line("crew", TUE + 1, "Ines", "have to cancel the beach, sorry"),
+        Line("crew", TUE + 3, "Ines", "actually let's move the beach to sun 8 mar instead"),
+    ),
+    "when is the beach day",
+    ("Sunday 8 March",),
+    refuse=("cancelled",),
+)
+
+
+@pytest.mark.parametrize(
+    "story", (*CALLED_OFF, REVIVED), ids=[s.name for s in (*CALLED_OFF, REVIVED)]
+)
+def test_a_called_off_plan_stays_off_unless_moved(user, story):
+    problems = story_failures(user, story)
+    assert not problems, problems
