@@ -1099,9 +1099,11 @@ def _tokens(text: str, folded: str) -> list[_Token]:
 
 
 def _is_case_informative(tokens: Sequence[_Token]) -> bool:
-    """Whether the asker uses capitals: a capital other than a sentence start or "I"."""
+    """Whether the asker uses capitals: a capital other than a sentence start, "I" or an
+    acronym written in capitals ("did bo return my AMH?" still writes names in lower case)."""
     return any(
         any(char.isupper() for char in token.original)
+        and not (len(token.original) >= 2 and token.original.isupper())
         for token in tokens
         if not token.sentence_initial and token.folded not in _PRONOUN_I
     )

@@ -59,6 +59,25 @@ def test_a_lower_case_common_word_is_no_name_when_the_asker_capitalises_names(us
     assert _people(user, "Did Ines say she will come to the quiz?") == [("Ines", (ines.pk,))]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did tomasz give back my GPS",
+        "has tomasz sent the PDF yet",
+        "what did tomasz say about the NDA and the SLA",
+    ],
+)
+def test_an_acronym_in_capitals_leaves_a_lower_case_name_a_name(user, question):
+    tomas, _ = _contact(user, "Tomasz Wierzba")
+    assert _people(user, question) == [("tomasz", (tomas.pk,))]
+
+
+def test_a_capitalised_word_still_makes_lower_case_common_words_no_names(user):
+    _contact(user, "Will Okoro")
+    ines, _ = _contact(user, "Ines Varga")
+    assert _people(user, "Did Ines say she will send the PDF?") == [("Ines", (ines.pk,))]
+
+
 def test_a_stop_word_is_never_a_name(user):
     _contact(user, "Will Okoro")
     _contact(user, "The Boss")
