@@ -102,6 +102,7 @@ from memory.followup import (
     group_follow_up,
 )
 from memory.kinship import KIN_FORMS, KIN_RELATIONS
+from memory.lent import lent_answer
 from memory.models import (
     FactKind,
     Loop,
@@ -311,11 +312,17 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
     if match is None:
         return [], []
     verb = (match.group("verb") or "").lower()
-    topic = topic_words(match.group("tail") or "", ignore=("do", "for", "to"))
+    tail = match.group("tail") or ""
+    names = {fold_text(person.name) for person in compiled.people if person.name}
+    if verb in names:
+        # "what did I promise Bo for the trip?": the name is whom, not the deed.
+        verb = ""
+    topic = topic_words(tail, ignore=("do", "for", "to", *names))
     person_ids = _person_ids(compiled)
     rows = loops_for_user(
         user=user, person_ids=person_ids, kinds=(LoopKind.PROMISE_BY_USER,), limit=LOOPS_READ
     )
+    of_person = bool(person_ids and rows)
     if person_ids and not rows:
         # A name the question shares with a contact who holds no promise ("game night" and a
         # bot of that name): the words alone decide.
@@ -346,7 +353,12 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
         scored.append((score, row, name))
     best = max(score for score, _row, _name in scored)
     if (topic or verb) and best < 1:
-        return [], []
+        if not of_person:
+            return [], []
+        # A named person's promises answer a question whose words none of them shares ("did I
+        # promise Bo anything for the trip?" when the promise is "yep will pack them"): the
+        # person is what the question asks about; the latest come first.
+        scored = [(0, row, name) for row, name in rows]
     chosen = [(row, name) for score, row, name in scored if score == best][:PROMISES_LISTED]
     states = [LoopState.of_row(row, name) for row, name in chosen]
     states, asks = _with_details(states)
@@ -455,6 +467,15 @@ def _loop_hits(
     told = _told(user=user, compiled=compiled, now=now) if _TOLD.search(folded) else None
     if told is not None:
         return _deed_hits(told), [deed_finding(told, zone)]
+    lent = lent_answer(
+        user=user,
+        question=compiled.read_as,
+        terms=topic_terms(compiled),
+        person_ids=_person_ids(compiled),
+        now=now,
+    )
+    if lent is not None:
+        return lent[0], [lent[1]]
     if _YES_NO.search(folded) and (
         _SELF_ACTOR.search(folded) or _person_ids(compiled) or _SETTLED.search(folded)
     ):
