@@ -17,6 +17,7 @@ to find, not a window):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -28,6 +29,7 @@ from typing import Any
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.embedder import common_words
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
 from conversations.models import (
     Chat,
@@ -1351,6 +1353,23 @@ def _resolve_names(
             and len(next(iter(row.name_words))) >= _MIN_SHORT_FORM
         }
 
+    def full_form_of_nickname(token: _Token) -> set[int]:
+        """The one contact saved under nothing but a short form of the token, someone the user
+        talks to one-on-one ("dylan" for "Dyl 🦘"): a name written in full that no contact
+        holds. Not an everyday word ("annual" is not "Ann") nor a form much longer than the
+        short one ("marketing" is not "Mar")."""
+        if token.key in _common_words() or not token.key.isalpha():
+            return set()
+        nicknames = nicknamed(token)
+        found = {
+            row.person_id
+            for row in rows
+            if row.person_id in nicknames
+            and row.direct_chat_id is not None
+            and len(token.key) - len(next(iter(row.name_words))) <= _NICKNAME_EXTRA_LETTERS
+        }
+        return found if len(found) == 1 else set()
+
     def shortened(token: _Token, people: set[int]) -> set[int]:
         """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
         or "Lee Harw" for "Lee Harwood"): the rest of a full name the contact list cuts."""
@@ -1385,7 +1404,7 @@ def _resolve_names(
         elif _is_initial(tokens[index]):
             people = set()
         else:
-            people = matching(index)
+            people = matching(index) or full_form_of_nickname(tokens[index])
         if not people:
             index = first + 1
             continue
@@ -1474,6 +1493,16 @@ def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
 
 # A short form shorter than this is only an initial ("H" for "Harwood").
 _MIN_SHORT_FORM = 3
+# A name in full read as a contact's nickname has at most this many letters more ("dylan" for
+# "Dyl", "samantha" for "Sam" is too far).
+_NICKNAME_EXTRA_LETTERS = 4
+# Everyday words, never read as the full form of a nickname.
+_COMMON_FOR_NICKNAMES = 3000
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    return common_words(_COMMON_FOR_NICKNAMES)
 
 
 def _shortens(word: str, key: str) -> bool:

@@ -118,6 +118,32 @@ def test_a_nickname_saved_with_an_emoji(user):
     assert _people(user, "whats walrus email") == [("walrus", (walrus.pk,))]
 
 
+@pytest.mark.parametrize(
+    ("saved", "question", "word"),
+    [
+        ("Fede 🌵", "did federico ever send the tickets", "federico"),
+        ("Matt 🎸", "what did matthias say about saturday", "matthias"),
+        ("Theo ⚽", "have I paid theodore back", "theodore"),
+    ],
+)
+def test_a_name_in_full_finds_the_contact_saved_under_its_short_form(user, saved, question, word):
+    contact, _ = _contact(user, saved)
+    assert _people(user, question) == [(word, (contact.pk,))]
+
+
+def test_an_everyday_word_or_a_far_longer_one_is_no_nickname(user):
+    _contact(user, "Ann")
+    _contact(user, "Mar 🌊")
+    assert _people(user, "did I pay the annual fee") == []
+    assert _people(user, "what did the marketing team decide") == []
+
+
+def test_a_short_form_two_contacts_share_names_neither(user):
+    _contact(user, "Fede 🌵")
+    _contact(user, "Fede 🎾")
+    assert _people(user, "did federico send the tickets") == []
+
+
 def test_a_possessive_without_its_apostrophe(user):
     tomas, _ = _contact(user, "Tomasz Wierzba")
     assert _people(user, "whats tomaszs number") == [("tomaszs", (tomas.pk,))]
