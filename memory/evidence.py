@@ -789,7 +789,19 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             for term in terms
             if any(_stem_match(form, folded_text) for form in (term, *same_words(term)))
         )
-        if not shared and about_money and _MONEY.search(folded_text):
+        about_text = fold_text(
+            " ".join(
+                [loop_row.opened_by.text or ""]
+                + [
+                    message.text or ""
+                    for message in (answered.get(loop_row.opened_by_id),)
+                    if message is not None
+                ]
+            )
+        )
+        # The message that closed it is not what it was about ("sent you the $40" may close
+        # a promise to bring the tent).
+        if not shared and about_money and _MONEY.search(about_text):
             # "Did I pay Tomas back for the parking?" and a debt said in other words
             # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
             return 1

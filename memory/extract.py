@@ -706,7 +706,17 @@ def debt_amount(text: str) -> str:
     if not claims_debt(text):
         return ""
     match = _MONEY_SUM.search(text)
-    return match.group(0).strip() if match else ""
+    if match is None:
+        return ""
+    amount = match.group(0).strip()
+    if re.search(r"\bhalf\b", text, _FLAGS):
+        # "$280 for the cabin, send me half": the share owed is half of the sum named.
+        number = re.search(r"\d[\d,]*(?:\.\d{1,2})?", amount)
+        value = float(number.group(0).replace(",", "")) / 2 if number else 0.0
+        half = f"{value:.2f}".removesuffix(".00") if number else ""
+        if number and half:
+            return f"half of {amount} ({amount.replace(number.group(0), half)})"
+    return amount
 
 
 def claims_debt(text: str) -> bool:

@@ -71,6 +71,21 @@ STORIES = (
         expect=("folding chairs", "not done yet"),
     ),
     Story(
+        name="paid back: the money loop, not a promise a payment message happened to close",
+        chats={"noa": dm("Noa")},
+        lines=(
+            Line("noa", MON + 1, "Noa", "paid the cabin, $120 total, send me half whenever"),
+            Line("noa", MON + 1.2, None, "legend, thank you"),
+            Line("noa", TUE + 2, "Noa", "can you bring your lantern on the trip?"),
+            Line("noa", TUE + 2.1, None, "yep will pack it"),
+            Line("noa", WED + 1, None, "sent you the $60 btw"),
+        ),
+        question="have i paid noa back",
+        asked_hours=THU + 3,
+        expect=("$120",),
+        refuse=("lantern",),
+    ),
+    Story(
         name="confirmed receipt of the user's money, still open, sum asked in other words",
         chats={"club": group("Teo", "Rafa")},
         lines=(
@@ -121,7 +136,10 @@ def test_initials_of_capitalised_runs():
         ("still need your $30 for the court hire x", "$30"),
         ("hey, waiting on your €12.50 from dinner", "€12.50"),
         ("needs your $140 before friday pls", "$140"),
+        ("$90 for the cabin, send me half when you can", "half of $90 ($45)"),
+        ("paid the $75 deposit, transfer me your share", "$75"),
         ("still need your help with the van, it was $40", ""),
+        ("send me half the photos from $5 day", ""),
         ("I need your notes from tuesday", ""),
     ],
 )
