@@ -211,7 +211,9 @@ _OTHERS_OWE_REPLY = re.compile(
     r"\b(?:replied|reply|answered|answer|responded|respond|got\s+back|gotten\s+back|"
     r"get\s+back|come\s+back|came\s+back)\b"
 )
-_PROMISED = re.compile(r"\bpromis")
+_PROMISED = re.compile(
+    r"\bpromis|\bi\s+(?:said|agreed|offered)\s+(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|to)\b"
+)
 # "What do I owe Noor?": what others wait for from the user, answers and promised things.
 _OWED = re.compile(r"\bi\s+(?:still\s+)?owe\b")
 
@@ -841,17 +843,63 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             closed_at=None,
             resolved_at=None,
         )
+    closer = row.resolved_by
+    if (
+        row.kind == LoopKind.QUESTION_TO_USER
+        and claims_debt(row.opened_by.text or "")
+        and (payment := _payment_after(user=user, row=row)) is not None
+    ):
+        # A sum someone asked for is settled by the user's message saying it was sent or
+        # paid, with a sum ("sent you the $60 btw"), whatever closed the thread before.
+        closer = payment
+        loop = dataclasses.replace(
+            loop,
+            status=LoopStatus.RESOLVED,
+            resolved_by_message_id=payment.pk,
+            resolved_at=payment.sent_at,
+        )
     note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
     hits: list[_Hit] = []
     if loop.resolved_by_message_id:
         hits.append((loop.resolved_by_message_id, "closed it"))
-        if row.resolved_by is not None and row.resolved_by.is_from_self:
+        if closer is not None and closer.is_from_self:
             # The other side's word right after ("got it, thanks!") shows it arrived.
-            ack = acknowledgement(row.resolved_by)
+            ack = acknowledgement(closer)
             if ack is not None and ack != row.opened_by_id:
                 hits.append((ack, "their reply"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+_PAID_WORDS = re.compile(
+    r"\b(?:sent|send|paid|transferred|venmo'?d|zelled|bizum\w*|pix|paguei|pagado|pay[ée]"
+    r"|bezahlt|uberwiesen|rembours[ée])\b"
+)
+_SUM = re.compile(r"(?:[$€£]|r\$)\s?\d|\b\d+(?:[.,]\d{1,2})?\s?(?:[$€£]|dollars|bucks|euros?)")
+
+
+def _payment_after(*, user: User, row: Loop) -> Message | None:
+    """The user's first message, after someone asked them for a sum, in a chat that person is
+    in, saying a sum was sent or paid ("sent you the $60 for the cabin btw")."""
+    if row.person_id is None:
+        return None
+    people = person_ids_expand(user=user, person_ids=[row.person_id])
+    chats = ChatParticipant.objects.filter(person_id__in=people).values("chat_id")
+    for message in Message.objects.filter(
+        user=user,
+        chat_id__in=chats,
+        is_from_self=True,
+        deleted_at__isnull=True,
+        sent_at__gt=row.opened_at,
+    ).order_by("sent_at")[:LOOP_PAYMENT_READ]:
+        text = fold_text(message.text or "")
+        if _PAID_WORDS.search(text) and _SUM.search(text) and "?" not in text:
+            return message
+    return None
+
+
+# How many of the user's messages after a sum was asked for are read for the payment.
+LOOP_PAYMENT_READ = 300
 
 
 def _delivers(message: Message | None) -> bool:
@@ -1158,7 +1206,9 @@ _AMONG_FAMILY = re.compile(
 )
 _AMONG_COLLEAGUES = re.compile(
     r"\b(?:colleagues?|co-?workers?|teammates?|work\s+(?:people|friends|contacts)"
-    r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen)\b"
+    r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen"
+    # "anything at work I said I'd do?": what is open with the people the user works with.
+    r"|^\W*(?:is\s+there\s+)?(?:anything|something|stuff|what)\s+(?:(?:still|left)\s+)?at\s+work)\b"
 )
 
 

@@ -73,14 +73,17 @@ def deadline(text: str) -> str:
 
 def asked_words(text: str, *, name: str) -> str:
     """ "Rosa asked you to look over their budget sheet" / "Ivo asked: can I get my tent
-    back" from the ask's text, "Ivo asked you for $40" from a debt claimed in other words
-    ("still need your $40"); "" when it asks nothing the rules read."""
+    back" from the ask's text, "Ivo asked you for $40" from a sum asked for ("you owe me $40",
+    "still need your $40"); "" when it asks nothing the rules read."""
+    who = name or "They"
+    amount = debt_amount(text or "")
+    if amount:
+        # A sum asked for is said as the sum ("half of $90 ($45)"), however it was asked.
+        return f"{who} asked you for {amount}"
     clause, is_deed = ask_clause(text or "")
     clause = _clean(clause)
-    who = name or "They"
     if not clause:
-        amount = debt_amount(text or "")
-        return f"{who} asked you for {amount}" if amount else ""
+        return ""
     if is_deed:
         return f"{who} asked you to {_turned(clause, _PERSON_TO_ANSWER)}"
     return f"{who} asked: {clause}"

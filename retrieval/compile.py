@@ -403,7 +403,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:promise|promised|agree|agreed|offer|offered"
         r"|commit|committed)\b"
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:say|said|tell\s+[\w'-]+|told\s+[\w'-]+)\s+"
-        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w",
+        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w"
+        # "anything at work I said I'd do and haven't?", "stuff I promised to do but didn't":
+        # the user's promises still open.
+        r"|\b(?:anything|something|things?|stuff|what)\b(?:\s+[\w']+){0,4}?\s+i\s+"
+        r"(?:said|promised|agreed|offered)\s+(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|to)\s+"
+        r"(?:[\w']+\s+){0,3}?(?:and|but)\s+(?:haven't|have\s+not|havent|didn't|did\s+not|didnt"
+        r"|never|not\s+yet|still\s+haven't)\b",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(

@@ -11,7 +11,7 @@ import pytest
 
 from memory.extract import debt_amount
 from memory.lent import initials
-from tests.memory.generalise import Line, Story, dm, group, story_failures
+from tests.memory.generalise import MEDIA, Line, Story, dm, group, story_failures
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,35 @@ STORIES = (
         asked_hours=THU + 3,
         expect=("$120",),
         refuse=("lantern",),
+    ),
+    Story(
+        name="paid back: a sum asked for is settled by the payment, not by a photo",
+        chats={"noa": dm("Noa")},
+        lines=(
+            Line("noa", MON + 1, "Noa", "got the ferry tix, $64 all up, send me half whenever"),
+            Line("noa", MON + 30, None, MEDIA),
+            Line("noa", WED + 2, None, "transferred you the $32 for the ferry"),
+            Line("noa", WED + 2.5, "Noa", "ta!"),
+        ),
+        question="did I pay noa back for the ferry",
+        asked_hours=THU + 3,
+        expect=("Yes", "$32"),
+        refuse=("No",),
+    ),
+    Story(
+        name="promises still open, asked as what I said I'd do and haven't",
+        chats={"lab": dm("Odile", platform="email"), "wren": dm("Wren")},
+        lines=(
+            Line("lab", MON + 1, "Odile", "could you check the calibration log before Friday?"),
+            Line("lab", MON + 2, None, "Hi Odile, will check it tomorrow."),
+            Line("wren", MON + 3, "Wren", "can you bring the board games sunday?"),
+            Line("wren", MON + 3.1, None, "yep I'll bring them"),
+            Line("wren", TUE + 3, None, "brought the board games, see you there"),
+        ),
+        question="anything I said I'd do and still haven't?",
+        asked_hours=THU + 3,
+        expect=("calibration log",),
+        refuse=("board games",),
     ),
     Story(
         name="confirmed receipt of the user's money, still open, sum asked in other words",

@@ -80,6 +80,10 @@ def test_other_questions_keep_their_form(question: str) -> None:
         ("has Lou confirmed yet if the room is free", "did_they_say_if"),
         ("did Ama let me know yet whether she's in?", "did_they_say_if"),
         ("has Pim got the tickets from me", "did_i_do"),
+        # Promises still open, asked as what the user said they'd do and haven't.
+        ("anything at the lab I said I'd do and haven't?", "promises"),
+        ("stuff I promised to sort out but didn't", "promises"),
+        ("things I agreed to do and still haven't", "promises"),
         # Who is waiting on the user, in other words.
         ("who am I leaving on read", "waiting_on_me"),
         ("who have I left hanging?", "waiting_on_me"),
