@@ -562,7 +562,10 @@ _PROMISE_VERB = re.compile(
     r"|return|bring|give|transfer|review|pass|text|tell|venmo|order|post|upload|drop|print|sign"
     r"|scan|find|dig|ask|ping|message|sort|fix|grab|buy|pick|put|add|invite|introduce|lend"
     r"|cover|reimburse|settle|fill|submit|finish|translate|let|remind|ring|phone|visit|leave"
-    r"|look|pack|bake|cook|collect)\b"
+    r"|look"
+    # Packing or collecting a thing ("will pack them"), not one's own packing ("I'll pack
+    # tonight").
+    r"|(?:pack|collect)(?=\s+(?:it|them|the|your|those|these|that|this)\b))\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over|up|out))*\s*(\w+)?",
     _FLAGS,
 )

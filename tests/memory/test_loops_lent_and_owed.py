@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.extract import debt_amount
+from memory.extract import debt_amount, promise_object
 from memory.lent import initials
 from tests.memory.generalise import MEDIA, Line, Story, dm, group, story_failures
 
@@ -174,3 +174,17 @@ def test_initials_of_capitalised_runs():
 )
 def test_a_sum_asked_for_in_other_words_is_a_debt(text, amount):
     assert debt_amount(text) == amount
+
+
+@pytest.mark.parametrize(
+    ("text", "promised"),
+    [
+        ("yep will pack them", True),
+        ("sure, I'll pack the tent pegs", True),
+        ("I'll collect your parcel on the way", True),
+        ("I'll pack tonight", False),
+        ("I'll cook tonight", False),
+    ],
+)
+def test_packing_or_collecting_a_thing_is_a_promise(text, promised):
+    assert (promise_object(text) is not None) is promised
