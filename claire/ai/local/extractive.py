@@ -255,6 +255,19 @@ _APPENDIX_HEADINGS = {
 }
 
 
+def _first_per_note(records: Sequence[EvidenceSource]) -> list[EvidenceSource]:
+    """One record per memory note ("#3 Ana Souza"): a ranked person's second message would
+    break the list's ranked order."""
+    seen: set[str] = set()
+    kept = []
+    for source in records:
+        if source.note and source.note in seen:
+            continue
+        seen.add(source.note or "")
+        kept.append(source)
+    return kept
+
+
 def _memory_line(source: EvidenceSource, timezone: str) -> str:
     """One memory record: what memory says, who and when, and the message itself reported
     (a suspicious one only quoted inertly, never restated)."""
@@ -387,6 +400,8 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
     if records and intent in _DIGEST_HEADINGS:
         if intent == "catch_up":
             records = _chronological(records)
+        if intent == "people_ranking":
+            records = _first_per_note(records)
         lines = [_memory_line(source, timezone) for source in records]
         heading = _DIGEST_HEADINGS[intent]
         if intent == "unresolved" and is_yes_no_question(question):
