@@ -375,7 +375,12 @@ def destination_resolve(
         # The contact the request is about is settled: the loops followed up are theirs.
         person_ids = [choice.person_id]
     loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
-    loop = loops[0] if loops else None
+    # Their unanswered ask comes first: a message to them answers it before it chases what
+    # the user asked or promised; else the newest loop.
+    loop = next(
+        (open_loop for open_loop in loops if open_loop.kind == LoopKind.QUESTION_TO_USER),
+        loops[0] if loops else None,
+    )
     if loop is not None and not choice.is_topic_chosen:
         loop_chat = Chat.objects.filter(
             user=user, pk=loop.chat_id, is_excluded_from_ai=False
