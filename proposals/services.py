@@ -226,6 +226,22 @@ def _loop_text(*, user: User, destination: Destination) -> str:
     return text or ""
 
 
+def _also_text(*, user: User, destination: Destination) -> tuple[str, str, Any]:
+    """The user's own open request or promise followed up after their ask: its kind, the
+    text of the user's message that opened it, and when."""
+    also = destination.also
+    if also is None:
+        return "", "", None
+    text = (
+        Message.objects.filter(
+            user=user, pk=also.opened_by_message_id, is_from_self=True, deleted_at__isnull=True
+        )
+        .values_list("text", flat=True)
+        .first()
+    )
+    return (str(also.kind), text, also.opened_at) if text else ("", "", None)
+
+
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
     for person in compiled_query.get("people") or []:
         if isinstance(person, dict) and person_id in (person.get("personIds") or []):
@@ -301,6 +317,7 @@ def proposal_prepare(
         asked=destination.asked.text if destination.asked is not None else "",
         asked_at=destination.asked.sent_at if destination.asked is not None else None,
         loop_asked=_loop_text(user=user, destination=destination),
+        also=_also_text(user=user, destination=destination),
         others=_others(compiled_query, destination),
         timezone=user.timezone,
         grounds=tuple(grounds),

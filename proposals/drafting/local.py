@@ -170,7 +170,7 @@ _PROMISED = re.compile(
 )
 _THEN = re.compile(
     r"(?:\s+(?:by\s+|later\s+)?(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|tonight"
-    r"|today|later(?:\s+today)?|soon|asap|this\s+(?:week|weekend|morning|afternoon|evening)"
+    r"|today|later(?:\s+today)?|soon|asap|next\s+time|this\s+(?:week|weekend|morning|afternoon|evening)"
     r"|in\s+a\s+(?:bit|sec|minute)))+\s*$",
     re.I,
 )
@@ -206,6 +206,22 @@ def loop_promise(text: str, *, question: str) -> str:
     if len(promised.split()) < 2 or not draft_is_safe(promised, question=question):
         return ""
     return promised
+
+
+def _also_line(context: DraftContext) -> str:
+    """After answering their ask, the user's own open request or promise in the same chat:
+    "Also, just following up on my question from Fri 6 Mar: could you return my tent?"."""
+    kind, text, opened_at = context.also
+    since = f" from {short_day(opened_at, context.timezone)}" if opened_at is not None else ""
+    if kind == LoopKind.REQUEST_BY_USER and (
+        asked := loop_question(text, question=context.question)
+    ):
+        return f"Also, just following up on my question{since}: {calendar_capitalised(asked)}"
+    if kind == LoopKind.PROMISE_BY_USER and (
+        promised := loop_promise(text, question=context.question)
+    ):
+        return f"Also, I haven't forgotten that I said I'd {promised}."
+    return ""
 
 
 def next_step(*, asked: str, topic: str, plan: str = "") -> str:
@@ -303,6 +319,8 @@ def local_draft(context: DraftContext) -> str:
         )
         which = f"{about}{when}" if about.startswith(" (") else f"{when}{about}"
         lines.append(f"Sorry for the slow reply to your question{which}: {step}")
+        if also := _also_line(context):
+            lines.append(also)
     elif kind == LoopKind.PROMISE_BY_USER:
         promised = "" if topic else loop_promise(context.loop_asked, question=context.question)
         if promised:
