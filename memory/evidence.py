@@ -1226,7 +1226,7 @@ def _plans_in_window(
     dated = []
     for plan in candidates:
         when = plan_current_when(plan, zone)
-        if when is not None and when.day is not None and first_day <= when.day <= last_day:
+        if when is not None and when.day is not None and when.overlaps(first_day, last_day):
             dated.append((when.day, when.clock, plan))
     dated.sort(key=lambda item: (item[0], item[1], item[2].first_sent_at))
     return [plan for _day, _clock, plan in dated]
@@ -1309,7 +1309,7 @@ def _plan_hits(
     for plan in plans:
         steps = sorted(plan.steps, key=lambda step: (step.sent_at, step.message_id))
         ordered.extend((step.message_id, str(step.status)) for step in steps)
-    findings = _plan_findings(user=user, plans=plans)
+    findings = _plan_findings(user=user, plans=plans, now=now)
     folded = _asked_form(compiled)
     if findings and (_plan_asks_yes_no(folded) or _PLAN_YES_NO.search(folded)):
         answer = (
@@ -1363,11 +1363,7 @@ def _ever_in_window(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) 
     if days is None or not whens:
         return True
     first_day, last_day = days
-    return any(
-        when.day <= last_day and (when.last_day or when.day) >= first_day
-        for when in whens
-        if when.day is not None
-    )
+    return any(when.overlaps(first_day, last_day) for when in whens if when.day is not None)
 
 
 def _names_holiday(question: str) -> bool:
@@ -1424,7 +1420,7 @@ def _nothing_in_window(
     phrase = re.sub(r"^(?:on|for|at)\s+", "", compiled.time_range.label.split(" (")[0].strip())
     if re.fullmatch(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", phrase):
         phrase = phrase.capitalize()
-    stated = _plan_findings(user=user, plans=nearest)
+    stated = _plan_findings(user=user, plans=nearest, now=now)
     first = stated[0]
     opening = f"I found no plans for {phrase} ({_span_text(first_day, last_day)}); the nearest: "
     lead = Finding(
@@ -1648,7 +1644,7 @@ def _plan_yes_no(*, user: User, compiled: CompiledQuery, plan: PlanTimeline) -> 
         return "Yes" if time_range.start_utc <= moment < time_range.end_utc else "No"
     first_day = time_range.start_utc.astimezone(zone).date()
     last_day = (time_range.end_utc - timedelta(microseconds=1)).astimezone(zone).date()
-    return "Yes" if first_day <= when.day <= last_day else "No"
+    return "Yes" if when.overlaps(first_day, last_day) else "No"
 
 
 _CLOCK_START = re.compile(r"(\d{1,2}):(\d{2})(?![\u2013-])")
@@ -1708,7 +1704,7 @@ def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[st
     return best
 
 
-def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding]:
+def _plan_findings(*, user: User, plans: Sequence[PlanTimeline], now: datetime) -> list[Finding]:
     if not plans:
         return []
     person_ids = {pid for plan in plans for pid in plan.person_ids}
@@ -1721,7 +1717,14 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline]) -> list[Finding
     }
     titles = dict(Chat.objects.filter(user=user, pk__in=chat_ids).values_list("pk", "title"))
     return [
-        plan_finding(plan, zone=user.zoneinfo, names=names, chat_titles=titles) for plan in plans
+        plan_finding(
+            plan,
+            zone=user.zoneinfo,
+            names=names,
+            chat_titles=titles,
+            today=now.astimezone(user.zoneinfo).date(),
+        )
+        for plan in plans
     ]
 
 

@@ -29,6 +29,7 @@ from memory.when_words import (
     EVENING_AFTER,
     NUMBER_WORDS,
     NUMERIC_DATE,
+    RANGE_WEEKDAYS,
     day_of_month,
     hour_of_word,
     is_month_first,
@@ -68,11 +69,15 @@ SPAN_DAYS_MAX = 14
 
 
 def last_day_said(label: str, first: date) -> date | None:
-    """The last day of a span said in ``label`` ("the 11th-13th"): the first date after
-    ``first`` with that day of the month, within ``SPAN_DAYS_MAX`` days."""
+    """The last day of a span said in ``label`` ("the 11th-13th", "Friday to Sunday"): the
+    first date after ``first`` with that day of the month (or that weekday), within
+    ``SPAN_DAYS_MAX`` days."""
     found = DAY_RANGE_END.search(label)
     if found is None:
         return None
+    if found.group("weekday"):
+        weekday = RANGE_WEEKDAYS[found.group("weekday")[:3].lower()]
+        return first + timedelta(days=(weekday - first.weekday() - 1) % 7 + 1)
     number = int(found.group(1) or found.group(2))
     for offset in range(1, SPAN_DAYS_MAX + 1):
         candidate = first + timedelta(days=offset)
@@ -239,6 +244,13 @@ class PlanWhen:
     step: PlanStepView | None
     # The last day of a plan over several days ("thu 4 to sat 6").
     last_day: date | None = None
+
+    def overlaps(self, first_day: date, last_day: date) -> bool:
+        """Whether the plan's days (its first to its last) meet ``first_day``..``last_day``:
+        a Friday-to-Sunday trip is on "this weekend" though it starts on the Friday."""
+        if self.day is None:
+            return False
+        return self.day <= last_day and (self.last_day or self.day) >= first_day
 
     @property
     def text(self) -> str:
@@ -540,11 +552,17 @@ def plan_current_when(plan: PlanTimeline, zone: ZoneInfo) -> PlanWhen | None:
 
 
 def plan_finding(
-    plan: PlanTimeline, *, zone: ZoneInfo, names: Mapping[int, str], chat_titles: Mapping[int, str]
+    plan: PlanTimeline,
+    *,
+    zone: ZoneInfo,
+    names: Mapping[int, str],
+    chat_titles: Mapping[int, str],
+    today: date | None = None,
 ) -> Finding:
     """ "The dinner with Ana at Casa Nova is changed: now Saturday 7 March at 20:00 (it was
     Friday 6 March at 19:00); the change was said in Weekend crew." citing the step that set
-    the status, the step that set the time and the first proposal."""
+    the status, the step that set the time and the first proposal. A plan whose days are all
+    before ``today`` is told in the past: "The dinner … was confirmed: Friday 6 March"."""
     subject = f"The {plan.activity or 'plan'}"
     people = list(dict.fromkeys(names[pid] for pid in plan.person_ids if names.get(pid)))
     if len(people) > PLAN_PEOPLE_NAMED:
@@ -558,7 +576,13 @@ def plan_finding(
     current = whens[-1] if whens else None
     status = plan.status
     latest = plan.steps[-1] if plan.steps else None
-    sentence = f"{subject} is {_STATUS_WORDS.get(status, str(status))}"
+    ended = (
+        today is not None
+        and current is not None
+        and current.day is not None
+        and (current.last_day or current.day) < today
+    )
+    sentence = f"{subject} {'was' if ended else 'is'} {_STATUS_WORDS.get(status, str(status))}"
     if status == PlanStatus.CANCELLED:
         if current is not None:
             sentence += f" (it was for {current.text})"
@@ -638,8 +662,17 @@ class LoopState:
 def loop_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     said = _loop_state_sentence(loop, zone)
     if loop.detail:
-        return f"{said} — {loop.detail[0].lower()}{loop.detail[1:]}"
+        return f"{said} — {_continued(loop.detail)}"
     return said
+
+
+def _continued(sentence: str) -> str:
+    """A sentence carried on after a dash: its capital dropped when it opens with "You" (the
+    detail's own "you asked …"), kept when it opens with a person's name."""
+    first = sentence.split(" ", 1)[0]
+    if first in ("You", "Your"):
+        return sentence[0].lower() + sentence[1:]
+    return sentence
 
 
 def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:

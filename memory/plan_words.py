@@ -90,7 +90,8 @@ AGREEMENT: Mapping[str, tuple[str, ...]] = {
 # Said with a new time: the plan moves ("can we push to 8", "make it 7:30", "Sunday instead").
 CHANGE: Mapping[str, tuple[str, ...]] = {
     "en": (
-        "move[sd]?",
+        # "move it to Sunday", not "a van for the move" (the move is the plan itself).
+        "(?<!the )(?<!a )(?<!our )(?<!my )(?<!your )(?<!their )(?<!his )(?<!her )move[sd]?",
         "moving",
         r"reschedul\w*",
         r"postpon\w*",
@@ -501,6 +502,7 @@ LATER_TIME: Mapping[str, tuple[str, ...]] = {
 BOOKING: Mapping[str, tuple[str, ...]] = {
     "en": (
         "booked",
+        "rented",
         "reserved",
         "reservation",
         "booking",
@@ -508,11 +510,20 @@ BOOKING: Mapping[str, tuple[str, ...]] = {
         "grabbed",
         "tickets",
     ),
-    "pt": ("reservei", "reservamos", "reservad[oa]", "reserva", "marquei", "bilhetes?"),
-    "es": ("reserv[ée]", "reservamos", "reservad[oa]", "reserva", "entradas"),
+    "pt": (
+        "reservei",
+        "reservamos",
+        "reservad[oa]",
+        "reserva",
+        "marquei",
+        "bilhetes?",
+        "alugu?ei",
+        "alugamos",
+    ),
+    "es": ("reserv[ée]", "reservamos", "reservad[oa]", "reserva", "entradas", "alquil[ée]"),
     "fr": (r"r[ée]serv[ée]e?s?", r"r[ée]servation", "billets?"),
-    "de": ("reserviert", "gebucht", "reservierung", "karten"),
-    "it": ("prenotat[oa]", "prenotazione", "biglietti"),
+    "de": ("reserviert", "gebucht", "reservierung", "karten", "gemietet"),
+    "it": ("prenotat[oa]", "prenotazione", "biglietti", "affittat[oa]"),
 }
 
 # What gets booked, in every language: the plan's name when no activity is said.

@@ -1047,7 +1047,7 @@ def window_plans(
         if signal.status == PlanStatus.CANCELLED:
             continue
         said = _when(row, signal.event_label, "", user)
-        if said is None or said.day is None or not first_day <= said.day <= last_day:
+        if said is None or said.day is None or not said.overlaps(first_day, last_day):
             continue
         if not (
             signal.is_proposal
@@ -1074,8 +1074,13 @@ def window_plans(
         if plan is None:
             continue
         whens = plan_whens(plan, zone)
-        day = whens[-1].day if whens else None
-        if day is None or not first_day <= day <= last_day or plan.status == PlanStatus.CANCELLED:
+        current = whens[-1] if whens else None
+        if (
+            current is None
+            or current.day is None
+            or not current.overlaps(first_day, last_day)
+            or plan.status == PlanStatus.CANCELLED
+        ):
             continue
         plans.append(plan)
     # One plan read from several of its messages: keep the fullest reading.

@@ -257,11 +257,16 @@ def hour_of_word(word: str) -> int | None:
 
 
 # The end of a span of days said right after its first day: "thu 4 to sat 6", "the
-# 11th-13th", "25th to the 27th". The end needs a weekday or an ordinal, so that "Saturday 3
-# to 5" (a clock range) is not read as one.
+# 11th-13th", "25th to the 27th", "Friday to Sunday". The end needs a weekday or an ordinal,
+# so that "Saturday 3 to 5" (a clock range) is not read as one.
 DAY_RANGE_END = re.compile(
     r"\s*(?:-|\u2013|to|till|until|thru|through)\s*(?:the\s+)?"
     r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?"
-    r"|(\d{1,2})(?:st|nd|rd|th))\b(?![:.]\d|\s*(?:am|pm|h)\b)",
+    r"|(\d{1,2})(?:st|nd|rd|th)"
+    r"|(?P<weekday>monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu"
+    r"|friday|fri|saturday|sat|sunday|sun)\.?(?!\s*\d))"
+    r"\b(?![:.]\d|\s*(?:am|pm|h)\b)",
     re.IGNORECASE,
 )
+# The weekday an abbreviation or name in ``DAY_RANGE_END`` stands for (Monday is 0).
+RANGE_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -111,6 +112,28 @@ def test_a_proposed_plan_is_never_called_confirmed():
     assert " confirmed" not in text
 
 
+@pytest.mark.parametrize(
+    ("label", "today", "verb"),
+    [
+        # Friday 6 March: asked on the Saturday after, it was; asked that Friday, it is.
+        ("Friday at 8", date(2026, 3, 7), "was"),
+        ("Friday at 8", date(2026, 3, 6), "is"),
+        ("Friday at 8", date(2026, 3, 5), "is"),
+        # A trip still under way on its last day is not over.
+        ("Friday to Sunday", date(2026, 3, 8), "is"),
+        ("Friday to Sunday", date(2026, 3, 9), "was"),
+    ],
+)
+def test_a_plan_whose_days_are_past_is_told_in_the_past(label, today, verb):
+    plan = _plan(
+        _step(41, PlanStatus.PROPOSED, label, WEDNESDAY),
+        _step(42, PlanStatus.CONFIRMED, "", WEDNESDAY.replace(hour=11)),
+        status=PlanStatus.CONFIRMED,
+    )
+    text = plan_finding(plan, zone=LISBON, names={}, chat_titles={}, today=today).text
+    assert text.startswith(f"The dinner at Casa Nova {verb} confirmed: Friday")
+
+
 def test_plan_times_repeat_only_once():
     plan = _plan(
         _step(41, PlanStatus.PROPOSED, "Friday at 8", WEDNESDAY),
@@ -151,6 +174,24 @@ def test_open_loops_are_counted_and_named():
     finding = open_loops_finding([_loop(LoopStatus.OPEN)], LISBON)
     assert finding.text.startswith("1 thing is still open: you promised Nora")
     assert open_loops_finding([], LISBON).message_ids == ()
+
+
+@pytest.mark.parametrize(
+    ("detail", "carried_on"),
+    [
+        ("You said you would bring the tent", "you said you would bring the tent"),
+        ("Your turn to book the court was Monday", "your turn to book the court was Monday"),
+        (
+            "Nora Quist asked: can you lend me the drill",
+            "Nora Quist asked: can you lend me the drill",
+        ),
+        ("Élodie asked you to sign the lease", "Élodie asked you to sign the lease"),
+    ],
+)
+def test_an_open_loops_detail_keeps_a_names_capital_and_drops_yous(detail, carried_on):
+    loop = replace(_loop(LoopStatus.OPEN), detail=detail)
+    finding = open_loops_finding([loop], LISBON)
+    assert finding.text.endswith(f"(since Wed 4 March, 10:00) — {carried_on}.")
 
 
 def _metrics(person_id: int, name: str, message_id: int) -> RelationshipMetrics:

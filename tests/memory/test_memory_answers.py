@@ -107,6 +107,32 @@ def test_plan_question_with_a_window_selects_the_plans_for_days_in_it(user):
     assert message_row(user, "crew", "3").pk not in retrieval.memory.message_ids
 
 
+def test_a_trip_from_friday_to_sunday_is_among_the_weekends_plans(user):
+    ingest(
+        user,
+        chat_of("dm-ivo", "Ivo"),
+        # Asked on Thursday 5 March: the trip starts Friday 6 and ends Sunday 8.
+        say("1", T0 - timedelta(days=2), "Booked the lake cabin, Friday to Sunday!", sender="Ivo"),
+    )
+    _refresh(user)
+    texts = _texts(_ask(user, "What are my plans this weekend?"))
+    assert texts[0].startswith("The ")
+    assert "Friday 6 to Sunday 8 March" in texts[0]
+    assert not texts[0].startswith("I found no plans")
+
+
+def test_a_plan_on_the_friday_alone_is_not_the_weekends(user):
+    ingest(
+        user,
+        chat_of("dm-ivo", "Ivo"),
+        say("1", T0 - timedelta(days=2), "Dinner on Friday at 8 at Tasca?", sender="Ivo"),
+        say("2", T0 - timedelta(days=2, minutes=-5), "yes, booked!"),
+    )
+    _refresh(user)
+    texts = _texts(_ask(user, "What are my plans this weekend?"))
+    assert texts[0].startswith("I found no plans for this weekend")
+
+
 def test_ranking_on_a_platform_counts_only_that_platform(user):
     nora_wa = chat_of("dm-nora", "Nora")
     ivo_slack = chat_of("dm-ivo", "Ivo", platform="slack")

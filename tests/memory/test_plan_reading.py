@@ -322,6 +322,9 @@ def test_a_topic_nobody_mentions_reads_no_plan(user):
         ("what about the 28th-30th for the cabin?", "the 28th-30th"),
         # A clock range after a day is no span of days.
         ("pottery Saturday 3 to 5pm?", "Saturday 3 5pm"),
+        ("booked the barn, Friday to Sunday 🎉", "Friday to Sunday"),
+        ("kayaking from Saturday till Mon?", "Saturday till Mon"),
+        ("cottage rented thursday through saturday", "thursday through saturday"),
     ],
 )
 def test_a_span_of_days_keeps_its_last_day_in_the_label(text, label):
@@ -332,6 +335,11 @@ def test_a_span_of_days_is_stated_first_day_to_last():
     assert last_day_said("the 28th-30th", date(2031, 5, 28)) == date(2031, 5, 30)
     assert last_day_said("fri 30 to sun 1", date(2031, 5, 30)) == date(2031, 6, 1)
     assert last_day_said("the 28th", date(2031, 5, 28)) is None
+    # Friday 30 May 2031 to the Sunday after; a weekday said as the end is never the first day.
+    assert last_day_said("Friday to Sunday", date(2031, 5, 30)) == date(2031, 6, 1)
+    assert last_day_said("sat till mon", date(2031, 5, 31)) == date(2031, 6, 2)
+    assert last_day_said("fri to fri", date(2031, 5, 30)) == date(2031, 6, 6)
+    assert last_day_said("Friday", date(2031, 5, 30)) is None
     assert span_text(date(2031, 5, 28), date(2031, 5, 30)) == "Wednesday 28 to Friday 30 May"
     assert span_text(date(2031, 5, 30), date(2031, 6, 1)) == ("Friday 30 May to Sunday 1 June")
     merged = when_merged(

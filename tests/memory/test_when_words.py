@@ -128,6 +128,9 @@ def test_clock_words_in_six_languages(label, activity, expected):
         ("Hab den Tisch für Samstag um 20 Uhr reserviert", "tisch", "Samstag um 20 Uhr"),
         ("ho prenotato il tavolo per giovedì alle 21", "tavolo", "giovedì alle 21"),
         ("Your reservation is confirmed for Thu 12 March, 19:30", "reservation", "Thu 12"),
+        ("We rented the boat for Sunday at 11", "boat", "Sunday at 11"),
+        ("Aluguei a bicicleta para sábado às 10", "bicicleta", "sábado às 10"),
+        ("abbiamo affittato la barca per domenica alle 11", "barca", "domenica alle 11"),
     ],
 )
 def test_bookings_start_confirmed_plans(text, activity, label):
@@ -139,6 +142,24 @@ def test_bookings_start_confirmed_plans(text, activity, label):
         True,
     )
     assert signal.event_label.startswith(label)
+
+
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("Rented a van for the move, Saturday 9am", "Saturday 9am"),
+        ("Helping with their move on Sunday at 10, booked the truck", "on Sunday at 10"),
+        ("booked movers for our move Friday at 8", "Friday at 8"),
+    ],
+)
+def test_the_move_as_the_plan_itself_changes_nothing(text, label):
+    signal = plan_signal(text)
+    assert (signal.status, signal.event_label) == ("confirmed", label)
+
+
+def test_moving_a_plan_is_still_a_change():
+    assert plan_signal("Can we move dinner to Friday at 8?").status == "changed"
+    assert plan_signal("moved the dentist to Tuesday 10am").status == "changed"
 
 
 def test_a_booking_word_without_a_day_or_time_starts_nothing():

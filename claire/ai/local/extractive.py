@@ -255,6 +255,15 @@ _APPENDIX_HEADINGS = {
 }
 
 
+def _grouped_by_note(records: Sequence[EvidenceSource]) -> list[EvidenceSource]:
+    """Records with the same memory note ("#3 Ana Souza") next to each other, in the order
+    their notes first appear: a ranked person's second message stays under their rank."""
+    order: dict[str, int] = {}
+    for source in records:
+        order.setdefault(source.note or source.label, len(order))
+    return sorted(records, key=lambda source: order[source.note or source.label])
+
+
 def _memory_line(source: EvidenceSource, timezone: str) -> str:
     """One memory record: what memory says, who and when, and the message itself reported
     (a suspicious one only quoted inertly, never restated)."""
@@ -387,6 +396,8 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
     if records and intent in _DIGEST_HEADINGS:
         if intent == "catch_up":
             records = _chronological(records)
+        if intent == "people_ranking":
+            records = _grouped_by_note(records)
         lines = [_memory_line(source, timezone) for source in records]
         heading = _DIGEST_HEADINGS[intent]
         if intent == "unresolved" and is_yes_no_question(question):

@@ -217,6 +217,35 @@ def test_catch_up_lists_its_records_oldest_first():
     assert answer.startswith("Here is what happened, oldest first:")
 
 
+def _ranked(label: str, sender: str, note: str, day: int) -> EvidenceSource:
+    return EvidenceSource(
+        label=label,
+        text=f"{sender}: see you at the climbing wall",
+        sender=sender,
+        sent_at=dt.datetime(2026, 3, day, 18, 0, tzinfo=UTC),
+        chat_title=sender,
+        primary_text="see you at the climbing wall",
+        must_cite=True,
+        note=note,
+    )
+
+
+def test_a_ranking_lists_each_ranked_persons_messages_under_their_rank():
+    ranked = (
+        _ranked("S1", "Odile", "#1 Odile", 9),
+        _ranked("S2", "Pavel", "#2 Pavel", 8),
+        _ranked("S3", "Quin", "#3 Quin", 7),
+        _ranked("S4", "Odile", "#1 Odile", 2),
+        _ranked("S5", "Pavel", "#2 Pavel", 1),
+    )
+
+    answer = compose_answer("Who do I text the most?", ranked, "UTC", "people_ranking")
+
+    assert answer.startswith("Messages exchanged with each of them, in ranked order:")
+    assert CITATION.findall(answer) == ["S1", "S4", "S2", "S5", "S3"]
+    assert re.findall(r"\*\*(#\d) ", answer) == ["#1", "#1", "#2", "#2", "#3"]
+
+
 def test_plan_answer_quotes_then_appends_the_steps_it_did_not_cite():
     steps = tuple(
         EvidenceSource(
