@@ -16,6 +16,7 @@ import logging
 import math
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -68,19 +69,31 @@ def rate_limit_hit(*, scope: str, key: str) -> RateDecision:
 
 def rate_limit_hits(*, scope: str, keys: list[str]) -> list[RateDecision]:
     """``rate_limit_hit`` for each of ``keys`` in order (a key may repeat: each occurrence is
-    one event), counted in one Redis round trip."""
+    one event), counted in one Redis round trip with one increment per distinct key: the
+    occurrences of a key get consecutive counts, as one increment each would give them."""
     limit = rate_limit_for(scope)
     now = time.time()
     window_start = int(now // limit.window_s) * limit.window_s
-    counter_keys = [
-        f"{settings.RATE_LIMIT_KEY_PREFIX}:{scope}:"
+    occurrences = Counter(keys)
+    counter_keys = {
+        key: f"{settings.RATE_LIMIT_KEY_PREFIX}:{scope}:"
         f"{hashlib.sha256(key.encode()).hexdigest()[:24]}:{window_start}"
-        for key in keys
-    ]
-    counts = _counts(counter_keys, limit.window_s)
+        for key in occurrences
+    }
+    totals = _counts(
+        [(counter_keys[key], amount) for key, amount in occurrences.items()], limit.window_s
+    )
+    # The count each occurrence sees: the key's count before this batch, plus its place.
+    next_count = {
+        key: None if total is None else total - occurrences[key] + 1
+        for key, total in zip(occurrences, totals, strict=True)
+    }
     retry_after = max(1, math.ceil(window_start + limit.window_s - now))
     decisions = []
-    for count in counts:
+    for key in keys:
+        count = next_count[key]
+        if count is not None:
+            next_count[key] = count + 1
         if count is None or count <= limit.count:
             decisions.append(RateDecision(is_allowed=True))
             continue
@@ -118,21 +131,22 @@ def _count(key: str, window_s: int) -> int | None:
     return _local.incr(key, window_s)
 
 
-def _counts(keys: list[str], window_s: int) -> list[int | None]:
-    if not keys:
+def _counts(increments: list[tuple[str, int]], window_s: int) -> list[int | None]:
+    """Each counter's count after adding its amount (None: Redis is unavailable)."""
+    if not increments:
         return []
     if settings.REDIS_URL:
         try:
             pipeline = _redis().pipeline()
-            for key in keys:
-                pipeline.incr(key)
+            for key, amount in increments:
+                pipeline.incrby(key, amount)
                 pipeline.expire(key, window_s + 1)
             replies = pipeline.execute()
             return [int(count) for count in replies[::2]]
         except Exception as error:
             logger.warning("ratelimit.unavailable", extra={"error_class": type(error).__name__})
-            return [None] * len(keys)
-    return [_local.incr(key, window_s) for key in keys]
+            return [None] * len(increments)
+    return [_local.incr(key, window_s, amount) for key, amount in increments]
 
 
 @lru_cache(maxsize=1)
@@ -149,14 +163,14 @@ class _LocalCounters:
         self._lock = threading.Lock()
         self._counts: dict[str, tuple[int, float]] = {}
 
-    def incr(self, key: str, window_s: int) -> int:
+    def incr(self, key: str, window_s: int, amount: int = 1) -> int:
         now = time.time()
         with self._lock:
             if len(self._counts) > 10_000:
                 self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
             count, expires_at = self._counts.get(key, (0, now + window_s + 1))
-            self._counts[key] = (count + 1, expires_at)
-            return count + 1
+            self._counts[key] = (count + amount, expires_at)
+            return count + amount
 
     def clear(self) -> None:
         with self._lock:

@@ -217,15 +217,25 @@ def direct_writes_enable(transport: Any) -> None:
     the writer removed (two ``epoll_ctl`` calls), more than the socket write itself costs. A
     socket with room takes the bytes at once, as asyncio's own transports do; whatever the
     socket does not take (or any write while bytes are still queued) goes through Twisted's
-    queue unchanged, so the order of bytes and the flow control stay Twisted's."""
-    if not isinstance(transport, tcp.Connection) or getattr(
-        transport, "is_writing_directly", False
-    ):
+    queue unchanged, so the order of bytes and the flow control stay Twisted's.
+
+    A response's head is the exception: it goes through the queue, and so does whatever the
+    application writes in the same turn of the loop (a stream's first events), so that the
+    head and those bytes leave in one socket write on the next turn instead of one each.
+    Called for each request of the connection."""
+    if not isinstance(transport, tcp.Connection):
+        return
+    transport.is_head_pending = True  # type: ignore[attr-defined]
+    if getattr(transport, "is_writing_directly", False):
         return
     transport.is_writing_directly = True  # type: ignore[attr-defined]
     queued_write = transport.write
 
     def write(data: bytes) -> None:
+        if transport.is_head_pending:  # type: ignore[attr-defined]
+            transport.is_head_pending = False  # type: ignore[attr-defined]
+            queued_write(data)
+            return
         rest = _sent_directly(transport, data)
         if rest is None:
             queued_write(data)

@@ -12,7 +12,7 @@ import uuid
 import pytest
 from rest_framework import exceptions
 
-from assistant.admission import Admitted, Arrival, admissions_decide
+from assistant.admission import Admitted, Arrival, admission_decide, admissions_decide
 from assistant.db import run_admission_batched
 from assistant.errors import NotAcceptable, RequestIdReused, RequestInProgress, TooManyStreams
 from assistant.models import Thread, Turn, TurnRole, TurnStatus
@@ -164,10 +164,11 @@ def test_a_batch_costs_the_same_statements_whatever_its_size(
     tokens = [token_for(each) for each in users]
 
     # Tokens, the request probe, each user's policy and budget periods, then the
-    # transaction: locks, the probe again, the stream count, three inserts.
-    with django_assert_num_queries(2 + 2 * 3 + 8):
+    # transaction: locks, the probe again, the stream count, one insert of the threads and
+    # turns.
+    with django_assert_num_queries(2 + 2 * 3 + 6):
         small = admissions_decide([_arrival(each) for each in tokens])
-    with django_assert_num_queries(2 + 2 * 3 + 8):
+    with django_assert_num_queries(2 + 2 * 3 + 6):
         large = admissions_decide([_arrival(each) for each in tokens for _ in range(3)])
 
     assert all(isinstance(outcome, Admitted) for outcome in small)
@@ -205,3 +206,63 @@ def test_requests_that_arrive_while_a_batch_runs_are_decided_together():
         django.conf.settings.ASSISTANT_ADMISSION_THREADS = previous
     assert results == [10, 20, 30, 40]
     assert batches == [[1], [2, 3, 4]]
+
+
+_TIMES = {"created_at", "last_activity_at", "finished_at", "lease_expires_at"}
+
+
+def _row(instance: Thread | Turn) -> dict[str, object]:
+    """A row's columns apart from its keys, its times and its request id."""
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in type(instance)._meta.concrete_fields
+        if not field.attname.endswith("id") and field.attname not in _TIMES
+    }
+
+
+@pytest.mark.django_db
+def test_a_batch_writes_the_rows_the_one_request_path_writes(user, settings, dinner_chat):
+    settings.ASSISTANT_MAX_CONCURRENT_STREAMS = 0
+    chat, _ = dinner_chat
+    continued = ThreadFactory(user=user)
+    token = token_for(user)
+    asks: list[dict[str, object]] = [
+        {"question": "Where did the hiking group meet last spring?"},
+        {
+            "question": "Who lent me the tent?",
+            "scope": {"mode": "strict_chat", "chatId": str(chat.pk)},
+        },
+        {"question": "And the sleeping bags?", "threadId": str(continued.pk)},
+    ]
+
+    batch = admissions_decide([_arrival(token, **fields) for fields in asks])
+    assert all(isinstance(outcome, Admitted) for outcome in batch)
+    pairs = [outcome.pair for outcome in batch if isinstance(outcome, Admitted)]
+    handed_on = [(p.thread, p.user_turn, p.assistant_turn) for p in pairs]
+    stored = [[type(each).objects.get(pk=each.pk) for each in trio] for trio in handed_on]
+    # The same questions, each admitted alone through the one-request insert.
+    alone = [admission_decide(**vars(_arrival(token, **fields))) for fields in asks]
+
+    for trio, stored_trio, single in zip(handed_on, stored, alone, strict=True):
+        references = (single.pair.thread, single.pair.user_turn, single.pair.assistant_turn)
+        for instance, row, reference in zip(trio, stored_trio, references, strict=True):
+            # What the batch hands on is what it stored, and what a lone request stores.
+            assert _row(instance) == _row(row) == _row(reference)
+            assert all(
+                getattr(instance, name) == getattr(row, name)
+                for name in _TIMES
+                if hasattr(instance, name)
+            )
+    for pair, single in zip(pairs, alone, strict=True):
+        assert pair.user_turn.request_id != single.pair.user_turn.request_id
+        assert pair.user_turn.request_hash == single.pair.user_turn.request_hash
+        assert pair.user_turn.thread is pair.thread and pair.assistant_turn.thread is pair.thread
+        assert pair.assistant_turn.user_turn is pair.user_turn
+        assert pair.user_turn.user == user and pair.assistant_turn.user == user
+        assert pair.user_turn.pk < pair.assistant_turn.pk
+    assert [pair.user_turn.pk for pair in pairs] == sorted(pair.user_turn.pk for pair in pairs)
+    assert pairs[1].thread.kind == "chat" and pairs[1].thread.chat_id == chat.pk
+    assert pairs[2].thread.pk == continued.pk
+    assert pairs[2].user_turn.thread_id == continued.pk
+    continued.refresh_from_db()
+    assert continued.last_activity_at >= pairs[0].user_turn.created_at

@@ -81,6 +81,43 @@ def test_counters_work_in_redis(settings, redis_settings):
         _redis.cache_clear()
 
 
+def _hits_in_batches(settings) -> list[bool]:
+    """Events counted a batch at a time, a key repeated within a batch and across batches."""
+    from claire.ratelimit import rate_limit_hits
+
+    _limited(settings, "ask", "3/3600")
+    first = rate_limit_hits(scope="ask", keys=["user-1", "user-2", "user-1"])
+    second = rate_limit_hits(scope="ask", keys=["user-1", "user-1", "user-2", "user-3"])
+    return [decision.is_allowed for decision in [*first, *second]]
+
+
+# user-1's 4th and 5th events are refused, in the order they came; the others are allowed.
+BATCHED_HITS = [True, True, True, True, False, True, True]
+
+
+def test_counters_count_a_batch_as_one_event_each_without_redis(settings):
+    settings.REDIS_URL = ""
+    assert _hits_in_batches(settings) == BATCHED_HITS
+
+
+@pytest.mark.redis
+def test_counters_count_a_batch_as_one_event_each_in_redis(settings, redis_settings):
+    import redis
+
+    from claire.ratelimit import _redis
+
+    _redis.cache_clear()
+    try:
+        assert _hits_in_batches(settings) == BATCHED_HITS
+        client = redis.Redis.from_url(redis_settings)
+        counts = sorted(
+            int(client.get(key)) for key in client.keys(f"{settings.RATE_LIMIT_KEY_PREFIX}:*")
+        )
+        assert counts == [1, 2, 4]
+    finally:
+        _redis.cache_clear()
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
 @pytest.mark.redis

@@ -255,17 +255,13 @@ _APPENDIX_HEADINGS = {
 }
 
 
-def _first_per_note(records: Sequence[EvidenceSource]) -> list[EvidenceSource]:
-    """One record per memory note ("#3 Ana Souza"): a ranked person's second message would
-    break the list's ranked order."""
-    seen: set[str] = set()
-    kept = []
+def _grouped_by_note(records: Sequence[EvidenceSource]) -> list[EvidenceSource]:
+    """Records with the same memory note ("#3 Ana Souza") next to each other, in the order
+    their notes first appear: a ranked person's second message stays under their rank."""
+    order: dict[str, int] = {}
     for source in records:
-        if source.note and source.note in seen:
-            continue
-        seen.add(source.note or "")
-        kept.append(source)
-    return kept
+        order.setdefault(source.note or source.label, len(order))
+    return sorted(records, key=lambda source: order[source.note or source.label])
 
 
 def _memory_line(source: EvidenceSource, timezone: str) -> str:
@@ -401,7 +397,7 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
         if intent == "catch_up":
             records = _chronological(records)
         if intent == "people_ranking":
-            records = _first_per_note(records)
+            records = _grouped_by_note(records)
         lines = [_memory_line(source, timezone) for source in records]
         heading = _DIGEST_HEADINGS[intent]
         if intent == "unresolved" and is_yes_no_question(question):

@@ -230,7 +230,7 @@ def _ranked(label: str, sender: str, note: str, day: int) -> EvidenceSource:
     )
 
 
-def test_a_ranking_lists_each_ranked_person_once_in_ranked_order():
+def test_a_ranking_lists_each_ranked_persons_messages_under_their_rank():
     ranked = (
         _ranked("S1", "Odile", "#1 Odile", 9),
         _ranked("S2", "Pavel", "#2 Pavel", 8),
@@ -242,8 +242,8 @@ def test_a_ranking_lists_each_ranked_person_once_in_ranked_order():
     answer = compose_answer("Who do I text the most?", ranked, "UTC", "people_ranking")
 
     assert answer.startswith("Messages exchanged with each of them, in ranked order:")
-    assert CITATION.findall(answer) == ["S1", "S2", "S3"]
-    assert re.findall(r"\*\*(#\d) ", answer) == ["#1", "#2", "#3"]
+    assert CITATION.findall(answer) == ["S1", "S4", "S2", "S5", "S3"]
+    assert re.findall(r"\*\*(#\d) ", answer) == ["#1", "#1", "#2", "#2", "#3"]
 
 
 def test_plan_answer_quotes_then_appends_the_steps_it_did_not_cite():
