@@ -17,6 +17,7 @@ to find, not a window):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -28,6 +29,7 @@ from typing import Any
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.embedder import common_words
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
 from conversations.models import (
     Chat,
@@ -401,7 +403,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:promise|promised|agree|agreed|offer|offered"
         r"|commit|committed)\b"
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:say|said|tell\s+[\w'-]+|told\s+[\w'-]+)\s+"
-        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w",
+        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w"
+        # "anything at work I said I'd do and haven't?", "stuff I promised to do but didn't":
+        # the user's promises still open.
+        r"|\b(?:anything|something|things?|stuff|what)\b(?:\s+[\w']+){0,4}?\s+i\s+"
+        r"(?:said|promised|agreed|offered)\s+(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|to)\s+"
+        r"(?:[\w']+\s+){0,3}?(?:and|but)\s+(?:haven't|have\s+not|havent|didn't|did\s+not|didnt"
+        r"|never|not\s+yet|still\s+haven't)\b",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
@@ -1099,9 +1107,11 @@ def _tokens(text: str, folded: str) -> list[_Token]:
 
 
 def _is_case_informative(tokens: Sequence[_Token]) -> bool:
-    """Whether the asker uses capitals: a capital other than a sentence start or "I"."""
+    """Whether the asker uses capitals: a capital other than a sentence start, "I" or an
+    acronym written in capitals ("did bo return my AMH?" still writes names in lower case)."""
     return any(
         any(char.isupper() for char in token.original)
+        and not (len(token.original) >= 2 and token.original.isupper())
         for token in tokens
         if not token.sentence_initial and token.folded not in _PRONOUN_I
     )
@@ -1349,6 +1359,23 @@ def _resolve_names(
             and len(next(iter(row.name_words))) >= _MIN_SHORT_FORM
         }
 
+    def full_form_of_nickname(token: _Token) -> set[int]:
+        """The one contact saved under nothing but a short form of the token, someone the user
+        talks to one-on-one ("dylan" for "Dyl 🦘"): a name written in full that no contact
+        holds. Not an everyday word ("annual" is not "Ann") nor a form much longer than the
+        short one ("marketing" is not "Mar")."""
+        if token.key in _common_words() or not token.key.isalpha():
+            return set()
+        nicknames = nicknamed(token)
+        found = {
+            row.person_id
+            for row in rows
+            if row.person_id in nicknames
+            and row.direct_chat_id is not None
+            and len(token.key) - len(next(iter(row.name_words))) <= _NICKNAME_EXTRA_LETTERS
+        }
+        return found if len(found) == 1 else set()
+
     def shortened(token: _Token, people: set[int]) -> set[int]:
         """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
         or "Lee Harw" for "Lee Harwood"): the rest of a full name the contact list cuts."""
@@ -1383,7 +1410,7 @@ def _resolve_names(
         elif _is_initial(tokens[index]):
             people = set()
         else:
-            people = matching(index)
+            people = matching(index) or full_form_of_nickname(tokens[index])
         if not people:
             index = first + 1
             continue
@@ -1472,6 +1499,16 @@ def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
 
 # A short form shorter than this is only an initial ("H" for "Harwood").
 _MIN_SHORT_FORM = 3
+# A name in full read as a contact's nickname has at most this many letters more ("dylan" for
+# "Dyl", "samantha" for "Sam" is too far).
+_NICKNAME_EXTRA_LETTERS = 4
+# Everyday words, never read as the full form of a nickname.
+_COMMON_FOR_NICKNAMES = 3000
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    return common_words(_COMMON_FOR_NICKNAMES)
 
 
 def _shortens(word: str, key: str) -> bool:

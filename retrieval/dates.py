@@ -486,6 +486,15 @@ _HOLIDAY_ALTERNATION = "|".join(
 )
 
 # Meteorological seasons as (first month, length in months) in the northern hemisphere.
+# Words that may follow a season named as a time: function words, and the stretches a
+# season names ("summer holidays", "winter break").
+_SEASON_GOES_ON = (
+    r"(?:of|in|on|at|to|and|or|but|so|is|was|were|are|be|been|has|had|have|will|did|do|does"
+    r"|we|i|you|he|she|they|it|my|our|when|while|that|this|then|before|after|since|until|with"
+    r"|for|from|about|what|who|where|how|why|which|if|again|too|already|yet|last|next|just"
+    r"|holidays?|hols|break|term|semester|season|vacation|months?|weeks?|weekends?"
+    r"|time|period)"
+)
 _SEASON_START_MONTH = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 
 
@@ -856,7 +865,10 @@ _RULES: tuple[_Rule, ...] = (
         "season",
         r"(?:(?P<modifier>last|this|next)\s+|(?:in|during|over)\s+(?:the\s+)?|the\s+)"
         r"(?P<season>spring|summer|autumn|fall|winter)"
-        rf"(?:,?\s+(?:of\s+)?(?P<year>{_YEAR}))?",
+        rf"(?:,?\s+(?:of\s+)?(?P<year>{_YEAR}))?"
+        # A season word that qualifies the noun after it is no time: "the spring rolls", "the
+        # winter coat", "the summer menu" (a time may go on: "the spring of", "summer break").
+        rf"(?!\s+(?!{_SEASON_GOES_ON}\b)[a-z])",
         _season,
     ),
 )
