@@ -333,13 +333,33 @@ def short_form_people(*, user: User, word: str) -> list[int]:
         if any(first == word or (is_short_form and first.startswith(word)) for first in firsts):
             found.append(person.pk)
     if not found:
-        # Only a name the user is seen calling someone they write to: a stranger signing
-        # with a friend's short form does not become them.
+        # Only a name the user is seen calling someone they write to, or one a stranger signs
+        # with that is a short form of their own name ("— Liz" from Elizabeth Marsh): a
+        # stranger signing with a friend's short form does not become them.
         called = people_called_by(user=user, names=[word]).get(word, ())
         found = [
             person_id for person_id in called if _is_written_to(user=user, person_id=person_id)
-        ]
+        ] or [person_id for person_id in called if _is_own_short_form(user, person_id, word)]
     return found
+
+
+def _is_own_short_form(user: User, person_id: int, word: str) -> bool:
+    """Whether ``word`` is a short form of one of the contact's own names (saved or a
+    platform's display name): the start of a name word ("will" for William), or a run of
+    three letters or more inside one ("liz" for Elizabeth, "tash" for Natasha)."""
+    person = Person.objects.filter(user=user, pk=person_id).prefetch_related("identities").first()
+    if person is None:
+        return False
+    names = [person.display_name] + [
+        identity.value for identity in person.identities.all() if identity.kind == IdentityKind.NAME
+    ]
+    for name in names:
+        for name_word in _WORD.findall(fold_text(name)):
+            if name_word == word or len(name_word) <= len(word):
+                continue
+            if name_word.startswith(word) or (len(word) >= MIN_SHORT_FORM and word in name_word):
+                return True
+    return False
 
 
 def _is_written_to(*, user: User, person_id: int) -> bool:

@@ -37,8 +37,12 @@ class Destination:
     chat: Chat
     # None for a message to a whole group ("remind the climbing group ...").
     person: Person | None
-    # The open loop with this person that the message follows up, newest first.
+    # The open loop with this person that the message follows up: their unanswered ask
+    # first, else the newest.
     loop: OpenLoop | None = None
+    # The user's own open request or promise in the same chat, when ``loop`` is their ask:
+    # the draft follows it up after answering.
+    also: OpenLoop | None = None
     # How the question named the group ("the climbing group") or the person ("dani", "Dr.
     # Adeyemi"), for the drafter.
     named_as: str = ""
@@ -411,13 +415,24 @@ def destination_resolve(
     if loop is not None and loop.person_id is not None and loop.person_id in members:
         person_id = loop.person_id
     person = Person.objects.get(user=user, pk=person_id)
-    if loop is not None and loop.chat_id != chat.pk:
-        loop = None
+    # Of the open loops in that chat, their unanswered ask comes first: a message to them
+    # answers it before it chases what the user asked or promised; else the newest.
+    in_chat = [open_loop for open_loop in loops if open_loop.chat_id == chat.pk]
+    loop = next(
+        (open_loop for open_loop in in_chat if open_loop.kind == LoopKind.QUESTION_TO_USER),
+        in_chat[0] if in_chat else None,
+    )
+    also = (
+        next((open_loop for open_loop in in_chat if open_loop.kind != loop.kind), None)
+        if loop is not None and loop.kind == LoopKind.QUESTION_TO_USER
+        else None
+    )
     notes = [choice.note_for(person), _platform_note(chat=chat, person=person, platforms=platforms)]
     return Destination(
         chat=chat,
         person=person,
         loop=loop,
+        also=also,
         named_as=named_as,
         note=" ".join(note for note in notes if note),
     )

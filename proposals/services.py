@@ -25,7 +25,7 @@ from claire.accounts.models import User
 from claire.celery import task_send
 from claire.errors import CodedError, NotFound
 from conversations.models import Chat, Message
-from memory.models import LoopKind, PlanStatus
+from memory.models import PlanStatus
 from memory.recipient import topic_words
 from memory.selectors import plans_for_user
 from proposals import registry
@@ -212,10 +212,11 @@ def _others(compiled_query: Mapping[str, Any], destination: Destination) -> tupl
 
 
 def _loop_text(*, user: User, destination: Destination) -> str:
-    """The message that opened the question-to-the-user loop the draft follows up; the drafter
-    reads it only for what the user will do about it."""
+    """The message that opened the loop the draft follows up: their question (read only for
+    what the user will do about it and which question it was) or the user's own request or
+    promise (read for what is followed up)."""
     loop = destination.loop
-    if loop is None or loop.kind != LoopKind.QUESTION_TO_USER or destination.asked is not None:
+    if loop is None or destination.asked is not None:
         return ""
     text = (
         Message.objects.filter(user=user, pk=loop.opened_by_message_id, deleted_at__isnull=True)
@@ -223,6 +224,22 @@ def _loop_text(*, user: User, destination: Destination) -> str:
         .first()
     )
     return text or ""
+
+
+def _also_text(*, user: User, destination: Destination) -> tuple[str, str, Any]:
+    """The user's own open request or promise followed up after their ask: its kind, the
+    text of the user's message that opened it, and when."""
+    also = destination.also
+    if also is None:
+        return "", "", None
+    text = (
+        Message.objects.filter(
+            user=user, pk=also.opened_by_message_id, is_from_self=True, deleted_at__isnull=True
+        )
+        .values_list("text", flat=True)
+        .first()
+    )
+    return (str(also.kind), text, also.opened_at) if text else ("", "", None)
 
 
 def _named_as(compiled_query: Mapping[str, Any], person_id: int) -> str:
@@ -300,6 +317,7 @@ def proposal_prepare(
         asked=destination.asked.text if destination.asked is not None else "",
         asked_at=destination.asked.sent_at if destination.asked is not None else None,
         loop_asked=_loop_text(user=user, destination=destination),
+        also=_also_text(user=user, destination=destination),
         others=_others(compiled_query, destination),
         timezone=user.timezone,
         grounds=tuple(grounds),

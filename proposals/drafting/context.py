@@ -60,9 +60,13 @@ class DraftContext:
     asked_by: str = ""
     asked: str = ""
     asked_at: datetime | None = None
-    # The text of the message that opened the question-to-the-user loop it follows up (only
-    # read for what the user will do about it: "can you bring the tent?").
+    # The text of the message that opened the loop it follows up: their question (read for
+    # which question it was and what the user will do about it: "can you bring the tent?"),
+    # or the user's own request or promise (read for what is followed up).
     loop_asked: str = ""
+    # When that loop is their ask: the user's own open request or promise in the same chat
+    # (its loop kind, the user's message that opened it, when), followed up after answering.
+    also: tuple[str, str, datetime | None] = ("", "", None)
     # Names of other people the question names ("Ivo" in "tell mom what Ivo wants"): the
     # pronouns after them are theirs, not the recipient's.
     others: tuple[str, ...] = ()

@@ -155,6 +155,75 @@ def loop_step(text: str, *, question: str) -> str:
     return ""
 
 
+# A greeting and the name before what a message says: "Hey Rui, could you …" → "could you …".
+_OPENING = re.compile(
+    r"^\W*(?:(?:hi|hey|hello|hiya|heya|yo|morning|so|ok|okay|btw|also)\b[\s,!:]*)*"
+    r"(?:[^\W\d_]+\s*[,!:]\s+)?",
+    re.I,
+)
+# What the user said they would do: "I'll send you the photos tomorrow" → "send you the
+# photos"; a word of time said then is dropped (it is not "tomorrow" any more).
+_PROMISED = re.compile(
+    r"\b(?:i['\u2019]ll|i\s+will|i['\u2019]m\s+going\s+to|i\s+am\s+going\s+to|i\s+can"
+    r"|let\s+me)\s+(?P<x>[^.!?\n]{3,}?)\s*(?:[.!?\n]|$)",
+    re.I,
+)
+_THEN = re.compile(
+    r"(?:\s+(?:by\s+|later\s+)?(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|tonight"
+    r"|today|later(?:\s+today)?|soon|asap|next\s+time|this\s+(?:week|weekend|morning|afternoon|evening)"
+    r"|in\s+a\s+(?:bit|sec|minute)))+\s*$",
+    re.I,
+)
+
+
+def _said_first(sentence: str) -> str:
+    said = _OPENING.sub("", " ".join(sentence.split())).strip()
+    return said[:1].lower() + said[1:] if said[:2] not in ("I ", "I'") else said
+
+
+def loop_question(text: str, *, question: str) -> str:
+    """The first question sentence of the message that opened the loop, as it was asked
+    ("could you send someone to fix the boiler this week?"), "" when there is none or the
+    message reads as spam or instructions or the line would not pass ``draft_is_safe``."""
+    if not text or is_suspicious(text):
+        return ""
+    for match in _QUESTION_SENTENCE.finditer(text):
+        said = _said_first(match[0])
+        if len(said.split()) >= 3 and draft_is_safe(said, question=question):
+            return said
+    return ""
+
+
+def loop_promise(text: str, *, question: str) -> str:
+    """What the user promised in the message that opened the loop, as "I said I'd …" says it
+    ("send you the photos"), "" when it says no such clause or is not safe to repeat."""
+    if not text or is_suspicious(text):
+        return ""
+    match = _PROMISED.search(written_out(text))
+    if match is None:
+        return ""
+    promised = _THEN.sub("", match["x"]).strip(" ,;:-")
+    if len(promised.split()) < 2 or not draft_is_safe(promised, question=question):
+        return ""
+    return promised
+
+
+def _also_line(context: DraftContext) -> str:
+    """After answering their ask, the user's own open request or promise in the same chat:
+    "Also, just following up on my question from Fri 6 Mar: could you return my tent?"."""
+    kind, text, opened_at = context.also
+    since = f" from {short_day(opened_at, context.timezone)}" if opened_at is not None else ""
+    if kind == LoopKind.REQUEST_BY_USER and (
+        asked := loop_question(text, question=context.question)
+    ):
+        return f"Also, just following up on my question{since}: {calendar_capitalised(asked)}"
+    if kind == LoopKind.PROMISE_BY_USER and (
+        promised := loop_promise(text, question=context.question)
+    ):
+        return f"Also, I haven't forgotten that I said I'd {promised}."
+    return ""
+
+
 def next_step(*, asked: str, topic: str, plan: str = "") -> str:
     """What the user will do about a question they cannot answer yet, said for what was
     asked: "I'll check whether I can drive on Sunday and let you know.", "I'll check what
@@ -220,9 +289,14 @@ def local_draft(context: DraftContext) -> str:
         lines.append(f"Just a friendly reminder: could you {request}?")
         closing = "Thanks!"
     elif kind == LoopKind.REQUEST_BY_USER:
-        about = f"on {topic}" if topic else "on my message"
         when = f" from {since}" if since else ""
-        lines.append(f"Just following up {about}{when}. Could you let me know when you can?")
+        asked = "" if topic else loop_question(context.loop_asked, question=context.question)
+        if asked:
+            # Nothing said of its own: the request followed up, as the user asked it.
+            lines.append(f"Just following up on my question{when}: {calendar_capitalised(asked)}")
+        else:
+            about = f"on {topic}" if topic else "on my message"
+            lines.append(f"Just following up {about}{when}. Could you let me know when you can?")
         closing = "Thanks!"
     elif kind == LoopKind.QUESTION_TO_USER and relayed:
         about = f" about {topic}" if topic else ""
@@ -233,16 +307,31 @@ def local_draft(context: DraftContext) -> str:
         # will do about it, not an apology alone.
         when = f" from {since}" if since else ""
         about = f" about {topic}" if topic else ""
-        step = loop_step(context.loop_asked, question=context.question) or (
+        step = loop_step(context.loop_asked, question=context.question)
+        if not topic and not step:
+            # Which question, said: quoted when it is safe to repeat.
+            asked = loop_question(context.loop_asked, question=context.question)
+            about = f" (\u201c{asked[:1].upper()}{asked[1:]}\u201d)" if asked else ""
+        step = step or (
             "I'll check and let you know."
             if topic
             else next_step(asked="", topic="", plan=context.plan)
         )
-        lines.append(f"Sorry for the slow reply to your question{when}{about}: {step}")
+        which = f"{about}{when}" if about.startswith(" (") else f"{when}{about}"
+        lines.append(f"Sorry for the slow reply to your question{which}: {step}")
+        if also := _also_line(context):
+            lines.append(also)
     elif kind == LoopKind.PROMISE_BY_USER:
-        about = topic or "what I promised"
-        when = f" (since {since})" if since else ""
-        lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
+        promised = "" if topic else loop_promise(context.loop_asked, question=context.question)
+        if promised:
+            on = f" on {since}" if since else ""
+            lines.append(
+                f"I haven't forgotten that I said{on} I'd {promised}. Sorry it's taking me a while!"
+            )
+        else:
+            about = topic or "what I promised"
+            when = f" (since {since})" if since else ""
+            lines.append(f"I haven't forgotten {about}{when}. Sorry it's taking me a while!")
     elif topic and ask.is_reminder:
         lines.append(f"Just a friendly reminder about {topic}{plan}!")
     elif topic and not relayed:
