@@ -9,8 +9,6 @@ from dataclasses import dataclass
 
 from memory.extract.plans import _FLAGS
 
-# --- Facts about people -------------------------------------------------------------------
-
 RELATIONS = (
     "brother",
     "sister",

@@ -21,8 +21,6 @@ from memory.plan_words import (
     phrases_regex,
 )
 
-# --- Loops --------------------------------------------------------------------------------
-
 # Second-person words: a question with one of them is asked of the person it is sent to.
 _ADDRESSED_QUESTION = re.compile(
     r"\b(?:you|your|u|ya)\b"

@@ -51,8 +51,6 @@ from retrieval.dates.windows import (
     _yearly,
 )
 
-# --- rule handlers ------------------------------------------------------------------------
-
 
 def _today(m: re.Match[str], ctx: _Context) -> _Window | None:
     return _with_part(ctx, ctx.today, m.group("part"))

@@ -16,8 +16,6 @@ from retrieval.dates.terms import (
     _Window,
 )
 
-# --- calendar helpers ---------------------------------------------------------------------
-
 
 def _at(ctx: _Context, day: date, hour: int = 0) -> datetime:
     """The first instant of local ``day`` at ``hour`` (hours past 24 roll into the next day).
