@@ -444,6 +444,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.UNRESOLVED,
+        "asked_me_to",
+        # "What did Bo ask me to pick up?", "what did my aunt want me to bring?": a request
+        # made of the user, answered from the ask itself.
+        r"^\W*(?:so\s+)?what\s+(?:did|has|had)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ask|asked|want|wanted|need|needed|tell|told|remind|reminded)\s+me\s+to\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
         "did_they_say_if",
         # "Did Bo ever say if he can drive me?", "has Bo told me whether it's on?": the answer
         # to the user's request, yes or no from whether it came.
