@@ -57,7 +57,10 @@ Four more rules read what the question needs from its evidence rather than its w
    (``retrieval.slots``: a day or time for a present or future "when", a street address, an
    email address, a phone number, an amount, a time taken), and neither the candidates that
    carry its topic nor the messages beside them (within ``SLOT_NEIGHBOUR_WINDOW``) give one:
-   "When does the lease end?" against messages about the lease with no date. A candidate
+   "When does the lease end?" against messages about the lease with no date. A sum is the
+   price of the thing the question names ("petrol" in "how much was the petrol to the
+   coast?"): when no candidate uses that word or a kin of it, a sum for something else on the
+   same trip is no answer. A candidate
    carries the topic by the question's words, by a word of the same stem or language kin
    ("gas" / "gasolina") or by meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
    A value the message calls old does not answer a question about the new one, and a named
