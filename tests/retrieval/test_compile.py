@@ -322,6 +322,7 @@ def test_every_pattern_decides_at_least_one_question():
         "what_happened_recently": "what happened today",
         "unresolved": "anything unresolved?",
         "open_loops": "open questions with Bruno",
+        "asked_me_to": "what did Bruno want me to pick up",
         "not_replied": "what haven't I answered",
         "forgot_to_reply": "I need to reply to someone",
         "waiting_on_me": "who is waiting for my reply",
