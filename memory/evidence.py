@@ -102,6 +102,7 @@ from memory.followup import (
     group_follow_up,
 )
 from memory.kinship import KIN_FORMS, KIN_RELATIONS
+from memory.lent import lent_answer
 from memory.models import (
     FactKind,
     Loop,
@@ -210,7 +211,9 @@ _OTHERS_OWE_REPLY = re.compile(
     r"\b(?:replied|reply|answered|answer|responded|respond|got\s+back|gotten\s+back|"
     r"get\s+back|come\s+back|came\s+back)\b"
 )
-_PROMISED = re.compile(r"\bpromis")
+_PROMISED = re.compile(
+    r"\bpromis|\bi\s+(?:said|agreed|offered)\s+(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|to)\b"
+)
 # "What do I owe Noor?": what others wait for from the user, answers and promised things.
 _OWED = re.compile(r"\bi\s+(?:still\s+)?owe\b")
 
@@ -311,11 +314,17 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
     if match is None:
         return [], []
     verb = (match.group("verb") or "").lower()
-    topic = topic_words(match.group("tail") or "", ignore=("do", "for", "to"))
+    tail = match.group("tail") or ""
+    names = {fold_text(person.name) for person in compiled.people if person.name}
+    if verb in names:
+        # "what did I promise Bo for the trip?": the name is whom, not the deed.
+        verb = ""
+    topic = topic_words(tail, ignore=("do", "for", "to", *names))
     person_ids = _person_ids(compiled)
     rows = loops_for_user(
         user=user, person_ids=person_ids, kinds=(LoopKind.PROMISE_BY_USER,), limit=LOOPS_READ
     )
+    of_person = bool(person_ids and rows)
     if person_ids and not rows:
         # A name the question shares with a contact who holds no promise ("game night" and a
         # bot of that name): the words alone decide.
@@ -346,7 +355,12 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
         scored.append((score, row, name))
     best = max(score for score, _row, _name in scored)
     if (topic or verb) and best < 1:
-        return [], []
+        if not of_person:
+            return [], []
+        # A named person's promises answer a question whose words none of them shares ("did I
+        # promise Bo anything for the trip?" when the promise is "yep will pack them"): the
+        # person is what the question asks about; the latest come first.
+        scored = [(0, row, name) for row, name in rows]
     chosen = [(row, name) for score, row, name in scored if score == best][:PROMISES_LISTED]
     states = [LoopState.of_row(row, name) for row, name in chosen]
     states, asks = _with_details(states)
@@ -455,6 +469,15 @@ def _loop_hits(
     told = _told(user=user, compiled=compiled, now=now) if _TOLD.search(folded) else None
     if told is not None:
         return _deed_hits(told), [deed_finding(told, zone)]
+    lent = lent_answer(
+        user=user,
+        question=compiled.read_as,
+        terms=topic_terms(compiled),
+        person_ids=_person_ids(compiled),
+        now=now,
+    )
+    if lent is not None:
+        return lent[0], [lent[1]]
     if _YES_NO.search(folded) and (
         _SELF_ACTOR.search(folded) or _person_ids(compiled) or _SETTLED.search(folded)
     ):
@@ -768,7 +791,19 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             for term in terms
             if any(_stem_match(form, folded_text) for form in (term, *same_words(term)))
         )
-        if not shared and about_money and _MONEY.search(folded_text):
+        about_text = fold_text(
+            " ".join(
+                [loop_row.opened_by.text or ""]
+                + [
+                    message.text or ""
+                    for message in (answered.get(loop_row.opened_by_id),)
+                    if message is not None
+                ]
+            )
+        )
+        # The message that closed it is not what it was about ("sent you the $40" may close
+        # a promise to bring the tent).
+        if not shared and about_money and _MONEY.search(about_text):
             # "Did I pay Tomas back for the parking?" and a debt said in other words
             # ("paguei o estacionamento, 12 euros"): paying back is about the money owed.
             return 1
@@ -808,17 +843,63 @@ def _loop_answer(*, user: User, compiled: CompiledQuery) -> tuple[LoopState, lis
             closed_at=None,
             resolved_at=None,
         )
+    closer = row.resolved_by
+    if (
+        row.kind == LoopKind.QUESTION_TO_USER
+        and claims_debt(row.opened_by.text or "")
+        and (payment := _payment_after(user=user, row=row)) is not None
+    ):
+        # A sum someone asked for is settled by the user's message saying it was sent or
+        # paid, with a sum ("sent you the $60 btw"), whatever closed the thread before.
+        closer = payment
+        loop = dataclasses.replace(
+            loop,
+            status=LoopStatus.RESOLVED,
+            resolved_by_message_id=payment.pk,
+            resolved_at=payment.sent_at,
+        )
     note = _loop_note(row.kind, name) if loop.status == LoopStatus.OPEN else "done"
     hits: list[_Hit] = []
     if loop.resolved_by_message_id:
         hits.append((loop.resolved_by_message_id, "closed it"))
-        if row.resolved_by is not None and row.resolved_by.is_from_self:
+        if closer is not None and closer.is_from_self:
             # The other side's word right after ("got it, thanks!") shows it arrived.
-            ack = acknowledgement(row.resolved_by)
+            ack = acknowledgement(closer)
             if ack is not None and ack != row.opened_by_id:
                 hits.append((ack, "their reply"))
     hits.append((row.opened_by_id, note))
     return loop, hits
+
+
+_PAID_WORDS = re.compile(
+    r"\b(?:sent|send|paid|transferred|venmo'?d|zelled|bizum\w*|pix|paguei|pagado|pay[ée]"
+    r"|bezahlt|uberwiesen|rembours[ée])\b"
+)
+_SUM = re.compile(r"(?:[$€£]|r\$)\s?\d|\b\d+(?:[.,]\d{1,2})?\s?(?:[$€£]|dollars|bucks|euros?)")
+
+
+def _payment_after(*, user: User, row: Loop) -> Message | None:
+    """The user's first message, after someone asked them for a sum, in a chat that person is
+    in, saying a sum was sent or paid ("sent you the $60 for the cabin btw")."""
+    if row.person_id is None:
+        return None
+    people = person_ids_expand(user=user, person_ids=[row.person_id])
+    chats = ChatParticipant.objects.filter(person_id__in=people).values("chat_id")
+    for message in Message.objects.filter(
+        user=user,
+        chat_id__in=chats,
+        is_from_self=True,
+        deleted_at__isnull=True,
+        sent_at__gt=row.opened_at,
+    ).order_by("sent_at")[:LOOP_PAYMENT_READ]:
+        text = fold_text(message.text or "")
+        if _PAID_WORDS.search(text) and _SUM.search(text) and "?" not in text:
+            return message
+    return None
+
+
+# How many of the user's messages after a sum was asked for are read for the payment.
+LOOP_PAYMENT_READ = 300
 
 
 def _delivers(message: Message | None) -> bool:
@@ -1125,7 +1206,9 @@ _AMONG_FAMILY = re.compile(
 )
 _AMONG_COLLEAGUES = re.compile(
     r"\b(?:colleagues?|co-?workers?|teammates?|work\s+(?:people|friends|contacts)"
-    r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen)\b"
+    r"|(?:people|anyone|someone)\s+(?:at|from)\s+work|colegas?|coll[eè]gues?|kollegen"
+    # "anything at work I said I'd do?": what is open with the people the user works with.
+    r"|^\W*(?:is\s+there\s+)?(?:anything|something|stuff|what)\s+(?:(?:still|left)\s+)?at\s+work)\b"
 )
 
 
@@ -1463,7 +1546,14 @@ def _asked_form(compiled: CompiledQuery) -> str:
 
 def _plan_asks_yes_no(folded: str) -> bool:
     """Whether a plan question expects yes or no: "is it still on?", "still on the 17th?"."""
-    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded))
+    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded) or _STATED.search(folded))
+
+
+# A statement asked with a question mark, no wh-word: "the dinner is sat?", "the party's at 8?".
+_STATED = re.compile(
+    r"^(?!.*\b(?:what|when|where|who|whom|which|how|why)\b)"
+    r"\W*(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,5}?(?:'s|\s+is|\s+are)\s+[^?]+\?+\s*$"
+)
 
 
 # "..., and am I getting them?": a yes/no clause after the "when".
@@ -1485,6 +1575,13 @@ _RIDE_SQL = (
 DETAIL_READ = 80
 
 
+# Words that ask how a plan stands ("is it locked in?", "was it finalised?"): no topic of it.
+_STATUS_ASKED = re.compile(
+    r"locked|confirm(?:ed)?|finali[sz]ed|settled|decided|agreed|cancell?ed|rescheduled"
+    r"|postponed|moved|changed"
+)
+
+
 def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     """The words a plan's messages would use: the question's topic words, a role nobody
     resolved ("the plumber"), a holiday it names ("Thanksgiving") and, for an arrival, the
@@ -1492,7 +1589,7 @@ def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     terms = [
         term
         for term in deed_topic_terms(topic_terms(compiled))
-        if term not in _PLAN_WORDS and len(term) >= 3
+        if term not in _PLAN_WORDS and len(term) >= 3 and not _STATUS_ASKED.fullmatch(term)
     ]
     for person in compiled.people:
         if not person.person_ids:
@@ -1683,7 +1780,44 @@ def _topic_plan(
     # A tie: the reading that holds all of a stored plan's messages and more is the same plan
     # with what was said since (in other chats too).
     holds_stored = any(set(plan.message_ids) <= set(topic.message_ids) for plan in plans)
-    return topic if len(used) == stored_used and holds_stored else None
+    if len(used) != stored_used:
+        return None
+    if holds_stored:
+        return topic
+    # A tie with a stored plan for the same day (a booking confirmed in its own chat while the
+    # trip was moved in another): one plan, told in both places.
+    same = next((plan for plan in plans if _same_day(user, topic, plan)), None)
+    return _joined(topic, same) if same is not None else None
+
+
+def _same_day(user: User, one: PlanTimeline, other: PlanTimeline) -> bool:
+    """Whether two plans are now for the same day (or one's days hold the other's)."""
+    first, second = (plan_current_when(plan, user.zoneinfo) for plan in (one, other))
+    if first is None or second is None or first.day is None or second.day is None:
+        return False
+    return first.day <= second.day <= (first.last_day or first.day) or second.day <= first.day <= (
+        second.last_day or second.day
+    )
+
+
+def _joined(read: PlanTimeline, stored: PlanTimeline) -> PlanTimeline:
+    """The plan read when asked with the stored plan's steps among its own, in time order; a
+    plan agreed again after it moved still moved."""
+    steps = sorted(
+        {step.message_id: step for step in (*read.steps, *stored.steps)}.values(),
+        key=lambda step: (step.sent_at, step.message_id),
+    )
+    status = steps[-1].status
+    if status == PlanStatus.CONFIRMED and any(s.status == PlanStatus.CHANGED for s in steps):
+        status = PlanStatus.CHANGED
+    return replace(
+        read,
+        place=read.place or stored.place,
+        status=status,
+        first_sent_at=steps[0].sent_at,
+        last_sent_at=steps[-1].sent_at,
+        steps=tuple(steps),
+    )
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:

@@ -562,7 +562,10 @@ _PROMISE_VERB = re.compile(
     r"|return|bring|give|transfer|review|pass|text|tell|venmo|order|post|upload|drop|print|sign"
     r"|scan|find|dig|ask|ping|message|sort|fix|grab|buy|pick|put|add|invite|introduce|lend"
     r"|cover|reimburse|settle|fill|submit|finish|translate|let|remind|ring|phone|visit|leave"
-    r"|look)\b"
+    r"|look"
+    # Packing or collecting a thing ("will pack them"), not one's own packing ("I'll pack
+    # tonight").
+    r"|(?:pack|collect)(?=\s+(?:it|them|the|your|those|these|that|this)\b))\b"
     r"(?:\s+(?:you|it|them|the|a|an|my|our|over|up|out))*\s*(\w+)?",
     _FLAGS,
 )
@@ -679,6 +682,12 @@ _MONEY_AMOUNT = re.compile(
     r"|pounds|quid)(?!\w)",
     _FLAGS,
 )
+# A whole sum as written: "$85", "€12.50", "40 bucks".
+_MONEY_SUM = re.compile(
+    r"(?:[$€£]|R\$)\s?\d[\d,]*(?:\.\d{1,2})?"
+    r"|\b\d+(?:[.,]\d{1,2})?\s?(?:[€£$]|dollars|bucks|euros?|eur|usd|reais|pounds|quid)(?!\w)",
+    _FLAGS,
+)
 _OWED_TO_ME = phrases_regex(OWED_TO_ME)
 _I_OWE = phrases_regex(I_OWE)
 
@@ -692,6 +701,25 @@ def _owes_amount(phrase: re.Pattern[str], text: str) -> bool:
     return bool(
         _MONEY_AMOUNT.search(text) or re.match(r"\W+(?:[^\W\d]+\s+){0,3}?\d", text[match.end() :])
     )
+
+
+def debt_amount(text: str) -> str:
+    """The sum a debt claim names ("$85" in "still need your $85 when you can"); "" when
+    ``text`` claims no debt or names no sum with a currency."""
+    if not claims_debt(text):
+        return ""
+    match = _MONEY_SUM.search(text)
+    if match is None:
+        return ""
+    amount = match.group(0).strip()
+    if re.search(r"\bhalf\b", text, _FLAGS):
+        # "$280 for the cabin, send me half": the share owed is half of the sum named.
+        number = re.search(r"\d[\d,]*(?:\.\d{1,2})?", amount)
+        value = float(number.group(0).replace(",", "")) / 2 if number else 0.0
+        half = f"{value:.2f}".removesuffix(".00") if number else ""
+        if number and half:
+            return f"half of {amount} ({amount.replace(number.group(0), half)})"
+    return amount
 
 
 def claims_debt(text: str) -> bool:

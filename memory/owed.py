@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from memory.extract import ask_clause, promise_clause
+from memory.extract import ask_clause, debt_amount, promise_clause
 
 # Words a message's author says of themselves, as the answer says them to the user ...
 _USER_TO_ANSWER = {
@@ -73,12 +73,17 @@ def deadline(text: str) -> str:
 
 def asked_words(text: str, *, name: str) -> str:
     """ "Rosa asked you to look over their budget sheet" / "Ivo asked: can I get my tent
-    back" from the ask's text; "" when it asks nothing the rules read."""
+    back" from the ask's text, "Ivo asked you for $40" from a sum asked for ("you owe me $40",
+    "still need your $40"); "" when it asks nothing the rules read."""
+    who = name or "They"
+    amount = debt_amount(text or "")
+    if amount:
+        # A sum asked for is said as the sum ("half of $90 ($45)"), however it was asked.
+        return f"{who} asked you for {amount}"
     clause, is_deed = ask_clause(text or "")
     clause = _clean(clause)
     if not clause:
         return ""
-    who = name or "They"
     if is_deed:
         return f"{who} asked you to {_turned(clause, _PERSON_TO_ANSWER)}"
     return f"{who} asked: {clause}"

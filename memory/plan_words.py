@@ -636,7 +636,16 @@ ACTIVITY_FAMILIES: tuple[tuple[str, ...], ...] = (
 # whoever owes it ("I owe you 12 for the tickets", "te debo 20€"). Read as a debt only with an
 # amount: "I owe you one" is thanks.
 OWED_TO_ME: Mapping[str, tuple[str, ...]] = {
-    "en": (r"(?:you|u) (?:still )?owe me",),
+    "en": (
+        r"(?:you|u) (?:still )?owe me",
+        # "still need your $40 when you can", "waiting on ur 20 bucks": the sum right after.
+        r"(?:still )?(?:need|needs|waiting on|waiting for) (?:your|ur) (?=[$€£]?\s?\d)",
+        # "$90 for the cabin, send me half when you can", "transfer me your share".
+        # Not half of a thing: "send me half the photos".
+        r"(?:send|transfer|pay|venmo|bank) me (?:back )?(?:half|your half|ur half|your share"
+        r"|ur share|your cut|the rest)(?! (?:the|of|those|these|my|your) "
+        r"(?!cost|price|money|amount|total|bill|rent|fee)\w)",
+    ),
     "es": (r"me debes", r"me deb[ée]is"),
     "pt": (r"me deves", r"me deve"),
     "fr": (r"tu me dois", r"vous me devez"),

@@ -917,6 +917,19 @@ def evidence_signals(
                 [*topic_ids, *_related_ids(texts_of=texts_of, terms=terms, candidates=candidates)]
             )
         )
+    own_terms = [term for term in terms if not (slot and slot.is_given_in(term))]
+    if slot and own_terms and len(own_terms) < len(terms):
+        # A word of the question that is itself a value of the slot ("won" in "who won the
+        # quiz?") carries no topic: "we won!" about another game does not say who won this one.
+        texts = texts_of.get()
+        topic_ids = [
+            mid
+            for mid in topic_ids
+            if any(
+                re.search(rf"\b{re.escape(term[:5])}", fold_text(texts.get(mid, "")))
+                for term in own_terms
+            )
+        ]
     slot_ids = topic_ids
     if slot and _asks_persons_value(compiled):
         # "What was Bia's 10k time?": someone else's time is no answer; only what the person

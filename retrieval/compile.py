@@ -17,6 +17,7 @@ to find, not a window):
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -28,6 +29,7 @@ from typing import Any
 from django.db import connection
 
 from claire.accounts.models import User
+from claire.ai.local.embedder import common_words
 from conversations.identities import normalise_email, normalise_handle, normalise_phone
 from conversations.models import (
     Chat,
@@ -100,6 +102,13 @@ _PLAN_DAYS = (
 # Platforms a person question may name ("who is Bo on Telegram?").
 _PLATFORM_NAMES = (
     r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
+)
+# A day written short or as a date: "sat", "thu", "sat 26 sep", "31 oct", "oct 31st".
+_SHORT_DAYS = r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_PLAN_DATE = (
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS})[a-z]*"
+    rf"|(?:{_MONTH_WORDS})[a-z]*\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
 )
 _PLAN_DAYS_AHEAD = (
     r"tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
@@ -410,7 +419,13 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:promise|promised|agree|agreed|offer|offered"
         r"|commit|committed)\b"
         r"|\bwhat\s+(?:did|have|had)\s+i\s+(?:say|said|tell\s+[\w'-]+|told\s+[\w'-]+)\s+"
-        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w",
+        r"(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|i\s+was\s+going\s+to|i\s+could)\s+\w"
+        # "anything at work I said I'd do and haven't?", "stuff I promised to do but didn't":
+        # the user's promises still open.
+        r"|\b(?:anything|something|things?|stuff|what)\b(?:\s+[\w']+){0,4}?\s+i\s+"
+        r"(?:said|promised|agreed|offered)\s+(?:i['\u2019]d|i\s+would|i\s+will|i['\u2019]ll|to)\s+"
+        r"(?:[\w']+\s+){0,3}?(?:and|but)\s+(?:haven't|have\s+not|havent|didn't|did\s+not|didnt"
+        r"|never|not\s+yet|still\s+haven't)\b",
     ),
     _pattern(Intent.UNRESOLVED, "pending", r"\b(?:pending|outstanding|unanswered)\b"),
     _pattern(
@@ -768,7 +783,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
         # "Am I working the weekend of the 17th?", "am I climbing with Bo this week?"
         r"|\bam\s+i\s+(?:still\s+)?\w+ing\b"
-        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|week|the\s+\d{{1,2}}(?:st|nd|rd|th))\b)",
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|week|the\s+\d{{1,2}}(?:st|nd|rd|th)"
+        rf"|(?:{_SHORT_DAYS})\s+\d{{1,2}}|{_PLAN_DATE})\b)"
+        # "trung thu dinner is sat right?", "the picnic's on the 12th?": a statement of when an
+        # event is, asked with a question mark.
+        r"|^\W*(?:the\s+|our\s+|my\s+)?(?!(?:i|you|we|it|he|she|they|that|this|there|today)\b)"
+        r"(?:[\w'-]+\s+){0,4}?[\w'-]+(?:'s|\s+(?:is|are))\s+(?:still\s+)?(?:on\s+|at\s+|for\s+)?"
+        rf"(?:this\s+|next\s+|the\s+)?(?:(?:(?:{_PLAN_DAYS}|{_SHORT_DAYS}),?\s+)?(?:{_PLAN_DATE})"
+        rf"|{_PLAN_DAYS}|{_SHORT_DAYS}|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm))"
+        r"(?:,?\s+(?:right|yeah|correct|again|yes|no))?\s*\?+\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -802,7 +825,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|landed|land|locked\s+in|lock\s+in)\s+(?:on\s+|in\s+)?(?:a|the|any)\s+"
         r"(?:new\s+)?(?:date|day|time|venue|place)s?\b"
         r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,8}?(?:cancell?ed|rescheduled|postponed"
-        r"|called\s+off|confirmed|booked|moved)\b",
+        r"|called\s+off|confirmed|booked|moved|locked\s+in|set\s+in\s+stone|finali[sz]ed)\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -858,7 +881,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|scheduled|booked|on\s+the\s+calendar|in\s+the\s+diary|coming\s+up)\s+(?:for\s+)?"
         r"(?:me\s+|us\s+)?(?:for\s+)?(?:the\s+)?"
         rf"(?:this|next|{_PLAN_DAYS_AHEAD}|week|weekend)\b"
-        rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
+        rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next|{_PLAN_DATE}"
+        rf"|(?:{_SHORT_DAYS})\s+\d{{1,2}}|(?:{_SHORT_DAYS})\W*$)\b"
         rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
         r"|\bany\s+plans\b|\bwhat\s+plans\s+(?:do|have|did|are|'ve)\b",
@@ -1133,9 +1157,11 @@ def _tokens(text: str, folded: str) -> list[_Token]:
 
 
 def _is_case_informative(tokens: Sequence[_Token]) -> bool:
-    """Whether the asker uses capitals: a capital other than a sentence start or "I"."""
+    """Whether the asker uses capitals: a capital other than a sentence start, "I" or an
+    acronym written in capitals ("did bo return my AMH?" still writes names in lower case)."""
     return any(
         any(char.isupper() for char in token.original)
+        and not (len(token.original) >= 2 and token.original.isupper())
         for token in tokens
         if not token.sentence_initial and token.folded not in _PRONOUN_I
     )
@@ -1386,6 +1412,23 @@ def _resolve_names(
             and len(next(iter(row.name_words))) >= _MIN_SHORT_FORM
         }
 
+    def full_form_of_nickname(token: _Token) -> set[int]:
+        """The one contact saved under nothing but a short form of the token, someone the user
+        talks to one-on-one ("dylan" for "Dyl 🦘"): a name written in full that no contact
+        holds. Not an everyday word ("annual" is not "Ann") nor a form much longer than the
+        short one ("marketing" is not "Mar")."""
+        if token.key in _common_words() or not token.key.isalpha():
+            return set()
+        nicknames = nicknamed(token)
+        found = {
+            row.person_id
+            for row in rows
+            if row.person_id in nicknames
+            and row.direct_chat_id is not None
+            and len(token.key) - len(next(iter(row.name_words))) <= _NICKNAME_EXTRA_LETTERS
+        }
+        return found if len(found) == 1 else set()
+
     def shortened(token: _Token, people: set[int]) -> set[int]:
         """Of ``people``, those saved under an initial or a short form of the token ("Sam W"
         or "Lee Harw" for "Lee Harwood"): the rest of a full name the contact list cuts."""
@@ -1420,7 +1463,7 @@ def _resolve_names(
         elif _is_initial(tokens[index]):
             people = set()
         else:
-            people = matching(index)
+            people = matching(index) or full_form_of_nickname(tokens[index])
         if not people:
             index = first + 1
             continue
@@ -1509,6 +1552,16 @@ def _loosely_named(token: _Token, rows: Sequence[_PersonRow]) -> set[int]:
 
 # A short form shorter than this is only an initial ("H" for "Harwood").
 _MIN_SHORT_FORM = 3
+# A name in full read as a contact's nickname has at most this many letters more ("dylan" for
+# "Dyl", "samantha" for "Sam" is too far).
+_NICKNAME_EXTRA_LETTERS = 4
+# Everyday words, never read as the full form of a nickname.
+_COMMON_FOR_NICKNAMES = 3000
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    return common_words(_COMMON_FOR_NICKNAMES)
 
 
 def _shortens(word: str, key: str) -> bool:

@@ -486,6 +486,15 @@ _HOLIDAY_ALTERNATION = "|".join(
 )
 
 # Meteorological seasons as (first month, length in months) in the northern hemisphere.
+# Words that may follow a season named as a time: function words, and the stretches a
+# season names ("summer holidays", "winter break").
+_SEASON_GOES_ON = (
+    r"(?:of|in|on|at|to|and|or|but|so|is|was|were|are|be|been|has|had|have|will|did|do|does"
+    r"|we|i|you|he|she|they|it|my|our|when|while|that|this|then|before|after|since|until|with"
+    r"|for|from|about|what|who|where|how|why|which|if|again|too|already|yet|last|next|just"
+    r"|holidays?|hols|break|term|semester|season|vacation|months?|weeks?|weekends?"
+    r"|time|period)"
+)
 _SEASON_START_MONTH = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 
 
@@ -767,6 +776,29 @@ _RULES: tuple[_Rule, ...] = (
         rf"on\s+(?P<modifier>)(?P<weekday>{_ANY_WEEKDAY})" + _PART,
         _weekday,
     ),
+    # "what's on sat 31 oct", "is dinner still on Fri, the 9th of May": the date a weekday
+    # is said with is the day, read as one expression from the weekday on.
+    _rule(
+        "weekday_day_month",
+        rf"(?:on\s+)?(?:{_ANY_WEEKDAY})\.?,?\s+(?:the\s+)?(?P<day>\d{{1,2}}){_ORDINAL}\s+"
+        rf"(?:of\s+)?(?P<month>{_ANY_MONTH})\.?(?:,?\s+(?P<year>{_YEAR}))?" + _PART,
+        _month_day,
+    ),
+    _rule(
+        "weekday_month_day",
+        rf"(?:on\s+)?(?:{_ANY_WEEKDAY})\.?,?\s+(?P<month>{_ANY_MONTH})\.?\s+(?:the\s+)?"
+        rf"(?P<day>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<year>{_YEAR}))?" + _PART,
+        _month_day,
+    ),
+    # "where's game night sat", "the party is thu right?": a short weekday as the question's
+    # last word (before a tag) is that day; elsewhere "sat" and "sun" are everyday words.
+    _rule(
+        "weekday_short_last",
+        r"(?<!\bthe )(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bhe )(?<!\bshe )(?<!\bthey )"
+        r"(?P<modifier>)(?P<weekday>mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?P<part>(?!))?"
+        r"(?=\s*(?:,?\s*(?:right|yeah|again|then|correct))?\s*[?!.]*\s*$)",
+        _weekday,
+    ),
     _rule("days_ago", rf"(?P<n>{_NUMBER})\s+days?\s+ago" + _PART, _days_ago),
     _rule("days_ahead", rf"in\s+(?P<n>{_NUMBER})\s+days?(?:\s+time)?" + _PART, _days_ahead),
     _rule(
@@ -856,7 +888,10 @@ _RULES: tuple[_Rule, ...] = (
         "season",
         r"(?:(?P<modifier>last|this|next)\s+|(?:in|during|over)\s+(?:the\s+)?|the\s+)"
         r"(?P<season>spring|summer|autumn|fall|winter)"
-        rf"(?:,?\s+(?:of\s+)?(?P<year>{_YEAR}))?",
+        rf"(?:,?\s+(?:of\s+)?(?P<year>{_YEAR}))?"
+        # A season word that qualifies the noun after it is no time: "the spring rolls", "the
+        # winter coat", "the summer menu" (a time may go on: "the spring of", "summer break").
+        rf"(?!\s+(?!{_SEASON_GOES_ON}\b)[a-z])",
         _season,
     ),
 )

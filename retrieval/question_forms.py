@@ -139,7 +139,23 @@ def _spell_digit(match: re.Match[str], text: str) -> str:
     before = text[: match.start()].rstrip().split()
     previous = before[-1].lower() if before else ""
     # "at 2 pm", "from 2 to 4", "the 4 of us": a number, not a word.
-    if previous in {"at", "from", "to", "till", "until", "by", "the", "about", "around", "or"}:
+    # "top 2 people", "the first 4": a count.
+    if previous in {
+        "at",
+        "from",
+        "to",
+        "till",
+        "until",
+        "by",
+        "the",
+        "about",
+        "around",
+        "or",
+        "top",
+        "first",
+        "last",
+        "next",
+    }:
         return match.group(0)
     after = text[match.end() :].lstrip().lower()
     if re.match(r"(?:am|pm|o'clock|of|or|and|people|days?|weeks?|hours?|mins?|minutes)\b", after):
@@ -183,10 +199,24 @@ _NO_AUX = re.compile(r"^(?P<subject>we|you|they|it|that|this)\s+(?P<rest>still\b
 _BE_FOR = {"we": "are", "you": "are", "they": "are", "it": "is", "that": "is", "this": "is"}
 
 
+# The tag written without its comma ("the dinner is sat right?"), read only after a statement
+# that says what something is ("<subject> is/are ..."), never after a question ("is that
+# right?") or a turn ("so we go right?").
+_BARE_TAG = re.compile(r"(?<=\w)\s+(?:right|yeah|correct)\s*\?+\s*$", re.IGNORECASE)
+_BARE_TAGGED = re.compile(
+    rf"^\W*(?!(?:{_AUX}|what|when|where|who|how|why|which|and|so|but)\b)[\w'-]+"
+    r"(?:\s+[\w'-]+){0,5}?(?:'s|\s+(?:is|are))\s+\S",
+    re.IGNORECASE,
+)
+
+
 def _untagged(text: str) -> str:
     match = _TAG.search(text)
     if match is None:
-        return text
+        bare = _BARE_TAG.search(text)
+        if bare is None or not _BARE_TAGGED.match(text[: bare.start()]):
+            return text
+        match = bare
     statement = text[: match.start()].strip()
     if not statement:
         return text
@@ -369,7 +399,9 @@ def _request(text: str) -> str:
 _PLATFORMS = r"whatsapp|telegram|signal|slack|imessage|discord|sms"
 _PLATFORM_RANKING = re.compile(
     r"\b(?P<head>(?:who|which\s+(?:[\w']+\s+)?(?:people|person|friends?|contacts?))\s+"
-    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?)"
+    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?"
+    # "top 2 people I WhatsApp the most", "the friends I telegram most".
+    r"|(?:top\s+\w+\s+|the\s+)(?:people|ppl|persons|friends|contacts)\s+(?:that\s+|who\s+)?i\s+)"
     rf"(?P<platform>{_PLATFORMS})(?:'?d|ed)?\s+(?P<tail>(?:the\s+)?most\b[^?]*?)\s*(?P<end>\?*)\s*$",
     re.IGNORECASE,
 )
@@ -407,6 +439,26 @@ _RECEIVED_FROM_ME = re.compile(
     r"(?P<thing>(?!back\b)[^?]+?)\s+from\s+me\b(?P<rest>[^?]*?)\s*\?*\s*$",
     re.IGNORECASE,
 )
+# "did Bo ever confirm she got my share?", "has Bo said he received the form?": the person's
+# word that the user's deed reached them is the user's deed.
+_CONFIRMED_RECEIPT = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+{_SOMEONE}\s+{_ADVERBS}(?:confirm|confirmed|say|said"
+    r"|tell\s+me|told\s+me|let\s+me\s+know|mention|mentioned)\s+(?:that\s+|if\s+|whether\s+)?"
+    r"(?:she|he|they|it)\s+(?:(?:had|has|have|'d|'s|'ve)\s+)?(?:got|gotten|received|get|receive)\s+"
+    # The user's own thing ("my share"), or one said to come from the user: "did Bo say she
+    # got the job?" is no deed of the user's.
+    r"(?:(?P<mine>my\s+[^?]+?)|(?P<thing>(?!back\b)[^?]+?)\s+from\s+me)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+# "did I promise Bo anything for the move?", "have I promised anyone something?": what the
+# user promised, asked as yes or no, reads as the list of promises.
+_PROMISED_ANYTHING = re.compile(
+    r"^(?P<lead>\W*(?:(?:so|and|ok|okay|wait)\s+)*)(?:did|have|had)\s+i\s+"
+    r"(?:(?:ever|already|actually|really)\s+)*(?P<verb>promise|promised|agree\s+to\s+do"
+    r"|agreed\s+to\s+do|offer|offered|commit\s+to|committed\s+to)\s+"
+    r"(?P<who>(?:[\w'@.-]+\s+){0,2}?)(?:anything|something)\b(?P<rest>[^?]*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
 _LET_KNOW = re.compile(
     r"^(?P<head>\W*(?:(?:so|and|ok|okay|wait)\s+)*(?P<aux>did|have|had)\s+i\s+"
     r"(?:(?:ever|already|actually|finally|yet|not|never)\s+)*)"
@@ -435,6 +487,41 @@ def _received_from_me(text: str) -> str:
     return (
         f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {match.group('who')} "
         f"{match.group('thing')}{match.group('rest')}?"
+    )
+
+
+# A sum of money received is the user's payment: "did Bo say he got my share?" asks "did I pay
+# Bo my share?".
+_MONEY_THING = re.compile(
+    r"[$€£]|\d|\b(?:money|cash|share|half|fee|fees|deposit|rent|payment|transfer|bond|dues"
+    r"|reimbursement)\b",
+    re.IGNORECASE,
+)
+
+
+def _confirmed_receipt(text: str) -> str:
+    match = _CONFIRMED_RECEIPT.match(text)
+    if match is None:
+        return text
+    verb = "did I {adv}send" if match.group("aux").lower() == "did" else "have I {adv}sent"
+    if _MONEY_THING.search(match.group("mine") or match.group("thing")):
+        verb = "did I {adv}pay" if match.group("aux").lower() == "did" else "have I {adv}paid"
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {match.group('who')} "
+        f"{match.group('mine') or match.group('thing')}?"
+    )
+
+
+def _promised_anything(text: str) -> str:
+    match = _PROMISED_ANYTHING.match(text)
+    if match is None:
+        return text
+    verb = re.sub(r"^(promise|agree|offer|commit)(?:d|ed)?\b", r"\1", match.group("verb").lower())
+    who = match.group("who").strip()
+    rest = match.group("rest").strip()
+    return (
+        " ".join(part for part in (f"{match.group('lead')}what did I {verb}", who, rest) if part)
+        + "?"
     )
 
 
@@ -468,6 +555,14 @@ def _done_with(text: str) -> str:
 # Each loop form with the words it may drop: the verb it says in other words.
 _LOOP_RULES: tuple[tuple[Callable[[str], str], frozenset[str]], ...] = (
     (_received_from_me, frozenset({"get", "got", "gotten", "receive", "received"})),
+    (
+        _confirmed_receipt,
+        frozenset(
+            {"confirm", "confirmed", "say", "said", "tell", "told", "let", "know", "mention"}
+            | {"mentioned", "get", "got", "gotten", "receive", "received", "send", "sent"}
+        ),
+    ),
+    (_promised_anything, frozenset({"anything", "something", "promised", "agreed", "offered"})),
     (
         _let_know,
         frozenset({"let", "know", "give", "given", "gave", "heads", "heads-up", "fill", "filled"}),

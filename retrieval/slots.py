@@ -107,6 +107,22 @@ AMOUNT = re.compile(
     re.IGNORECASE,
 )
 
+# A score as a result is written: two numbers set against each other ("31-28", "3-1", "2 to
+# nil", "4 all"); "we won" says who won, not the score.
+SCORE = re.compile(
+    r"\b\d{1,3}\s?[-\u2013\u2014]\s?\d{1,3}\b(?!\s*(?:am|pm|[ap]\.m\.)\b)"
+    r"|\b\d{1,3}\s+(?:to|all|apiece|nil)\b(?:\s+\d{1,3}\b)?"
+    r"|\b(?:nil|zero)[\s-]+(?:all|nil|\d{1,3})\b",
+    re.IGNORECASE,
+)
+# Who won or how a contest ended: a word of winning, losing or drawing.
+RESULT = re.compile(
+    r"\b(?:won|win|wins|winner|winners|winning|victory|victorious|champions?|beat|beats|beaten"
+    r"|thrashed|smashed|lost|lose|loses|losing|drew|draw|tied|tie|runners?[\s-]?up"
+    r"|came\s+(?:first|second|third|last)|took\s+(?:it|the\s+win|out)|gg)\b",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -126,6 +142,8 @@ ADDRESS_SLOT = Slot("address", STREET_ADDRESS)
 EMAIL_SLOT = Slot("email", EMAIL_ADDRESS)
 PHONE_SLOT = Slot("phone", PHONE_NUMBER)
 AMOUNT_SLOT = Slot("amount", AMOUNT)
+SCORE_SLOT = Slot("score", SCORE)
+RESULT_SLOT = Slot("result", RESULT)
 
 # The questions that ask for each slot, on the folded question. "When" only in the present
 # or future (a past event is dated by the message that tells of it).
@@ -167,6 +185,23 @@ _ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
             r"\s*\?+\s*$"
         ),
         TIME_TAKEN_SLOT,
+    ),
+    (
+        # "what was the final score?", "score of the derby?"
+        re.compile(
+            r"\bwhat(?:'s|\s+is|\s+was|\s+were)\s+the\s+(?:final\s+|full[\s-]time\s+)?score"
+            r"(?:\s*\W*$|\s+(?:in|of|at|for|against|from)\b)"
+            r"|\b(?:final\s+)?score\s+(?:of|in|at|for)\s+(?:the|that|our|last)\b"
+        ),
+        SCORE_SLOT,
+    ),
+    (
+        # "who won the quiz?", "who came out on top at chess?"
+        re.compile(
+            r"^\W*(?:so\s+|and\s+)?who\s+(?:won|wins|win|came\s+(?:out\s+on\s+top|first)"
+            r"|took\s+(?:it|the\s+\w+)|beat\s+who)\b"
+        ),
+        RESULT_SLOT,
     ),
     (
         # "What time is the ferry on Sunday?": the hour, not the day.

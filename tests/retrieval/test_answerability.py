@@ -456,6 +456,11 @@ def test_a_group_members_thing_told_by_another_member_answers(user):
         ("How much did the electrician charge?", "amount"),
         ("What was the quote for the fence?", "amount"),
         ("What was Lena's marathon time?", "time_taken"),
+        ("what was the score in the derby", "score"),
+        ("Final score of the cup match?", "score"),
+        ("what's the score at the Hawks game?", "score"),
+        ("who won the pub quiz", "result"),
+        ("so who came out on top at chess night?", "result"),
     ],
 )
 def test_a_question_asks_for_the_kind_of_value_its_question_words_say(question, slot):
@@ -473,6 +478,9 @@ def test_a_question_asks_for_the_kind_of_value_its_question_words_say(question, 
         "What is Tom's number one goal this season?",
         "Where did we have dinner?",
         "What did Tom bring to the picnic?",
+        "Did Tom win the raffle?",
+        "What was the score Ola gave the film?",
+        "Who is the winner's coach?",
     ],
 )
 def test_questions_any_message_on_the_topic_may_answer_ask_for_no_slot(question):
@@ -1020,3 +1028,18 @@ def test_a_list_question_about_the_named_person_is_answered_from_the_best_eviden
 )
 def test_the_kind_of_thing_asked_for_is_the_word_after_which_or_what(question, kind):
     assert _ASKED_KIND.findall(fold_text(question)) == kind
+
+
+def test_a_score_or_a_result_is_recognised_and_a_clock_is_no_score():
+    score = asked_slot("what was the score in the derby")
+    assert score is not None
+    assert score.is_given_in("we lost 31-28 in the last minute")
+    assert score.is_given_in("2 to nil, easy")
+    assert not score.is_given_in("derby is Sat at 8:10pm, pitch 4")
+    assert not score.is_given_in("WE WON!! see you at the pub")
+    assert not score.is_given_in("kickoff 3-4pm on Sunday")
+    result = asked_slot("who won the pub quiz")
+    assert result is not None
+    assert result.is_given_in("Ola's team won by a mile")
+    assert result.is_given_in("we came second again")
+    assert not result.is_given_in("pub quiz is on thursday, bring pens")

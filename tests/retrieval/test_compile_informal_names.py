@@ -59,6 +59,25 @@ def test_a_lower_case_common_word_is_no_name_when_the_asker_capitalises_names(us
     assert _people(user, "Did Ines say she will come to the quiz?") == [("Ines", (ines.pk,))]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did tomasz give back my GPS",
+        "has tomasz sent the PDF yet",
+        "what did tomasz say about the NDA and the SLA",
+    ],
+)
+def test_an_acronym_in_capitals_leaves_a_lower_case_name_a_name(user, question):
+    tomas, _ = _contact(user, "Tomasz Wierzba")
+    assert _people(user, question) == [("tomasz", (tomas.pk,))]
+
+
+def test_a_capitalised_word_still_makes_lower_case_common_words_no_names(user):
+    _contact(user, "Will Okoro")
+    ines, _ = _contact(user, "Ines Varga")
+    assert _people(user, "Did Ines say she will send the PDF?") == [("Ines", (ines.pk,))]
+
+
 def test_a_stop_word_is_never_a_name(user):
     _contact(user, "Will Okoro")
     _contact(user, "The Boss")
@@ -97,6 +116,32 @@ def test_a_nickname_saved_with_an_emoji(user):
     walrus, _ = _contact(user, "Walrus 🦭")
     assert _people(user, "whats Walrus's email") == [("Walrus", (walrus.pk,))]
     assert _people(user, "whats walrus email") == [("walrus", (walrus.pk,))]
+
+
+@pytest.mark.parametrize(
+    ("saved", "question", "word"),
+    [
+        ("Fede 🌵", "did federico ever send the tickets", "federico"),
+        ("Matt 🎸", "what did matthias say about saturday", "matthias"),
+        ("Theo ⚽", "have I paid theodore back", "theodore"),
+    ],
+)
+def test_a_name_in_full_finds_the_contact_saved_under_its_short_form(user, saved, question, word):
+    contact, _ = _contact(user, saved)
+    assert _people(user, question) == [(word, (contact.pk,))]
+
+
+def test_an_everyday_word_or_a_far_longer_one_is_no_nickname(user):
+    _contact(user, "Ann")
+    _contact(user, "Mar 🌊")
+    assert _people(user, "did I pay the annual fee") == []
+    assert _people(user, "what did the marketing team decide") == []
+
+
+def test_a_short_form_two_contacts_share_names_neither(user):
+    _contact(user, "Fede 🌵")
+    _contact(user, "Fede 🎾")
+    assert _people(user, "did federico send the tickets") == []
 
 
 def test_a_possessive_without_its_apostrophe(user):

@@ -419,6 +419,24 @@ def test_seasons_flip_in_the_southern_hemisphere():
     )
 
 
+def test_a_season_that_qualifies_a_noun_is_no_time():
+    for text in (
+        "did Ines enjoy the spring salad",
+        "where did I leave the winter jacket",
+        "who packed the summer tent for Bea",
+        "is the autumn menu out at Rolo's",
+    ):
+        time_range, _span = resolve_time_expression(text, now=SATURDAY, tz=LISBON)
+        assert time_range is None, text
+
+
+def test_a_season_named_as_a_time_still_reads_with_what_follows():
+    assert window("what did Ines cook in the spring") == window("in the spring")
+    assert window("the summer holidays with Bea")[0] == window("the summer")[0]
+    assert window("last winter when we moved") == window("last winter")
+    assert window("over the summer of 2025")[0] == "2025-06-01T00:00:00+01:00"
+
+
 # --- compounds --------------------------------------------------------------------------------
 
 

@@ -34,6 +34,15 @@ from retrieval.types import Intent
         ("Is Kai done with the slides?", "has Kai finished the slides?"),
         ("is Noor finished with the budget yet?", "has Noor finished the budget yet?"),
         ("are the twins done with the puzzle?", "have the twins finished the puzzle?"),
+        # The person's word that they got the user's thing is the user's deed; money is paid.
+        ("did Oriel ever confirm she got my share", "did I ever pay Oriel my share?"),
+        ("has Tom said he received my deposit?", "have I paid Tom my deposit?"),
+        ("did Wren tell me she got my postcard", "did I send Wren my postcard?"),
+        ("did Dov confirm that they got the forms from me", "did I send Dov the forms?"),
+        # Whether the user promised anything is what they promised.
+        ("did I promise Lena anything for the move?", "what did I promise Lena for the move?"),
+        ("have I promised anyone something?", "what did I promise anyone?"),
+        ("did I ever agree to do anything for Omar", "what did I agree to do for Omar?"),
     ],
 )
 def test_loop_questions_in_other_words_take_the_loop_form(question: str, expected: str) -> None:
@@ -50,6 +59,9 @@ def test_loop_questions_in_other_words_take_the_loop_form(question: str, expecte
         "is it done with?",
         "did I let the cat out?",
         "did I give Omar the charger?",
+        "did Ana say she got the job?",
+        "did Bo confirm he got lost?",
+        "did I promise to call Lena?",
     ],
 )
 def test_other_questions_keep_their_form(question: str) -> None:
@@ -68,6 +80,10 @@ def test_other_questions_keep_their_form(question: str) -> None:
         ("has Lou confirmed yet if the room is free", "did_they_say_if"),
         ("did Ama let me know yet whether she's in?", "did_they_say_if"),
         ("has Pim got the tickets from me", "did_i_do"),
+        # Promises still open, asked as what the user said they'd do and haven't.
+        ("anything at the lab I said I'd do and haven't?", "promises"),
+        ("stuff I promised to sort out but didn't", "promises"),
+        ("things I agreed to do and still haven't", "promises"),
         # Who is waiting on the user, in other words.
         ("who am I leaving on read", "waiting_on_me"),
         ("who have I left hanging?", "waiting_on_me"),
