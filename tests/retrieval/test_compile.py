@@ -346,6 +346,7 @@ def test_every_pattern_decides_at_least_one_question():
         "reply": "reply to Bruno",
         "outreach": "text Bruno",
         "outreach_elsewhere": "escríbele a Bruno que ya llegué",
+        "outreach_vi_id": "nhắn tin cho Bruno là tôi tới rồi",
         "talk_to_most": "who do I talk to the most",
         "closest_friends": "who are my best friends",
         "neglecting": "who am I neglecting",
