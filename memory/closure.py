@@ -141,6 +141,16 @@ def says_delivered(text: str) -> bool:
     )
 
 
+def says_paid(text: str) -> bool:
+    """``text`` says money went over: a payment ("paid", "transferred", "udah aku transfer")
+    or a delivery that names a sum ("sent you the $40"); "will pay tonight" does not."""
+    return any(
+        says_delivered(sentence)
+        and ("pay" in deed_families(fold_text(sentence)) or bool(_AMOUNT.search(sentence)))
+        for sentence in _SENTENCE.findall(text)
+    )
+
+
 def says_done(text: str) -> bool:
     """A sentence of ``text`` that says something was done, and is not itself a question
     ("CV attached 🙏" in a message that also asks "are they hiring?")."""

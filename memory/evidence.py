@@ -69,6 +69,7 @@ from memory.closure import (
     owed_amount,
     same_words,
     says_done,
+    says_paid,
     topic_words,
 )
 from memory.deeds import DeedAnswer, acknowledgement, deed_answer, deed_topic_terms
@@ -501,8 +502,7 @@ def _loop_hits(
             (loop,), asks = _with_details([loop])
             ask_id = asks.get(loop.opened_by_message_id)
             asks_if_owed = _OWED.search(folded) is not None
-            if asks_if_owed:
-                loop = _with_amount(user=user, loop=loop)
+            loop = _with_amount(user=user, loop=loop)
             finding = loop_answer_finding(loop, zone, asks_if_owed=asks_if_owed)
             if ask_id is not None and ask_id not in {hit[0] for hit in hits}:
                 hits = [*hits, (ask_id, f"{loop.person_name or 'they'}: what your promise answers")]
@@ -665,7 +665,17 @@ def _with_amount(*, user: User, loop: LoopState) -> LoopState:
     owed = owed_amount(opener) if opener is not None else None
     if owed is None:
         return loop
-    return dataclasses.replace(loop, amount=owed[0], amount_message_id=owed[1])
+    closer = (
+        Message.objects.filter(user=user, pk=loop.resolved_by_message_id).first()
+        if loop.resolved_by_message_id is not None
+        else None
+    )
+    return dataclasses.replace(
+        loop,
+        amount=owed[0],
+        amount_message_id=owed[1],
+        is_paid=closer is not None and says_paid(closer.text or ""),
+    )
 
 
 def _owed_amounts(*, user: User, loops: Sequence[OpenLoop]) -> dict[int, tuple[str, int]]:

@@ -671,6 +671,8 @@ class LoopState:
     amount_message_id: int | None = None
     # What it is about and by when, in the answer's words (``owed.owed_detail``).
     detail: str = ""
+    # A loop about money closed by a message that says it was paid ("sent you the $40").
+    is_paid: bool = False
 
     @classmethod
     def of_row(cls, row: Loop, name: str) -> LoopState:
@@ -716,6 +718,8 @@ def _loop_state_sentence(loop: LoopState, zone: ZoneInfo) -> str:
     when = loop.resolved_at or loop.closed_at or loop.opened_at
     if loop.status == LoopStatus.CLOSED_BY_USER:
         return f"you marked it done on {moment_text(when, zone)}"
+    if loop.is_paid:
+        return f"you paid {name} on {moment_text(when, zone)}"
     return _LOOP_DONE[loop.kind].format(name=name, when=moment_text(when, zone))
 
 

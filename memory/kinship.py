@@ -368,6 +368,30 @@ _OWN = re.compile(r"\b(?:my|our)\s+$")
 _OTHERS = re.compile(r"(?:\b(?:his|her|their|your|the|a|an|whose)|['\u2019]s)\s+$")
 
 
+# The words Vietnamese and Indonesian call a relative by on their own ("nhắn mẹ …", "bilang
+# ke ibu …"), as written, marks kept: folded, "mẹ" would be English "me".
+MARKED_KIN_WORDS = {
+    "mẹ": "mother",
+    "má": "mother",
+    "bố": "father",
+    "bà": "grandmother",
+    "ông": "grandfather",
+    "chú": "uncle",
+    "bác": "uncle",
+    "cậu": "uncle",
+    "dì": "aunt",
+    "cô": "aunt",
+    "ibu": "mother",
+    "ayah": "father",
+    "bapak": "father",
+    "nenek": "grandmother",
+    "kakek": "grandfather",
+    "tante": "aunt",
+    "paman": "uncle",
+    "bibi": "aunt",
+}
+
+
 def is_someone_elses(folded_text: str, start: int) -> bool:
     """Whether the words at ``start`` follow another person's possessive or an article ("his
     mom", "Ana's dad", "the mum"): not the user's relative, nor a contact saved as "Mom"."""

@@ -275,6 +275,20 @@ DEFERRAL: Mapping[str, tuple[str, ...]] = {
     "it": (r"ti (?:faccio sapere|so dire|dico|aggiorno|confermo|richiamo)", r"vi faccio sapere"),
 }
 
+# Vietnamese and Indonesian speakers name themselves by kinship or with a pronoun ("con", "em",
+# "aku", "saya"), and a deed is its bare verb: to buy, send, bring, pay, transfer, call, book,
+# fetch. The rules below build on them.
+_VI_SELF = "(?:con|em|anh|ch[ịi]|t[ôo]i|m[ìi]nh|tao|tớ)"
+_VI_DEED = (
+    "(?:mua|g[ửu]i|mang|đem|tr[ảa]|chuy[ểe]n|g[ọo]i|nh[ắa]n|đ[ặa]t|l[ấa]y|đ[óo]n|r[ướu][ớo]c"
+    "|đưa|c[ấa]t)"
+)
+_ID_SELF = "(?:aku|saya|gue|gw|ku)"
+_ID_DEED = (
+    "(?:kirim|transfer|bayar|beli|bawa|balikin|kembalikan|kasih|antar|jemput|ambil|telepon"
+    "|telpon|pesan|booking)"
+)
+
 # The user's promise in other words or languages ("remind me to send you the playlist", "te
 # mando o pix amanhã", "je te l'envoie ce soir").
 PROMISE: Mapping[str, tuple[str, ...]] = {
@@ -309,6 +323,14 @@ PROMISE: Mapping[str, tuple[str, ...]] = {
         r"me ne occupo",
         r"ci penso io",
     ),
+    "vi": (
+        rf"{_VI_SELF} s[ẽe] {_VI_DEED}",
+        rf"để {_VI_SELF} {_VI_DEED}",
+    ),
+    "id": (
+        rf"{_ID_SELF} (?:akan|nanti|besok|ntar) (?:\w+ )?{_ID_DEED}\w*",
+        rf"nanti {_ID_SELF} {_ID_DEED}\w*",
+    ),
 }
 
 # A short reply that takes on what was just asked, without saying what: "will do!", "on it",
@@ -332,6 +354,16 @@ TAKE_ON: Mapping[str, tuple[str, ...]] = {
     ),
     "it": (r"(?:lo|la) faccio", "ci penso io", "me ne occupo"),
     "de": (r"mach(?:e)? ich", "wird erledigt", r"k[üu]mmere mich"),
+    "vi": (
+        rf"(?:d[ạa] )?{_VI_SELF} nh[ớo] r[ồo]i",
+        rf"để {_VI_SELF} (?:lo|l[àa]m)",
+        "ok (?:con|em) l[àa]m",
+    ),
+    "id": (
+        "siap",
+        rf"(?:oke|ok|sip),? nanti {_ID_SELF}",
+        rf"{_ID_SELF} (?:urus|kerjain|handle)",
+    ),
 }
 
 # The politeness word that makes a request of a sentence without a question mark ("pls send me
@@ -343,6 +375,8 @@ PLEASE: Mapping[str, tuple[str, ...]] = {
     "fr": (r"s['\u2019]il (?:te|vous) pla[iî]t", "stp", "svp"),
     "it": (r"per (?:favore|piacere)",),
     "de": ("bitte",),
+    "vi": ("nha", r"nh[ée]", "gi[ùu]m", "gi[úu]p", r"l[àa]m [ơo]n", r"đ[ừu]ng qu[êe]n"),
+    "id": ("tolong", "mohon", "dong", r"jangan lupa"),
 }
 
 # Someone asking the person they write to for something, with or without a question mark:
@@ -403,6 +437,18 @@ REQUEST: Mapping[str, tuple[str, ...]] = {
         r"(?:k[öo]nnen|k[öo]nnten|w[üu]rden) sie",
         "bitte",
     ),
+    "vi": (
+        rf"nh[ớo] {_VI_DEED}",
+        r"đ[ừu]ng qu[êe]n",
+        r"(?:nh[ờo]|gi[úu]p|gi[ùu]m) (?:con|em|anh|ch[ịi]|m[ẹe]|b[ốo]|t[ôo]i|m[ìi]nh)",
+        r"l[àa]m [ơo]n",
+    ),
+    "id": (
+        rf"(?:tolong|jangan lupa|mohon) (?:\w+ )?{_ID_DEED}\w*",
+        r"(?:bisa|bisakah|boleh|mau) (?:kamu|kau|lu|lo|km|kak|mas|mbak)",
+        r"(?:boleh|bisa) (?:minta|pinjam)",
+        r"tolong",
+    ),
 }
 
 # Saying something was handed over, each language's common forms ("c'est envoyé", "ya te lo
@@ -445,6 +491,8 @@ DONE: Mapping[str, tuple[str, ...]] = {
            r"|riportat)[oaie]"),
     "de": ("geschickt", r"[üu]berwiesen", "bezahlt", "anbei", r"zur[üu]ckgegeben",
            "abgeholt"),
+    "vi": (rf"(?:đ[ãa] )?{_VI_DEED}\b[^.!?\n]{{0,40}}? r[ồo]i", rf"đ[ãa] {_VI_DEED}"),
+    "id": (rf"(?:sudah|udah|dah|telah) (?:{_ID_SELF} )?(?:di|ku)?{_ID_DEED}\w*",),
 }  # fmt: skip
 
 # Saying something is finished without saying what ("done ✅", "fatto", "listo", "erledigt",
@@ -457,6 +505,8 @@ FINISHED: Mapping[str, tuple[str, ...]] = {
     "fr": (r"c['\u2019]est (?:fait|r[ée]gl[ée])", "voil[aà]"),
     "it": ("fatto", r"ecco(?:l[oaie])?"),
     "de": ("erledigt", "gemacht", r"hier (?:ist|sind)"),
+    "vi": (r"(?:đ[ãa] )?xong(?: r[ồo]i)?",),
+    "id": ("beres", "selesai", r"(?:sudah|udah) (?:beres|selesai)"),
 }  # fmt: skip
 
 # That what was owed arrived, said by whoever received it ("got it", "arrived", "recebi",
@@ -474,6 +524,11 @@ ARRIVED: Mapping[str, tuple[str, ...]] = {
     "fr": (r"bien re[çc]u", r"re[çc]u", r"(?:c['\u2019]est |bien )arriv[ée]"),
     "it": (r"ricevut[oaie]", r"(?:[eè] )?arrivat[oaie]"),
     "de": ("erhalten", "angekommen", "bekommen"),
+    "vi": (r"(?:đ[ãa] )?nh[ậa]n (?:đ[ưu][ợo]c )?r[ồo]i", r"đ[ãa] nh[ậa]n đ[ưu][ợo]c"),
+    "id": (
+        r"(?:sudah|udah|dah) (?:\w+ )?(?:terima|diterima|nyampe|sampai|sampe|masuk)",
+        "diterima",
+    ),
 }
 
 # A time still ahead said as the whole reply ("sure, tonight", "mañana", "demain sans faute"):
@@ -494,6 +549,9 @@ LATER_TIME: Mapping[str, tuple[str, ...]] = {
            r"(?:luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)"),
     "de": ("morgen", "heute abend", r"sp[äa]ter", "diese woche", "gleich",
            r"(?:am )?(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"),
+    "vi": ("ng[àa]y mai", r"t[ốo]i nay", r"chi[ềe]u nay", r"tu[ầa]n (?:sau|n[àa]y)",
+           r"l[áa]t n[ữu]a"),
+    "id": ("besok", r"nanti(?: malam| sore)?", "ntar", r"minggu (?:depan|ini)"),
 }  # fmt: skip
 
 # An arrangement already made: a booking or a reservation said with its day or time is a plan
@@ -702,6 +760,9 @@ DEED_FAMILIES: Mapping[str, tuple[str, ...]] = {
         r"bezahl\w*",
         r"[uü]berwie\w*",
         r"transfer\w*",
+        r"chuyen khoan",
+        r"bayar\w*",
+        r"dibayar",
     ),
 }
 

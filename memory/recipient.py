@@ -45,7 +45,8 @@ from retrieval.lexicon import STOP_WORDS, fold_text
 # that takes its recipient with it ("follow up with Ana") names the recipient instead.
 _CONTENT_MARKER = re.compile(
     r"\b(?:about|regarding|re|that|saying|with|whether|if|what|how|why|when|que|sobre|acerca"
-    r"|dass|über|ueber|concernant|pour|a\s+dizer|dizendo|diciendo|disant)\b",
+    r"|dass|über|ueber|concernant|pour|a\s+dizer|dizendo|diciendo|disant"
+    r"|là|rằng|về|xem|để|bahwa|kalau|tentang|soal|untuk|apakah)\b",
     re.IGNORECASE,
 )
 _RECIPIENT_WITH = re.compile(
@@ -66,8 +67,14 @@ def content_start(question: str) -> int:
     return len(question)
 
 
+# The verbs of a message request in Vietnamese and Indonesian, folded.
+VI_ID_VERBS = frozenset(
+    {"nhan", "bao", "noi", "hoi", "nhac", "gui", "tra", "loi", "kirim", "kirimin", "bilang",
+     "bilangin", "ngomong", "kasih", "kabari", "kabarin", "tanya", "tanyain", "tanyakan",
+     "ingatkan", "ingetin", "balas", "bales"}
+)  # fmt: skip
 # Words of asking and writing that say nothing about the subject.
-_REQUEST_WORDS = frozenset(
+_REQUEST_WORDS = VI_ID_VERBS | frozenset(
     {
         "text",
         "message",
@@ -228,10 +235,21 @@ _VERBS = frozenset(
         "sag",
         "frag",
         "erinnere",
+        # Vietnamese and Indonesian (folded): "nhắn tin cho Lan ...", "bilang ke Sari ...".
+        *VI_ID_VERBS,
     }
 )
 _LEAD_WORDS = _VERBS | frozenset(
     {
+        "tin",
+        "cho",
+        "voi",
+        "pesan",
+        "ke",
+        "sama",
+        "pada",
+        "tahu",
+        "tau",
         "al",
         "ao",
         "a",

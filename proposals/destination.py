@@ -20,10 +20,12 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, Person, Platform
+from conversations.models import Chat, ChatKind, Message, Person, Platform
 from memory.asked import AskedQuestion, open_group_question
+from memory.chatnames import word_stem
+from memory.extract import is_suspicious
 from memory.models import LoopKind
-from memory.recipient import Mention, not_automated, platforms_asked, recipient_of
+from memory.recipient import Mention, not_automated, platforms_asked, recipient_of, topic_words
 from memory.selectors import OpenLoop, open_loops_for_user
 from proposals.choice import direct_chat_choice
 from proposals.groups import group_unnamed, groups_named, groups_visible
@@ -50,6 +52,8 @@ class Destination:
     note: str = ""
     # The open question someone asked in the group that a reply to the group answers.
     asked: AskedQuestion | None = None
+    # ``loop`` is the one whose text says the topic the question names ("about the deck").
+    on_topic: bool = False
 
     @property
     def is_group(self) -> bool:
@@ -331,6 +335,97 @@ def _group_said_in(*, user: User, question: str, person_ids: Sequence[int]) -> D
     return None
 
 
+# The subject a request names: "about the pricing deck", "re the lease", "regarding rent",
+# "on the quote" (after "on", only with a determiner: "on Slack", "on Friday" name none); up to
+# the clause that says what to say.
+_NAMED_TOPIC = re.compile(
+    r"\b(?:about|regarding|concerning|re:?(?=\s)|on\s+(?=(?:the|my|our|your|his|her|their)\s))"
+    r"\s*(?P<x>[^,.;:!?\n]+)",
+    re.IGNORECASE,
+)
+_TOPIC_END = re.compile(
+    r"\s+(?:that|saying|and|to|so|because|since|but|with|telling|letting)\b.*$", re.I
+)
+# Loops read for the topic a request names.
+TOPIC_LOOPS = 20
+
+
+def named_topic_stems(question: str, names: Sequence[str]) -> set[str]:
+    """Stems of the subject the question names after "about", "re", "regarding" or "on the"
+    (word forms folded: "decks" and "deck" are one), none when it names none."""
+    match = _NAMED_TOPIC.search(question)
+    if match is None:
+        return set()
+    said = _TOPIC_END.sub("", match["x"])
+    return {word_stem(word) for word in topic_words(said, names)}
+
+
+def _topic_loop(
+    *, user: User, person_ids: Sequence[int], stems: set[str], platforms: AbstractSet[str]
+) -> OpenLoop | None:
+    """Of the open loops with these people (their asks, the user's requests and promises),
+    the one whose opening message says the topic: every stem of it (all but one, for a topic
+    of three words or more); the most stems, then the newest. Never a suspicious message."""
+    if not stems:
+        return None
+    loops = open_loops_for_user(user=user, person_ids=person_ids, limit=TOPIC_LOOPS)
+    if platforms:
+        loops = [loop for loop in loops if loop.platform in platforms] or loops
+    texts = dict(
+        Message.objects.filter(
+            user=user,
+            pk__in=[loop.opened_by_message_id for loop in loops],
+            deleted_at__isnull=True,
+        ).values_list("pk", "text")
+    )
+    needed = len(stems) - 1 if len(stems) >= 3 else len(stems)
+    best: tuple[int, OpenLoop] | None = None
+    for loop in loops:
+        text = texts.get(loop.opened_by_message_id) or ""
+        if not text or is_suspicious(text):
+            continue
+        said = {word_stem(word) for word in re.findall(r"[a-z][a-z'-]*", fold_text(text))}
+        hits = len(stems & said)
+        if hits >= needed and (best is None or hits > best[0]):
+            best = (hits, loop)
+    return best[1] if best is not None else None
+
+
+def _topic_destination(
+    *,
+    user: User,
+    question: str,
+    person_ids: Sequence[int],
+    names: Sequence[str],
+    platforms: AbstractSet[str],
+    named_as: str,
+) -> Destination | None:
+    """When the question names a topic, the open loop with the person that says it, in the
+    chat where it was raised: the draft follows that thread, not their newest ask."""
+    loop = _topic_loop(
+        user=user,
+        person_ids=person_ids,
+        stems=named_topic_stems(question, names),
+        platforms=platforms,
+    )
+    if loop is None or loop.person_id is None:
+        return None
+    chat = Chat.objects.filter(
+        user=user, pk=loop.chat_id, is_excluded_from_ai=False, memberships__person_id=loop.person_id
+    ).first()
+    person = Person.objects.filter(user=user, pk=loop.person_id).first()
+    if chat is None or person is None:
+        return None
+    return Destination(
+        chat=chat,
+        person=person,
+        loop=loop,
+        named_as=named_as,
+        note=_platform_note(chat=chat, person=person, platforms=set(platforms)),
+        on_topic=True,
+    )
+
+
 def destination_resolve(
     *,
     user: User,
@@ -378,6 +473,16 @@ def destination_resolve(
     if choice.person_id is not None:
         # The contact the request is about is settled: the loops followed up are theirs.
         person_ids = [choice.person_id]
+    on_topic = _topic_destination(
+        user=user,
+        question=question,
+        person_ids=person_ids,
+        names=_said_names(compiled_query),
+        platforms=platforms,
+        named_as=named_as,
+    )
+    if on_topic is not None:
+        return on_topic
     loops = open_loops_for_user(user=user, person_ids=person_ids, limit=5)
     loop = loops[0] if loops else None
     if loop is not None and not choice.is_topic_chosen:

@@ -319,6 +319,7 @@ def proposal_prepare(
         loop_asked=_loop_text(user=user, destination=destination),
         also=_also_text(user=user, destination=destination),
         others=_others(compiled_query, destination),
+        loop_on_topic=destination.on_topic,
         timezone=user.timezone,
         grounds=tuple(grounds),
     )

@@ -57,7 +57,10 @@ Four more rules read what the question needs from its evidence rather than its w
    (``retrieval.slots``: a day or time for a present or future "when", a street address, an
    email address, a phone number, an amount, a time taken), and neither the candidates that
    carry its topic nor the messages beside them (within ``SLOT_NEIGHBOUR_WINDOW``) give one:
-   "When does the lease end?" against messages about the lease with no date. A candidate
+   "When does the lease end?" against messages about the lease with no date. A sum is the
+   price of the thing the question names ("petrol" in "how much was the petrol to the
+   coast?"): when no candidate uses that word or a kin of it, a sum for something else on the
+   same trip is no answer. A candidate
    carries the topic by the question's words, by a word of the same stem or language kin
    ("gas" / "gasolina") or by meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
    A value the message calls old does not answer a question about the new one, and a named
@@ -109,10 +112,11 @@ from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Chat, Person, Platform
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
-from retrieval.lexicon import DESCRIPTOR_FORMS, fold_text
+from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
 from retrieval.search import SearchResult, asks_for_items, is_about_messages
 from retrieval.shorthand import search_forms_query
 from retrieval.slots import (
+    AMOUNT_SLOT,
     Slot,
     asked_slot,
     asked_speaker,
@@ -594,6 +598,33 @@ def _related_ids(
     return list(dict.fromkeys([*kin, *close]))
 
 
+# The thing a question about a sum prices: "petrol" in "how much was the petrol to the coast?",
+# "tickets" in "how much were our tickets?".
+_PRICED_THING = re.compile(
+    r"\bhow\s+much\s+(?:was|were|is|are|did|does|do|will|would)\s+(?:the\s+|my\s+|our\s+"
+    r"|your\s+|his\s+|her\s+|their\s+)?([a-z][\w'-]{2,})"
+)
+
+
+def _priced_thing_unheard(
+    *, question: str, unknown: tuple[str, ...], texts_of: _CandidateTexts
+) -> bool:
+    """A question about a sum whose priced thing no message uses, in any form or language kin
+    (``is_kin_word``): a sum said of something else on the same trip or topic ("sent you the
+    $140 for the cabin") does not price it."""
+    match = _PRICED_THING.search(fold_text(question))
+    if match is None:
+        return False
+    thing = match.group(1)
+    if thing in STOP_WORDS or thing not in {fold_text(term.strip('"')) for term in unknown}:
+        return False
+    return not any(
+        is_kin_word(thing, word)
+        for text in texts_of.get().values()
+        for word in re.findall(r"[\w']+", fold_text(text))
+    )
+
+
 def _slot_given(*, user: User, slot: Slot, question: str, topic_ids: list[int]) -> bool | None:
     """Whether a message carrying the topic, or one beside it in its chat (the question
     before, the reply after, within ``SLOT_NEIGHBOUR_WINDOW``: a message a day away is about
@@ -958,7 +989,13 @@ def evidence_signals(
             None
             if not slot
             else False
-            if topic_ids and not slot_ids
+            if (topic_ids and not slot_ids)
+            or (
+                slot == AMOUNT_SLOT
+                and _priced_thing_unheard(
+                    question=compiled.read_as, unknown=coverage.unknown, texts_of=texts_of
+                )
+            )
             else _slot_given(user=user, slot=slot, question=compiled.read_as, topic_ids=slot_ids)
         ),
         is_opinion_given=(

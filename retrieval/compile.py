@@ -44,6 +44,7 @@ from memory.callnames import people_called_by
 from memory.kinship import (
     KIN_FORMS,
     KIN_RELATIONS,
+    MARKED_KIN_WORDS,
     is_someone_elses,
     means_users_relative,
     relatives_of_user,
@@ -119,6 +120,14 @@ _PERSON_ATTRIBUTES = (
     r"|profession|employer|school|university|flat|apartment|house|name|full\s+name|allergy"
     r"|allergies|hometown|pet|cell|cell\s+number|mobile|mobile\s+number|e-mail|email\s+address"
     r"|contact\s+details|contact\s+info|username|user\s+name|whatsapp|telegram|signal"
+)
+# The verbs of a message request in Vietnamese and Indonesian, folded, with the words before
+# the recipient ("nhắn tin cho", "kirim pesan ke").
+VI_ID_REQUEST = (
+    r"(?:(?:nhan(?:\s+tin)?|gui\s+tin(?:\s+nhan)?|tra\s+loi)(?:\s+(?:cho|voi))?|bao|noi\s+voi"
+    r"|hoi|nhac(?:\s+nho)?|(?:kirim|kirimin)\s+(?:pesan|wa|chat|sms)\s+(?:ke|untuk|buat)"
+    r"|(?:bilang|bilangin|ngomong)\s+(?:ke|sama|pada)|kasih\s+tahu|kasih\s+tau|kabari|kabarin"
+    r"|tanya(?:in|kan)?(?:\s+(?:ke|sama))?|ingatkan|ingetin|balas|bales)"
 )
 _IMPERATIVE = (
     r"^\W*(?:(?:hey|hi|ok|okay)\W+)?(?:claire\W+)?"
@@ -451,6 +460,14 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
     ),
     _pattern(
         Intent.UNRESOLVED,
+        "asked_me_to",
+        # "What did Bo ask me to pick up?", "what did my aunt want me to bring?": a request
+        # made of the user, answered from the ask itself.
+        r"^\W*(?:so\s+)?what\s+(?:did|has|had)\s+(?!i\b|we\b|you\b)(?:[\w'@.-]+\s+){1,2}?"
+        r"(?:ask|asked|want|wanted|need|needed|tell|told|remind|reminded)\s+me\s+to\b",
+    ),
+    _pattern(
+        Intent.UNRESOLVED,
         "did_they_say_if",
         # "Did Bo ever say if he can drive me?", "has Bo told me whether it's on?": the answer
         # to the user's request, yes or no from whether it came.
@@ -571,6 +588,16 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|repondez)\s+(?:un\s+(?:message|mail|texto|sms)\s+)?(?:a|au|aux)\s+\w"
         r"|(?:diz|pergunta|lembra|escreve|responde)\s+(?:a|ao|à|para\s+[ao]?)\s*\w"
         r"|(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\s+(?!mir\b|mich\b|uns\b)\w)",
+        ActionType.DRAFT_OUTREACH,
+    ),
+    _pattern(
+        Intent.ACTION_REQUEST,
+        "outreach_vi_id",
+        # The same requests in Vietnamese and Indonesian (folded: no tone marks): "nhắn (tin
+        # cho) Lan ...", "bảo Lan ...", "nói với Lan ...", "hỏi Lan ...", "nhắc Lan ...",
+        # "trả lời Lan ..."; "kirim pesan ke Sari ...", "bilang ke Sari ...", "kasih tahu Sari
+        # ...", "tanya Sari ...", "ingatkan Sari ...", "balas Sari ...".
+        _IMPERATIVE + VI_ID_REQUEST + r"\s+(?!(?:toi|minh|aku|saya|gue)\b)\w",
         ActionType.DRAFT_OUTREACH,
     ),
     _pattern(
@@ -972,7 +999,7 @@ _NOT_INITIALS = frozenset({"i"})
 _POSSESSIVE_BEFORE = re.compile(r"\b(?:my|our|his|her|their)\s+$")
 _OWN_BEFORE = re.compile(r"\b(?:my|our)\s+$")
 # Accented spellings a folded letter stands for, so "joao" finds "João" in the database.
-_ACCENTED = {
+_ACCENTED_FIXED = {
     "a": "aáàâãäå",
     "e": "eéèêë",
     "i": "iíìîï",
@@ -985,6 +1012,21 @@ _ACCENTED = {
     "z": "zžźż",
     "l": "lł",
 }
+
+
+def _marked_forms() -> dict[str, str]:
+    """Each letter with every precomposed Latin letter that folds to it (Vietnamese "ẹ", "ấ",
+    "ữ" as well as "é"), lower and upper case folded by the case-insensitive match."""
+    forms = {letter: set(chars) for letter, chars in _ACCENTED_FIXED.items()}
+    for code in [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)]:
+        char = chr(code)
+        base = unicodedata.normalize("NFD", char)[0].lower()
+        if base != char.lower() and "a" <= base <= "z" and char.islower():
+            forms.setdefault(base, {base}).add(char)
+    return {letter: "".join(sorted(chars)) for letter, chars in forms.items()}
+
+
+_ACCENTED = _marked_forms()
 
 
 @dataclass(frozen=True)
@@ -1144,7 +1186,10 @@ def _name_candidates(
     for index, token in enumerate(tokens):
         if _inside(token.start, excluded) or token.key.isdigit() or len(token.key) < 2:
             continue
-        is_common = token.key in STOP_WORDS or token.key in ROUTING_WORDS
+        # A word written with marks its folded form drops is not the common word that form
+        # spells: Vietnamese "mẹ" (mother) is not English "me".
+        is_marked = token.original.casefold() != token.key
+        is_common = (token.key in STOP_WORDS or token.key in ROUTING_WORDS) and not is_marked
         if is_common and (not informative or token.sentence_initial):
             continue
         if informative and token.key in _PRONOUN_I:
@@ -1662,6 +1707,39 @@ def _name_keys(tokens: Sequence[_Token], candidates: Sequence[int]) -> list[str]
     return keys
 
 
+def _marked_relatives(
+    *, user: User, tokens: Sequence[_Token], resolved: Sequence[_Resolved]
+) -> list[_Resolved]:
+    """A Vietnamese or Indonesian word for a relative said on its own ("nhắn mẹ …", "tanya
+    ibu …", ``memory.kinship.MARKED_KIN_WORDS``, marks kept): the one person the user's own
+    kinship facts know as that relative, when no saved name took the word. Before a name
+    ("chú Tuấn", "Ibu Sari") it is a title, not a relative."""
+    said: list[tuple[_Token, str]] = []
+    for index, token in enumerate(tokens):
+        relation = MARKED_KIN_WORDS.get(token.original.casefold())
+        if relation is None or any(item.start <= token.start < item.end for item in resolved):
+            continue
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if following is not None and following.original[:1].isupper():
+            continue
+        said.append((token, relation))
+    relatives = relatives_of_user(user=user, relations={relation for _, relation in said})
+    found = []
+    for token, relation in said:
+        relative = relatives.get(relation)
+        if relative is not None:
+            found.append(
+                _Resolved(
+                    start=token.start,
+                    end=token.end,
+                    name=token.original,
+                    person_ids=relative.person_ids,
+                    direct_chat_id=relative.direct_chat_id,
+                )
+            )
+    return found
+
+
 def _people(
     *,
     user: User,
@@ -1705,6 +1783,8 @@ def _people(
         for item in resolved
         if not (fold_text(item.name) in KIN_FORMS and is_someone_elses(masked, item.start))
     ]
+    resolved += _marked_relatives(user=user, tokens=tokens, resolved=resolved)
+    resolved.sort(key=lambda item: item.start)
     # "Ana ... Ana" is one person mentioned twice.
     unique: list[_Resolved] = []
     for item in resolved:

@@ -324,17 +324,18 @@ SELECT shown.key, g.chat_ids,
      AND o.previous_sender = ANY(g.person_ids)),
   ARRAY(
     SELECT r.id FROM (
-      (SELECT m.sent_at, m.id FROM conversations_message m
+      (SELECT m.chat_id = ANY(g.chat_ids) AS direct, m.sent_at, m.id
+       FROM conversations_message m
        JOIN conversations_chat c ON c.id = m.chat_id
        WHERE m.sender_person_id = ANY(g.person_ids) AND {visible}
-       ORDER BY m.sent_at DESC, m.id DESC LIMIT %(count)s)
+       ORDER BY 1 DESC, m.sent_at DESC, m.id DESC LIMIT %(count)s)
       UNION
-      (SELECT m.sent_at, m.id FROM conversations_message m
+      (SELECT TRUE AS direct, m.sent_at, m.id FROM conversations_message m
        JOIN conversations_chat c ON c.id = m.chat_id
        WHERE m.is_from_self AND m.chat_id = ANY(g.chat_ids) AND {visible}
        ORDER BY m.sent_at DESC, m.id DESC LIMIT %(count)s)
     ) r
-    ORDER BY r.sent_at DESC, r.id DESC LIMIT %(count)s)
+    ORDER BY r.direct DESC, r.sent_at DESC, r.id DESC LIMIT %(count)s)
 FROM unnest(%(keys)s::bigint[]) WITH ORDINALITY AS shown(key, position)
 CROSS JOIN LATERAL (
   SELECT ARRAY(SELECT mb.person_id FROM members mb WHERE mb.key = shown.key) AS person_ids,

@@ -70,3 +70,6 @@ class DraftContext:
     # Names of other people the question names ("Ivo" in "tell mom what Ivo wants"): the
     # pronouns after them are theirs, not the recipient's.
     others: tuple[str, ...] = ()
+    # The loop followed up is the one whose text says the topic the question names: its own
+    # words say what the draft is about.
+    loop_on_topic: bool = False

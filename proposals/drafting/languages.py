@@ -1,5 +1,5 @@
 """Requests in other languages: the frame (greeting, lines) a request written in French,
-Spanish, Portuguese, German or Italian is drafted in."""
+Spanish, Portuguese, German, Vietnamese or Indonesian is drafted in."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from proposals.drafting.asks import sentence_of, tidy
 from proposals.drafting.context import DEFAULT_GREETING
+from retrieval.compile import VI_ID_REQUEST
 from retrieval.lexicon import fold_text
 
 
@@ -68,6 +69,26 @@ FRAMES = {
         "Kurze Erinnerung: kannst du {}?",
         "Ich wollte mich kurz melden.",
     ),
+    "vi": Frame(
+        "Chào",
+        "cả nhà",
+        "Hẹn gặp lại!",
+        "Cảm ơn nhé!",
+        "Mình nhắn về {}.",
+        "Mình nhắn để {}.",
+        "Nhắc nhẹ nhé: {}.",
+        "Mình nhắn hỏi thăm chút.",
+    ),
+    "id": Frame(
+        "Hai",
+        "semua",
+        "Sampai nanti!",
+        "Makasih!",
+        "Aku mau bahas soal {}.",
+        "Aku mau {}.",
+        "Cuma mengingatkan: {} ya.",
+        "Aku cuma mau menyapa.",
+    ),
 }
 # The verb that opens the request says its language (the question is folded: no accents).
 _LANGUAGE_OF_VERB = (
@@ -94,6 +115,22 @@ _LANGUAGE_OF_VERB = (
     ),
     ("de", re.compile(r"^\W*(?:schreib|schreibe|sag|sage|frag|frage|erinnere)\b")),
 )
+# Vietnamese and Indonesian requests: the verb (``retrieval.compile.VI_ID_REQUEST``) and the
+# language's own letters or words. Vietnamese is told by its marks, read before folding.
+_VIETNAMESE_LETTERS = re.compile(r"[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]", re.I)
+_REQUEST_VI_ID = re.compile(rf"^\W*{VI_ID_REQUEST}\b")
+# What the user asks to say or ask, after the recipient: "là …"/"rằng …", "bahwa …"/"kalau …"
+# is the message; "về …"/"tentang …"/"soal …" the topic; "để …"/"untuk …" what the recipient
+# is asked to do.
+_VI_ID_MESSAGE = re.compile(r"^\W*(?:là|rằng|bahwa|kalau|kalo|:)\s+(?P<x>.+)", re.I)
+_VI_ID_TOPIC = re.compile(r"^\W*(?:về|tentang|soal|mengenai)\s+(?P<x>.+)", re.I)
+_VI_ID_TO_DO = re.compile(r"^\W*(?:để|untuk|buat|supaya)\s+(?P<x>.+)", re.I)
+_REMINDING = re.compile(r"^\W*(?:nhac|ingatkan|ingetin)\b")
+# "hỏi Lan xem …", "tanya Sari apakah …": what follows is a question to the recipient; the
+# Indonesian third person ("dia") is them, now addressed ("kamu").
+_ASKING = re.compile(r"^\W*(?:hoi|tanya(?:in|kan)?)\b")
+_ASKED_LEAD = re.compile(r"^\W*(?:xem|coi|là|ke|sama)\s+", re.I)
+_THEM_ID = re.compile(r"\bdia\b", re.I)
 _FOREIGN_MESSAGE = re.compile(
     r"\b(?:a\s+dizer\s+que|diciendo\s+que|en\s+disant\s+que|que|dass)\s+(?P<x>.+)", re.I
 )
@@ -113,6 +150,8 @@ def request_language(question: str) -> str:
     for language, pattern in _LANGUAGE_OF_VERB:
         if pattern.search(folded):
             return language
+    if _REQUEST_VI_ID.search(folded):
+        return "vi" if _VIETNAMESE_LETTERS.search(question) else "id"
     return ENGLISH
 
 
@@ -127,6 +166,8 @@ def foreign_lines(question: str, named_as: str, frame: Frame) -> tuple[list[str]
     text = " ".join(question.split())
     position = text.casefold().find(named_as.casefold()) if named_as else -1
     after = text[position + len(named_as) :] if position >= 0 else text
+    if frame in (FRAMES["vi"], FRAMES["id"]):
+        return _vi_id_lines(question, after, frame), frame.closing
     if match := _FOREIGN_MESSAGE.search(after):
         return [sentence_of(tidy(match["x"]))], frame.closing
     if match := _FOREIGN_TOPIC.search(after):
@@ -135,3 +176,27 @@ def foreign_lines(question: str, named_as: str, frame: Frame) -> tuple[list[str]
         purpose = _FOREIGN_OBJECT.sub("te ", tidy(match["x"]))
         return [frame.purpose.format(purpose)], frame.closing
     return [frame.plain], frame.closing
+
+
+def _vi_id_lines(question: str, after: str, frame: Frame) -> list[str]:
+    """A Vietnamese or Indonesian request: what follows the recipient is the user's own words
+    ("là con sẽ qua …", "bahwa aku telat …", or said straight after the name), a topic ("về
+    …", "tentang …"), or, after a verb of reminding, what the recipient is to do."""
+    rest = tidy(after)
+    if not rest:
+        return [frame.plain]
+    if match := _VI_ID_MESSAGE.match(rest):
+        return [sentence_of(tidy(match["x"]))]
+    if match := _VI_ID_TOPIC.match(rest):
+        return [frame.about.format(tidy(match["x"]))]
+    if _REMINDING.match(fold_text(" ".join(question.split()))):
+        to_do = _VI_ID_TO_DO.match(rest)
+        return [frame.reminder.format(tidy(to_do["x"]) if to_do else rest)]
+    if _ASKING.match(fold_text(" ".join(question.split()))):
+        asked = _ASKED_LEAD.sub("", rest)
+        if frame is FRAMES["id"]:
+            asked = _THEM_ID.sub("kamu", asked)
+        return [f"{asked[:1].upper()}{asked[1:]}?"]
+    if match := _VI_ID_TO_DO.match(rest):
+        return [frame.purpose.format(tidy(match["x"]))]
+    return [sentence_of(rest)]

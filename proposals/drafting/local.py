@@ -208,6 +208,37 @@ def loop_promise(text: str, *, question: str) -> str:
     return promised
 
 
+# What the user promised, as a thing late: "send you the photos" → ("send", "the photos", " to
+# you"), "return your drill" → ("return", "your drill", "").
+_PROMISED_THING = re.compile(
+    r"^(?P<verb>[a-z]+)\s+(?P<you>you\s+)?(?P<thing>(?:the|my|your|those|these|that|this|our)"
+    r"\s+[^,;]+?)(?P<rest>\s+(?:to|for|over|back)\b.*)?$",
+    re.I,
+)
+
+
+def owned_promise(promised: str) -> str:
+    """The user's promise owned, late: "Sorry, the deck is late — I'll send it as soon as I
+    can." ("send the deck"), else "Sorry this is taking me a while — I'll … as soon as I can."."""
+    match = _PROMISED_THING.match(promised)
+    if match is None:
+        return f"Sorry this is taking me a while \u2014 I'll {promised} as soon as I can."
+    thing = match["thing"]
+    head = thing.split()[-1].casefold()
+    plural = (head.endswith("s") and not head.endswith("ss")) or thing.split()[0].casefold() in (
+        "those",
+        "these",
+    )
+    to_you = " to you" if match["you"] else ""
+    rest = match["rest"] or ""
+    verb = match["verb"]
+    it = "them" if plural else "it"
+    return (
+        f"Sorry, {thing} {'are' if plural else 'is'} late \u2014 I'll {verb} {it}"
+        f"{rest or to_you} as soon as I can."
+    )
+
+
 def _also_line(context: DraftContext) -> str:
     """After answering their ask, the user's own open request or promise in the same chat:
     "Also, just following up on my question from Fri 6 Mar: could you return my tent?"."""
@@ -321,6 +352,13 @@ def local_draft(context: DraftContext) -> str:
         lines.append(f"Sorry for the slow reply to your question{which}: {step}")
         if also := _also_line(context):
             lines.append(also)
+    elif (
+        kind == LoopKind.PROMISE_BY_USER
+        and context.loop_on_topic
+        and (owned := loop_promise(context.loop_asked, question=context.question))
+    ):
+        # The promise the question names, owned: what is late and what the user will do.
+        lines.append(owned_promise(owned))
     elif kind == LoopKind.PROMISE_BY_USER:
         promised = "" if topic else loop_promise(context.loop_asked, question=context.question)
         if promised:

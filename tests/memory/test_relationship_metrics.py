@@ -17,7 +17,7 @@ from memory.selectors import (
 from memory.services import relationship_counters_rebuild
 from retrieval.types import RankingKind
 from tests.memory.conftest import DEMO_NOW
-from tests.memory.helpers import chat_of, ingest, say
+from tests.memory.helpers import chat_of, ingest, message_row, say
 
 pytestmark = pytest.mark.django_db
 
@@ -167,6 +167,40 @@ def test_metrics_cover_windows_platforms_and_reply_latency(user):
     # Two answers inside 90 days: after 10 and after 30 minutes.
     assert ranked.reply_latency_median_seconds == pytest.approx((600 + 1800) / 2)
     assert len(ranked.representative_message_ids) == 3
+
+
+def test_a_ranked_persons_messages_to_cite_come_from_their_direct_chat_first(user):
+    ingest(
+        user,
+        chat_of("dm-ana", "Ana"),
+        say("1", NOW - timedelta(days=9), "can you water the ferns?", sender="Ana"),
+        say("2", NOW - timedelta(days=9) + timedelta(minutes=4), "sure thing"),
+    )
+    # Later, and more of them, in a group: the group's messages say nothing of the two of them.
+    ingest(
+        user,
+        chat_of("choir", "Ana", "Bo", kind=ChatKind.GROUP),
+        *[
+            say(f"g{i}", NOW - timedelta(hours=i + 1), f"rehearsal note {i}", sender="Ana")
+            for i in range(4)
+        ],
+    )
+    (ana,) = [m for m in people_ranking(user=user, now=NOW, limit=5) if m.display_name == "Ana"]
+    direct = {
+        message_row(user, "dm-ana", "1").pk,
+        message_row(user, "dm-ana", "2").pk,
+    }
+    assert set(ana.representative_message_ids[:2]) == direct
+
+
+def test_without_a_direct_chat_a_ranked_persons_group_messages_are_cited(user):
+    ingest(
+        user,
+        chat_of("choir", "Ana", "Bo", kind=ChatKind.GROUP),
+        say("g1", NOW - timedelta(hours=3), "rehearsal moved to the hall", sender="Ana"),
+    )
+    (ana,) = [m for m in people_ranking(user=user, now=NOW, limit=5) if m.display_name == "Ana"]
+    assert ana.representative_message_ids == (message_row(user, "choir", "g1").pk,)
 
 
 def test_demo_corpus_ranks_partner_then_best_friend_and_cites_their_messages(user, demo_corpus):

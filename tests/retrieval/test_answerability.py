@@ -1043,3 +1043,25 @@ def test_a_score_or_a_result_is_recognised_and_a_clock_is_no_score():
     assert result.is_given_in("Ola's team won by a mile")
     assert result.is_given_in("we came second again")
     assert not result.is_given_in("pub quiz is on thursday, bring pens")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much was the parking at Quarry Hill?",
+        "how much were the campsite fees for the quarry weekend",
+        "how much did the ropes cost for Quarry Hill",
+    ],
+)
+def test_a_sum_for_another_thing_on_the_same_trip_does_not_price_the_thing_asked(user, question):
+    _trip_history(user, cost_line="quarry weekend: petrol came to $90, so $30 each")
+    retrieval = _ask(user, question)
+    assert retrieval.unanswerable_rule == "missing_slot"
+    assert retrieval.is_no_evidence
+
+
+def test_a_sum_for_the_thing_asked_on_the_trip_still_answers(user):
+    _trip_history(user, cost_line="quarry weekend: petrol came to $90, so $30 each")
+    retrieval = _ask(user, "how much was the petrol for Quarry Hill?")
+    assert retrieval.unanswerable_rule is None
+    assert not retrieval.is_no_evidence
