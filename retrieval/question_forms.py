@@ -479,6 +479,64 @@ _DONE_WITH = re.compile(
 )
 
 
+# The person hearing from the user is the user telling them: "did Bo hear from me about the
+# move?", "has Bo heard anything from me on the swap?" -> "did I tell Bo about the move?".
+_HEARD_FROM_ME = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+{_SOMEONE}\s+{_ADVERBS}(?:hear|heard)\s+"
+    r"(?:anything\s+|something\s+)?(?:back\s+)?from\s+me\s+(?:about|on|re|regarding)\s+"
+    r"(?P<rest>[^?]+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+# The user's thing reaching a person is the user sending it: "has my form gone to Bo yet?",
+# "did the signed lease get to Bo Lind?", "has my essay reached Dr Ames?" -> "have I sent my
+# form to Bo yet?". The person is named (no "the"/"my": "gone to the bank" is a place).
+_GONE_TO = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+(?P<thing>(?:my|the|our|those|these|that)\s+"
+    rf"(?:[\w'-]+\s+){{0,5}}?[\w'-]+)\s+{_ADVERBS}(?:(?:go|gone|went|get|got|gotten|make\s+it"
+    r"|made\s+it)\s+(?:over\s+)?to|reach|reached)\s+"
+    r"(?P<who>(?!(?:the|my|a|an|our|your|me|us|him|her|them|it|you|work|school|home)\b)"
+    r"[\w'@.-]+(?:\s+(?!(?:yet|already|ok|okay|in|on|by|before|after)\b)[\w'@.-]+)?)"
+    r"(?P<rest>(?:\s+(?:yet|already|ok|okay))*)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _heard_from_me(text: str) -> str:
+    match = _HEARD_FROM_ME.match(text)
+    if match is None:
+        return text
+    verb = "did I {adv}tell" if match.group("aux").lower() == "did" else "have I {adv}told"
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {match.group('who')} "
+        f"about {match.group('rest')}?"
+    )
+
+
+# People who go somewhere themselves: "has my brother gone to Lima?" is no sending.
+_PEOPLE_NOUNS = re.compile(
+    r"\b(?:mum|mom|mother|dad|father|parents?|brother|sister|cousin|aunt|uncle|grandma|grandpa"
+    r"|gran|nan|wife|husband|partner|boyfriend|girlfriend|son|daughter|kids?|children|family"
+    r"|friends?|boss|team|colleagues?|neighbou?rs?|flatmates?|roommates?|guests?|dog|cat)$",
+    re.IGNORECASE,
+)
+
+
+def _gone_to(text: str) -> str:
+    match = _GONE_TO.match(text)
+    if (
+        match is None
+        or match.group("aux").lower() == "have"
+        or _PEOPLE_NOUNS.search(match.group("thing"))
+    ):
+        return text
+    verb = "did I {adv}send" if match.group("aux").lower() == "did" else "have I {adv}sent"
+    thing = _topic(match.group("thing"))
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {thing} to "
+        f"{match.group('who')}{match.group('rest')}?"
+    )
+
+
 def _received_from_me(text: str) -> str:
     match = _RECEIVED_FROM_ME.match(text)
     if match is None:
@@ -572,6 +630,15 @@ _LOOP_RULES: tuple[tuple[Callable[[str], str], frozenset[str]], ...] = (
         frozenset({"come", "came", "arrive", "arrived", "showed", "shown", "turn", "turned"}),
     ),
     (_done_with, frozenset({"done", "finished"})),
+    (
+        _heard_from_me,
+        frozenset({"hear", "heard", "anything", "something", "back", "regarding", "re"}),
+    ),
+    (
+        _gone_to,
+        frozenset({"go", "gone", "went", "get", "got", "gotten", "reach", "reached", "make"})
+        | frozenset({"made"}),
+    ),
 )
 
 

@@ -1,0 +1,104 @@
+"""Classes of wording that ask what another wording asks: the same fact said from the other
+person's side, the people of a ranking named before its verb, a person's attribute said with
+"of", a time span said with "for". Sentences and names written for the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.compile import classify_intent
+from retrieval.lexicon import fold_text
+from retrieval.question_forms import canonical_question
+from retrieval.types import Intent
+
+
+def _intent(question: str) -> Intent:
+    return classify_intent(fold_text(canonical_question(question)))[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Hearing from the user is the user telling.
+        (
+            "did Soren hear from me about the venue change?",
+            "did I tell Soren about the venue change?",
+        ),
+        ("has Lupe heard anything from me on the refund", "have I told Lupe about the refund?"),
+        (
+            "Did Mx Ito ever hear from me regarding the keys?",
+            "did I ever tell Mx Ito about the keys?",
+        ),
+        # The user's thing reaching a person is the user sending it.
+        ("has my tax form gone to Inés yet?", "have I sent my tax form to Inés yet?"),
+        ("did the signed lease get to Marco Diaz?", "did I send the signed lease to Marco Diaz?"),
+        ("has my essay reached Dr Ames already?", "have I sent my essay to Dr Ames already?"),
+        ("did the parcel make it over to Teo?", "did I send the parcel to Teo?"),
+    ],
+)
+def test_the_other_side_of_a_deed_reads_as_the_users_deed(question: str, expected: str) -> None:
+    assert canonical_question(question) == expected
+    assert _intent(question) == Intent.UNRESOLVED
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "did Ana hear from Bo about the party?",  # someone else told her
+        "did Ana hear about the party?",
+        "has my package gone to the wrong address?",  # a place, not a person
+        "did the rain go away?",
+        "has my cousin gone to Lima?",  # a person travelling
+        "did my mum get to Rome ok",
+        "did the email get to you?",
+    ],
+)
+def test_other_comings_and_goings_keep_their_form(question: str) -> None:
+    assert canonical_question(question) == question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the two friends I text most?",
+        "people I've messaged the most this month",
+        "top 5 contacts I chat with the most",
+        "who's my most frequent contact on Signal",
+        "who have I not spoken to for a while",
+        "who haven't i texted for ages",
+    ],
+)
+def test_rankings_worded_another_way_rank_people(question: str) -> None:
+    assert _intent(question) == Intent.PEOPLE_RANKING
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the people I met most recently",
+        "the friends I owe the most",
+        "who did I go climbing with for a while",
+    ],
+)
+def test_look_alike_rankings_are_not_rankings(question: str) -> None:
+    assert _intent(question) != Intent.PEOPLE_RANKING
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is the last name of the Tess I cycle with",
+        "whats the full name of Jun from the bakery?",
+        "What was the maiden name of my gran?",
+        "what is the email address of the Omar I met at the fair",
+    ],
+)
+def test_an_attribute_of_a_person_said_with_of_is_an_identity_question(question: str) -> None:
+    assert _intent(question) == Intent.IDENTITY_LOOKUP
+
+
+@pytest.mark.parametrize(
+    "question", ["what is the price of the tickets", "what is the last day of term"]
+)
+def test_other_attributes_with_of_are_not_identity_questions(question: str) -> None:
+    assert _intent(question) != Intent.IDENTITY_LOOKUP
