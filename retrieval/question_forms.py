@@ -163,10 +163,33 @@ def _spell_digit(match: re.Match[str], text: str) -> str:
     return _TABLE[match.group(0)]
 
 
+# One verb said another way, read as the word the messages and the rules use most: "wind up
+# doing" is "end up doing"; phoning someone is calling them ("my phone" stays a noun).
+_SAME_VERB: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bwind(?=s?\s+up\s+\w+ing\b)", re.IGNORECASE), "end"),
+    (re.compile(r"\bwound(?=\s+up\s+\w+ing\b)", re.IGNORECASE), "ended"),
+    (re.compile(r"\bphon(?=ed\b|ing\b)", re.IGNORECASE), "call"),
+    (
+        re.compile(
+            r"\b(?P<before>(?:(?:did|do|does|will|would|should|could|can)\s+(?:i|we|you)"
+            r"|to)\s+)phone(?=\s+(?!(?:number|bill|call|charger|case|screen|plan)\b)[\w@])",
+            re.IGNORECASE,
+        ),
+        r"\g<before>call",
+    ),
+)
+
+
+def _same_verb(text: str) -> str:
+    for pattern, word in _SAME_VERB:
+        text = pattern.sub(word, text)
+    return text
+
+
 def spell_out(text: str) -> str:
     """``text`` with texting shorthand spelled out ("r u free tmrw" -> "are you free
     tomorrow"); other words untouched, case kept."""
-    text = _WITH.sub("with ", text)
+    text = _same_verb(_WITH.sub("with ", text))
     text = _WHAT_TIME_IS.sub(r"\1 is", text)
     text = _DIGIT_CONTEXT.sub(lambda match: _spell_digit(match, text), text)
     return _WORD.sub(_spell_word, text)

@@ -102,3 +102,32 @@ def test_an_attribute_of_a_person_said_with_of_is_an_identity_question(question:
 )
 def test_other_attributes_with_of_are_not_identity_questions(question: str) -> None:
     assert _intent(question) != Intent.IDENTITY_LOOKUP
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("did I wind up phoning Ola?", "did I end up calling Ola?"),
+        ("Did we wind up booking the cabin", "Did we end up booking the cabin"),
+        ("he wound up staying late?", "he ended up staying late?"),
+        ("have I phoned the vet", "have I called the vet"),
+        ("did I phone Kofi back?", "did I call Kofi back?"),
+        ("remind me to phone Ines tomorrow", "remind me to call Ines tomorrow"),
+    ],
+)
+def test_a_verb_said_another_way_reads_as_the_common_verb(question: str, expected: str) -> None:
+    assert canonical_question(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "where is my phone?",
+        "did I leave my phone at Bo's",
+        "what did the phone bill come to",
+        "is the wind up north bad?",
+        "did the clock get wound up?",
+    ],
+)
+def test_the_noun_is_not_read_as_the_verb(question: str) -> None:
+    assert canonical_question(question) == question
