@@ -81,6 +81,26 @@ _SPELLED: dict[str, str] = {
     "whats": "what's",
     "hows": "how's",
     "im": "i'm",
+    # Contractions typed without the apostrophe.
+    "ive": "i've",
+    "dont": "don't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "cant": "can't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "werent": "weren't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "hadnt": "hadn't",
+    "wouldnt": "wouldn't",
+    "couldnt": "couldn't",
+    "shouldnt": "shouldn't",
+    "youre": "you're",
+    "theyre": "they're",
+    "thats": "that's",
+    "theres": "there's",
     "how'd": "how did",
     "what'd": "what did",
     "where'd": "where did",
@@ -91,7 +111,7 @@ _NOT_SPELLED = frozenset({"dr", "doc", "apt", "prob", "vet", "favourite", "info"
 # "2" and "4" are words only between words ("talk 2 Bo", "4 the party"), never in a time or a
 # date ("at 2", "the 4th").
 _DIGIT_WORDS = frozenset({"2", "4"})
-_LETTER_WORDS = frozenset({"r", "u", "im"})
+_LETTER_WORDS = frozenset({"r", "u", "im", "ive"})
 
 
 def _spelled_table() -> dict[str, str]:
@@ -180,10 +200,19 @@ _SAME_VERB: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# "ill" typed for "I'll" before the verb it helps ("tell Bo ill be late"); "I'm ill", "ill
+# again" keep the adjective.
+_ILL = re.compile(
+    r"(?<![\w'])ill(?=\s+(?:be|get|send|bring|pick|call|text|do|make|have|come|take|pay|see|let"
+    r"|try|check|grab|meet|ask|tell|give|drop|sort|look|need|go|leave|book|buy|cover|drive|email"
+    r"|message|ring|swing|stop|head|write|reply|sign|print|fix|cook|help|join|miss|wait)\b)",
+)
+
+
 def _same_verb(text: str) -> str:
     for pattern, word in _SAME_VERB:
         text = pattern.sub(word, text)
-    return text
+    return _ILL.sub("I'll", text)
 
 
 def spell_out(text: str) -> str:
@@ -679,7 +708,26 @@ def _loop_form(text: str) -> str:
     return text
 
 
+# "Is there anything I still owe Bo?", "are there any tasks I need to do?": a list asked
+# with "is there" reads as the list ("anything I still owe Bo?"); "is there food at the
+# party?" asks whether, and is kept.
+_THERE_ANYTHING = re.compile(
+    r"^(?P<lead>\W*(?:(?:so|and|ok|okay|wait|hey)\s+)*)(?:is|are)\s+there\s+"
+    r"(?P<rest>(?:anything|something|any\s+\w+)\s+(?:(?:that|which)\s+)?(?:i|we)\s+[^?]+?)"
+    r"\s*(?P<end>\?*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _there_anything(text: str) -> str:
+    match = _THERE_ANYTHING.match(text)
+    if match is None:
+        return text
+    return f"{match.group('lead')}{match.group('rest')}{match.group('end')}"
+
+
 _RULES: tuple[Callable[[str], str], ...] = (
+    _there_anything,
     _untagged,
     _fronted,
     _completed,

@@ -131,3 +131,49 @@ def test_a_verb_said_another_way_reads_as_the_common_verb(question: str, expecte
 )
 def test_the_noun_is_not_read_as_the_verb(question: str) -> None:
     assert canonical_question(question) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("tell Rafa ill be there by 8", "tell Rafa I'll be there by 8"),
+        ("msg Juno that ill bring the cake", "message Juno that I'll bring the cake"),
+        ("why havent I heard from Ben", "why haven't I heard from Ben"),
+        ("I dont get it, whats Wren up to", "I don't get it, what's Wren up to"),
+        ("who didnt reply to the invite", "who didn't reply to the invite"),
+    ],
+)
+def test_contractions_typed_without_the_apostrophe_are_spelled_out(
+    question: str, expected: str
+) -> None:
+    assert canonical_question(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["I was ill last week, did Bo notice?", "who was ill at the party", "is Tam still ill?"],
+)
+def test_ill_the_adjective_is_kept(question: str) -> None:
+    assert canonical_question(question) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Is there anything I still owe Hana before the trip?",
+            "anything I still owe Hana before the trip?",
+        ),
+        ("are there any bills we need to split?", "any bills we need to split?"),
+        ("so is there something I promised Luca?", "so something I promised Luca?"),
+    ],
+)
+def test_a_list_asked_with_is_there_reads_as_the_list(question: str, expected: str) -> None:
+    assert canonical_question(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question", ["is there food at the party?", "is there anything on Friday?", "is there a fee?"]
+)
+def test_is_there_without_the_users_deed_is_kept(question: str) -> None:
+    assert canonical_question(question) == question
