@@ -356,7 +356,37 @@ def _topic(topic: str) -> str:
     return f"{first} {tail}".strip()
 
 
+# "<topic> — who won?", "<topic>, who organised it?": the subject asked, the topic its
+# object. "<topic> — what did Bo say?": what someone said about the topic.
+_FRONTED_SUBJECT = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>who)\s+(?P<verb>won|organi[sz]ed|booked|chose|picked"
+    r"|paid|made|brought|bought|sent|wrote|hosted|planned|cooked|baked|started|cancell?ed|ran|led"
+    r"|suggested|found|fixed|arranged)(?:\s+(?:it|them|that))?\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_FRONTED_SAID = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<head>what\s+(?:did|does|do|has|have)\s+"
+    r"(?:[\w'-]+\s+){0,2}?(?:say|said|think|thought|mention|mentioned|reckon|write|wrote))"
+    r"\s*\?*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _fronted_object(text: str) -> str:
+    match = _FRONTED_SUBJECT.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        return f"who {match.group('verb')} {_topic(match.group('topic'))}?"
+    match = _FRONTED_SAID.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        head = match.group("head")
+        return f"{head[0].lower()}{head[1:]} about {_topic(match.group('topic'))}?"
+    return text
+
+
 def _fronted(text: str) -> str:
+    rewritten = _fronted_object(text)
+    if rewritten != text:
+        return rewritten
     match = _FRONTED.match(text)
     if (
         match is not None

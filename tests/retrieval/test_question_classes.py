@@ -177,3 +177,30 @@ def test_a_list_asked_with_is_there_reads_as_the_list(question: str, expected: s
 )
 def test_is_there_without_the_users_deed_is_kept(question: str) -> None:
     assert canonical_question(question) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("the pottery raffle \u2014 who won", "who won the pottery raffle?"),
+        ("the quiz \u2014 who organised it?", "who organised the quiz?"),
+        ("the charity run: who booked it", "who booked the charity run?"),
+        ("my bike lock, what did Sol say", "what did Sol say about my bike lock?"),
+        ("the new flat \u2014 what does Mum think?", "what does Mum think about the new flat?"),
+    ],
+)
+def test_a_fronted_topic_is_the_object_of_its_question(question: str, expected: str) -> None:
+    assert canonical_question(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the book swap: who came",
+        "I called Bo \u2014 who answered?",
+        "the party, what happened",
+        "the BBQ, who brought the ribs",
+    ],
+)
+def test_a_fronted_clause_or_intransitive_question_is_kept(question: str) -> None:
+    assert canonical_question(question) == question
