@@ -41,6 +41,7 @@ from assistant.replay import TEXT_ID, closing_events, replay_events
 from assistant.selectors import thread_summary_of
 from assistant.services import FinalizedTurn, TurnOutcome, TurnPair
 from assistant.streaming import ModelReader
+from assistant.trace_spans import trace_model, trace_retrieval
 from assistant.types import (
     AskRequest,
     EngineEvent,
@@ -184,58 +185,6 @@ class AnswerSession:
             answer_chars=len(self._progress.text),
         )
 
-    def _trace_retrieval(self, retrieval: answering.Retrieval, *, start: float) -> None:
-        """The retrieval stages as spans: compile (context.route), the two search legs (run
-        side by side: lexical, and the query embedding then the vector leg), then windows and
-        pack (evidence.assemble). Offsets come from the stage durations."""
-        timings = retrieval.timings
-        compiled = start + timings.get("compile", 0.0) / 1000
-        self._trace.add(
-            "context.route",
-            start=start,
-            duration_ms=timings.get("compile", 0.0),
-            route=retrieval.route,
-        )
-        self._trace.add(
-            "retrieval.lexical", start=compiled, duration_ms=timings.get("lexical", 0.0)
-        )
-        self._trace.add(
-            "retrieval.embedding", start=compiled, duration_ms=timings.get("embedding", 0.0)
-        )
-        self._trace.add(
-            "retrieval.vector",
-            start=compiled + timings.get("embedding", 0.0) / 1000,
-            duration_ms=timings.get("vector", 0.0),
-        )
-        self._trace.add(
-            "evidence.assemble",
-            start=compiled + timings.get("search", 0.0) / 1000,
-            duration_ms=timings.get("windows", 0.0) + timings.get("pack", 0.0),
-            source_count=len(retrieval.citations),
-        )
-
-    def _trace_model(self, generation: Generation, *, start: float) -> None:
-        ended = time.monotonic()
-        name = (
-            "model.first_attempt"
-            if generation.model_key == generation.candidate.model.key
-            else "model.fallback"
-        )
-        self._trace.add(
-            name,
-            start=start,
-            duration_ms=(ended - start) * 1000,
-            model=generation.model_key,
-            output_chars=len("".join(generation.output)),
-        )
-        ttft = generation.time_to_first_token_ms
-        if ttft is not None:
-            self._trace.add("time_to_first_token", start=start, duration_ms=ttft, parent=name)
-            first = start + ttft / 1000
-            self._trace.add(
-                "stream_duration", start=first, duration_ms=(ended - first) * 1000, parent=name
-            )
-
     # --- the lifecycle -----------------------------------------------------------------------
 
     async def _answer(self) -> AsyncGenerator[EngineEvent, None]:
@@ -260,7 +209,7 @@ class AnswerSession:
                 yield event
             return
         self._progress.retrieval = retrieval
-        self._trace_retrieval(retrieval, start=retrieval_started)
+        trace_retrieval(self._trace, retrieval, start=retrieval_started)
         yield SourcesEvent(citations=retrieval.citations, index_status=retrieval.index_status)
         if self._stop_requested.is_set():
             async for event in self._end_cancelled():
@@ -312,7 +261,7 @@ class AnswerSession:
                     break
                 for event in self._show(claim_guard.feed(citation_filter.feed(item))):
                     yield event
-        self._trace_model(generation, start=model_started)
+        trace_model(self._trace, generation, start=model_started)
         for event in self._show(claim_guard.feed(citation_filter.flush()) + claim_guard.flush()):
             yield event
         if ending is not None and ending.failure is None:
