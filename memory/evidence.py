@@ -1546,7 +1546,14 @@ def _asked_form(compiled: CompiledQuery) -> str:
 
 def _plan_asks_yes_no(folded: str) -> bool:
     """Whether a plan question expects yes or no: "is it still on?", "still on the 17th?"."""
-    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded))
+    return bool(_YES_NO.search(folded) or _STILL_ON.search(folded) or _STATED.search(folded))
+
+
+# A statement asked with a question mark, no wh-word: "the dinner is sat?", "the party's at 8?".
+_STATED = re.compile(
+    r"^(?!.*\b(?:what|when|where|who|whom|which|how|why)\b)"
+    r"\W*(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,5}?(?:'s|\s+is|\s+are)\s+[^?]+\?+\s*$"
+)
 
 
 # "..., and am I getting them?": a yes/no clause after the "when".
@@ -1568,6 +1575,13 @@ _RIDE_SQL = (
 DETAIL_READ = 80
 
 
+# Words that ask how a plan stands ("is it locked in?", "was it finalised?"): no topic of it.
+_STATUS_ASKED = re.compile(
+    r"locked|confirm(?:ed)?|finali[sz]ed|settled|decided|agreed|cancell?ed|rescheduled"
+    r"|postponed|moved|changed"
+)
+
+
 def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     """The words a plan's messages would use: the question's topic words, a role nobody
     resolved ("the plumber"), a holiday it names ("Thanksgiving") and, for an arrival, the
@@ -1575,7 +1589,7 @@ def _plan_topic_terms(compiled: CompiledQuery) -> list[str]:
     terms = [
         term
         for term in deed_topic_terms(topic_terms(compiled))
-        if term not in _PLAN_WORDS and len(term) >= 3
+        if term not in _PLAN_WORDS and len(term) >= 3 and not _STATUS_ASKED.fullmatch(term)
     ]
     for person in compiled.people:
         if not person.person_ids:
@@ -1766,7 +1780,44 @@ def _topic_plan(
     # A tie: the reading that holds all of a stored plan's messages and more is the same plan
     # with what was said since (in other chats too).
     holds_stored = any(set(plan.message_ids) <= set(topic.message_ids) for plan in plans)
-    return topic if len(used) == stored_used and holds_stored else None
+    if len(used) != stored_used:
+        return None
+    if holds_stored:
+        return topic
+    # A tie with a stored plan for the same day (a booking confirmed in its own chat while the
+    # trip was moved in another): one plan, told in both places.
+    same = next((plan for plan in plans if _same_day(user, topic, plan)), None)
+    return _joined(topic, same) if same is not None else None
+
+
+def _same_day(user: User, one: PlanTimeline, other: PlanTimeline) -> bool:
+    """Whether two plans are now for the same day (or one's days hold the other's)."""
+    first, second = (plan_current_when(plan, user.zoneinfo) for plan in (one, other))
+    if first is None or second is None or first.day is None or second.day is None:
+        return False
+    return first.day <= second.day <= (first.last_day or first.day) or second.day <= first.day <= (
+        second.last_day or second.day
+    )
+
+
+def _joined(read: PlanTimeline, stored: PlanTimeline) -> PlanTimeline:
+    """The plan read when asked with the stored plan's steps among its own, in time order; a
+    plan agreed again after it moved still moved."""
+    steps = sorted(
+        {step.message_id: step for step in (*read.steps, *stored.steps)}.values(),
+        key=lambda step: (step.sent_at, step.message_id),
+    )
+    status = steps[-1].status
+    if status == PlanStatus.CONFIRMED and any(s.status == PlanStatus.CHANGED for s in steps):
+        status = PlanStatus.CHANGED
+    return replace(
+        read,
+        place=read.place or stored.place,
+        status=status,
+        first_sent_at=steps[0].sent_at,
+        last_sent_at=steps[-1].sent_at,
+        steps=tuple(steps),
+    )
 
 
 def _terms_used(*, user: User, plans: Sequence[PlanTimeline], terms: Sequence[str]) -> int:

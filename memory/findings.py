@@ -411,6 +411,9 @@ _WEEKDAY_NUMBER = re.compile(
 )
 
 
+_SPAN_SEPARATOR = re.compile(r"\s+(?:-|\u2013|\u2014|to|until|till)\s+")
+
+
 def day_said(
     label: str, sent_day: date, *, month_first: bool = False, sent_hour: int = 12
 ) -> date | None:
@@ -421,6 +424,8 @@ def day_said(
     english = _DAY_WORD.sub(
         lambda match: _DAY_NAMES.get(match.group(0), match.group(0)), fold_text(label)
     )
+    # "Sat 19 Sep - Mon 21": a span's first day is the date; its last is read apart.
+    english = _SPAN_SEPARATOR.split(english, maxsplit=1)[0]
     paired = _WEEKDAY_NUMBER.search(english)
     if paired is not None:
         return weekday_with_day(_WEEKDAY_INDEX[paired.group(1)], int(paired.group(2)), sent_day)
@@ -484,6 +489,29 @@ def _only_day_of_month(said: PlanWhen) -> bool:
     return bool(_BARE_DAY_OF_MONTH.match(label))
 
 
+_CLOCK_VALUE = re.compile(r"(\d{1,2}):(\d{2})")
+
+
+def clocks_agree(one: str, other: str) -> bool:
+    """Whether two clock texts (``clock_text``) name the same time: equal, or one said without
+    morning or evening ("2:30") and the other the same hour with it ("14:30 (2:30pm)")."""
+    if one == other:
+        return True
+    first, second = _CLOCK_VALUE.match(one), _CLOCK_VALUE.match(other)
+    if first is None or second is None or ("(" in one and "(" in other):
+        return False
+    if first.group(2) != second.group(2) or "-" in one or "-" in other:
+        return False
+    return int(first.group(1)) % 12 == int(second.group(1)) % 12
+
+
+def _fuller_clock(current: str, said: str) -> str:
+    """The clock of the two that says morning or evening ("14:30 (2:30pm)" over "2:30")."""
+    if current and said and "(" in said and "(" not in current:
+        return said
+    return current or said
+
+
 def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
     """``current`` made more precise by ``said`` ("Saturday" then "Saturday 7am"), or
     ``None`` when ``said`` names another day or another clock time (a different time). A
@@ -496,11 +524,11 @@ def when_merged(current: PlanWhen, said: PlanWhen) -> PlanWhen | None:
         and not (said.day.day == current.day.day and _only_day_of_month(said))
     ):
         return None
-    if current.clock and said.clock and current.clock != said.clock:
+    if current.clock and said.clock and not clocks_agree(current.clock, said.clock):
         return None
     return PlanWhen(
         day=current.day or said.day,
-        clock=current.clock or said.clock,
+        clock=_fuller_clock(current.clock, said.clock),
         step=said.step
         if (said.clock and not current.clock) or (said.day and not current.day)
         else current.step,

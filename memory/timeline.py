@@ -52,6 +52,7 @@ from memory.findings import PlanWhen, plan_whens, when_merged, when_of
 from memory.models import PlanStatus
 from memory.plan_words import (
     BOOKED_THINGS,
+    CANCELLATION,
     CHANGE,
     DECLINE,
     activity_family,
@@ -84,6 +85,13 @@ MESSAGES_READ = 400
 # How far back a window question ("this weekend") reads messages that name a day in it.
 WINDOW_LOOKBACK = timedelta(days=21)
 WINDOW_SEEDS = 40
+# A window of a few days also reads the messages of this long before that write one of its
+# days as a date (an event announced weeks ahead).
+DATED_LOOKBACK = timedelta(days=75)
+DATED_WINDOW_DAYS = 8
+DATED_READ = 300
+# A day of the month said with its month or as a number ("Sat 31 Oct", "31/10", "the 31st").
+_DATED = re.compile(r"\d")
 
 # Kinds of event: they say what sort of plan it is, not which one.
 CATEGORY_WORDS = frozenset(
@@ -92,7 +100,8 @@ CATEGORY_WORDS = frozenset(
         *BOOKED_THINGS,
         "plan", "plans", "event", "meeting", "call", "date", "appointment", "visit", "meetup",
         "session", "class", "show", "match", "game", "reservation", "booking", "holiday",
-        "vacation", "celebration", "ceremony", "reunion", "drink", "thing",
+        "vacation", "celebration", "ceremony", "reunion", "drink", "thing", "workshop",
+        "course", "seminar", "training", "conference",
     }
 )  # fmt: skip
 
@@ -147,6 +156,7 @@ _CHANGE_CUE = re.compile(
     r"|reschedul\w*|change|changed|cambio|agora|ahora|maintenant|jetzt|actually|new time"
     r"|not\s+\d)\b"
 )
+_CALLED_OFF = phrases_regex(CANCELLATION)
 # One person dropping out of a group plan, not the plan being called off.
 _DECLINE = phrases_regex(DECLINE)
 _CHANGE_WORDS = phrases_regex(CHANGE)
@@ -304,6 +314,15 @@ _BARE_DAY = re.compile(
 )
 
 
+# A date written with its month ("27/9", "14.11", "Sun 27 Sep", "Oct 3rd"), not a weekday alone.
+_DATE_WRITTEN = re.compile(
+    r"\d{1,2}\s*[/.]\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]{3}"
+    r"|[A-Za-z]{3}[a-z]*\.?\s+\d{1,2}(?!\s*[:h.]\d)"
+)
+# Said of a date something is due by, not of when the plan happens.
+_DUE_BY = re.compile(r"\b(?:by|before|until|till|due|deadline|rsvp|latest)\b")
+
+
 # A media placeholder ("(Voice note 0:41)", "[Photo]"): its numbers are a length, not a time.
 _PLACEHOLDER = re.compile(r"[\(\[][^\)\]]*[\)\]]")
 
@@ -368,6 +387,18 @@ class _Steps:
             said = None
         current = self.current
         step_status: PlanStatus | None = None
+        if self.status == PlanStatus.CANCELLED and _CALLED_OFF.search(row.text):
+            # Once called off, a message that says it is off and offers something else ("it's
+            # cancelled, gym at 11 instead?") tells the call-off again; the other thing is
+            # another plan.
+            self.steps.append(row.step(PlanStatus.CANCELLED, ""))
+            return
+        if self.status == PlanStatus.CANCELLED and (
+            signal.status != PlanStatus.CHANGED and not _says_change(folded)
+        ):
+            # A yes after a call-off agrees to the call-off ("ok 👍"): only a move brings the
+            # plan back.
+            return
         if signal.status == PlanStatus.CANCELLED and self.steps:
             if _names_other_day(said, current):
                 # "Tonight's off" said of tonight's game, not of the plan for the 24th.
@@ -397,7 +428,11 @@ class _Steps:
                     # "The 26th maybe, I'll confirm": the same day again, agreed to not yet.
                     step_status = PlanStatus.PROPOSED
                 self.current = merged
-            elif signal.status == PlanStatus.CHANGED or _says_change(folded):
+            elif (
+                signal.status == PlanStatus.CHANGED
+                or _says_change(folded)
+                or self._organiser_redates(row, said, signal, folded)
+            ):
                 step_status = PlanStatus.CHANGED
                 self.current = PlanWhen(
                     day=said.day or current.day, clock=said.clock, step=said.step
@@ -435,6 +470,29 @@ class _Steps:
             if self.place and fold_text(place) != fold_text(self.place):
                 self.previous_place, self.place_step_id = self.place, row.pk
             self.place = place
+
+    def _organiser_redates(
+        self, row: _Row, said: PlanWhen, signal: PlanSignal, folded: str
+    ) -> bool:
+        """Whether the person who set the plan writes another date for it, not asked and not
+        hedged, in any language ("ok, Sunday 27/9 then", "fine, 14.11 it is"): the plan moves
+        there. A date by which something is due ("RSVP by the 20th") is no move."""
+        first = self.steps[0] if self.steps else None
+        current = self.current
+        if first is None or current is None or current.day is None or said.day is None:
+            return False
+        by_organiser = (row.sender is not None and row.sender == first.sender_person_id) or (
+            row.is_from_self and first.is_from_self
+        )
+        return (
+            by_organiser
+            and said.day != current.day
+            and abs((said.day - current.day).days) <= LINK_SHIFT.days
+            and bool(_DATE_WRITTEN.search(signal.event_label))
+            and "?" not in _PLACEHOLDER.sub(" ", row.text)
+            and not signal.is_tentative
+            and not _DUE_BY.search(folded)
+        )
 
     def plan(self) -> PlanTimeline | None:
         steps = self.steps
@@ -1036,15 +1094,29 @@ def window_plans(
     zone = user.zoneinfo
     since = min(now, datetime.combine(first_day, time(0), tzinfo=zone)) - WINDOW_LOOKBACK
     base = _base(user=user, since=since, now=now, chat_ids=chat_ids)
-    seeds: list[_Row] = []
-    for row in _rows(
+    rows = _rows(
         base.filter(
             Q(text__iregex=_WEEKDAY_SQL) | Q(text__iregex=_RELATIVE_SQL) | Q(text__iregex=r"\d")
         ),
         limit=2000,
-    ):
+    )
+    if (last_day - first_day).days < DATED_WINDOW_DAYS:
+        # An event announced weeks ahead with its date ("workshop: Sat 31 Oct, 9am"): the
+        # older messages that write one of the window's days of the month.
+        days = {(first_day + timedelta(days=n)).day for n in range((last_day - first_day).days + 1)}
+        numbers = "|".join(f"0?{day}" for day in sorted(days))
+        older = _base(user=user, since=since - DATED_LOOKBACK, now=since, chat_ids=chat_ids)
+        rows = [
+            *_rows(older.filter(text__iregex=rf"\m({numbers})(st|nd|rd|th)?\M"), limit=DATED_READ),
+            *rows,
+        ]
+    seeds: list[_Row] = []
+    for row in rows:
         signal = plan_signal(row.text)
         if signal.status == PlanStatus.CANCELLED:
+            continue
+        if row.sent_at < since and not _DATED.search(signal.event_label):
+            # Long before the window only a date names its day ("Saturday" is another one).
             continue
         said = _when(row, signal.event_label, "", user)
         if said is None or said.day is None or not said.overlaps(first_day, last_day):
@@ -1064,10 +1136,17 @@ def window_plans(
     earlier = _base(user=user, since=since - LINK_HORIZON, now=now, chat_ids=chat_ids)
     for seed in seeds[-WINDOW_SEEDS:]:
         moved_from = _moved_from(seed, base=earlier, user=user)
+        if seed.sent_at < since:
+            # Announced long before: its own conversation and what was said since.
+            seed_base = _base(
+                user=user, since=seed.sent_at - THREAD_BEFORE, now=now, chat_ids=chat_ids
+            )
+        else:
+            seed_base = earlier if moved_from else base
         plan = _plan_read(
             user=user,
             seeds=[*moved_from, seed],
-            base=earlier if moved_from else base,
+            base=seed_base,
             now=now,
             activity=_activity([seed], "plan"),
         )

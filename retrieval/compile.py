@@ -102,6 +102,13 @@ _PLAN_DAYS = (
 _PLATFORM_NAMES = (
     r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
 )
+# A day written short or as a date: "sat", "thu", "sat 26 sep", "31 oct", "oct 31st".
+_SHORT_DAYS = r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_PLAN_DATE = (
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS})[a-z]*"
+    rf"|(?:{_MONTH_WORDS})[a-z]*\s+\d{{1,2}}(?:st|nd|rd|th)?\b"
+)
 _PLAN_DAYS_AHEAD = (
     r"tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
 )
@@ -757,7 +764,15 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         # "Am I having coffee with Ravi tomorrow?": the user's own part in a plan.
         # "Am I working the weekend of the 17th?", "am I climbing with Bo this week?"
         r"|\bam\s+i\s+(?:still\s+)?\w+ing\b"
-        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|week|the\s+\d{{1,2}}(?:st|nd|rd|th))\b)",
+        rf"(?=.*\b(?:{_EVENT_NOUNS}|{_PLAN_DAYS}|week|the\s+\d{{1,2}}(?:st|nd|rd|th)"
+        rf"|(?:{_SHORT_DAYS})\s+\d{{1,2}}|{_PLAN_DATE})\b)"
+        # "trung thu dinner is sat right?", "the picnic's on the 12th?": a statement of when an
+        # event is, asked with a question mark.
+        r"|^\W*(?:the\s+|our\s+|my\s+)?(?!(?:i|you|we|it|he|she|they|that|this|there|today)\b)"
+        r"(?:[\w'-]+\s+){0,4}?[\w'-]+(?:'s|\s+(?:is|are))\s+(?:still\s+)?(?:on\s+|at\s+|for\s+)?"
+        rf"(?:this\s+|next\s+|the\s+)?(?:(?:(?:{_PLAN_DAYS}|{_SHORT_DAYS}),?\s+)?(?:{_PLAN_DATE})"
+        rf"|{_PLAN_DAYS}|{_SHORT_DAYS}|\d{{1,2}}(?:st|nd|rd|th)|\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm))"
+        r"(?:,?\s+(?:right|yeah|correct|again|yes|no))?\s*\?+\s*$",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -791,7 +806,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|landed|land|locked\s+in|lock\s+in)\s+(?:on\s+|in\s+)?(?:a|the|any)\s+"
         r"(?:new\s+)?(?:date|day|time|venue|place)s?\b"
         r"|\b(?:was|is|were|got|get|been)\s+(?:[\w']+\s+){0,8}?(?:cancell?ed|rescheduled|postponed"
-        r"|called\s+off|confirmed|booked|moved)\b",
+        r"|called\s+off|confirmed|booked|moved|locked\s+in|set\s+in\s+stone|finali[sz]ed)\b",
     ),
     _pattern(
         Intent.PLAN_RECALL,
@@ -847,7 +862,8 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"|scheduled|booked|on\s+the\s+calendar|in\s+the\s+diary|coming\s+up)\s+(?:for\s+)?"
         r"(?:me\s+|us\s+)?(?:for\s+)?(?:the\s+)?"
         rf"(?:this|next|{_PLAN_DAYS_AHEAD}|week|weekend)\b"
-        rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next)\b"
+        rf"|\bwhat(?:'s|\s+is)\s+on\s+(?:for\s+)?(?:{_PLAN_DAYS}|this|next|{_PLAN_DATE}"
+        rf"|(?:{_SHORT_DAYS})\s+\d{{1,2}}|(?:{_SHORT_DAYS})\W*$)\b"
         rf"|\bwhat(?:'s|\s+is)\s+happening\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS_AHEAD})\b"
         rf"|\bwhat\s+(?:am\s+i|are\s+we)\s+doing\s+(?:on\s+|this\s+|next\s+)?(?:{_PLAN_DAYS})\b"
         r"|\bany\s+plans\b|\bwhat\s+plans\s+(?:do|have|did|are|'ve)\b",

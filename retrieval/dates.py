@@ -776,6 +776,29 @@ _RULES: tuple[_Rule, ...] = (
         rf"on\s+(?P<modifier>)(?P<weekday>{_ANY_WEEKDAY})" + _PART,
         _weekday,
     ),
+    # "what's on sat 31 oct", "is dinner still on Fri, the 9th of May": the date a weekday
+    # is said with is the day, read as one expression from the weekday on.
+    _rule(
+        "weekday_day_month",
+        rf"(?:on\s+)?(?:{_ANY_WEEKDAY})\.?,?\s+(?:the\s+)?(?P<day>\d{{1,2}}){_ORDINAL}\s+"
+        rf"(?:of\s+)?(?P<month>{_ANY_MONTH})\.?(?:,?\s+(?P<year>{_YEAR}))?" + _PART,
+        _month_day,
+    ),
+    _rule(
+        "weekday_month_day",
+        rf"(?:on\s+)?(?:{_ANY_WEEKDAY})\.?,?\s+(?P<month>{_ANY_MONTH})\.?\s+(?:the\s+)?"
+        rf"(?P<day>\d{{1,2}}){_ORDINAL}(?:,?\s+(?P<year>{_YEAR}))?" + _PART,
+        _month_day,
+    ),
+    # "where's game night sat", "the party is thu right?": a short weekday as the question's
+    # last word (before a tag) is that day; elsewhere "sat" and "sun" are everyday words.
+    _rule(
+        "weekday_short_last",
+        r"(?<!\bthe )(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bhe )(?<!\bshe )(?<!\bthey )"
+        r"(?P<modifier>)(?P<weekday>mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)(?P<part>(?!))?"
+        r"(?=\s*(?:,?\s*(?:right|yeah|again|then|correct))?\s*[?!.]*\s*$)",
+        _weekday,
+    ),
     _rule("days_ago", rf"(?P<n>{_NUMBER})\s+days?\s+ago" + _PART, _days_ago),
     _rule("days_ahead", rf"in\s+(?P<n>{_NUMBER})\s+days?(?:\s+time)?" + _PART, _days_ahead),
     _rule(

@@ -139,7 +139,23 @@ def _spell_digit(match: re.Match[str], text: str) -> str:
     before = text[: match.start()].rstrip().split()
     previous = before[-1].lower() if before else ""
     # "at 2 pm", "from 2 to 4", "the 4 of us": a number, not a word.
-    if previous in {"at", "from", "to", "till", "until", "by", "the", "about", "around", "or"}:
+    # "top 2 people", "the first 4": a count.
+    if previous in {
+        "at",
+        "from",
+        "to",
+        "till",
+        "until",
+        "by",
+        "the",
+        "about",
+        "around",
+        "or",
+        "top",
+        "first",
+        "last",
+        "next",
+    }:
         return match.group(0)
     after = text[match.end() :].lstrip().lower()
     if re.match(r"(?:am|pm|o'clock|of|or|and|people|days?|weeks?|hours?|mins?|minutes)\b", after):
@@ -183,10 +199,24 @@ _NO_AUX = re.compile(r"^(?P<subject>we|you|they|it|that|this)\s+(?P<rest>still\b
 _BE_FOR = {"we": "are", "you": "are", "they": "are", "it": "is", "that": "is", "this": "is"}
 
 
+# The tag written without its comma ("the dinner is sat right?"), read only after a statement
+# that says what something is ("<subject> is/are ..."), never after a question ("is that
+# right?") or a turn ("so we go right?").
+_BARE_TAG = re.compile(r"(?<=\w)\s+(?:right|yeah|correct)\s*\?+\s*$", re.IGNORECASE)
+_BARE_TAGGED = re.compile(
+    rf"^\W*(?!(?:{_AUX}|what|when|where|who|how|why|which|and|so|but)\b)[\w'-]+"
+    r"(?:\s+[\w'-]+){0,5}?(?:'s|\s+(?:is|are))\s+\S",
+    re.IGNORECASE,
+)
+
+
 def _untagged(text: str) -> str:
     match = _TAG.search(text)
     if match is None:
-        return text
+        bare = _BARE_TAG.search(text)
+        if bare is None or not _BARE_TAGGED.match(text[: bare.start()]):
+            return text
+        match = bare
     statement = text[: match.start()].strip()
     if not statement:
         return text
@@ -369,7 +399,9 @@ def _request(text: str) -> str:
 _PLATFORMS = r"whatsapp|telegram|signal|slack|imessage|discord|sms"
 _PLATFORM_RANKING = re.compile(
     r"\b(?P<head>(?:who|which\s+(?:[\w']+\s+)?(?:people|person|friends?|contacts?))\s+"
-    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?)"
+    r"(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+)?"
+    # "top 2 people I WhatsApp the most", "the friends I telegram most".
+    r"|(?:top\s+\w+\s+|the\s+)(?:people|ppl|persons|friends|contacts)\s+(?:that\s+|who\s+)?i\s+)"
     rf"(?P<platform>{_PLATFORMS})(?:'?d|ed)?\s+(?P<tail>(?:the\s+)?most\b[^?]*?)\s*(?P<end>\?*)\s*$",
     re.IGNORECASE,
 )
