@@ -242,3 +242,17 @@ def points_at_a_message(question: str) -> bool:
     """Whether ``question`` asks about a message the user saw (whether it is legit, what to
     make of "something in the group") rather than about a fact alone."""
     return _POINTS_AT_A_MESSAGE.search(question) is not None
+
+
+_ASKS_PLACE = re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|place)\b", re.I)
+
+
+def asks_place(question: str) -> bool:
+    """Whether ``question`` asks where something is ("where's the meeting thursday?")."""
+    return _ASKS_PLACE.search(question) is not None
+
+
+def gives_place(text: str) -> bool:
+    """Whether ``text`` names a place (a named place after a preposition, a common place, a
+    street address)."""
+    return _PLACE.search(text) is not None

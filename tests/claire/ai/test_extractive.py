@@ -21,6 +21,7 @@ from claire.ai.types import (
     EvidenceSource,
     Finish,
     GenerationRequest,
+    MemoryFinding,
     TextDelta,
 )
 from tests.claire.ai.conftest import run_generation
@@ -898,3 +899,52 @@ def test_an_injection_that_is_also_a_lure_answers_as_a_scam_cited(question: str,
 )
 def test_pay_naming_a_thing_asks_no_amount(question: str, has_money: bool) -> None:
     assert (_MONEY in answer_types(question)) is has_money
+
+
+def _plan_with_place(question: str, step_text: str, place_text: str, finding: str) -> str:
+    step = EvidenceSource(
+        label="S1", text=step_text, sender="Ines", primary_text=step_text, must_cite=True
+    )
+    place = EvidenceSource(label="S2", text=place_text, sender="Ines", primary_text=place_text)
+    other = EvidenceSource(label="S3", text="great game at the Oval tonight", sender="Rafe")
+    findings = (MemoryFinding(text=finding, labels=("S1",)),)
+    return compose_answer(question, (step, place, other), "UTC", "plan_recall", findings)
+
+
+@pytest.mark.parametrize(
+    ("question", "step_text", "place_text"),
+    [
+        (
+            "where's the budget review friday",
+            "budget review is now FRI 9 May 10am",
+            "The budget review moves to Fri 9 May, 10am, in the Harbour meeting room upstairs.",
+        ),
+        (
+            "where is the choir rehearsal on monday?",
+            "choir rehearsal moved to monday 7pm",
+            "Choir rehearsal Monday 7pm at the church hall as usual",
+        ),
+        (
+            "what's the address for the housewarming",
+            "housewarming is sat the 12th from 6",
+            "housewarming sat 12th, 14 Kestrel Road, bring a chair",
+        ),
+    ],
+)
+def test_a_where_question_a_plan_answers_without_a_place_adds_the_message_with_it(
+    question: str, step_text: str, place_text: str
+) -> None:
+    answer = _plan_with_place(question, step_text, place_text, "The plan is confirmed: Friday.")
+    assert "[S2]" in answer
+    assert answer.index("[S2]") < answer.index("How the plan went")
+    assert "[S3]" not in answer
+
+
+def test_a_when_question_or_a_plan_that_gives_the_place_adds_nothing() -> None:
+    step_text, place_text = "quiz night moved to thu 8pm", "quiz night thu 8pm at the Anchor pub"
+    answer = _plan_with_place("when's quiz night", step_text, place_text, "Thursday at 8pm.")
+    assert "[S2]" not in answer
+    answer = _plan_with_place(
+        "where's quiz night", step_text, place_text, "Quiz night: Thursday at the Anchor pub."
+    )
+    assert "[S2]" not in answer
