@@ -337,11 +337,71 @@ def topic_terms(compiled: CompiledQuery) -> list[str]:
             for form in (word, word.rstrip("s"))
         )
 
+    asking = role_asking_words(compiled.read_as)
     return [
         term
         for term in lexical_terms(compiled.keywords)
-        if not describes(fold_text(term.strip('"')))
+        if not describes(fold_text(term.strip('"'))) and fold_text(term.strip('"')) not in asking
     ]
+
+
+# "Who's the netball captain?", "who runs the quiz sign ups?", "who is in charge of the
+# roster?": who holds a role in a thing. The role and the running of it are how the question
+# asks (the messages show someone collecting the fees, taking the names), the thing is the
+# topic.
+_ROLE_QUESTION = re.compile(
+    r"^\W*who(?:['\u2019]?s|\s+is|\s+was|\s+are)?\s+"
+    r"(?:(?:the|our|my)\s+(?:[\w-]+\s+){0,3}?(?P<role>"
+    + r"|".join(
+        ROLE_WORDS := (
+            "captain",
+            "capt",
+            "organi[sz]er",
+            "coordinator",
+            "co-ordinator",
+            "leader",
+            "lead",
+            "head",
+            "boss",
+            "manager",
+            "admin",
+            "administrator",
+            "treasurer",
+            "coach",
+            "host",
+            "chair",
+            "president",
+            "secretary",
+            "convenor",
+            "convener",
+            "owner",
+            "contact",
+            "person",
+            "go-to",
+        )
+    )
+    + r")s?\b"
+    r"|(?P<verb>runs?|running|ran|organi[sz]\w*|coordinat\w*|manag\w*|handl\w*"
+    r"|does|did|takes?|taking|sorts?|sorting|in\s+charge\s+of)\b)",
+    re.IGNORECASE,
+)
+# The running of a thing, as a role question names it: "the sign ups", "the bookings".
+_RUNNING_WORDS = frozenset(
+    {"sign", "signs", "signup", "signups", "ups", "up", "registration", "registrations", "rsvp",
+     "rsvps", "entries"}
+)  # fmt: skip
+
+
+def role_asking_words(question: str) -> frozenset[str]:
+    """The words of a role question that ask rather than name its topic (the role, the verb
+    of running, "sign ups"), folded; empty for any other question."""
+    folded = fold_text(question)
+    match = _ROLE_QUESTION.search(folded)
+    if match is None:
+        return frozenset()
+    asked = match.group("role") or match.group("verb")
+    words = {fold_text(word) for word in re.findall(r"[\w-]+", asked)}
+    return frozenset(words | _RUNNING_WORDS)
 
 
 @dataclass(frozen=True)

@@ -606,7 +606,12 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\bwho\s+(?:do|did|have|'ve)\s+i\s+(?:[\w']+\s+){0,2}?(?:talk|talked|text|texted|message"
         r"|messaged|chat|chatted|speak|spoken|spoke|write|written)\s+(?:to\s+|with\s+)?"
         r"(?:the\s+)?most\b"
-        r"|\bwho\s+(?:talks|texts|messages|writes|chats)\s+(?:to\s+|with\s+)?me\s+(?:the\s+)?most\b",
+        r"|\bwho\s+(?:talks|texts|messages|writes|chats)\s+(?:to\s+|with\s+)?me\s+(?:the\s+)?most\b"
+        # The people named before the verb: "the two friends I text most?", "people I've
+        # messaged the most this month".
+        rf"|\b(?:(?:top|{_RANKING_NUMBER})\s+)?(?:people|persons|friends|contacts)\s+"
+        r"(?:that\s+|who\s+)?i(?:'ve)?\s+(?:[\w']+\s+){0,2}?(?:talk|talked|text|texted|message|messaged"
+        r"|chat|chatted|speak|spoken|spoke|write|written)\s+(?:to\s+|with\s+)?(?:the\s+)?most\b",
     ),
     _pattern(
         Intent.PEOPLE_RANKING,
@@ -620,7 +625,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\b(?:rank|order|sort)\s+(?:[\w'&-]+\s+){{0,6}}?{_BY_HOW_MUCH_THEY_WRITE}"
         r"|\b(?:rank|order|sort)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:[\w'&-]+\s+){0,4}?"
         r"(?:people|members|folks|friends|contacts|everyone|everybody)\b"
-        r"|\bmost\s+(?:active|frequent)\s+(?:contacts|chats|people|friends)\b",
+        r"|\bmost\s+(?:active|frequent)\s+(?:contacts?|chats?|people|friends?)\b",
     ),
     _pattern(
         Intent.PEOPLE_RANKING,
@@ -628,7 +633,7 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"\bneglect(?:ing|ed)?\b|\bwho\s+(?:have|has)\s+i\s+been\s+ignoring\b"
         r"|\b(?:lost|losing|fallen\s+out\s+of|out\s+of)\s+touch\b"
         r"|\bwho\s+(?:haven't|have)\s+i\s+(?:not\s+)?(?:talked|spoken|texted|messaged|heard\s+from"
-        r"|caught\s+up\s+with|seen)\s*(?:to\b|with\b)?\s*(?:in\s+)?(?:a\s+while|ages|a\s+long\s+time"
+        r"|caught\s+up\s+with|seen)\s*(?:to\b|with\b)?\s*(?:in\s+|for\s+)?(?:a\s+while|ages|a\s+long\s+time"
         r"|forever|months|weeks|lately|recently)\b",
     ),
     # Any wording that asks which people ("who", "which two people", "whom") are the most
@@ -675,6 +680,10 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         rf"|\bwhat(?:'s|s|\s+is|\s+was|\s+are|\s+were)\s+(?:[\w@.+-]+\s+){{0,2}}?[\w@.+-]+'s?\s+"
         rf"(?:new\s+|current\s+|old\s+|real\s+|full\s+|actual\s+|proper\s+|legal\s+)?"
         rf"(?:{_PERSON_ATTRIBUTES})\b"
+        # The attribute before its person: "what's the surname of the Rosa I sail with?".
+        r"|\bwhat(?:'s|s|\s+is|\s+was)\s+the\s+(?:real\s+|full\s+|last\s+|first\s+|middle\s+"
+        r"|actual\s+|proper\s+|legal\s+|maiden\s+)(?:name)\s+of\b|\bwhat(?:'s|s|\s+is|\s+was)\s+the\s+(?:surname|e-?mail"
+        r"|e-?mail\s+address|phone\s+number|cell\s+number|mobile\s+number|birthday)\s+of\b"
         # "the Rosa I climb with, what's her last name?": the person named before.
         r"|\bwhat(?:'s|s|\s+is|\s+was)\s+(?:his|her|their)\s+"
         r"(?:real\s+|full\s+|last\s+|new\s+|actual\s+|proper\s+|legal\s+)?"

@@ -81,6 +81,26 @@ _SPELLED: dict[str, str] = {
     "whats": "what's",
     "hows": "how's",
     "im": "i'm",
+    # Contractions typed without the apostrophe.
+    "ive": "i've",
+    "dont": "don't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "cant": "can't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "werent": "weren't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "hadnt": "hadn't",
+    "wouldnt": "wouldn't",
+    "couldnt": "couldn't",
+    "shouldnt": "shouldn't",
+    "youre": "you're",
+    "theyre": "they're",
+    "thats": "that's",
+    "theres": "there's",
     "how'd": "how did",
     "what'd": "what did",
     "where'd": "where did",
@@ -91,7 +111,7 @@ _NOT_SPELLED = frozenset({"dr", "doc", "apt", "prob", "vet", "favourite", "info"
 # "2" and "4" are words only between words ("talk 2 Bo", "4 the party"), never in a time or a
 # date ("at 2", "the 4th").
 _DIGIT_WORDS = frozenset({"2", "4"})
-_LETTER_WORDS = frozenset({"r", "u", "im"})
+_LETTER_WORDS = frozenset({"r", "u", "im", "ive"})
 
 
 def _spelled_table() -> dict[str, str]:
@@ -163,10 +183,42 @@ def _spell_digit(match: re.Match[str], text: str) -> str:
     return _TABLE[match.group(0)]
 
 
+# One verb said another way, read as the word the messages and the rules use most: "wind up
+# doing" is "end up doing"; phoning someone is calling them ("my phone" stays a noun).
+_SAME_VERB: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bwind(?=s?\s+up\s+\w+ing\b)", re.IGNORECASE), "end"),
+    (re.compile(r"\bwound(?=\s+up\s+\w+ing\b)", re.IGNORECASE), "ended"),
+    (re.compile(r"\bphon(?=ed\b|ing\b)", re.IGNORECASE), "call"),
+    (
+        re.compile(
+            r"\b(?P<before>(?:(?:did|do|does|will|would|should|could|can)\s+(?:i|we|you)"
+            r"|to)\s+)phone(?=\s+(?!(?:number|bill|call|charger|case|screen|plan)\b)[\w@])",
+            re.IGNORECASE,
+        ),
+        r"\g<before>call",
+    ),
+)
+
+
+# "ill" typed for "I'll" before the verb it helps ("tell Bo ill be late"); "I'm ill", "ill
+# again" keep the adjective.
+_ILL = re.compile(
+    r"(?<![\w'])ill(?=\s+(?:be|get|send|bring|pick|call|text|do|make|have|come|take|pay|see|let"
+    r"|try|check|grab|meet|ask|tell|give|drop|sort|look|need|go|leave|book|buy|cover|drive|email"
+    r"|message|ring|swing|stop|head|write|reply|sign|print|fix|cook|help|join|miss|wait)\b)",
+)
+
+
+def _same_verb(text: str) -> str:
+    for pattern, word in _SAME_VERB:
+        text = pattern.sub(word, text)
+    return _ILL.sub("I'll", text)
+
+
 def spell_out(text: str) -> str:
     """``text`` with texting shorthand spelled out ("r u free tmrw" -> "are you free
     tomorrow"); other words untouched, case kept."""
-    text = _WITH.sub("with ", text)
+    text = _same_verb(_WITH.sub("with ", text))
     text = _WHAT_TIME_IS.sub(r"\1 is", text)
     text = _DIGIT_CONTEXT.sub(lambda match: _spell_digit(match, text), text)
     return _WORD.sub(_spell_word, text)
@@ -304,7 +356,37 @@ def _topic(topic: str) -> str:
     return f"{first} {tail}".strip()
 
 
+# "<topic> — who won?", "<topic>, who organised it?": the subject asked, the topic its
+# object. "<topic> — what did Bo say?": what someone said about the topic.
+_FRONTED_SUBJECT = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<wh>who)\s+(?P<verb>won|organi[sz]ed|booked|chose|picked"
+    r"|paid|made|brought|bought|sent|wrote|hosted|planned|cooked|baked|started|cancell?ed|ran|led"
+    r"|suggested|found|fixed|arranged)(?:\s+(?:it|them|that))?\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_FRONTED_SAID = re.compile(
+    rf"^(?P<topic>[^—\u2013,:?]+?){_SEPARATOR}(?P<head>what\s+(?:did|does|do|has|have)\s+"
+    r"(?:[\w'-]+\s+){0,2}?(?:say|said|think|thought|mention|mentioned|reckon|write|wrote))"
+    r"\s*\?*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _fronted_object(text: str) -> str:
+    match = _FRONTED_SUBJECT.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        return f"who {match.group('verb')} {_topic(match.group('topic'))}?"
+    match = _FRONTED_SAID.match(text)
+    if match is not None and _is_topic(match.group("topic")):
+        head = match.group("head")
+        return f"{head[0].lower()}{head[1:]} about {_topic(match.group('topic'))}?"
+    return text
+
+
 def _fronted(text: str) -> str:
+    rewritten = _fronted_object(text)
+    if rewritten != text:
+        return rewritten
     match = _FRONTED.match(text)
     if (
         match is not None
@@ -479,6 +561,64 @@ _DONE_WITH = re.compile(
 )
 
 
+# The person hearing from the user is the user telling them: "did Bo hear from me about the
+# move?", "has Bo heard anything from me on the swap?" -> "did I tell Bo about the move?".
+_HEARD_FROM_ME = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+{_SOMEONE}\s+{_ADVERBS}(?:hear|heard)\s+"
+    r"(?:anything\s+|something\s+)?(?:back\s+)?from\s+me\s+(?:about|on|re|regarding)\s+"
+    r"(?P<rest>[^?]+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+# The user's thing reaching a person is the user sending it: "has my form gone to Bo yet?",
+# "did the signed lease get to Bo Lind?", "has my essay reached Dr Ames?" -> "have I sent my
+# form to Bo yet?". The person is named (no "the"/"my": "gone to the bank" is a place).
+_GONE_TO = re.compile(
+    rf"^{_LEAD}(?P<aux>did|has|have)\s+(?P<thing>(?:my|the|our|those|these|that)\s+"
+    rf"(?:[\w'-]+\s+){{0,5}}?[\w'-]+)\s+{_ADVERBS}(?:(?:go|gone|went|get|got|gotten|make\s+it"
+    r"|made\s+it)\s+(?:over\s+)?to|reach|reached)\s+"
+    r"(?P<who>(?!(?:the|my|a|an|our|your|me|us|him|her|them|it|you|work|school|home)\b)"
+    r"[\w'@.-]+(?:\s+(?!(?:yet|already|ok|okay|in|on|by|before|after)\b)[\w'@.-]+)?)"
+    r"(?P<rest>(?:\s+(?:yet|already|ok|okay))*)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _heard_from_me(text: str) -> str:
+    match = _HEARD_FROM_ME.match(text)
+    if match is None:
+        return text
+    verb = "did I {adv}tell" if match.group("aux").lower() == "did" else "have I {adv}told"
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {match.group('who')} "
+        f"about {match.group('rest')}?"
+    )
+
+
+# People who go somewhere themselves: "has my brother gone to Lima?" is no sending.
+_PEOPLE_NOUNS = re.compile(
+    r"\b(?:mum|mom|mother|dad|father|parents?|brother|sister|cousin|aunt|uncle|grandma|grandpa"
+    r"|gran|nan|wife|husband|partner|boyfriend|girlfriend|son|daughter|kids?|children|family"
+    r"|friends?|boss|team|colleagues?|neighbou?rs?|flatmates?|roommates?|guests?|dog|cat)$",
+    re.IGNORECASE,
+)
+
+
+def _gone_to(text: str) -> str:
+    match = _GONE_TO.match(text)
+    if (
+        match is None
+        or match.group("aux").lower() == "have"
+        or _PEOPLE_NOUNS.search(match.group("thing"))
+    ):
+        return text
+    verb = "did I {adv}send" if match.group("aux").lower() == "did" else "have I {adv}sent"
+    thing = _topic(match.group("thing"))
+    return (
+        f"{match.group('lead')}{verb.format(adv=match.group('adv'))} {thing} to "
+        f"{match.group('who')}{match.group('rest')}?"
+    )
+
+
 def _received_from_me(text: str) -> str:
     match = _RECEIVED_FROM_ME.match(text)
     if match is None:
@@ -572,6 +712,15 @@ _LOOP_RULES: tuple[tuple[Callable[[str], str], frozenset[str]], ...] = (
         frozenset({"come", "came", "arrive", "arrived", "showed", "shown", "turn", "turned"}),
     ),
     (_done_with, frozenset({"done", "finished"})),
+    (
+        _heard_from_me,
+        frozenset({"hear", "heard", "anything", "something", "back", "regarding", "re"}),
+    ),
+    (
+        _gone_to,
+        frozenset({"go", "gone", "went", "get", "got", "gotten", "reach", "reached", "make"})
+        | frozenset({"made"}),
+    ),
 )
 
 
@@ -589,7 +738,26 @@ def _loop_form(text: str) -> str:
     return text
 
 
+# "Is there anything I still owe Bo?", "are there any tasks I need to do?": a list asked
+# with "is there" reads as the list ("anything I still owe Bo?"); "is there food at the
+# party?" asks whether, and is kept.
+_THERE_ANYTHING = re.compile(
+    r"^(?P<lead>\W*(?:(?:so|and|ok|okay|wait|hey)\s+)*)(?:is|are)\s+there\s+"
+    r"(?P<rest>(?:anything|something|any\s+\w+)\s+(?:(?:that|which)\s+)?(?:i|we)\s+[^?]+?)"
+    r"\s*(?P<end>\?*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _there_anything(text: str) -> str:
+    match = _THERE_ANYTHING.match(text)
+    if match is None:
+        return text
+    return f"{match.group('lead')}{match.group('rest')}{match.group('end')}"
+
+
 _RULES: tuple[Callable[[str], str], ...] = (
+    _there_anything,
     _untagged,
     _fronted,
     _completed,

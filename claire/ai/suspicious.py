@@ -109,6 +109,9 @@ _OFFER = re.compile(
     _FLAGS,
 )
 
+# What stands where a suspicious message's link was.
+REMOVED_LINK = "[link removed]"
+
 INJECTION = "injection"
 PHISHING = "phishing"
 SPAM = "spam"
@@ -129,9 +132,19 @@ def suspicion_kind(text: str, *, is_unsolicited: bool = False) -> str:
         return ""
     if _INJECTION.search(text):
         return INJECTION
+    return lure_kind(text, is_unsolicited=is_unsolicited)
+
+
+def lure_kind(text: str, *, is_unsolicited: bool = False) -> str:
+    """What ``text`` asks of its reader as a scam, whatever else it holds: ``PHISHING`` (a
+    link with a payment or login ask under pressure, or from a sender the user never wrote
+    to), ``SPAM`` (bulk shapes, an offer with a link from such a sender), or "". A link an
+    answer already removed (``without_links``) still counts as a link."""
+    if not text:
+        return ""
     if _payment_lure(text):
         return PHISHING
-    has_link = _LINK.search(text) is not None
+    has_link = _LINK.search(text) is not None or REMOVED_LINK in text
     if has_link and _ASK.search(text) and (is_unsolicited or _URGENCY.search(text)):
         return PHISHING
     if _SPAM.search(text) or (has_link and is_unsolicited and _OFFER.search(text)):
@@ -141,7 +154,7 @@ def suspicion_kind(text: str, *, is_unsolicited: bool = False) -> str:
 
 def without_links(text: str) -> str:
     """``text`` with every link replaced: a suspicious message's address is never repeated."""
-    return _LINK.sub("[link removed]", text)
+    return _LINK.sub(REMOVED_LINK, text)
 
 
 def suspicious_text(text: str) -> bool:

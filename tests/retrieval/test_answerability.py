@@ -21,6 +21,7 @@ from retrieval.answerability import (
     answerability_decide,
     names_people_as_topic,
     refusal_note,
+    role_asking_words,
 )
 from retrieval.compile import compile_question
 from retrieval.evidence import EvidenceLimits
@@ -1065,3 +1066,60 @@ def test_a_sum_for_the_thing_asked_on_the_trip_still_answers(user):
     retrieval = _ask(user, "how much was the petrol for Quarry Hill?")
     assert retrieval.unanswerable_rule is None
     assert not retrieval.is_no_evidence
+
+
+@pytest.mark.parametrize(
+    ("question", "asking"),
+    [
+        ("who runs the choir sign ups?", {"runs", "sign", "ups"}),
+        ("whos the dragon boat captain", {"captain"}),
+        ("who is the organiser of the book swap", {"organiser"}),
+        ("who's in charge of the raffle signups", {"in", "charge", "of", "signups"}),
+    ],
+)
+def test_the_role_and_running_words_of_a_role_question_ask_rather_than_name(question, asking):
+    assert asking <= role_asking_words(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["who was at the barbecue?", "who said the bins go out thursday", "did Ana sign the lease?"],
+)
+def test_other_questions_keep_every_word(question):
+    assert role_asking_words(question) == frozenset()
+
+
+def _choir_history(user) -> None:
+    choir = chat_of("choir", "Maren", "Olu")
+    ingest(
+        user,
+        choir,
+        say(
+            "c1",
+            T0,
+            "Choir workshop on Saturday 10am at the hall. Reply to me if you want a place",
+            sender="Maren",
+        ),
+        say("c2", T0 + timedelta(hours=1), "count me in", sender="Olu"),
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who runs the choir workshop sign ups",
+        "who organises the choir workshop registrations?",
+        "who's handling the choir workshop rsvps",
+    ],
+)
+def test_a_role_question_is_answered_by_the_messages_about_the_thing(user, question):
+    _choir_history(user)
+    retrieval = _ask(user, question)
+    assert not retrieval.is_no_evidence
+    workshop = message_row(user, "choir", "c1").pk
+    assert workshop in [source.primary_message_id for source in retrieval.pack.sources]
+
+
+def test_a_role_question_about_a_thing_never_mentioned_has_no_evidence(user):
+    _choir_history(user)
+    assert _ask(user, "who runs the pottery class sign ups").is_no_evidence

@@ -99,6 +99,11 @@ _ASKS_RESULT = re.compile(
     r"|\bwhat\s+was\s+the\s+(?:score|result)\b|\bhow\s+far\s+did\s+[\w'-]+\s+get\b",
     re.IGNORECASE,
 )
+# "Pay" naming a thing rather than asking an amount: "is my pay slip ready?", "when's pay day".
+_NOT_PAY_NOUN = (
+    r"(?!\s*(?:slips?|stubs?|days?|rises?|raises?|checks?|cheques?|packets?|periods?|runs?"
+    r"|reviews?|roll|scales?|grades?|dates?)\b)"
+)
 _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (_ASKS_RESULT, _RESULT),
     # "How often do I water them?": a frequency.
@@ -113,7 +118,10 @@ _ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|adress|place)\b", re.I),
         _PLACE,
     ),
-    (re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b", re.I), _MONEY),
+    (
+        re.compile(r"\bhow\s+much\b|\b(?:price|cost|costs|paid|pay|owe)\b" + _NOT_PAY_NOUN, re.I),
+        _MONEY,
+    ),
     (re.compile(r"\bhow\s+many\b|\b(?:numbers?|figures?|stats?|metrics?)\b", re.I), _COUNT),
     (
         re.compile(r"\bwhy\b|\bcaus(?:e|ed|ing)\b|\bwrong\b|\b(?:problem|issue)\s+with\b", re.I),
@@ -215,3 +223,36 @@ def _cause(text: str) -> list[str]:
         if behind is not None and sentence[: behind.start()].strip(" ,;"):
             return [sentence[: behind.start()].strip(" ,;")]
     return [clause for clause in _clauses(text) if _REASON.search(clause)][:1]
+
+
+# "Is this link legit?", "saw something in the school group, is it true?": the question
+# points at a message the user saw, so that message (even a suspicious one) is what the answer
+# names and cites, flagged.
+_POINTS_AT_A_MESSAGE = re.compile(
+    r"\b(?:legit|legitimate|genuine|trustworthy|a\s+scam|scam(?:my)?|dodgy|sketchy|phish\w*"
+    r"|fake|real\s+or\s+(?:not|fake))\b"
+    r"|\b(?:saw|seen|see|got|received|noticed|read)\s+(?:something|smth|sth|a\s+(?:message|msg"
+    r"|text|post|note|link|dm|email|e-mail|sms|warning)|this|that)\b"
+    r"|\b(?:safe\s+to\s+(?:click|open|tap|use)|should\s+i\s+(?:click|open|tap|trust|believe))\b",
+    re.IGNORECASE,
+)
+
+
+def points_at_a_message(question: str) -> bool:
+    """Whether ``question`` asks about a message the user saw (whether it is legit, what to
+    make of "something in the group") rather than about a fact alone."""
+    return _POINTS_AT_A_MESSAGE.search(question) is not None
+
+
+_ASKS_PLACE = re.compile(r"\bwhere\b|\bwhat(?:'s|\s+is)?\s+(?:\w+\s+)?(?:address|place)\b", re.I)
+
+
+def asks_place(question: str) -> bool:
+    """Whether ``question`` asks where something is ("where's the meeting thursday?")."""
+    return _ASKS_PLACE.search(question) is not None
+
+
+def gives_place(text: str) -> bool:
+    """Whether ``text`` names a place (a named place after a preposition, a common place, a
+    street address)."""
+    return _PLACE.search(text) is not None

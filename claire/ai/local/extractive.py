@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
+from claire.ai.local.answer_kinds import asks_place, gives_place
 from claire.ai.local.digest import (
     _APPENDIX_HEADINGS,
     _DIGEST_HEADINGS,
@@ -164,10 +165,31 @@ def compose_answer(
     if intent == "plan_recall" and records:
         # The plan's own steps prove the statement; other matches would be other plans.
         lines = [_memory_line(source, timezone) for source in records]
+        lead += _place_told(question, lead, evidence, timezone)
         answer = lead + "\n\n" + _APPENDIX_HEADINGS[intent] + "\n\n" + "\n".join(lines)
     else:
         answer = lead + "\n\n" + _body(question, evidence, timezone, intent)
     return _suspicion_note(answer, evidence)
+
+
+def _place_told(question: str, lead: str, evidence: Sequence[EvidenceSource], timezone: str) -> str:
+    """For "where's the meeting thursday?" answered by a plan whose statement gives no place:
+    the best ranked trusted message of the evidence that names a place and shares a word of
+    the question (the plan's steps may say only the day), as a line after the statement; ""
+    otherwise."""
+    if not asks_place(question) or gives_place(lead):
+        return ""
+    wanted = set(content_terms(question))
+    for source in evidence:
+        text = source.primary_text or source.text
+        if (
+            not source.must_cite
+            and not source_suspicion(source)
+            and gives_place(text)
+            and wanted & set(content_terms(text))
+        ):
+            return "\n\nWhere, as the messages say:\n\n" + _line(text, source, timezone)
+    return ""
 
 
 def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:

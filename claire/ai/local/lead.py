@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from claire.ai.local.answer_kinds import answer_types, is_outcome_question
+from claire.ai.local.answer_kinds import answer_types, is_outcome_question, points_at_a_message
 from claire.ai.local.polarity import reports_own_deed, settled
 from claire.ai.local.quoting import (
     MAX_REPORTED_CHARS,
@@ -35,8 +35,11 @@ from claire.ai.local.turns import (
     turn_weights,
 )
 from claire.ai.suspicious import (
+    INJECTION,
     PHISHING,
     SPAM,
+    lure_kind,
+    suspicion_kind,
 )
 from claire.ai.types import EvidenceSource
 
@@ -265,6 +268,10 @@ def _yes_no_opening(
     kind = turn_suspicion(source, sender, text)
     if kind and (_ASKS_ABOUT_A_MESSAGE.search(question) or _ANYONE_SAID.search(question)):
         return _flagged_yes(source, sender, kind, timezone, turn=position)
+    if kind == INJECTION:
+        # An injection that is also a scam aimed at the user (a login or payment ask with a
+        # link) is what they received and ask about: answered as the scam, cited.
+        kind = lure_kind(text, is_unsolicited=bool(suspicion_kind(sender))) or kind
     if kind:
         reactions = [
             _reported_line(other_sender, other_text, source, timezone, turn=other)
@@ -278,6 +285,7 @@ def _yes_no_opening(
             and kind not in (PHISHING, SPAM)
             and not _ASKS_IF_SAID.search(question)
             and not _ASKS_USER_DEED.search(question)
+            and not points_at_a_message(question)
         ):
             return _untrusted_alone(source, timezone, turn=position)
         heading = " What the people involved wrote:\n\n" if reactions else "\n\n"

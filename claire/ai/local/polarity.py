@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 
-# A yes/no question: it opens with an auxiliary, or a clause after a comma does ("that text
-# about my parcel, should I pay that fine?"); casual forms ("ok so am i …", no question mark) and
-# a few other languages' openings ("est-ce que", "hast du") count too.
+# A yes/no question: it opens with an auxiliary, or a clause after a comma or a dash does
+# ("that text about my parcel, should I pay that fine?", "the fine — should I pay it?");
+# casual forms ("ok so am i …", no question mark) and a few other languages' openings
+# ("est-ce que", "hast du") count too.
+_CLAUSE_START = r"(?:^|[,;:]\s+|\s(?:\u2014|\u2013|--?)\s+|\u2014)"
 _YES_NO = re.compile(
-    r"(?:^|[,;:]\s+)\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*"
+    _CLAUSE_START + r"\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*"
     r"(?:did|has|have|had|is|are|am|was|were|does|do|will|can|could|should"
     r"|est-ce\s+que|est-ce\s+qu'|ai-je|as-tu|hast\s+du|habe\s+ich|hab\s+ich)\b",
     re.IGNORECASE,
@@ -32,7 +34,7 @@ _SAYING = re.compile(
 _NEGATIVE_QUESTION = re.compile(r"n't\b|\bnot\b|\bnever\b", re.IGNORECASE)
 # "Should I pay it?", "can Ana come?": advice or ability, which a done message does not settle.
 _MODAL = re.compile(
-    r"(?:^|[,;:]\s+)\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*(?:will|can|could|should)\b",
+    _CLAUSE_START + r"\W*(?:(?:so|and|ok|okay|hey|wait|btw)\s+)*(?:will|can|could|should)\b",
     re.IGNORECASE,
 )
 

@@ -85,3 +85,24 @@ def test_an_own_message_reports_the_deed_only_when_it_says_it_is_done(question, 
 
 def test_a_modal_question_is_not_settled_by_a_done_message():
     assert settled("should I pay the plumber?", "paid the plumber") == ""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "the parking fine — should I pay it?",
+        "my sister's visit \u2013 is it still happening?",
+        "that voucher email -- did I use it?",
+        "the band photos —did Ines send them",
+    ],
+)
+def test_a_yes_no_clause_after_a_dash_is_a_yes_no_question(question: str) -> None:
+    assert is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["the gala — when is it?", "re-do the form?", "well-known dentist - who is it?"],
+)
+def test_a_hyphen_or_an_open_question_after_a_dash_is_not_yes_no(question: str) -> None:
+    assert not is_yes_no_question(question)
