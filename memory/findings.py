@@ -29,7 +29,6 @@ from memory.when_words import (
     EVENING_AFTER,
     NUMBER_WORDS,
     NUMERIC_DATE,
-    RANGE_WEEKDAYS,
     day_of_month,
     hour_of_word,
     is_month_first,
@@ -39,6 +38,7 @@ from memory.when_words import (
     weekend_day,
 )
 from retrieval.dates import message_relative_date
+from retrieval.dates.terms import WEEKDAY_NUMBERS
 from retrieval.gazetteer import CITY_FORMS
 from retrieval.lexicon import fold_text
 
@@ -76,7 +76,7 @@ def last_day_said(label: str, first: date) -> date | None:
     if found is None:
         return None
     if found.group("weekday"):
-        weekday = RANGE_WEEKDAYS[found.group("weekday")[:3].lower()]
+        weekday = WEEKDAY_NUMBERS[found.group("weekday").lower()]
         return first + timedelta(days=(weekday - first.weekday() - 1) % 7 + 1)
     number = int(found.group(1) or found.group(2))
     for offset in range(1, SPAN_DAYS_MAX + 1):

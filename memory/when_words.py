@@ -268,5 +268,3 @@ DAY_RANGE_END = re.compile(
     r"\b(?![:.]\d|\s*(?:am|pm|h)\b)",
     re.IGNORECASE,
 )
-# The weekday an abbreviation or name in ``DAY_RANGE_END`` stands for (Monday is 0).
-RANGE_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}

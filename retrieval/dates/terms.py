@@ -129,6 +129,8 @@ _WEEKDAYS: dict[str, int] = {
     "sunday": 6,
     "sun": 6,
 }
+# Public for the readers of a weekday said in other words ("Friday to Sunday").
+WEEKDAY_NUMBERS = _WEEKDAYS
 _MONTHS: dict[str, int] = {
     "january": 1,
     "jan": 1,
