@@ -335,5 +335,26 @@ def test_a_question_naming_the_contact_reads_what_they_wrote_under_the_handle(us
         scope=Scope.everywhere(),
         evidence_limits=LIMITS,
     )
-    cited = {mid for source in retrieval.pack.sources for mid in source.message_ids}
-    assert Message.objects.get(user=user, platform_message_id="r5").pk in cited
+    said = Message.objects.get(user=user, platform_message_id="r5").pk
+    shown = {
+        m.sender_name
+        for source in retrieval.pack.sources
+        for m in source.messages
+        if m.message_id == said
+    }
+    # Read under the handle, shown with the contact's name.
+    assert shown == {"Oskar Lind (quietfox)"}
+
+
+def test_a_handle_nobody_is_linked_to_is_shown_as_it_is(user):
+    _load(user)
+    retrieval = retrieve(
+        user=user,
+        question="what did nightowl say about the lag?",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    names = {m.sender_name for source in retrieval.pack.sources for m in source.messages}
+    assert "nightowl" in names
+    assert not any("(nightowl)" in name for name in names)
