@@ -21,6 +21,7 @@ from conversations.models import (
     MessageKind,
     Person,
     PersonIdentity,
+    Platform,
 )
 from memory.extract import is_suspicious
 from memory.handles import ChatLine, handle_fits_name, told_names
@@ -362,8 +363,9 @@ def _handoff_link(
     )
 
 
-HANDLE_FORM_REASON = "handle {handle} on {platform} is a form of the name {name}"
-HANDLE_TOLD_REASON = "called {name} in a group: message {message_id}"
+# How a handle link is told (``memory.links.handle_link_clause`` reads these back).
+HANDLE_FORM_REASON = "the handle {handle} on {platform} is a form of the name {name}"
+HANDLE_TOLD_REASON = "in a group they were called {name} (message {message_id})"
 # Messages of each group read for the names its members are called by, newest first.
 HANDLE_GROUP_MESSAGES = 3000
 
@@ -443,7 +445,13 @@ def handle_links_merge(*, user: User, chat_ids: Sequence[int] | None = None) -> 
                 found = evidence.setdefault(handle_id, {}).setdefault(root, _HandleEvidence([], []))
                 found.by_form = True
                 found.reasons.append(
-                    HANDLE_FORM_REASON.format(handle=value, platform=platform, name=names[root])
+                    HANDLE_FORM_REASON.format(
+                        handle=value,
+                        platform=Platform(platform).label
+                        if platform in Platform.values
+                        else platform,
+                        name=names[root],
+                    )
                 )
     groups = (
         Chat.objects.filter(

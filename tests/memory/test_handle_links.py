@@ -358,3 +358,29 @@ def test_a_handle_nobody_is_linked_to_is_shown_as_it_is(user):
     names = {m.sender_name for source in retrieval.pack.sources for m in source.messages}
     assert "nightowl" in names
     assert not any("(nightowl)" in name for name in names)
+
+
+def test_who_a_handle_is_and_whether_it_is_the_contact_say_how_memory_linked_them(user):
+    _load(user)
+    who = retrieve(
+        user=user,
+        question="who is rafam?",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    said = "\n".join(text for text, _ in who.memory_findings)
+    assert "rafam is also saved as Rafa Moreno" in said
+    assert "the handle rafam on Discord is a form of the name Rafa Moreno" in said
+    assert "phone number" not in said
+    same = retrieve(
+        user=user,
+        question="is mothwing the same person as Hana Price?",
+        now=NOW,
+        scope=Scope.everywhere(),
+        evidence_limits=LIMITS,
+    )
+    said = "\n".join(text for text, _ in same.memory_findings)
+    assert said.startswith("Yes:")
+    assert "in a group they were called Hana" in said
+    assert "phone number" not in said
