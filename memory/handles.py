@@ -3,13 +3,15 @@ handle ("dylr", "samwhit", "kucingoren") are, often, contacts the user already h
 another platform. What a careful reader would go by, and what these rules read:
 
 - **The handle is a form of one contact's name** (``handle_fits_name``): the first name and
-  the surname joined ("ana.lima", "analima", "lima_ana"), the first name and a start of the
-  surname ("anal", "anali"), a start of the first name (three letters or more) and the
-  surname's start ("anlima" no: "anali" yes), the first initial and the surname ("alima"), the
-  first name alone, each with digits at either end and dots, underscores or hyphens between
-  the parts ("ana_lima92"). A contact saved under one word ("Dyl 🦘") fits that word alone or
-  with one more letter (a surname initial nobody wrote down: "dylr"). Anything more after the
-  name ("samurai" for Sam) is no fit.
+  the surname joined ("ana.lima", "analima", "lima_ana"), the first name, or a start of it of
+  three letters or more, and a start of the surname ("anal", "ana.li", "dylr" for Dylan
+  Reid), the first initial and the surname ("alima"), the first name alone, each with digits
+  at either end and dots, underscores or hyphens between the parts ("ana_lima92"). A contact
+  saved under one word ("Dyl 🦘") fits that word alone or with one more letter (a surname
+  initial nobody wrote down: "dylr"). Anything more after the name ("samurai" for Sam) is no
+  fit. A form without the surname (the first name alone, a one-word name and a letter) is a
+  weaker sign: it counts only in a small group the user writes in
+  (``services.handle_links_merge``).
 - **The group calls the handle by a name** (``told_names``): the handle's author says it
   ("it's Ana btw", "Ana here"); the next message by someone else answers them by a name
   ("thanks Ana!", "Ana, you coming?"); or a message names a place as someone's ("at Ana's",
@@ -64,33 +66,40 @@ def _name_parts(display_name: str) -> tuple[str, str]:
 
 def handle_fits_name(handle: str, display_name: str) -> bool:
     """Whether ``handle`` is a form of the contact name ``display_name`` (see the module)."""
+    return handle_fit(handle, display_name) is not None
+
+
+def handle_fit(handle: str, display_name: str) -> str | None:
+    """How ``handle`` fits the contact name ``display_name``: ``"surname"`` when the handle
+    holds the surname or its start with the first name, ``"first"`` when it is the first name
+    alone, or a one-word name and one letter (a weaker sign: many people share a first
+    name); ``None`` when it is no form of the name."""
     parts = handle_parts(handle)
     first, last = _name_parts(display_name)
-    if not parts or len(first) < 2:
-        return False
+    if not parts or len(first) < FIRST_PREFIX_MIN - 1:
+        return None
     joined = "".join(parts)
     if joined == first:
-        return len(first) >= FIRST_PREFIX_MIN
+        return "first" if len(first) >= FIRST_PREFIX_MIN else None
     if not last:
         # A one-word name and one letter more: a surname initial nobody saved.
-        return (
-            len(first) >= FIRST_PREFIX_MIN
-            and len(joined) == len(first) + 1
-            and (joined.startswith(first))
-        )
+        fits = len(first) >= FIRST_PREFIX_MIN and len(joined) == len(first) + 1
+        return "first" if fits and joined.startswith(first) else None
     if joined in {first + last, last + first, first[0] + last, last + first[0]}:
-        return True
+        return "surname"
     heads = [len(first), *range(len(first) - 1, FIRST_PREFIX_MIN - 1, -1)]
     if len(parts) == 2:
         head, rest = parts
-        return len(head) in heads and first.startswith(head) and last.startswith(rest)
+        fits = len(head) in heads and first.startswith(head) and last.startswith(rest)
+        return "surname" if fits else None
     if len(parts) > 2:
-        return False
+        return None
     # A start of the first name (three letters or all of it) and a start of the surname.
-    return any(
+    fits = any(
         joined[:cut] == first[:cut] and joined[cut:] and last.startswith(joined[cut:])
         for cut in heads
     )
+    return "surname" if fits else None
 
 
 # "at Ana's", "Ana's place", "chez Ana", "en casa de Ana", "bei Ana", "di rumah Ana": a place

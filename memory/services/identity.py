@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Subquery
 
 from claire.accounts.models import User
 from conversations.identities import normalise_handle
@@ -24,7 +24,7 @@ from conversations.models import (
     Platform,
 )
 from memory.extract import is_suspicious
-from memory.handles import ChatLine, handle_fits_name, told_names
+from memory.handles import ChatLine, handle_fit, told_names
 from memory.handoff import (
     CONTEXT_MESSAGES,
     CONTEXT_WINDOW,
@@ -366,6 +366,9 @@ def _handoff_link(
 # How a handle link is told (``memory.links.handle_link_clause`` reads these back).
 HANDLE_FORM_REASON = "the handle {handle} on {platform} is a form of the name {name}"
 HANDLE_TOLD_REASON = "in a group they were called {name} (message {message_id})"
+# A handle that is a first name alone links only in a group of at most this many members
+# that the user writes in.
+WEAK_FORM_GROUP_MAX = 12
 # Messages of each group read for the names its members are called by, newest first.
 HANDLE_GROUP_MESSAGES = 3000
 
@@ -430,17 +433,43 @@ def handle_links_merge(*, user: User, chat_ids: Sequence[int] | None = None) -> 
         )
 
     named = {pk: name for pk, name in names.items() if pk not in handle_only and name_words(name)}
+    small: list[set[int]] = []
+
+    def small_groups_written() -> set[int]:
+        """The groups of at most ``WEAK_FORM_GROUP_MAX`` members the user writes in."""
+        if not small:
+            sizes = (
+                ChatParticipant.objects.filter(
+                    chat__user=user, chat__kind=ChatKind.GROUP, chat__is_excluded_from_ai=False
+                )
+                .values("chat_id")
+                .annotate(members=Count("pk"))
+                .filter(members__lte=WEAK_FORM_GROUP_MAX)
+                .values_list("chat_id", flat=True)
+            )
+            small.append(
+                set(
+                    Message.objects.filter(user=user, is_from_self=True, chat_id__in=list(sizes))
+                    .values_list("chat_id", flat=True)
+                    .distinct()
+                )
+            )
+        return small[0]
+
     evidence: dict[int, dict[int, _HandleEvidence]] = {}
     for handle_id in sorted(handle_only):
         for platform, kind, value in identities[handle_id]:
             if kind != IdentityKind.HANDLE:
                 continue
-            fits = {
-                canonical.get(pk, pk) for pk, name in named.items() if handle_fits_name(value, name)
-            }
+            fit = {pk: handle_fit(value, name) for pk, name in named.items()}
+            fits = {canonical.get(pk, pk) for pk, how in fit.items() if how is not None}
             if len(fits) != 1:
                 continue
             (root,) = fits
+            surname = any(how == "surname" for how in fit.values())
+            if not surname and not (chats_of.get(handle_id, set()) & small_groups_written()):
+                # The first name alone is many people's: only among a few the user writes to.
+                continue
             if eligible(handle_id, root):
                 found = evidence.setdefault(handle_id, {}).setdefault(root, _HandleEvidence([], []))
                 found.by_form = True

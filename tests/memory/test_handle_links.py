@@ -384,3 +384,27 @@ def test_who_a_handle_is_and_whether_it_is_the_contact_say_how_memory_linked_the
     assert said.startswith("Yes:")
     assert "in a group they were called Hana" in said
     assert "phone number" not in said
+
+
+def test_a_first_name_alone_links_only_in_a_small_group_the_user_writes_in(user):
+    wanda = _phone("+351 912 000 301", "Wanda Holt")
+    greta = _phone("+351 912 000 302", "Greta Nyberg", platform="signal")
+    crowd = [_handle(f"member{index}x", f"s-{index}", platform="slack") for index in range(11)]
+    wanda_handle = _handle("wanda", "s-w", platform="slack")
+    greta_handle = _handle("greta.n", "s-g", platform="slack")
+    channel = (
+        _chat("sl-all", "slack", wanda_handle, greta_handle, *crowd, title="#all-hands"),
+        (
+            _said("w1", 1, "morning all", wanda_handle),
+            _said("w2", 2, "deck is up", greta_handle),
+            _said("w3", 3, "nice"),
+        ),
+    )
+    chats = (
+        (_chat("dm-w", "whatsapp", wanda), (_said("x1", 0, "hey", wanda),)),
+        (_chat("dm-g", "signal", greta), (_said("x2", 0, "hey", greta),)),
+        channel,
+    )
+    _load(user, chats=chats)
+    # Thirteen members: "wanda" may be anyone called Wanda; "greta.n" holds the surname's start.
+    assert _links(user) == {"greta.n": "Greta Nyberg"}
