@@ -408,3 +408,24 @@ def test_a_first_name_alone_links_only_in_a_small_group_the_user_writes_in(user)
     _load(user, chats=chats)
     # Thirteen members: "wanda" may be anyone called Wanda; "greta.n" holds the surname's start.
     assert _links(user) == {"greta.n": "Greta Nyberg"}
+
+
+def test_the_memory_job_links_handles_when_the_group_arrives_after_the_contacts(user):
+    for chat, messages in DIRECT_CHATS:
+        messages_ingest(
+            user=user, chats=[chat], messages=[(chat.platform_chat_id, m) for m in messages]
+        )
+    services.memory_update(
+        user=user, chat_ids=list(Chat.objects.values_list("pk", flat=True)), since=None
+    )
+    assert _links(user) == {}
+    chat, messages = RAIDERS
+    messages_ingest(
+        user=user, chats=[chat], messages=[(chat.platform_chat_id, m) for m in messages]
+    )
+    group = Chat.objects.get(user=user, platform_chat_id="dc-raiders")
+    services.memory_update(
+        user=user, chat_ids=[group.pk], since=T0 + timedelta(hours=30), people_changed=False
+    )
+    links = _links(user)
+    assert links["mothwing"] == "Hana Price" and links["rafam"] == "Rafa Moreno"
