@@ -134,6 +134,19 @@ _SIGNED_ANY = re.compile(
 )
 
 
+def addressed_name(text: str) -> str:
+    """The name a message addresses its reader by ("thanks Ana!", "Ana, you coming?", "see
+    you at 6, Ana"), as written; empty when it addresses nobody by a name."""
+    match = _ADDRESSED_ANY.search(text or "")
+    if match is None:
+        return ""
+    name = next(group for group in match.groups() if group)
+    key = fold_text(name)
+    if key in STOP_WORDS or key in DESCRIPTOR_FORMS or key in _NOT_NAMES:
+        return ""
+    return name
+
+
 def call_names_of(*, user: User, person_ids: Iterable[int]) -> list[tuple[str, int]]:
     """The names the user calls the person by in their direct chats, or the person signs
     with, that the contact name does not hold ("Lucy" for "Peanut 🥜"), most used first, each

@@ -129,3 +129,34 @@ def link_sentence(*, user: User, link: DerivedLink, lead: str, full_name: str) -
         f"{head}: {who} wrote “{quote}” on {moment_text(handoff_at, zone)}, and {then} on"
         f" {platform} on {moment_text(first_at, zone)}{words}"
     )
+
+
+# The reasons ``services.handle_links_merge`` records.
+_HANDLE_REASON = re.compile(
+    r"^(?:the handle \S+ on .+? is a form of the name |in a group they were called )"
+)
+_MESSAGE_NOTE = re.compile(r"\s*\(message \d+\)")
+
+
+def handle_link_clause(*, user: User, person_ids: Sequence[int]) -> str:
+    """How memory linked a handle among ``person_ids`` to a contact ("the handle dylr on
+    Discord is a form of the name Dyl"), for an answer that says why two names are one
+    person; empty when no handle link joins them."""
+    ids = list(person_ids)
+    if len(ids) < 2:
+        return ""
+    for reason in PersonMerge.objects.filter(
+        user=user,
+        split_at__isnull=True,
+        confidence__isnull=False,
+        kept_person_id__in=ids,
+        merged_person_id__in=ids,
+    ).values_list("reason", flat=True):
+        parts = [
+            _MESSAGE_NOTE.sub("", part).strip()
+            for part in (reason or "").split("; ")
+            if _HANDLE_REASON.match(part)
+        ]
+        if parts:
+            return " and ".join(parts)
+    return ""

@@ -27,6 +27,7 @@ from conversations.models import (
 )
 from memory.about import alias_person_ids
 from memory.findings import Finding
+from memory.links import handle_link_clause
 from memory.selectors import person_ids_expand
 from retrieval.lexicon import fold_text
 
@@ -146,7 +147,13 @@ def _human(*, user: User, person_ids: frozenset[int]) -> set[int]:
 
 
 def _how_linked(*, user: User, person_ids: frozenset[int]) -> str:
-    """ ", with one phone number (0491 570 110, +61 491 570 110)" when a number ties them."""
+    """ ", with one phone number (0491 570 110, +61 491 570 110)" when a number ties them;
+    ", as memory linked them: the handle … is a form of the name …" for a handle link."""
+    linked = handle_link_clause(
+        user=user, person_ids=sorted(_human(user=user, person_ids=person_ids))
+    )
+    if linked:
+        return f", as memory linked them: {linked}"
     phones = list(
         PersonIdentity.objects.filter(
             user=user, person_id__in=sorted(person_ids), kind=IdentityKind.PHONE

@@ -41,7 +41,7 @@ from conversations.models import (
 from memory.about import AboutMessage, about_rows, outdated, who_statement_findings
 from memory.findings import Finding, moment_text
 from memory.introductions import name_words
-from memory.links import linked_full_name
+from memory.links import handle_link_clause, linked_full_name
 from memory.models import FactKind
 from memory.selectors import person_facts_for_user
 from memory.selfdescribed import SaidOfThemselves, statement_text, statements_of_person
@@ -628,7 +628,11 @@ def _other_names(*, user: User, person_ids: Sequence[int], lead: str) -> list[st
 
 
 def _tied_by(user: User, person_ids: Sequence[int]) -> str:
-    """ " (one phone number: +61…)" when a phone number ties the names together."""
+    """ " (one phone number: +61…)" when a phone number ties the names together, " (memory
+    linked them: the handle … is a form of the name …)" when a handle link does."""
+    linked = handle_link_clause(user=user, person_ids=person_ids)
+    if linked:
+        return f" (memory linked them: {linked})"
     phone = (
         PersonIdentity.objects.filter(
             user=user, person_id__in=list(person_ids), kind=IdentityKind.PHONE

@@ -73,7 +73,17 @@ WITH hits AS (
     FROM unnest(%(message_ids)s::bigint[]) WITH ORDINALITY AS h(message_id, ord)
 )
 SELECT h.ord, hm.id, w.id, w.sent_at, w.is_from_self, w.sender_name, p.display_name, w.text,
-       c.id, c.title, c.platform
+       c.id, c.title, c.platform,
+       -- The human a sender shown under one of their handles is merged into ("dylr" on
+       -- Discord, linked to a contact saved by name): that contact's name.
+       (SELECT kp.display_name
+        FROM memory_personmerge pm
+        JOIN conversations_person kp ON kp.id = pm.kept_person_id
+        WHERE pm.merged_person_id = w.sender_person_id AND pm.user_id = %(user_id)s
+          AND pm.split_at IS NULL
+          AND EXISTS (SELECT 1 FROM conversations_personidentity i
+                      WHERE i.person_id = w.sender_person_id AND i.kind = 'handle'
+                        AND i.value = lower(ltrim(btrim(w.sender_name), '@'))))
 FROM hits h
 JOIN conversations_message hm
   ON hm.id = h.message_id AND hm.user_id = %(user_id)s AND hm.deleted_at IS NULL
@@ -158,7 +168,7 @@ def windows_expand(
         (ordinal, hit_id, message_id, sent_at, is_from_self, sender_name, person_name, text) = row[
             :8
         ]
-        chat_id, chat_title, platform = row[8:]
+        chat_id, chat_title, platform, human_name = row[8:]
         draft = drafts.get(hit_id)
         if draft is None:
             draft = drafts[hit_id] = _Draft(
@@ -172,7 +182,10 @@ def windows_expand(
             message_id=message_id,
             sent_at=sent_at,
             sender_name=_display_sender(
-                is_from_self=is_from_self, sender_name=sender_name, person_name=person_name
+                is_from_self=is_from_self,
+                sender_name=sender_name,
+                person_name=person_name,
+                human_name=human_name,
             ),
             is_from_self=is_from_self,
             text=text,
@@ -186,10 +199,18 @@ def windows_expand(
     return windows
 
 
-def _display_sender(*, is_from_self: bool, sender_name: str, person_name: str | None) -> str:
+def _display_sender(
+    *, is_from_self: bool, sender_name: str, person_name: str | None, human_name: str | None = None
+) -> str:
+    """How a message's sender is shown: the name the platform showed, else the contact's; a
+    handle of someone merged with a contact saved by name is shown with that name
+    ("Dylan (dylr)")."""
     if is_from_self:
         return SELF_SENDER_NAME
-    return sender_name or person_name or "Unknown"
+    shown = sender_name or person_name or "Unknown"
+    if human_name and sender_name and human_name != sender_name:
+        return f"{human_name} ({sender_name})"
+    return shown
 
 
 def _merge_overlaps(drafts: list[_Draft]) -> list[_Draft]:

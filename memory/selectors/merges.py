@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from claire.accounts.models import User
+from conversations.identities import normalise_handle
 from conversations.models import (
     IdentityKind,
     Message,
@@ -73,16 +74,29 @@ def names_compatible(first: str, second: str) -> bool:
 def fuller_names(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[int, str]:
     """For people saved under a cut name ("Lee H 🏄"), the fuller name their platform showed on
     the messages a ranking cites ("Lee Harwood"): a sender name compatible with the saved one
-    (``names_compatible``) with more letters. One query over the cited messages only."""
+    (``names_compatible``) with more letters. For people whose cited messages came under a
+    handle of a contact merged with them ("dylr" on Discord), that handle, so the answer
+    names both ("Dylan (dylr)"). Two queries over the cited messages only."""
     canonical = person_canonical_ids(user=user)
     message_ids = [mid for item in ranked for mid in item.representative_message_ids]
     seen: dict[int, set[str]] = {}
+    under_handle: dict[int, set[tuple[int, str]]] = {}
     for person_id, sender_name in (
         Message.objects.filter(user=user, pk__in=message_ids, sender_person__isnull=False)
         .values_list("sender_person_id", "sender_name")
         .distinct()
     ):
-        seen.setdefault(canonical.get(person_id, person_id), set()).add(sender_name or "")
+        root = canonical.get(person_id, person_id)
+        seen.setdefault(root, set()).add(sender_name or "")
+        if root != person_id and sender_name:
+            under_handle.setdefault(root, set()).add((person_id, sender_name))
+    handles = set(
+        PersonIdentity.objects.filter(
+            user=user,
+            kind=IdentityKind.HANDLE,
+            person_id__in=[pk for pairs in under_handle.values() for pk, _ in pairs],
+        ).values_list("person_id", "value")
+    )
     fuller: dict[int, str] = {}
     for item in ranked:
         letters = _letter_count(item.display_name)
@@ -93,6 +107,16 @@ def fuller_names(*, user: User, ranked: Sequence[RelationshipMetrics]) -> dict[i
         ]
         if longer:
             fuller[item.person_id] = max(longer, key=lambda name: (_letter_count(name), name))
+            continue
+        shown = sorted(
+            {
+                name
+                for pk, name in under_handle.get(item.person_id, ())
+                if (pk, normalise_handle(name)) in handles
+            }
+        )
+        if shown:
+            fuller[item.person_id] = ", ".join(shown)
     return fuller
 
 

@@ -20,7 +20,11 @@ from memory.services.facts import (
     facts_touched,
     person_fact_reject,
 )
-from memory.services.identity import handoff_links_merge, introductions_merge
+from memory.services.identity import (
+    handle_links_merge,
+    handoff_links_merge,
+    introductions_merge,
+)
 from memory.services.loops import loop_close, loops_refresh, loops_update
 from memory.services.merges import person_merge, person_split
 from memory.services.people import PeopleDirectory
@@ -43,6 +47,7 @@ __all__ = [
     "facts_inputs_signature",
     "facts_rebuild",
     "facts_touched",
+    "handle_links_merge",
     "handoff_links_merge",
     "introductions_merge",
     "loop_close",

@@ -1,17 +1,30 @@
-"""One human under two contacts: a contact that says who it is (``introductions_merge``) and a
-hand-off to another platform (``handoff_links_merge``), each recorded as a merge."""
+"""One human under two contacts: a contact that says who it is (``introductions_merge``), a
+hand-off to another platform (``handoff_links_merge``) and a handle that is a known contact
+(``handle_links_merge``), each recorded as a merge."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Subquery
 
 from claire.accounts.models import User
-from conversations.models import Chat, ChatKind, ChatParticipant, Message, MessageKind, Person
+from conversations.identities import normalise_handle
+from conversations.models import (
+    Chat,
+    ChatKind,
+    ChatParticipant,
+    IdentityKind,
+    Message,
+    MessageKind,
+    Person,
+    PersonIdentity,
+    Platform,
+)
 from memory.extract import is_suspicious
+from memory.handles import ChatLine, handle_fit, told_names
 from memory.handoff import (
     CONTEXT_MESSAGES,
     CONTEXT_WINDOW,
@@ -348,3 +361,210 @@ def _handoff_link(
         shared=best_shared,
         score=best_score,
     )
+
+
+# How a handle link is told (``memory.links.handle_link_clause`` reads these back).
+HANDLE_FORM_REASON = "the handle {handle} on {platform} is a form of the name {name}"
+HANDLE_TOLD_REASON = "in a group they were called {name} (message {message_id})"
+# A handle that is a first name alone links only in a group of at most this many members
+# that the user writes in.
+WEAK_FORM_GROUP_MAX = 12
+# Messages of each group read for the names its members are called by, newest first.
+HANDLE_GROUP_MESSAGES = 3000
+
+
+@dataclass
+class _HandleEvidence:
+    reasons: list[str]
+    message_ids: list[int]
+    by_form: bool = False
+    by_told: bool = False
+
+
+def handle_links_merge(*, user: User, chat_ids: Sequence[int] | None = None) -> int:
+    """Link each person a platform shows only by a handle ("dylr" on Discord) to the one
+    human the user already has by name elsewhere, when the handle is a form of that name or
+    a group calls its author by it (``memory.handles``), recorded as a ``PersonMerge``. The
+    human must be the only one the evidence leads to, have no identity on the handle's
+    platform, and share no chat with the handle; a human two handles lead to, a handle
+    two humans fit, and a pair the user split are linked nobody. The groups' messages are
+    read in ``chat_ids`` only when given. Idempotent; returns the number of links made."""
+    identities: dict[int, list[tuple[str, str, str]]] = {}
+    for person_id, platform, kind, value in PersonIdentity.objects.filter(user=user).values_list(
+        "person_id", "platform", "kind", "value"
+    ):
+        identities.setdefault(person_id, []).append((platform, kind, value))
+    names = dict(Person.objects.filter(user=user).values_list("pk", "display_name"))
+    handle_only = {
+        pk for pk, rows in identities.items() if _is_handle_only(names.get(pk, ""), rows)
+    }
+    if not handle_only:
+        return 0
+    canonical = person_canonical_ids(user=user)
+    holders = set(canonical.values())
+    handle_only -= set(canonical) | holders
+    if not handle_only:
+        return 0
+    split = {
+        frozenset(pair)
+        for pair in PersonMerge.objects.filter(user=user, split_at__isnull=False).values_list(
+            "kept_person_id", "merged_person_id"
+        )
+    }
+    chats_of: dict[int, set[int]] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(
+        chat__user=user, chat__is_excluded_from_ai=False
+    ).values_list("chat_id", "person_id"):
+        chats_of.setdefault(canonical.get(person_id, person_id), set()).add(chat_id)
+    humans: dict[int, set[int]] = {}
+    for pk in names:
+        humans.setdefault(canonical.get(pk, pk), set()).add(pk)
+
+    def eligible(handle_id: int, root: int) -> bool:
+        platforms = {platform for platform, kind, _ in identities[handle_id]}
+        group = humans.get(root, {root})
+        return (
+            root != handle_id
+            and not any(
+                platform in platforms for pk in group for platform, _, _ in identities.get(pk, ())
+            )
+            and not (chats_of.get(root, set()) & chats_of.get(handle_id, set()))
+            and not any(frozenset((pk, handle_id)) in split for pk in group)
+        )
+
+    named = {pk: name for pk, name in names.items() if pk not in handle_only and name_words(name)}
+    small: list[set[int]] = []
+
+    def small_groups_written() -> set[int]:
+        """The groups of at most ``WEAK_FORM_GROUP_MAX`` members the user writes in."""
+        if not small:
+            sizes = (
+                ChatParticipant.objects.filter(
+                    chat__user=user, chat__kind=ChatKind.GROUP, chat__is_excluded_from_ai=False
+                )
+                .values("chat_id")
+                .annotate(members=Count("pk"))
+                .filter(members__lte=WEAK_FORM_GROUP_MAX)
+                .values_list("chat_id", flat=True)
+            )
+            small.append(
+                set(
+                    Message.objects.filter(user=user, is_from_self=True, chat_id__in=list(sizes))
+                    .values_list("chat_id", flat=True)
+                    .distinct()
+                )
+            )
+        return small[0]
+
+    evidence: dict[int, dict[int, _HandleEvidence]] = {}
+    for handle_id in sorted(handle_only):
+        for platform, kind, value in identities[handle_id]:
+            if kind != IdentityKind.HANDLE:
+                continue
+            fit = {pk: handle_fit(value, name) for pk, name in named.items()}
+            fits = {canonical.get(pk, pk) for pk, how in fit.items() if how is not None}
+            if len(fits) != 1:
+                continue
+            (root,) = fits
+            surname = any(how == "surname" for how in fit.values())
+            if not surname and not (chats_of.get(handle_id, set()) & small_groups_written()):
+                # The first name alone is many people's: only among a few the user writes to.
+                continue
+            if eligible(handle_id, root):
+                found = evidence.setdefault(handle_id, {}).setdefault(root, _HandleEvidence([], []))
+                found.by_form = True
+                found.reasons.append(
+                    HANDLE_FORM_REASON.format(
+                        handle=value,
+                        platform=Platform(platform).label
+                        if platform in Platform.values
+                        else platform,
+                        name=names[root],
+                    )
+                )
+    groups = (
+        Chat.objects.filter(
+            user=user,
+            kind=ChatKind.GROUP,
+            is_excluded_from_ai=False,
+            memberships__person_id__in=handle_only,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    if chat_ids is not None:
+        groups = groups.filter(pk__in=list(chat_ids))
+    members_of: dict[int, set[int]] = {}
+    for chat_id, person_id in ChatParticipant.objects.filter(chat_id__in=list(groups)).values_list(
+        "chat_id", "person_id"
+    ):
+        members_of.setdefault(chat_id, set()).add(person_id)
+    for chat_id, members in members_of.items():
+        rows = list(
+            Message.objects.filter(chat_id=chat_id, deleted_at__isnull=True, kind=MessageKind.TEXT)
+            .order_by("-sent_at", "-pk")
+            .values_list("pk", "sender_person_id", "is_from_self", "text")[:HANDLE_GROUP_MESSAGES]
+        )
+        rows.reverse()
+        lines = [
+            ChatLine(pk, 0 if is_from_self else (sender or -1), text or "")
+            for pk, sender, is_from_self, text in rows
+            if not is_suspicious(text or "")
+        ]
+        member_names = [names.get(pk, "") for pk in members]
+        for told in told_names(lines):
+            if told.person_id not in handle_only or told.person_id not in members:
+                continue
+            if any(names_match(told.name, name) for name in member_names):
+                continue
+            fits = {
+                canonical.get(pk, pk) for pk, name in named.items() if names_match(told.name, name)
+            }
+            if len(fits) != 1:
+                # A name two humans share, or nobody's, tells nothing.
+                continue
+            (root,) = fits
+            if not eligible(told.person_id, root):
+                continue
+            found = evidence.setdefault(told.person_id, {}).setdefault(
+                root, _HandleEvidence([], [])
+            )
+            found.by_told = True
+            found.message_ids.append(told.message_id)
+            found.reasons.append(
+                HANDLE_TOLD_REASON.format(name=told.name, message_id=told.message_id)
+            )
+    claimed: dict[int, set[int]] = {}
+    for handle_id, leads in evidence.items():
+        for root in leads:
+            claimed.setdefault(root, set()).add(handle_id)
+    made = 0
+    for handle_id, leads in sorted(evidence.items()):
+        if len(leads) != 1:
+            continue
+        ((root, proof),) = leads.items()
+        if len(claimed[root]) != 1:
+            continue
+        confidence = 0.9 if proof.by_form and proof.by_told else 0.8 if proof.by_form else 0.7
+        person_merge(
+            user=user,
+            kept_person_id=root,
+            merged_person_id=handle_id,
+            reason="; ".join(proof.reasons),
+            confidence=confidence,
+            evidence_message_ids=tuple(dict.fromkeys(proof.message_ids)),
+        )
+        made += 1
+    return made
+
+
+def _is_handle_only(display_name: str, rows: Sequence[tuple[str, str, str]]) -> bool:
+    """Whether a person is known by a handle only: a handle and no phone number or email,
+    and shown under that handle (or under no name)."""
+    kinds = {kind for _, kind, _ in rows}
+    if IdentityKind.HANDLE not in kinds or kinds & {IdentityKind.PHONE, IdentityKind.EMAIL}:
+        return False
+    if not name_words(display_name):
+        return True
+    shown = normalise_handle(display_name)
+    return any(kind == IdentityKind.HANDLE and value == shown for _, kind, value in rows)

@@ -12,7 +12,11 @@ from claire.accounts.models import User
 from conversations.models import Chat, Message
 from memory.models import Loop, PersonFact, PersonFactSource, Plan, PlanStep
 from memory.services.facts import facts_assemble, facts_rebuild
-from memory.services.identity import handoff_links_merge, introductions_merge
+from memory.services.identity import (
+    handle_links_merge,
+    handoff_links_merge,
+    introductions_merge,
+)
 from memory.services.loops import loops_refresh, loops_update
 from memory.services.plans import plans_rebuild, plans_update
 from memory.services.relationships import relationship_counters_rebuild
@@ -36,6 +40,7 @@ def memory_refresh(*, user: User, chat_ids: Iterable[int]) -> None:
     """Re-derive plans, facts and the loops of ``chat_ids`` (run after an ingest commits)."""
     introductions_merge(user=user)
     handoff_links_merge(user=user)
+    handle_links_merge(user=user)
     loops_refresh(user=user, chat_ids=chat_ids)
     plans_rebuild(user=user)
     facts_rebuild(user=user)
@@ -57,11 +62,16 @@ def memory_update(
     people or chat members changed (``people_changed``), the touched chats' loops are read
     whole: who a group message names depends on its members. The memory job's work; what it
     stores equals ``memory_rebuild``'s."""
+    chat_ids = list(chat_ids)
     if since is None or people_changed:
         introductions_merge(user=user)
     # A hand-off and the new contact it leads to may arrive in either order (one platform's
     # batch, then another's): the hand-offs near the changed messages are read every time.
     if handoff_links_merge(user=user, since=since):
+        people_changed = True
+    # A handle is linked by its form when its person arrives, by what a group calls it when
+    # the group's messages do.
+    if handle_links_merge(user=user, chat_ids=None if since is None else chat_ids):
         people_changed = True
     if since is None:
         loops_refresh(user=user, chat_ids=chat_ids)
@@ -92,6 +102,7 @@ def memory_rebuild(*, user: User) -> MemoryRebuilt:
     counter_rows = relationship_counters_rebuild(user=user)
     introductions_merge(user=user)
     handoff_links_merge(user=user)
+    handle_links_merge(user=user)
     chat_ids = list(Chat.objects.filter(user=user).values_list("pk", flat=True))
     open_loops = loops_refresh(user=user, chat_ids=chat_ids)
     plans = plans_rebuild(user=user)
