@@ -2621,8 +2621,6 @@ def _recent_hits(
         zone=zone,
     )
     found = found[:RECENT_ITEMS]
-    if person_ids:
-        found = _with_what_they_answer(user=user, found=found, person_ids=person_ids)
     telling = [pk for pk, _name, _text in news] + [
         item[2] for items in ranked_chats for item in items[:1] if item[0] >= BACKGROUND_MIN_WORDS
     ]
@@ -2632,7 +2630,11 @@ def _recent_hits(
         with_backgrounds.append(hit)
         if hit[0] in backgrounds:
             with_backgrounds.append((backgrounds[hit[0]], BACKGROUND_NOTE))
-    return with_backgrounds[:RECENT_ITEMS], findings
+    shown = with_backgrounds[:RECENT_ITEMS]
+    if person_ids:
+        # Beside the items, so they push none out.
+        shown = _with_what_they_answer(user=user, found=shown, person_ids=person_ids)
+    return shown, findings
 
 
 # A person's short reply in a catch-up on them ("ok no problem") is shown with what it answers.

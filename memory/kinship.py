@@ -543,28 +543,43 @@ class Relative:
     direct_chat_id: int | None
 
 
+# The evidence that says who someone is (a saved name, an introduction), not how they are
+# called.
+_SAID_BASES = frozenset({FactBasis.CONTACT_NAME, FactBasis.STATEMENT})
+
+
 def relatives_of_user(*, user: User, relations: set[str]) -> dict[str, Relative]:
     """The one human memory knows as the user's ``relation`` (every merged identity of them,
-    and their most recent direct chat not excluded from AI), per relation; a relation with
-    nobody or with several people is left out. Two queries and the merge table."""
+    and their most recent direct chat not excluded from AI), per relation; with several, the
+    one saved or introduced as that relative when only one is; a relation with nobody or
+    with several people alike is left out. Two queries and the merge table."""
     if not relations:
         return {}
     found: dict[str, set[int]] = {}
-    for person_id, value in PersonFact.objects.filter(
+    said: dict[str, set[int]] = {}
+    for person_id, value, basis in PersonFact.objects.filter(
         user=user,
         kind=FactKind.RELATIONSHIP,
         related_person__isnull=True,
         superseded_by__isnull=True,
         value__in=sorted(relations),
-    ).values_list("person_id", "value"):
+    ).values_list("person_id", "value", "source_links__basis"):
         found.setdefault(value, set()).add(person_id)
+        if basis in _SAID_BASES:
+            said.setdefault(value, set()).add(person_id)
     if not found:
         return {}
     canonical = person_canonical_ids(user=user)
     result: dict[str, Relative] = {}
     relatives: dict[str, set[int]] = {}
-    for relation, people in found.items():
+    for relation, everyone in found.items():
+        people = everyone
         roots = {canonical.get(pk, pk) for pk in people}
+        if len(roots) != 1:
+            # Several, by different evidence: the one saved or introduced as that relative
+            # outweighs those only called so ("thanks mum!" to a mother-in-law).
+            people = said.get(relation, set())
+            roots = {canonical.get(pk, pk) for pk in people}
         if len(roots) != 1:
             continue
         relatives[relation] = (

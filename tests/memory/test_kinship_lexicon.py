@@ -179,6 +179,21 @@ def test_two_mothers_by_different_evidence_name_nobody(user):
     assert [(ref.person_ids, ref.descriptors) for ref in refs] == [((), ("mother",))]
 
 
+@pytest.mark.django_db
+def test_the_mother_saved_as_one_outweighs_someone_only_called_so(user):
+    ingest(user, chat_of("dm-me", "Mẹ"), say("m1", _at(0), "Con ăn cơm chưa?", sender="Mẹ"))
+    ingest(
+        user,
+        chat_of("dm-w", "Wati Santoso"),
+        say("w1", _at(1), "Kuenya sudah jadi", sender="Wati Santoso"),
+        say("w2", _at(2), "terima kasih ibu!"),
+    )
+    services.facts_rebuild(user=user)
+    assert _relations(user) == {"Mẹ": {"mother"}, "Wati Santoso": {"mother"}}
+    refs = _compile(user, "what did mum say?", _at(30)).people
+    assert [ref.person_ids for ref in refs] == [(_id(user, "Mẹ"),)]
+
+
 def _brazilian_family(user) -> None:
     ingest(
         user,
