@@ -41,6 +41,7 @@ from zoneinfo import ZoneInfo
 from django.db import models
 
 from claire.accounts.models import User
+from claire.ai.local.answer_kinds import is_outcome_question
 from claire.ai.local.polarity import settled
 from claire.ai.suspicious import suspicious_text
 from conversations.identities import phone_same_number
@@ -102,7 +103,7 @@ from memory.followup import (
     action_recipient,
     group_follow_up,
 )
-from memory.kinship import KIN_FORMS, KIN_RELATIONS
+from memory.kinship import KIN_RELATIONS, kin_relation, relation_words
 from memory.lent import lent_answer
 from memory.models import (
     FactKind,
@@ -133,7 +134,7 @@ from memory.timeline import plan_read_on, topic_plan, window_plans
 from memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.answerability import topic_terms
 from retrieval.compile import question_platforms
-from retrieval.dates import HOLIDAY_NAMES, resolve_time_expression
+from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.people_context import WORK_PLATFORMS
 from retrieval.question_forms import canonical_question
@@ -385,6 +386,92 @@ def _promised_things(*, user: User, compiled: CompiledQuery) -> tuple[list[_Hit]
     return hits, [Finding(text=text, message_ids=tuple(mid for mid, _note in hits))]
 
 
+# "what did Ana ask me to bring?", "what did mum want me to buy?", "what did Rui tell me to
+# book?": what the person asked of the user.
+_WHAT_ASKED = re.compile(
+    r"\bwhat\s+(?:did|has|had|does|do)\s+(?P<who>.+?)\s+(?:ask|asked|want|wanted|tell|told"
+    r"|need|needed|remind|reminded)\s+me\s+(?:to\s+)?(?P<verb>[\w'-]+)?(?P<tail>.*)$"
+)
+# Asks listed for "what did Ana ask me to …?" when none shares the question's words.
+ASKS_LISTED = 3
+
+
+def _asked_things(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    """ "What did mum ask me to buy?": the named person's asks of the user (the question that
+    opened a loop, or the ask a promise of the user's answers; kept or not), before ``now``,
+    those whose words share the question's topic words or verb first; when none does (an ask
+    in another language), their latest asks. Each stated with its words and when."""
+    folded = fold_text(compiled.read_as)
+    match = _WHAT_ASKED.search(folded)
+    if match is None:
+        return [], []
+    person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
+    if not person_ids:
+        return [], []
+    rows = loops_for_user(
+        user=user,
+        person_ids=list(person_ids),
+        kinds=(LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER),
+        limit=LOOPS_READ,
+    )
+    answered = answered_messages(
+        [row.opened_by for row, _name in rows if row.kind == LoopKind.PROMISE_BY_USER]
+    )
+    asks: dict[int, Message] = {}
+    for row, _name in rows:
+        ask = (
+            row.opened_by
+            if row.kind == LoopKind.QUESTION_TO_USER
+            else answered.get(row.opened_by_id)
+        )
+        if (
+            ask is not None
+            and ask.sender_person_id in person_ids
+            and ask.sent_at < now
+            and ask.deleted_at is None
+        ):
+            asks.setdefault(ask.pk, ask)
+    if not asks:
+        return [], []
+    names = {word for person in compiled.people for word in fold_text(person.name or "").split()}
+    verb = (match.group("verb") or "").lower()
+    topic = topic_words(match.group("tail") or "", ignore=("do", "for", "to", *names))
+    scored = []
+    for ask in asks.values():
+        text = fold_text(ask.text or "")
+        score = len(topic & topic_words(ask.text or ""))
+        if verb and verb not in names and re.search(rf"\b{re.escape(verb[:5])}", text):
+            score += 1
+        scored.append((score, ask))
+    best = max(score for score, _ask in scored)
+    chosen = sorted(
+        (ask for score, ask in scored if score == best), key=lambda ask: ask.sent_at, reverse=True
+    )[:ASKS_LISTED]
+    chosen.sort(key=lambda ask: ask.sent_at)
+    zone = user.zoneinfo
+    titles = dict(
+        Chat.objects.filter(pk__in={ask.chat_id for ask in chosen})
+        .exclude(kind=ChatKind.DIRECT)
+        .values_list("pk", "title")
+    )
+    items = []
+    for ask in chosen:
+        title = titles.get(ask.chat_id, "")
+        where = f" in {title}" if title and not suspicious_text(title) else ""
+        items.append(f"“{ask.text}” (on {moment_text(ask.sent_at, zone)}{where})")
+    who = _ask_sender_name(chosen[0])
+    text = f"What {who} asked you: " + "; ".join(items) + "."
+    ids = tuple(ask.pk for ask in chosen)
+    return [(mid, "what they asked") for mid in ids], [Finding(text=text, message_ids=ids)]
+
+
+def _ask_sender_name(message: Message) -> str:
+    person = message.sender_person
+    return (person.display_name if person is not None else "") or message.sender_name or "they"
+
+
 # "did I tell Dr Lee about the move?", "have I let Ana know that …?", "did I ask Tom whether
 # …": the deed is a message to that person about the thing.
 _TOLD = re.compile(
@@ -467,6 +554,9 @@ def _loop_hits(
         promised = _promised_things(user=user, compiled=compiled)
         if promised[0]:
             return promised
+    asked = _asked_things(user=user, compiled=compiled, now=now)
+    if asked[0]:
+        return asked
     told = _told(user=user, compiled=compiled, now=now) if _TOLD.search(folded) else None
     if told is not None:
         return _deed_hits(told), [deed_finding(told, zone)]
@@ -1883,12 +1973,12 @@ def _plan_findings(*, user: User, plans: Sequence[PlanTimeline], now: datetime) 
 def _own_relation(person: PersonRef) -> str | None:
     """The relation of a reference the compiler resolved through the user's kinship facts
     ("my brother", "mom"), or ``None``."""
-    words = fold_text(person.name or "").split()
+    words = (person.name or "").casefold().split()
     if words[:1] in (["my"], ["our"]):
         words = words[1:]
     if not person.person_ids or len(words) != 1:
         return None
-    relation = KIN_FORMS.get(words[0])
+    relation = kin_relation(words[0])
     # A contact saved as "Mom" keeps the word as a descriptor of itself.
     return relation if person.descriptors in ((), (relation,)) else None
 
@@ -2324,12 +2414,31 @@ def _since_user_last_wrote(
 
 
 def _from_or_about(
-    *, compiled: CompiledQuery, person_ids: Sequence[int], names: Sequence[str] = ()
+    *,
+    user: User,
+    compiled: CompiledQuery,
+    person_ids: Sequence[int],
+    names: Sequence[str] = (),
 ) -> models.Q:
     """Messages a catch-up on people reads: theirs in any chat, and others' that name them
-    the way the question does ("catch me up on Ana": "Ana got the job!" in a group)."""
+    the way the question does ("catch me up on Ana": "Ana got the job!" in a group). A
+    relative asked about by a relation word ("anything new from mum?") is named by any word
+    for that relation ("mẹ khám xong rồi"), but only in a chat they are in: elsewhere "mum"
+    is anyone's mother, or the reader ("Hi Mum, it's me, new number")."""
     condition = models.Q(sender_person_id__in=list(person_ids))
-    said = [(person.name or "").strip() for person in compiled.people if person.person_ids]
+    said = []
+    for person in compiled.people:
+        if not person.person_ids:
+            continue
+        relation_named = relation_words(person.name or "")
+        if not relation_named:
+            said.append((person.name or "").strip())
+            continue
+        their_chats = ChatParticipant.objects.filter(
+            chat__user=user, person_id__in=list(person_ids)
+        ).values_list("chat_id", flat=True)
+        pattern = "|".join(re.escape(word) for word in relation_named)
+        condition |= models.Q(chat_id__in=their_chats, text__iregex=rf"\m({pattern})\M")
     for name in [*said, *names]:
         if len(name) >= MENTION_MIN_CHARS and name.replace(" ", "").isalpha():
             condition |= models.Q(text__iregex=rf"\m{re.escape(name)}\M")
@@ -2385,7 +2494,7 @@ def _recent_hits(
         rows = rows.filter(chat_id__in=chat_ids)
     if person_ids:
         rows = rows.filter(
-            _from_or_about(compiled=compiled, person_ids=person_ids, names=mentioned)
+            _from_or_about(user=user, compiled=compiled, person_ids=person_ids, names=mentioned)
         )
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
@@ -2529,7 +2638,51 @@ def _recent_hits(
         with_backgrounds.append(hit)
         if hit[0] in backgrounds:
             with_backgrounds.append((backgrounds[hit[0]], BACKGROUND_NOTE))
-    return with_backgrounds[:RECENT_ITEMS], findings
+    shown = with_backgrounds[:RECENT_ITEMS]
+    if person_ids:
+        # Beside the items, so they push none out.
+        shown = _with_what_they_answer(user=user, found=shown, person_ids=person_ids)
+    return shown, findings
+
+
+# A person's short reply in a catch-up on them ("ok no problem") is shown with what it answers.
+ANSWERED_NOTE = "what they answer"
+ANSWERED_MAX_WORDS = 6
+ANSWERED_MIN_WORDS = 3
+
+
+def _with_what_they_answer(
+    *, user: User, found: Sequence[_Hit], person_ids: Sequence[int]
+) -> list[_Hit]:
+    """A catch-up on one person: each short message of theirs ("ok, no problem", "Ừ không
+    sao con") followed by the user's message it answers (``closure.answered_messages``), so
+    the reply says what it agrees to."""
+    rows = Message.objects.filter(
+        user=user, pk__in=[mid for mid, _note in found], sender_person_id__in=list(person_ids)
+    ).select_related("chat")
+    # In a group the message before is often someone else's thread: only a reply says.
+    short = [
+        row
+        for row in rows
+        if len((row.text or "").split()) <= ANSWERED_MAX_WORDS
+        and (row.chat.kind == ChatKind.DIRECT or row.reply_to_id is not None)
+    ]
+    answered = {
+        pk: message.pk
+        for pk, message in answered_messages(short).items()
+        if message.is_from_self
+        and len((message.text or "").split()) >= ANSWERED_MIN_WORDS
+        and not is_suspicious(message.text or "")
+    }
+    taken = {mid for mid, _note in found}
+    result: list[_Hit] = []
+    for hit in found:
+        result.append(hit)
+        context = answered.get(hit[0])
+        if context is not None and context not in taken:
+            taken.add(context)
+            result.append((context, ANSWERED_NOTE))
+    return result
 
 
 # The news a catch-up leads with may continue a thread from before the window ("movers come
@@ -2814,6 +2967,89 @@ _ABOUT_WHAT_THEY_SAID = frozenset(
 )
 
 
+# "how did mum's eye check go?": the word on a relative's event after it, read back this far.
+RELATIVE_EVENT_DAYS = 120
+RELATIVE_EVENT_SCAN = 400
+RELATIVE_OUTCOMES = 2
+RELATIVE_EVENTS_TRIED = 5
+
+
+def _relative_event_outcome(
+    *, user: User, compiled: CompiledQuery, now: datetime
+) -> tuple[list[_Hit], list[Finding]]:
+    """ "How did mum's eye check go?" about a relative the question calls by a relation word
+    (``kinship.relation_words``): the family tells of them in any of its languages, so the
+    words of the event are looked for where they name them — their own messages, the user's
+    anywhere ("can you take mẹ to her eye appt?" to a brother), the others' in a chat they
+    are in. The latest such message with the event's words sets the event, at the date its
+    own words give (else when it was sent); the first messages naming them after it, before
+    ``now``, tell how it went. Nothing when no such message comes after the event."""
+    if not is_outcome_question(compiled.read_as):
+        return [], []
+    refs = [person for person in compiled.people if person.person_ids]
+    if len(refs) != 1 or not (words := relation_words(refs[0].name or "")):
+        return [], []
+    names = set(fold_text(refs[0].name or "").split())
+    terms = [
+        term
+        for term in (fold_text(term.strip('"')) for term in topic_terms(compiled))
+        if len(term) >= 3 and term not in STOP_WORDS and term not in names
+    ]
+    if not terms:
+        return [], []
+    person_ids = person_ids_expand(user=user, person_ids=list(refs[0].person_ids))
+    their_chats = ChatParticipant.objects.filter(
+        chat__user=user, person_id__in=list(person_ids)
+    ).values_list("chat_id", flat=True)
+    said = rf"\m({'|'.join(re.escape(word) for word in words)})\M"
+    naming = (
+        models.Q(sender_person_id__in=list(person_ids))
+        | models.Q(is_from_self=True, text__iregex=said)
+        | models.Q(chat_id__in=their_chats, text__iregex=said)
+    )
+    rows = Message.objects.filter(
+        naming,
+        user=user,
+        deleted_at__isnull=True,
+        chat__is_excluded_from_ai=False,
+        sent_at__lt=now,
+        sent_at__gte=now - timedelta(days=RELATIVE_EVENT_DAYS),
+    )
+    # The messages with the event's words, the most words first, then those that set a date
+    # ahead of them (the plan), the newest first; the first with word after it is the event.
+    events: list[tuple[int, bool, datetime, Message, datetime]] = []
+    for row in rows.order_by("-sent_at", "-pk")[:RELATIVE_EVENT_SCAN]:
+        score = sum(1 for term in terms if _stem_match(term, fold_text(row.text or "")))
+        if not score:
+            continue
+        when = message_relative_date(row.text or "", row.sent_at, user.zoneinfo, direction="future")
+        is_plan = when is not None and when.start_utc > row.sent_at
+        start = when.start_utc if when is not None and is_plan else row.sent_at
+        events.append((score, is_plan, row.sent_at, row, start))
+    events.sort(key=lambda item: (item[0], item[1], item[2]), reverse=True)
+    for _score, _is_plan, _sent_at, event, start in events[:RELATIVE_EVENTS_TRIED]:
+        after = [
+            row
+            for row in rows.filter(sent_at__gte=start)
+            .exclude(pk=event.pk)
+            .exclude(is_from_self=True)
+            .order_by("sent_at", "pk")[:RELATIVE_OUTCOMES]
+            if not is_suspicious(row.text or "")
+        ]
+        if after:
+            break
+    else:
+        return [], []
+    zone = user.zoneinfo
+    first = after[0]
+    text = (
+        f"{first.sender_name or 'They'} wrote on {moment_text(first.sent_at, zone)}: "
+        f"“{first.text}” — after “{event.text}” ({moment_text(event.sent_at, zone)})."
+    )
+    hits = [(row.pk, "how it went") for row in after] + [(event.pk, "the event")]
+    return hits, [Finding(text=text, message_ids=(first.pk, event.pk))]
+
+
 def _asks_what_they_said(compiled: CompiledQuery) -> bool:
     """A question that names people and no topic: it asks what those people said."""
     if compiled.intent != Intent.CONVERSATION_QA or not _person_ids(compiled):
@@ -2903,6 +3139,12 @@ def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) ->
     elif compiled.intent == Intent.CATCH_UP:
         source, route = MemorySource.RECENT_DIGEST, Route.RECENT_WINDOW
         found, findings = _recent_hits(user=user, compiled=compiled, now=now)
+    elif (
+        compiled.intent == Intent.CONVERSATION_QA
+        and (outcome := _relative_event_outcome(user=user, compiled=compiled, now=now))[0]
+    ):
+        source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
+        found, findings = outcome
     elif _asks_what_they_said(compiled):
         source, route = MemorySource.PERSON_DIGEST, Route.HYBRID
         found = _person_said_hits(user=user, compiled=compiled)

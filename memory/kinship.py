@@ -21,6 +21,7 @@ functions; ``kinship_claims`` reads the user's people and messages and returns c
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,20 +64,82 @@ KIN_RELATIONS = frozenset(
         "grandfather",
     }
 )
+
+# The kinship lexicon: the words people call and save their relatives by, per relation, as
+# written — English forms of family talk, then Spanish, Portuguese, French, German, Italian,
+# Vietnamese, Indonesian and Chinese. A word is read as written, marks kept: "mẹ" is mother,
+# "me" is nothing; "Sơn" (a name) is no "son"; "avó" and "avô" are two relations. Words of
+# one language that are a common name or word of another are left out ("mari", "om", "ma",
+# "anh", "em"); "ibu" or "chú" before a name is a title ("Ibu Sari"), which the readers check.
+KIN_WORDS: dict[str, tuple[str, ...]] = {
+    "mother": (
+        "mother", "mom", "mum", "mama", "mommy", "mummy", "momma", "mamá", "mami", "madre",
+        "mãe", "mamãe", "mamae", "mainha", "maman", "mère", "mutter", "mutti", "mamma",
+        "mẹ", "má", "ibu", "bunda", "mamah", "妈妈", "妈", "媽媽", "媽", "母亲", "母親",
+    ),
+    "father": (
+        "father", "dad", "daddy", "papa", "papá", "papi", "padre", "pai", "papai", "père",
+        "vater", "vati", "papà", "babbo", "bố", "ayah", "bapak", "papah", "爸爸", "爸", "父亲",
+        "父親",
+    ),
+    "sister": (
+        "sister", "sis", "hermana", "hermanita", "irmã", "sœur", "soeur", "schwester",
+        "sorella", "chị gái", "em gái", "kakak perempuan", "adik perempuan", "姐姐", "妹妹",
+    ),
+    "brother": (
+        "brother", "bro", "hermano", "hermanito", "irmão", "irmao", "frère", "bruder",
+        "fratello", "anh trai", "em trai", "kakak laki-laki", "adik laki-laki", "哥哥", "弟弟",
+    ),
+    "grandmother": (
+        "grandmother", "grandma", "granny", "gran", "nan", "nana", "nanna", "grandmom",
+        "grandmum", "abuela", "abuelita", "avó", "vovó", "grand-mère", "mamie", "mémé",
+        "oma", "nonna", "bà", "bà ngoại", "bà nội", "nenek", "奶奶", "外婆", "姥姥",
+    ),
+    "grandfather": (
+        "grandfather", "grandpa", "grandad", "granddad", "gramps", "abuelo", "abuelito", "avô",
+        "vovô", "grand-père", "papy", "pépé", "opa", "nonno", "ông", "ông ngoại",
+        "ông nội", "kakek", "爷爷", "爺爺", "外公", "姥爷",
+    ),
+    "aunt": (
+        "aunt", "auntie", "aunty", "tía", "tia", "tante", "zia", "dì", "cô", "bibi",
+        "阿姨", "姑姑", "姨妈",
+    ),
+    "uncle": (
+        "uncle", "tío", "tio", "oncle", "tonton", "onkel", "zio", "chú", "bác", "cậu",
+        "paman", "叔叔", "舅舅", "伯伯",
+    ),
+    "son": ("son", "hijo", "filho", "fils", "sohn", "figlio", "con trai", "儿子", "兒子"),
+    "daughter": (
+        "daughter", "hija", "filha", "fille", "tochter", "figlia", "con gái", "女儿", "女兒",
+    ),
+    "wife": (
+        "wife", "wifey", "missus", "esposa", "épouse", "ehefrau", "moglie", "vợ", "istri",
+        "老婆", "妻子",
+    ),
+    "husband": (
+        "husband", "hubby", "esposo", "marido", "ehemann", "marito", "chồng", "suami", "老公",
+        "丈夫",
+    ),
+    "partner": ("partner",),
+}  # fmt: skip
+
+
+def _written(word: str) -> str:
+    """A word as written for comparing: composed, lower case, one space between words."""
+    return " ".join(unicodedata.normalize("NFC", word).casefold().split())
+
+
+def _is_chinese(word: str) -> bool:
+    return "\u4e00" <= word[:1] <= "\u9fff"
+
+
+# Each spelling of the lexicon, as written -> its relation.
+KIN_SPELLINGS: dict[str, str] = {
+    _written(word): relation for relation, words in KIN_WORDS.items() for word in words
+}
 _EXTRA_FORMS = {
-    "mommy": "mother",
-    "mamma": "mother",
-    "mae": "mother",
     "mamae": "mother",
-    "mami": "mother",
-    "maman": "mother",
-    "mutti": "mother",
-    "pai": "father",
-    "papai": "father",
-    "papi": "father",
-    "vati": "father",
     "grandad": "grandfather",
-    "nan": "grandmother",
     "hubby": "husband",
     "wifey": "wife",
 }
@@ -86,23 +149,50 @@ KIN_FORMS: dict[str, str] = {
         for form, canonical in DESCRIPTOR_FORMS.items()
         if canonical in KIN_RELATIONS
     },
+    # The lexicon's words without marks (a marked word folds to another word: "mẹ", "me").
+    **{word: relation for word, relation in KIN_SPELLINGS.items() if fold_text(word) == word},
     **_EXTRA_FORMS,
 }
+
+
+def kin_relation(word: str) -> str | None:
+    """The relation a word (or words: "em gái") names as written, marks counting: "Mẹ" and
+    "mum" are mother, "me" and "Sơn" nothing."""
+    written = _written(word)
+    if written in KIN_SPELLINGS:
+        return KIN_SPELLINGS[written]
+    return KIN_FORMS.get(written) if fold_text(written) == written else None
+
+
 # Words people also call friends by ("thanks bro", "ok sis"): a name, never a form of address.
 _CASUAL = frozenset({"bro", "sis", "gf", "bf", "partner"})
 # Parents are shared by siblings: another family member's "mom" is the user's too.
 _PARENTS = frozenset({"mother", "father", "grandmother", "grandfather"})
 
-_FORM = "|".join(sorted((re.escape(form) for form in KIN_FORMS if " " not in form), key=len)[::-1])
-_ADDRESS_FORM = "|".join(
-    sorted((re.escape(f) for f in KIN_FORMS if " " not in f and f not in _CASUAL), key=len)[::-1]
-)
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(sorted({re.escape(word) for word in words}, key=len, reverse=True))
+
+
+# Words everyone calls elders or strangers by (Vietnamese "cô", "chú", "bác", "bà", "ông";
+# Indonesian "bapak"): a saved name, never proof of kinship as a form of address.
+_COURTESY = frozenset({"cô", "chú", "bác", "cậu", "dì", "bà", "ông", "bapak"})
+_SPELLED = {*KIN_FORMS, *KIN_SPELLINGS}
+_ADDRESS_FORM = _alternation(form for form in _SPELLED if form not in _CASUAL | _COURTESY)
 _FLAGS = re.IGNORECASE
-# Words a form of address follows at the start of a message ("thanks dad", "love you mom").
+# Words a form of address follows at the start of a message ("thanks dad", "love you mom",
+# "hola mamá", "chào mẹ", "terima kasih ibu").
 _OPENER = (
     r"(?:hi|hey|hello|hiya|morning|good morning|good night|night|thanks|thank you|thx|ty"
     r"|love you|love u|miss you|miss u|yes|yeah|yep|ok|okay|sure|sorry|congrats"
-    r"|congratulations|happy birthday|happy bday|bye|wow|omg|aww*|oh|ha(?:ha)+|lol)"
+    r"|congratulations|happy birthday|happy bday|bye|wow|omg|aww*|oh|ha(?:ha)+|lol"
+    r"|hola|buenos d[ií]as|buenas noches|gracias|te quiero|te amo|feliz cumpleaños|sí|si|vale"
+    r"|ol[aá]|oi|bom dia|boa noite|obrigad[oa]|valeu|parab[eé]ns"
+    r"|bonjour|bonsoir|salut|coucou|merci|je t'aime|bisous|oui"
+    r"|hallo|guten morgen|gute nacht|danke|alles gute|ja"
+    r"|ciao|buongiorno|buonanotte|grazie|auguri|ti voglio bene"
+    r"|chào|con chào|dạ|vâng|cảm ơn|con cảm ơn|chúc mừng sinh nhật|con yêu"
+    r"|halo|hai|pagi|selamat pagi|makasih|terima kasih|iya|oke)"
 )
 # After the relation word: the end, punctuation or an emoji, never another word ("lol mom just
 # sent me…" is about her, not to her).
@@ -110,16 +200,26 @@ _CLOSE = r"(?=\s*(?:$|[^\w\s']))"
 _ADDRESSED_AFTER_OPENER = re.compile(
     rf"^\W*{_OPENER}[\s,!.]+(?:my\s+)?({_ADDRESS_FORM}){_CLOSE}", _FLAGS
 )
-_ADDRESSED_FIRST = re.compile(rf"^\W*({_ADDRESS_FORM})\s*[,!:]", _FLAGS)
-_ADDRESSED_LAST = re.compile(rf",\s*({_ADDRESS_FORM})\s*[^\w\s]*\s*$", _FLAGS)
+# Full-width punctuation of Chinese text counts as its ASCII twin.
+_ADDRESSED_FIRST = re.compile(rf"^\W*({_ADDRESS_FORM})\s*[,!:\uff0c\uff01\uff1a]", _FLAGS)
+_ADDRESSED_LAST = re.compile(rf"[,\uff0c]\s*({_ADDRESS_FORM})\s*[^\w\s]*\s*$", _FLAGS)
+# The Vietnamese calling particle: "Mẹ ơi …", "… nha bố ơi" call the reader.
+_ADDRESSED_CALLED = re.compile(rf"(?<![\w'])({_ADDRESS_FORM})\s+ơi(?!\w)", _FLAGS)
 _SIGNED = re.compile(
-    rf"(?:\b(?:love|lots of love|hugs|xx+|xo+)\s*[,\n]\s*|\n\s*[-\u2013\u2014~]?\s*)"
+    rf"(?:\b(?:love|lots of love|hugs|xx+|xo+|besos|beijos|bisous|baci|küsse)\s*[,\n]\s*"
+    rf"|\n\s*[-\u2013\u2014~]?\s*)"
     rf"({_ADDRESS_FORM})\s*[^\w\s]*\s*$",
     _FLAGS,
 )
-_FAMILY_TITLE = re.compile(r"\b(?:fam|family|familia|famille|familie|famiglia)\b", _FLAGS)
+_FAMILY_TITLE = re.compile(
+    r"\b(?:fam|family|familia|famille|familie|famiglia|keluarga|gia dinh|nha minh)\b|家", _FLAGS
+)
 # A cheap database-side filter for the messages the text rules read.
-_VOCABULARY = r"\m(" + "|".join(sorted(KIN_FORMS)) + r")\M"
+_VOCABULARY = (
+    r"\m("
+    + _alternation(variant for form in _SPELLED for variant in (form, form[:1].upper() + form[1:]))
+    + r")\M"
+)
 # The database-side filter of the messages that may show kinship (a message matching none of
 # these shows none).
 KINSHIP_VOCABULARY = _VOCABULARY
@@ -139,19 +239,32 @@ CONTACT_NAME_ROLES = {
 }  # fmt: skip
 
 
+# Words around a relation word in a saved name: a possessive before ("My brother", "Mi
+# mamá", "Ma mère"), an endearment after ("Mẹ yêu", "Mum xx", "Mamá querida").
+_NAME_OWN = re.compile(r"^(?:my|our|mi|mis|mon|ma|mein|meine|mia|mio|minha|meu)\s+")
+_NAME_ENDEARMENT = re.compile(
+    r"\s+(?:yêu|iu|love|xx+|xo+|sayang|tersayang|querida|querido|chérie|cheri|liebe|lieber"
+    r"|amore|cara|caro)$"
+)
+
+
+def _relation_of_words(text: str) -> str | None:
+    words = " ".join(re.findall(r"[^\W\d_]+(?:['-][^\W\d_]+)*", _written(text)))
+    words = _NAME_ENDEARMENT.sub("", _NAME_OWN.sub("", words))
+    return kin_relation(words) if words else None
+
+
 def relation_of_contact_name(name: str) -> str | None:
-    """The relation a contact name states: the whole name is a relation word ("Mom",
-    "Dad ❤️", "My brother"), or a parenthesis holds one ("Ana (sister)"); or a word of the
-    name is a role the contact is saved with ("Tomas landlord", "Dr Lee (dentist)")."""
-    folded = fold_text(name)
-    inner = re.search(r"\(([^)]*)\)", folded)
-    if inner:
-        words = re.sub(r"^(?:my|our)\s+", "", " ".join(re.findall(r"[a-z'-]+", inner.group(1))))
-        if words in KIN_FORMS:
-            return KIN_FORMS[words]
-    words = re.sub(r"^(?:my|our)\s+", "", " ".join(re.findall(r"[a-z'-]+", folded)))
-    if words in KIN_FORMS:
-        return KIN_FORMS[words]
+    """The relation a contact name states: the whole name is a relation word in any language
+    of the lexicon ("Mom", "Dad ❤️", "My brother", "Mẹ", "Mamá", "Ibu", "妈妈"), or a
+    parenthesis holds one ("Ana (sister)"); or a word of the name is a role the contact is
+    saved with ("Tomas landlord", "Dr Lee (dentist)")."""
+    inner = re.search(r"\(([^)]*)\)", name)
+    if inner and (relation := _relation_of_words(inner.group(1))) is not None:
+        return relation
+    if (relation := _relation_of_words(name)) is not None:
+        return relation
+    words = re.sub(r"^(?:my|our)\s+", "", " ".join(re.findall(r"[a-z'-]+", fold_text(name))))
     return next(
         (CONTACT_NAME_ROLES[word] for word in words.split() if word in CONTACT_NAME_ROLES), None
     )
@@ -159,20 +272,25 @@ def relation_of_contact_name(name: str) -> str | None:
 
 def addressed_relation(text: str) -> str | None:
     """The relation word the author addresses the reader by, if any ("thanks dad 😂",
-    "Mom, can you…", "see you soon, mum!")."""
-    first_line = text.strip().split("\n", 1)[0]
-    for pattern in (_ADDRESSED_AFTER_OPENER, _ADDRESSED_FIRST):
-        match = pattern.search(first_line)
-        if match:
-            return KIN_FORMS[fold_text(match.group(1))]
-    match = _ADDRESSED_LAST.search(text.strip())
-    return KIN_FORMS[fold_text(match.group(1))] if match else None
+    "Mom, can you…", "see you soon, mum!", "hola mamá!", "Mẹ ơi …")."""
+    text = unicodedata.normalize("NFC", text).strip()
+    first_line = text.split("\n", 1)[0]
+    for pattern, where in (
+        (_ADDRESSED_AFTER_OPENER, first_line),
+        (_ADDRESSED_FIRST, first_line),
+        (_ADDRESSED_CALLED, text),
+        (_ADDRESSED_LAST, text),
+    ):
+        match = pattern.search(where)
+        if match and (relation := kin_relation(match.group(1))) is not None:
+            return relation
+    return None
 
 
 def signed_relation(text: str) -> str | None:
     """The relation word the author signs with ("…Love, Mom", a last line "- Dad")."""
-    match = _SIGNED.search(text.strip())
-    return KIN_FORMS[fold_text(match.group(1))] if match else None
+    match = _SIGNED.search(unicodedata.normalize("NFC", text).strip())
+    return kin_relation(match.group(1)) if match else None
 
 
 def is_family_title(title: str) -> bool:
@@ -362,34 +480,44 @@ def kinship_claims(*, user: User, messages: Iterable[KinMessage]) -> list[KinCla
 # Forms that name one person on their own ("reply to mom", "ask dad"); other relation words
 # need "my"/"our" ("my brother").
 _NAME_LIKE = frozenset(
-    {"mom", "mum", "mommy", "mummy", "mama", "dad", "daddy", "papa", "grandma", "granny", "grandpa"}
-)
+    {
+        "mom", "mum", "mommy", "mummy", "mama", "momma", "dad", "daddy", "papa", "grandma",
+        "granny", "nan", "nana", "nanna", "grandpa", "grandad", "granddad", "gramps",
+    }
+)  # fmt: skip
 _OWN = re.compile(r"\b(?:my|our)\s+$")
 _OTHERS = re.compile(r"(?:\b(?:his|her|their|your|the|a|an|whose)|['\u2019]s)\s+$")
 
 
-# The words Vietnamese and Indonesian call a relative by on their own ("nhắn mẹ …", "bilang
-# ke ibu …"), as written, marks kept: folded, "mẹ" would be English "me".
+# The words of other languages a question may call a relative by on their own ("nhắn mẹ …",
+# "bilang ke ibu …", "¿qué dijo mamá?"), as written, marks kept: folded, "mẹ" would be English
+# "me". English words are the descriptors' (``retrieval.lexicon.ROLES``).
 MARKED_KIN_WORDS = {
-    "mẹ": "mother",
-    "má": "mother",
-    "bố": "father",
-    "bà": "grandmother",
-    "ông": "grandfather",
-    "chú": "uncle",
-    "bác": "uncle",
-    "cậu": "uncle",
-    "dì": "aunt",
-    "cô": "aunt",
-    "ibu": "mother",
-    "ayah": "father",
-    "bapak": "father",
-    "nenek": "grandmother",
-    "kakek": "grandfather",
-    "tante": "aunt",
-    "paman": "uncle",
-    "bibi": "aunt",
+    word: relation
+    for word, relation in KIN_SPELLINGS.items()
+    if " " not in word
+    and word not in DESCRIPTOR_FORMS
+    and word not in _CASUAL
+    and not _is_chinese(word)
 }
+
+
+def relation_words(name: str) -> tuple[str, ...]:
+    """For a question's word for the user's relative ("mum", "my mother", "mẹ"): every word
+    of the lexicon for that relation, which is how the user and the family name that person
+    in their messages ("can you take mẹ to …", "mum's flight lands at 6"); else ``()``. Words
+    of the Chinese script are left out (no word boundary shows them)."""
+    words = _written(name).split()
+    if words[:1] in (["my"], ["our"]):
+        words = words[1:]
+    relation = kin_relation(" ".join(words)) if words else None
+    if relation is None or relation not in KIN_RELATIONS:
+        return ()
+    return tuple(
+        word
+        for word in KIN_WORDS.get(relation, ())
+        if word not in _CASUAL | _COURTESY and not _is_chinese(word)
+    )
 
 
 def is_someone_elses(folded_text: str, start: int) -> bool:
@@ -415,28 +543,43 @@ class Relative:
     direct_chat_id: int | None
 
 
+# The evidence that says who someone is (a saved name, an introduction), not how they are
+# called.
+_SAID_BASES = frozenset({FactBasis.CONTACT_NAME, FactBasis.STATEMENT})
+
+
 def relatives_of_user(*, user: User, relations: set[str]) -> dict[str, Relative]:
     """The one human memory knows as the user's ``relation`` (every merged identity of them,
-    and their most recent direct chat not excluded from AI), per relation; a relation with
-    nobody or with several people is left out. Two queries and the merge table."""
+    and their most recent direct chat not excluded from AI), per relation; with several, the
+    one saved or introduced as that relative when only one is; a relation with nobody or
+    with several people alike is left out. Two queries and the merge table."""
     if not relations:
         return {}
     found: dict[str, set[int]] = {}
-    for person_id, value in PersonFact.objects.filter(
+    said: dict[str, set[int]] = {}
+    for person_id, value, basis in PersonFact.objects.filter(
         user=user,
         kind=FactKind.RELATIONSHIP,
         related_person__isnull=True,
         superseded_by__isnull=True,
         value__in=sorted(relations),
-    ).values_list("person_id", "value"):
+    ).values_list("person_id", "value", "source_links__basis"):
         found.setdefault(value, set()).add(person_id)
+        if basis in _SAID_BASES:
+            said.setdefault(value, set()).add(person_id)
     if not found:
         return {}
     canonical = person_canonical_ids(user=user)
     result: dict[str, Relative] = {}
     relatives: dict[str, set[int]] = {}
-    for relation, people in found.items():
+    for relation, everyone in found.items():
+        people = everyone
         roots = {canonical.get(pk, pk) for pk in people}
+        if len(roots) != 1:
+            # Several, by different evidence: the one saved or introduced as that relative
+            # outweighs those only called so ("thanks mum!" to a mother-in-law).
+            people = said.get(relation, set())
+            roots = {canonical.get(pk, pk) for pk in people}
         if len(roots) != 1:
             continue
         relatives[relation] = (

@@ -110,6 +110,7 @@ from claire.accounts.models import User
 from claire.ai.local.embedder import common_words
 from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Chat, Person, Platform
+from memory.kinship import relation_words
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
@@ -910,12 +911,23 @@ def _sentence_of(text: str, term: str) -> str:
     return fold_text(text)
 
 
+def _names_in(text: str, names: tuple[str, ...]) -> bool:
+    """Whether ``text`` says one of ``names`` as a word, as written ("mẹ" is not "me")."""
+    written = text.casefold()
+    return any(
+        re.search(rf"(?<!\w){re.escape(name.strip().casefold())}(?!\w)", written)
+        for name in names
+        if name.strip()
+    )
+
+
 def _told_coverages(
     *,
     texts_of: _CandidateTexts,
     coverage: _TermCoverage,
     candidates: tuple[SearchCandidate, ...],
     person_ids: set[int],
+    names: tuple[str, ...] = (),
 ) -> tuple[float, float]:
     """The best coverage of the topic among what the best ``TOLD_HITS`` candidates tell of
     the named person, and among what they tell of someone else. Each topic word a candidate
@@ -923,7 +935,8 @@ def _told_coverages(
     writer, or its reader when it speaks to them and not of the writer
     (``_is_about_reader``). In a chat of two, "what did you bake?" from the named person and
     "I baked a crumble" from the other both tell of the other. What the user wrote in a chat
-    with the named person counts for them."""
+    with the named person counts for them, and so does a message outside their chats that
+    names them ("can you take mum to her eye appointment?" to a sibling)."""
     top = [c for c in candidates[:TOLD_HITS] if coverage.covered.get(c.message_id)]
     if not top:
         return 0.0, 0.0
@@ -935,6 +948,11 @@ def _told_coverages(
         # The user's own words in a chat with them set the topic of their reply ("Porto next
         # week, any tips?"), as for rule 2.
         with_them = candidate.is_from_self and candidate.chat_id in coverage.people_chat_ids
+        with_them = with_them or (
+            candidate.message_id in coverage.naming_ids
+            and candidate.chat_id not in coverage.people_chat_ids
+            and _names_in(text, names)
+        )
         theirs = others = 0.0
         for term, ids in coverage.hits.items():
             if candidate.message_id not in ids or term not in coverage.weights:
@@ -966,9 +984,17 @@ def evidence_signals(
         person.descriptors for person in compiled.people
     ) and not is_about_messages(compiled.read_as)
     names = tuple(person.name for person in compiled.people if person.name and person.person_ids)
+    # A relative asked about by a relation word ("mum") is named by any word for that
+    # relation ("can you take mẹ to …" to a sibling).
+    named_as = names + tuple(
+        word
+        for person in compiled.people
+        if person.person_ids
+        for word in relation_words(person.name or "")
+    )
     coverage = (
         _term_coverage(
-            user=user, terms=terms, candidates=candidates, person_ids=person_ids, names=names
+            user=user, terms=terms, candidates=candidates, person_ids=person_ids, names=named_as
         )
         if terms and candidates
         else _TermCoverage(unknown=(), misspelled=(), covered={}, people_chat_ids=frozenset())
@@ -994,7 +1020,11 @@ def evidence_signals(
     )
     told = (
         _told_coverages(
-            texts_of=texts_of, coverage=coverage, candidates=candidates, person_ids=person_ids
+            texts_of=texts_of,
+            coverage=coverage,
+            candidates=candidates,
+            person_ids=person_ids,
+            names=named_as,
         )
         if is_one_person and coverage.covered and not asks_items
         else (0.0, 0.0)

@@ -46,6 +46,7 @@ from memory.kinship import (
     KIN_RELATIONS,
     MARKED_KIN_WORDS,
     is_someone_elses,
+    kin_relation,
     means_users_relative,
     relatives_of_user,
 )
@@ -1790,7 +1791,7 @@ def _people(
     resolved = [
         item
         for item in resolved
-        if not (fold_text(item.name) in KIN_FORMS and is_someone_elses(masked, item.start))
+        if not (kin_relation(item.name) is not None and is_someone_elses(masked, item.start))
     ]
     resolved += _marked_relatives(user=user, tokens=tokens, resolved=resolved)
     resolved.sort(key=lambda item: item.start)

@@ -126,7 +126,7 @@ _FACT_INPUTS_SQL = """
 
 # Part of ``facts_inputs_signature``: a new version of the claim rules (or their first use)
 # reads every message's claims again at the next job run.
-MESSAGE_CLAIMS_VERSION = "claims-2"
+MESSAGE_CLAIMS_VERSION = "claims-3"
 
 
 def facts_inputs_signature(*, user: User, today: date) -> str:

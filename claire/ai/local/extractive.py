@@ -192,6 +192,9 @@ def _place_told(question: str, lead: str, evidence: Sequence[EvidenceSource], ti
     return ""
 
 
+_ASKS_WHAT_WAS_SAID = re.compile(r"^\W*what\s+(?:did|has|had)\b", re.IGNORECASE)
+
+
 def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, intent: str) -> str:
     records = [source for source in evidence if source.must_cite]
     if records and intent in _DIGEST_HEADINGS:
@@ -201,8 +204,11 @@ def _body(question: str, evidence: Sequence[EvidenceSource], timezone: str, inte
             records = _grouped_by_note(records)
         lines = [_memory_line(source, timezone) for source in records]
         heading = _DIGEST_HEADINGS[intent]
-        if intent == "unresolved" and is_yes_no_question(question):
-            # "Did I pay Ivo back?" is about one loop: its messages, not a list of open ones.
+        if intent == "unresolved" and (
+            is_yes_no_question(question) or _ASKS_WHAT_WAS_SAID.search(question)
+        ):
+            # "Did I pay Ivo back?" is about one loop, "what did mum ask me to buy?" about what
+            # was said, kept or not: its messages, not a list of open ones.
             heading = "The messages that show it:"
         return heading + "\n\n" + "\n".join(lines)
     answer = _quoted_answer(question, evidence, timezone)
