@@ -1187,11 +1187,11 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
 _ASKED_KIND = re.compile(r"\b(?:which|what)\s+([a-z]+)\b")
 
 # A wh-question about what a named person did, does or will do: the auxiliary, the person (one
-# or two capitalised words, a possessive-free name) and the verb asked by ("What did Ana
+# or two capitalised words, not "I") and the verb asked by ("What did Ana
 # attend ...", "Where will Rui Costa travel ...", "Who did Mia visit ...").
 _ASKED_ACTION = re.compile(
     r"^\W*(?i:what|where|who|whom|which\s+\w+|how)\s+(?i:did|does|do|will|would|has|have|had)"
-    r"\s+(?:[A-Z][\w-]*\s+){1,2}([a-z]+)\b"
+    r"\s+(?:(?!I\b)[A-Z][\w-]*\s+){1,2}([a-z]+)\b"
 )
 
 

@@ -1145,6 +1145,7 @@ def test_the_verb_a_question_asks_a_named_persons_doing_by(question, verb):
         "What is the plan for Friday?",
         "Did Ana attend the workshop?",
         "what did she attend in May?",
+        "What did I attend with Ana in May?",
         "When is the boiler repair?",
     ],
 )
