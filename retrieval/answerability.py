@@ -17,7 +17,9 @@ half):
    of the user's history, whatever the scope or window, none is a misspelling of a word the
    candidates use (trigram word similarity at least ``TYPO_SIMILARITY``: "educaton" /
    "education"), and no candidate is close in meaning (similarity below
-   ``STRONG_SIMILARITY``): "What did Mark say about the IPO?".
+   ``STRONG_SIMILARITY``): "What did Mark say about the IPO?". Not when the only such word
+   is the common verb a dated question about a named person asks by ("What did Ana attend
+   in May?" against "we went to a conference"; ``_only_the_dated_action``).
 2. **Nothing of the named people** (``nothing_of_people``). The question names people, and the
    messages they sent (or that name them, in a chat they are not in) carry at most
    ``PEOPLE_COVERAGE_MAX`` of the question's topic words while someone else's carry at least
@@ -457,6 +459,12 @@ class EvidenceSignals:
     # The words right after "which" / "what" ("which hotel", "what gate"): the kind of thing
     # asked for, never a mere word of asking.
     asked_kind: tuple[str, ...] = ()
+    # The verb a question asks about a named person's doing by ("what did Ana *attend* ...",
+    # "where did Rui *travel* ...": ``asked_action``), and whether the question dates what it
+    # asks about (a time range): such a question is answered by what the person told of that
+    # time in their own words ("went to a conference"), not by the verb.
+    asked_action: str | None = None
+    is_dated: bool = False
 
     @property
     def unknown_share(self) -> float:
@@ -1096,6 +1104,8 @@ def evidence_signals(
         ),
         asks_for_items=asks_items,
         asked_kind=tuple(_ASKED_KIND.findall(fold_text(compiled.read_as))),
+        asked_action=asked_action(compiled.read_as) if person_ids else None,
+        is_dated=compiled.time_range is not None,
         people_told_coverage=told[0] if is_one_person else None,
         others_told_coverage=told[1] if is_one_person else None,
         unknown_speaker=_unknown_speaker(
@@ -1154,6 +1164,7 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         signals.terms
         and len(signals.unknown_terms) == len(signals.terms)
         and signals.best_similarity < STRONG_SIMILARITY
+        and not _only_the_dated_action(signals)
     ):
         return Answerability(strength=strength, signals=signals, rule="no_topic")
     if signals.unknown_speaker is not None:
@@ -1204,6 +1215,33 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
 
 
 _ASKED_KIND = re.compile(r"\b(?:which|what)\s+([a-z]+)\b")
+
+# A wh-question about what a named person did, does or will do: the auxiliary, the person (one
+# or two capitalised words, not "I") and the verb asked by ("What did Ana
+# attend ...", "Where will Rui Costa travel ...", "Who did Mia visit ...").
+_ASKED_ACTION = re.compile(
+    r"^\W*(?i:what|where|who|whom|which\s+\w+|how)\s+(?i:did|does|do|will|would|has|have|had)"
+    r"\s+(?:(?!I\b)[A-Z][\w-]*\s+){1,2}([a-z]+)\b"
+)
+
+
+def asked_action(question: str) -> str | None:
+    """The verb ``question`` asks about a named person's doing by ("What did Ana attend in
+    May?" -> "attend"), lower case; None for any other question."""
+    match = _ASKED_ACTION.match(question.strip())
+    return match.group(1) if match is not None else None
+
+
+def _only_the_dated_action(signals: EvidenceSignals) -> bool:
+    """Whether the only words no message uses are the common verb a dated question about a
+    named person asks by ("what did Ana attend in March?", "where did Rui travel last
+    summer?"): people tell of what they did in their own words ("we went to a conference"),
+    and the range says which of their messages tell of it, so the unseen verb is no sign that
+    the topic is missing. A rarer verb, a noun, or an undated question still counts."""
+    action = signals.asked_action
+    if action is None or not signals.is_dated or action not in common_words(COMMON_WORD_COUNT):
+        return False
+    return all(action.startswith(term) or term.startswith(action) for term in signals.unknown_terms)
 
 
 def _only_words_of_asking(signals: EvidenceSignals) -> bool:

@@ -19,6 +19,7 @@ from retrieval.answerability import (
     _is_about_reader,
     answerability_assess,
     answerability_decide,
+    asked_action,
     names_people_as_topic,
     refusal_note,
     role_asking_words,
@@ -1123,3 +1124,108 @@ def test_a_role_question_is_answered_by_the_messages_about_the_thing(user, quest
 def test_a_role_question_about_a_thing_never_mentioned_has_no_evidence(user):
     _choir_history(user)
     assert _ask(user, "who runs the pottery class sign ups").is_no_evidence
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("What did Ana attend with her team in May?", "attend"),
+        ("Where did Rui Costa travel to last summer?", "travel"),
+        ("Who will Mia visit next week?", "visit"),
+        ("Which band did Tomas see in Lisbon in 2021?", "see"),
+    ],
+)
+def test_the_verb_a_question_asks_a_named_persons_doing_by(question, verb):
+    assert asked_action(question) == verb
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the plan for Friday?",
+        "Did Ana attend the workshop?",
+        "what did she attend in May?",
+        "What did I attend with Ana in May?",
+        "When is the boiler repair?",
+    ],
+)
+def test_a_question_not_about_a_named_persons_doing_asks_by_no_verb(question):
+    assert asked_action(question) is None
+
+
+def test_an_unseen_common_verb_of_a_dated_question_about_someone_is_no_missing_topic():
+    # "what did Ana attend in May?" against "we went to a conference in Porto": the verb is
+    # how the question asks, the range and the person say which messages tell of it.
+    assert "attend" in common_words(COMMON_WORD_COUNT)
+    dated = _signals(
+        terms=("attend",),
+        unknown_terms=("attend",),
+        best_similarity=0.45,
+        best_coverage=0.0,
+        people_best_similarity=0.45,
+        people_best_coverage=0.0,
+        asked_action="attend",
+        is_dated=True,
+    )
+    assert answerability_decide(dated).rule is None
+    travelled = replace(dated, terms=("travel",), unknown_terms=("travel",), asked_action="travel")
+    assert answerability_decide(travelled).rule is None
+
+
+def test_an_undated_question_a_rarer_verb_or_another_unseen_word_still_has_no_topic():
+    dated = _signals(
+        terms=("attend",),
+        unknown_terms=("attend",),
+        best_similarity=0.45,
+        best_coverage=0.0,
+        people_best_similarity=0.45,
+        people_best_coverage=0.0,
+        asked_action="attend",
+        is_dated=True,
+    )
+    assert answerability_decide(replace(dated, is_dated=False)).rule == "no_topic"
+    assert answerability_decide(replace(dated, asked_action=None)).rule == "no_topic"
+    # "what did Ana attend at the IPO roadshow in May?": a word besides the verb is unseen.
+    ipo = replace(dated, terms=("attend", "ipo"), unknown_terms=("attend", "ipo"))
+    assert answerability_decide(ipo).rule == "no_topic"
+    # "what did Ana underwrite in May?": not one of the language's common words.
+    assert "underwrite" not in common_words(COMMON_WORD_COUNT)
+    rare = replace(
+        dated, terms=("underwrite",), unknown_terms=("underwrite",), asked_action="underwrite"
+    )
+    assert answerability_decide(rare).rule == "no_topic"
+
+
+def test_a_dated_question_about_what_someone_did_is_answered_from_their_messages(user):
+    chat = chat_of("dm-ilse", "Ilse")
+    ingest(
+        user,
+        chat,
+        say("1", T0, "We went to a woodworking fair in Ghent, so many lathes", sender="Ilse"),
+        say("2", T0 + timedelta(minutes=3), "Jealous! Bring me a catalogue"),
+    )
+    fair = message_row(user, "dm-ilse", "1")
+    # "attend" is in no message; the fair was told in other words that week, and search found
+    # it by meaning alone.
+    found = SearchResult(
+        route=Route.HYBRID,
+        candidates=(
+            replace(
+                _candidate(fair.pk, similarity=0.45, lexical=False),
+                sender_person_id=fair.sender_person_id,
+                chat_id=fair.chat_id,
+            ),
+        ),
+        vector_status="ok",
+    )
+
+    def judged(question: str):
+        compiled = compile_question(user=user, question=question, now=NOW, scope=Scope.everywhere())
+        return answerability_assess(user=user, compiled=compiled, result=found)
+
+    answered = judged("What did Ilse attend last week?")
+    assert answered is not None and answered.rule is None
+    assert answered.signals.unknown_terms == ("attend",)
+    # Undated, the same question still has no topic in the history.
+    undated = judged("What did Ilse attend?")
+    assert undated is not None and undated.rule == "no_topic"
