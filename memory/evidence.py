@@ -102,7 +102,7 @@ from memory.followup import (
     action_recipient,
     group_follow_up,
 )
-from memory.kinship import KIN_FORMS, KIN_RELATIONS
+from memory.kinship import KIN_FORMS, KIN_RELATIONS, is_family_title
 from memory.lent import lent_answer
 from memory.models import (
     FactKind,
@@ -2345,16 +2345,24 @@ def _kind_of_chat_ids(*, user: User, question: str) -> set[int]:
     family") or their colleagues (``_colleague_ids``: "work emails"); empty when the question
     names no kind or the memory knows nobody of it."""
     folded = fold_text(question)
+    titled: set[int] = set()
     if _FAMILY_CHATS.search(folded):
         among = _ranking_among(user=user, question="family")
+        # A group titled as the family's ("Fam 🏠", "Família Souza") is theirs too.
+        titled = {
+            pk
+            for pk, title in Chat.objects.filter(user=user, kind=ChatKind.GROUP).values_list(
+                "pk", "title"
+            )
+            if is_family_title(title or "")
+        }
     elif _WORK_CHATS.search(folded):
         among = ("your colleagues", _colleague_ids(user=user))
     else:
         return set()
-    if among is None or not among[1]:
-        return set()
-    return set(
-        ChatParticipant.objects.filter(chat__user=user, person_id__in=sorted(among[1]))
+    people = sorted(among[1]) if among is not None else []
+    return titled | set(
+        ChatParticipant.objects.filter(chat__user=user, person_id__in=people)
         .values_list("chat_id", flat=True)
         .distinct()
     )

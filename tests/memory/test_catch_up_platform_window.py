@@ -64,16 +64,19 @@ CHATS = {
     "Halvard Berg": dm("Halvard Berg", platform="email"),
     "Climbing crew": group("Saoirse Quinn", "Tobiah Lenz"),
     "Ottilie Varga": dm("Ottilie Varga", platform="slack"),
+    "Fam 🏠": group("Greta Lind", "Anselm Lind"),
 }
 BOARD = "Hi, the board review moved from Thu 12 Mar to Tue 17 Mar, 3pm. Room 2B."
 OLD_MAIL = "Kickoff notes attached, see you at the offsite"
 CLIMBING = "who's in for bouldering on friday evening?"
+LUNCH = "Sunday lunch is at 1pm now, can you bring the salad?"
 REVIEW = "can you review my pull request on the billing export when you get a sec?"
 LINES = (
     Line("Halvard Berg", 10, "Halvard Berg", OLD_MAIL),
     Line("Halvard Berg", 170, "Halvard Berg", BOARD),
     Line("Climbing crew", 175, "Saoirse Quinn", CLIMBING),
     Line("Ottilie Varga", 195, "Ottilie Varga", REVIEW),
+    Line("Fam 🏠", 180, "Greta Lind", LUNCH),
 )
 ASKED = 200  # Tuesday of the second week, 17:00
 
@@ -129,8 +132,18 @@ def test_a_platforms_messages_since_a_weekday_leave_other_platforms_out(user):
 
 
 @pytest.mark.django_db
-def test_a_kind_of_chat_nobody_is_known_as_narrows_nothing(user):
-    _ask(user, "work emails since monday?")
+def test_texts_from_the_family_read_the_familys_group(user):
+    _retrieval, _texts, cited = _ask(user, "any texts from the family since monday")
 
-    assert _kind_of_chat_ids(user=user, question="any texts from the family since monday") == set()
+    assert LUNCH in cited
+    assert CLIMBING not in cited
+    assert BOARD not in cited
+
+
+@pytest.mark.django_db
+def test_a_catch_up_naming_no_kind_of_chat_narrows_nothing(user):
+    _retrieval, _texts, cited = _ask(user, "anything new since monday?")
+
+    assert {LUNCH, CLIMBING, BOARD} <= cited
     assert _kind_of_chat_ids(user=user, question="anything new since monday") == set()
+    assert _kind_of_chat_ids(user=user, question="catch me up on the climbing crew") == set()
