@@ -103,7 +103,7 @@ from memory.followup import (
     action_recipient,
     group_follow_up,
 )
-from memory.kinship import KIN_RELATIONS, kin_relation, relation_words
+from memory.kinship import KIN_RELATIONS, is_family_title, kin_relation, relation_words
 from memory.lent import lent_answer
 from memory.models import (
     FactKind,
@@ -133,7 +133,7 @@ from memory.selfdescribed import people_self_named
 from memory.timeline import plan_read_on, topic_plan, window_plans
 from memory.who import asked_contact_kinds, asked_who, contact_findings, who_findings
 from retrieval.answerability import topic_terms
-from retrieval.compile import question_platforms
+from retrieval.compile import messages_platforms
 from retrieval.dates import HOLIDAY_NAMES, message_relative_date, resolve_time_expression
 from retrieval.lexicon import STOP_WORDS, fold_text
 from retrieval.people_context import WORK_PLATFORMS
@@ -2445,6 +2445,46 @@ def _from_or_about(
     return condition
 
 
+# A catch-up over a kind of chat: the family's or work's ("texts from the family", "work
+# emails", "anything from work").
+_FAMILY_CHATS = re.compile(
+    r"\b(?:from|of|with|in)\s+(?:the\s+|my\s+|our\s+)?(?:family|fam|relatives|familia"
+    r"|famille|familie)\b|\bfamily\s+(?:chats?|groups?|texts|messages|stuff)\b"
+)
+_WORK_CHATS = re.compile(
+    r"\bwork\s+(?:e-?mails?|mails|chats?|messages|texts|stuff|things|channels?|groups?|slack)\b"
+    r"|\b(?:from|at)\s+work\b|\b(?:from|of)\s+(?:my\s+)?(?:colleagues|co-?workers|team)\b"
+)
+
+
+def _kind_of_chat_ids(*, user: User, question: str) -> set[int]:
+    """The chats of the kind a catch-up names: those the user's relatives are in ("from the
+    family") or their colleagues (``_colleague_ids``: "work emails"); empty when the question
+    names no kind or the memory knows nobody of it."""
+    folded = fold_text(question)
+    titled: set[int] = set()
+    if _FAMILY_CHATS.search(folded):
+        among = _ranking_among(user=user, question="family")
+        # A group titled as the family's ("Fam 🏠", "Família Souza") is theirs too.
+        titled = {
+            pk
+            for pk, title in Chat.objects.filter(user=user, kind=ChatKind.GROUP).values_list(
+                "pk", "title"
+            )
+            if is_family_title(title or "")
+        }
+    elif _WORK_CHATS.search(folded):
+        among = ("your colleagues", _colleague_ids(user=user))
+    else:
+        return set()
+    people = sorted(among[1]) if among is not None else []
+    return titled | set(
+        ChatParticipant.objects.filter(chat__user=user, person_id__in=people)
+        .values_list("chat_id", flat=True)
+        .distinct()
+    )
+
+
 def _named_otherwise(*, user: User, question: str) -> tuple[str, list[int]]:
     """A name of the question (not its first word, which is capitalised anyway) that no
     contact is saved under but leads to one (``about.people_called``, ``_self_named``)."""
@@ -2476,7 +2516,7 @@ def _recent_hits(
         named_chats = chats_named(user=user, question=compiled.read_as)
         chat_ids = named_chats or None
     person_ids = person_ids_expand(user=user, person_ids=list(_person_ids(compiled)))
-    platforms = question_platforms(fold_text(compiled.read_as))
+    platforms = messages_platforms(fold_text(compiled.read_as))
     mentioned: list[str] = []
     if not person_ids and not compiled.people and chat_ids is None and not platforms:
         # "Anything from Oisin I need to deal with?" where Oisin is saved as "Sprout": the
@@ -2498,6 +2538,18 @@ def _recent_hits(
         )
     if platforms:
         rows = rows.filter(chat__platform__in=list(platforms))
+    if not person_ids and chat_ids is None:
+        # "any texts from the family since the weekend", "work emails since monday?": the
+        # chats the user's relatives or colleagues are in, when any of them spoke in the window
+        # (the people of a kind the memory cannot tell narrow nothing).
+        kind_chats = _kind_of_chat_ids(user=user, question=compiled.read_as)
+        if (
+            kind_chats
+            and rows.filter(chat_id__in=kind_chats, sent_at__gte=start, sent_at__lt=end).exists()
+        ):
+            chat_ids = sorted(kind_chats)
+            rows = rows.filter(chat_id__in=chat_ids)
+            is_scoped = True
     if not chosen and is_scoped and (chat_ids is not None or platforms):
         # Caught up on one chat or platform: since the user last wrote there. A person's news
         # is spread over every chat they are in, so a word of the user's in one of them
@@ -2527,10 +2579,18 @@ def _recent_hits(
                 break
             start = min(start, end - timedelta(days=days))
             found_rows = read(start)
+    loop_chat_ids = chat_ids
+    if loop_chat_ids is None and platforms:
+        # "Work emails since Monday?": what waits on the user there, not a promise on Discord.
+        loop_chat_ids = list(
+            Chat.objects.filter(user=user, platform__in=list(platforms)).values_list(
+                "pk", flat=True
+            )
+        )
     loops = open_loops_for_user(
         user=user,
         kinds=(LoopKind.QUESTION_TO_USER, LoopKind.PROMISE_BY_USER),
-        chat_ids=chat_ids,
+        chat_ids=loop_chat_ids,
         person_ids=person_ids,
         opened_after=start,
         limit=RECENT_ITEMS,
@@ -2627,6 +2687,7 @@ def _recent_hits(
         by_chat=by_chat,
         suspicious=suspicious,
         zone=zone,
+        where=" and ".join(_PLATFORM_NAMES.get(p, p) for p in platforms),
     )
     found = found[:RECENT_ITEMS]
     telling = [pk for pk, _name, _text in news] + [
@@ -2815,6 +2876,7 @@ def _catch_up_findings(
     by_chat: Mapping[int, Sequence[tuple[int, datetime, int]]],
     suspicious: Sequence[tuple[int, int, int | None]],
     zone: ZoneInfo,
+    where: str = "",
 ) -> list[Finding]:
     """What needs the user first (questions to them, their open promises, moved plans, news
     from the people closest to them), then how much each chat said, then what was set aside
@@ -2824,6 +2886,10 @@ def _catch_up_findings(
     since = moment_text(start, zone)
     # A window that ended before the question (while the user was away) is said with its end.
     span = f"Between {since} and {moment_text(until, zone)}" if until else f"Since {since}"
+    if where:
+        # The platforms read are part of the window stated: "Since Mon 28 September, 00:00,
+        # on Email: …".
+        span += f", on {where}"
     if start < asked_start:
         findings.append(
             Finding(

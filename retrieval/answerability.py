@@ -53,18 +53,18 @@ half):
    was the real issue with the scooter?" asks about the scooter in words a history may
    never use.
 
-Four more rules read what the question needs from its evidence rather than its words:
+Five more rules read what the question needs from its evidence rather than its words:
 
 4. **Missing slot** (``missing_slot``). The question asks for a value a message must spell out
    (``retrieval.slots``: a day or time for a present or future "when", a street address, an
-   email address, a phone number, an amount, a time taken), and neither the candidates that
-   carry its topic nor the messages beside them (within ``SLOT_NEIGHBOUR_WINDOW``) give one:
-   "When does the lease end?" against messages about the lease with no date. A sum is the
-   price of the thing the question names ("petrol" in "how much was the petrol to the
-   coast?"): when no candidate uses that word or a kin of it, a sum for something else on the
-   same trip is no answer. A candidate
-   carries the topic by the question's words, by a word of the same stem or language kin
-   ("gas" / "gasolina") or by meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
+   email address, a phone number, an amount, a time taken, a flight, a gift), and neither the
+   candidates that carry its topic nor the messages beside them (within
+   ``SLOT_NEIGHBOUR_WINDOW``) give one: "When does the lease end?" against messages about the
+   lease with no date. A sum is the price of the thing the question names ("petrol" in "how
+   much was the petrol to the coast?"): when no candidate uses that word or a kin of it, a sum
+   for something else on the same trip is no answer. A candidate carries the topic by the
+   question's words, by a word of the same stem or language kin ("gas" / "gasolina") or by
+   meaning (``SLOT_RELATED_SIMILARITY``), not by the exact phrase.
    A value the message calls old does not answer a question about the new one, and a named
    person's value ("Bia's 10k time") is looked for only in what they sent, what the user sent
    in a chat with them and what names them: someone else's time is not theirs.
@@ -81,6 +81,15 @@ Four more rules read what the question needs from its evidence rather than its w
    someone else calls it their own ("my tattoo"), and their messages carry at most
    ``WEAK_PEOPLE_COVERAGE_MAX`` of the topic (more, and they tell of it in other words:
    "how the book changed my view" answers "X's perspective").
+
+8. **Nothing after** (``nothing_after``). The question asks what someone said once an event
+   was over ("what did Ana say about my talk afterwards?", ``retrieval.slots.asks_after_event``),
+   the topic's messages name the event's day ("moved to Thu 15 Oct"), and nothing of the
+   people asked about was sent on or after it in those chats: the messages that arranged the
+   event do not tell what anyone made of it.
+
+A question asking for a detail no memory record holds (a flight's number, what was given,
+what was said afterwards) is checked even when memory answered (``retrieval.pipeline``).
 
 A word of the question that no message uses but that names one of the user's chats, contacts
 or platforms ("the pottery circle", "on WhatsApp") is no unknown topic: it names where or whom the
@@ -103,15 +112,15 @@ import logging
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, models
 
 from claire.accounts.models import User
 from claire.ai.local.embedder import common_words
 from claire.ai.local.spans import is_kin_word
-from conversations.models import TEXT_SEARCH_CONFIG, Chat, Person, Platform
+from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message, Person, Platform
 from memory.kinship import relation_words
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
@@ -123,11 +132,13 @@ from retrieval.slots import (
     Slot,
     asked_slot,
     asked_speaker,
+    asks_after_event,
     asks_opinion,
     claims_thing,
     gives_slot,
     is_opinion,
     mentions_thing,
+    named_days,
     owned_things,
 )
 from retrieval.types import CompiledQuery
@@ -439,6 +450,10 @@ class EvidenceSignals:
     # The question asks what someone thought of something; whether a message carrying the
     # topic, or a reply to it, judges anything (None: not asked).
     is_opinion_given: bool | None = None
+    # The question asks what someone said after an event ("afterwards"); whether they wrote
+    # anything on or after the day the topic's messages set for it (None: not asked, or no
+    # day named).
+    is_after_given: bool | None = None
     # The speaker the question asks about by a word of its own ("what did the board say"), when
     # nobody of that name is in the user's people, chats or senders and no message tells what
     # they said about the topic.
@@ -735,6 +750,39 @@ def _opinion_given(*, user: User, topic_ids: list[int]) -> bool | None:
         ):
             return True
     return False
+
+
+def _after_given(
+    *,
+    user: User,
+    topic_ids: list[int],
+    candidates: tuple[SearchCandidate, ...],
+    texts: dict[int, str],
+    person_ids: set[int],
+) -> bool | None:
+    """Whether anything was said once the event the topic's messages arrange was over: the
+    latest day those messages name ("moving to Thu 15 Oct") is the event's, and a message of
+    the people asked about (anyone else when the question names nobody) sent on or after it,
+    in a chat of the topic or carrying the topic, may tell what they made of it. None when no
+    message of the topic names a day."""
+    zone = user.zoneinfo
+    sent_of = {c.message_id: c for c in candidates}
+    days = [
+        day
+        for mid in topic_ids
+        if mid in sent_of
+        for day in named_days(texts.get(mid, ""), sent_of[mid].sent_at.astimezone(zone).date())
+    ]
+    if not days:
+        return None
+    event = datetime.combine(max(days), time.min, tzinfo=zone)
+    chats = {sent_of[mid].chat_id for mid in topic_ids if mid in sent_of}
+    later = Message.objects.filter(
+        user=user, deleted_at__isnull=True, is_from_self=False, sent_at__gte=event
+    ).filter(models.Q(chat_id__in=sorted(chats)) | models.Q(pk__in=topic_ids))
+    if person_ids:
+        later = later.filter(sender_person_id__in=sorted(person_ids))
+    return later.exists()
 
 
 _SPEAKER_SQL = """
@@ -1039,7 +1087,19 @@ def evidence_signals(
     )
     slot = asked_slot(compiled.read_as)
     wants_opinion = asks_opinion(compiled.read_as)
-    topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion else []
+    wants_after = asks_after_event(compiled.read_as)
+    topic_ids = _topic_ids(coverage, candidates) if slot or wants_opinion or wants_after else []
+    is_after_given = (
+        _after_given(
+            user=user,
+            topic_ids=topic_ids,
+            candidates=candidates,
+            texts=texts_of.get(),
+            person_ids=person_ids,
+        )
+        if wants_after and topic_ids
+        else None
+    )
     if slot:
         topic_ids = list(
             dict.fromkeys(
@@ -1099,6 +1159,7 @@ def evidence_signals(
         is_opinion_given=(
             _opinion_given(user=user, topic_ids=topic_ids) if wants_opinion else None
         ),
+        is_after_given=is_after_given,
         is_thing_of_another=_is_thing_of_another(
             texts_of=texts_of, compiled=compiled, candidates=candidates
         ),
@@ -1173,6 +1234,8 @@ def answerability_decide(signals: EvidenceSignals) -> Answerability:
         return Answerability(strength=strength, signals=signals, rule="missing_slot")
     if signals.is_opinion_given is False:
         return Answerability(strength=strength, signals=signals, rule="no_opinion")
+    if signals.is_after_given is False:
+        return Answerability(strength=strength, signals=signals, rule="nothing_after")
     known_share = 1.0 - signals.unknown_share
     if (
         signals.people_best_coverage is not None
@@ -1264,6 +1327,11 @@ _SLOT_WORDS = {
     "phone": "a phone number",
     "amount": "an amount",
 }
+# Details told in a sentence of their own: what the messages mention without saying.
+_DETAIL_NOTES = {
+    "flight": "Your messages mention it, but none of them says which flight.",
+    "gift": "Your messages mention it, but none of them says what was given.",
+}
 
 
 def refusal_note(answerability: Answerability | None) -> str:
@@ -1273,6 +1341,8 @@ def refusal_note(answerability: Answerability | None) -> str:
     if answerability is None or not answerability.is_refused:
         return ""
     signals = answerability.signals
+    if answerability.rule == "missing_slot" and signals.slot in _DETAIL_NOTES:
+        return _DETAIL_NOTES[signals.slot]
     if answerability.rule == "missing_slot" and signals.slot in _SLOT_WORDS:
         wanted = _SLOT_WORDS[signals.slot]
         return f"Messages on this topic were found, but none of them gives {wanted}."
@@ -1283,6 +1353,8 @@ def refusal_note(answerability: Answerability | None) -> str:
         )
     if answerability.rule == "no_opinion":
         return "Messages mention it, but none says what anyone thought of it."
+    if answerability.rule == "nothing_after":
+        return "Messages mention it, but none was sent after it took place, so none says that."
     return ""
 
 

@@ -104,6 +104,11 @@ _PLAN_DAYS = (
 _PLATFORM_NAMES = (
     r"whatsapp|telegram|signal|imessage|sms|text|slack|discord|email|e-mail|instagram|insta"
 )
+# A platform's messages named by the platform ("slack messages", "whatsapps", "discord dms").
+_KIND_OF_MESSAGE = (
+    r"(?:whatsapp|telegram|signal|slack|discord|instagram|insta)\s+(?:messages|msgs|dms|pings)"
+    r"|whatsapps|imessages|slacks|telegrams"
+)
 # A day written short or as a date: "sat", "thu", "sat 26 sep", "31 oct", "oct 31st".
 _SHORT_DAYS = r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 _MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
@@ -282,6 +287,21 @@ INTENT_PATTERNS: tuple[IntentPattern, ...] = (
         r"(?:said|say|sent|send|posted|post|written|wrote|write|messaged|texted|shared)\s+"
         r"(?:me\s+|us\s+)?(?:anything|something)\s+(?:new\s+)?"
         rf"(?:{_RECENCY}|this\s+(?:afternoon|evening)|since)\b",
+    ),
+    _pattern(
+        Intent.CATCH_UP,
+        "kind_of_message_lately",
+        # "work emails since monday?", "any texts from the family since the weekend",
+        # "new slack messages today?", "anything on slack today?", "anything in the discord
+        # this week": what came on a platform or of a kind of message in a recent stretch
+        # (without the stretch, "emails about the lease" asks about a topic).
+        r"^\W*(?:(?:so\s+)?(?:any|anything|got\s+any|new|my|the)\s+)?(?:new\s+|unread\s+)?"
+        r"(?:[\w'-]+\s+){0,2}?(?:e-?mails?|mails|texts|text\s+messages|sms|messages|msgs|dms"
+        rf"|{_KIND_OF_MESSAGE})\s+(?:(?:from|in|on)\s+(?:[\w'.-]+\s+){{1,3}}?)?"
+        rf"(?:{_RECENCY}|this\s+(?:afternoon|evening)|since)\b"
+        r"|^\W*(?:(?:is|was)\s+there\s+)?(?:anything|something)\s+(?:new\s+)?(?:on|in|over)\s+"
+        rf"(?:the\s+|my\s+)?(?:{_PLATFORM_NAMES}|discord\s+server)\b\s*(?:(?:{_RECENCY}"
+        r"|this\s+(?:afternoon|evening)|since)\b|\W*$)",
     ),
     _pattern(
         Intent.CATCH_UP,
@@ -1923,6 +1943,30 @@ def question_platforms(masked: str) -> tuple[str, ...]:
     """The platforms a folded question restricts itself to ("who do I talk to most on
     Signal?"): a platform name after "on/over/in/via"."""
     found = [_PLATFORM_OF_FORM[match.group("name")] for match in _PLATFORM.finditer(masked)]
+    return tuple(dict.fromkeys(found))
+
+
+# A platform named by its messages, with no "on" before it: "work emails since monday?",
+# "new slack messages today?", "any whatsapps?". "Texts" and "messages" name no platform (a
+# text comes over SMS, iMessage or WhatsApp alike).
+_MESSAGES_OF_PLATFORM = re.compile(
+    r"\b(?:(?P<email>e-?mails?|mails)"
+    r"|(?P<named>whatsapp|telegram|signal|slack|discord)\s+(?:messages|msgs|dms|pings|posts)"
+    r"|(?P<plural>whatsapps|imessages|slacks|telegrams))\b"
+)
+
+
+def messages_platforms(masked: str) -> tuple[str, ...]:
+    """The platforms a folded catch-up restricts itself to: those ``question_platforms``
+    reads, and a platform named by its messages ("work emails", "slack messages")."""
+    found = list(question_platforms(masked))
+    for match in _MESSAGES_OF_PLATFORM.finditer(masked):
+        if match.group("email"):
+            found.append("email")
+        elif match.group("named"):
+            found.append(_PLATFORM_OF_FORM[match.group("named")])
+        else:
+            found.append(match.group("plural")[:-1])
     return tuple(dict.fromkeys(found))
 
 

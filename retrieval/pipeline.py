@@ -39,6 +39,7 @@ from retrieval.evidence import (
     pack_led_by,
 )
 from retrieval.search import SearchLimits, SearchResult, search
+from retrieval.slots import DETAIL_SLOTS, asked_slot, asks_after_event
 from retrieval.types import CompiledQuery, Intent, Route, Scope
 from retrieval.windows import MessageWindow, windows_expand
 
@@ -157,6 +158,14 @@ _ANSWERABILITY_CHECKED = frozenset(
 )
 
 
+def _asks_detail(question: str) -> bool:
+    """Whether ``question`` asks for a detail memory never records (a flight's number, what
+    was given, what someone said once an event was over): what memory knows of the topic (a
+    plan, its steps) does not answer it, so the answerability check reads the messages."""
+    slot = asked_slot(question)
+    return (slot is not None and slot.name in DETAIL_SLOTS) or asks_after_event(question)
+
+
 def _separate_ids(*, memory: MemoryHits | None, result: SearchResult) -> tuple[int, ...]:
     """Hits that lead a source of their own even when their windows overlap: each memory
     record (a loop, a plan step), or, without memory, each hit that contains the question's
@@ -273,10 +282,14 @@ def retrieve(
     if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
         result = replace(result, route=memory.route)
     answerability: Answerability | None = None
-    is_checked = memory is None and compiled.intent in _ANSWERABILITY_CHECKED
+    is_checked = compiled.intent in _ANSWERABILITY_CHECKED and (
+        memory is None or _asks_detail(compiled.read_as)
+    )
     if is_checked:
         answerability = answerability_assess(user=user, compiled=compiled, result=result)
         if answerability is not None and answerability.is_refused:
+            # A plan card on the topic does not give a detail no plan records.
+            memory = None
             logger.info(
                 "retrieval.unanswerable",
                 extra={
@@ -286,6 +299,9 @@ def retrieve(
                 },
             )
             result = _no_evidence(result)
+        elif memory is not None:
+            # Memory answers; the check only looked for the detail it cannot hold.
+            answerability = None
     hit_ids = list(dict.fromkeys([*(memory.message_ids if memory else ()), *result.message_ids]))
     searched_at = time.perf_counter()
     windows: list[MessageWindow] = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from retrieval.lexicon import STOP_WORDS, fold_text
 
@@ -124,6 +125,32 @@ RESULT = re.compile(
 )
 
 
+# A flight as a message names it: an airline code and number ("QF 432", "VA823", "U2 8145",
+# written in capitals), "flight 27", "flight no. 118", or by its hour ("the 7am flight", "on
+# the 6:15pm", "the plane at 9").
+FLIGHT = re.compile(
+    r"\b(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\b"
+    r"|\b(?i:the)\s+\d{1,2}(?:[:.]\d{2})?\s*(?i:am|pm|h)\b"
+    r"|\b\d{1,2}(?:[:.]\d{2})?\s*(?i:am|pm|h)?\s+(?i:flight|plane|departure)\b"
+    r"|\b(?i:flight|plane)\s+(?i:leaves|departs|goes|is)?\s*(?i:at)\s+\d{1,2}\b"
+    r"|\b(?i:flight|flt|vuelo|voo|vol|volo|flug|chuyen\s+bay|chuyến\s+bay)\s*(?i:number|no\.?"
+    r"|n[ºo°]\.?|#)?\s*\d{1,4}\b"
+)
+
+# A gift as a message tells of it: a word of giving ("gave her a scarf", "got him a voucher",
+# "for her birthday", "as a present") in English, Vietnamese, Spanish, Portuguese, French,
+# Italian or German.
+GIFT = re.compile(
+    r"\b(?:gave|give|gives|given|giving|gift|gifts|gifted|present|presents|got\s+(?:her|him"
+    r"|them|me|us|you|mum|mom|dad)|bought\s+(?:her|him|them|me|us|you|mum|mom|dad)"
+    r"|for\s+(?:her|his|their|your|my|our)\s+(?:birthday|bday|anniversary)|as\s+a\s+(?:gift"
+    r"|present|treat)|tặng|tang\s+(?:me|bo|anh|chi|em)|biếu|quà|qua\s+(?:cho|tang)"
+    r"|regal\w*|presente|presentes|prenda|cadeau\w*|offert\w*|dono|geschenk\w*|geschenkt"
+    r"|schenkt\w*)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Slot:
     """A kind of value a question asks for (``name``) and how a message gives one."""
@@ -144,6 +171,11 @@ PHONE_SLOT = Slot("phone", PHONE_NUMBER)
 AMOUNT_SLOT = Slot("amount", AMOUNT)
 SCORE_SLOT = Slot("score", SCORE)
 RESULT_SLOT = Slot("result", RESULT)
+FLIGHT_SLOT = Slot("flight", FLIGHT)
+GIFT_SLOT = Slot("gift", GIFT)
+# Details a plan never records (a flight's number, what was given): a plan card that matched
+# the question's topic does not answer them (``retrieval.pipeline``).
+DETAIL_SLOTS = frozenset({"flight", "gift"})
 
 # The questions that ask for each slot, on the folded question. "When" only in the present
 # or future (a past event is dated by the message that tells of it).
@@ -194,6 +226,32 @@ _ASKS: tuple[tuple[re.Pattern[str], Slot], ...] = (
             r"|\b(?:final\s+)?score\s+(?:of|in|at|for)\s+(?:the|that|our|last)\b"
         ),
         SCORE_SLOT,
+    ),
+    (
+        # "what flight is Ana on?", "which flight did they book?", "Bo's flight number?",
+        # "en qué vuelo viene?", "qual é o voo dela?", "quel vol prend-il?"
+        re.compile(
+            r"\b(?:what|which)\s+flight\b|\bflight\s+(?:number|no\b|num\b|#|code)"
+            r"|\b(?:que|qual|cual)\s+(?:e\s+o\s+|es\s+el\s+)?(?:vuelo|voo)\b|\bquel\s+vol\b"
+            r"|\bwelche[nmr]?\s+flug\b|\bchuyen\s+bay\s+(?:nao|so\s+may)\b"
+        ),
+        FLIGHT_SLOT,
+    ),
+    (
+        # "what did Ana give Rui for his birthday?", "what gift did Bo get?", "what present
+        # did they bring?", "what did Ana get her mum for christmas?"
+        re.compile(
+            r"\bwhat\s+(?:did|does|do|will|would|has|had|have)\s+(?:\S+\s+){1,3}?"
+            r"(?:give|gift|gifted)\b(?!\s+(?:up|in|out|way|back|notice|it\s+a\s+(?:go|try)))"
+            r"|\b(?:what|which)\s+(?:gift|gifts|present|presents)\b"
+            r"|\bwhat\s+(?:did|does|will|has)\s+(?:\S+\s+){1,3}?(?:get|got|buy|bought)\s+"
+            r"(?:\S+\s+){1,2}?for\s+(?:\S+\s+)?(?:birthday|bday|christmas|xmas|anniversary"
+            r"|wedding|graduation|mother'?s\s+day|father'?s\s+day)\b"
+            r"|\bque\s+(?:le\s+|lhe\s+)?(?:regalo|regalaron|deu|dio|ofereceu)\b"
+            r"|\bqu'?est-ce\s+qu'?(?:il|elle)\s+(?:lui\s+)?a\s+offert\b"
+            r"|\bwas\s+hat\s+(?:\S+\s+){1,2}geschenkt\b"
+        ),
+        GIFT_SLOT,
     ),
     (
         # "who won the quiz?", "who came out on top at chess?"
@@ -403,3 +461,68 @@ def claims_thing(text: str, thing: str, *, owners: tuple[str, ...] = ("my", "our
 def mentions_thing(text: str, thing: str) -> bool:
     """Whether ``text`` uses the word ``thing`` (or its plural)."""
     return re.search(r"\b" + _thing_pattern(thing), fold_text(text)) is not None
+
+
+# "What did Ana say about my talk afterwards?", "how did Bo react after the match?", "what did
+# they think after the show?": what someone said once the event was over.
+_ASKS_AFTER = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:what\s+(?:did|has|have)|how\s+did)\s+(?:\S+\s+){1,3}?"
+    r"(?:say|said|think|thought|reckon|write|wrote|reply|replied|tell|told|react|reacted"
+    r"|respond|responded|feel|felt|make\s+of)\b.*\b(?:afterwards?|after\s+(?:it|that|the|my"
+    r"|our|his|her|their)\b|once\s+it\s+was\s+over|after\s+the\s+fact)"
+)
+
+
+def asks_after_event(question: str) -> bool:
+    """Whether ``question`` asks what someone said after an event ("afterwards"): only a
+    message sent once the event was over answers it, not the ones that arranged it."""
+    return _ASKS_AFTER.search(fold_text(question)) is not None
+
+
+_MONTH_NUMBER = {
+    name: index
+    for index, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_NAMED_DAY = re.compile(
+    r"\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>" + _MONTH + r")\b\.?"
+    r"|\b(?P<m2>" + _MONTH + r")\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+
+
+def named_days(text: str, sent: date) -> list[date]:
+    """The dates ``text`` (sent on ``sent``) names by day and month ("Thu 15 Oct", "October
+    15th"), in the year that puts each nearest ahead of ``sent`` (a few weeks back still the
+    same year: said of a day just past)."""
+    found: list[date] = []
+    for match in _NAMED_DAY.finditer(text):
+        day = int(match.group("d1") or match.group("d2"))
+        month = _MONTH_NUMBER.get((match.group("m1") or match.group("m2")).lower().rstrip("."))
+        if month is None or not 1 <= day <= 31:
+            continue
+        for year in (sent.year, sent.year + 1):
+            try:
+                candidate = date(year, month, day)
+            except ValueError:
+                break
+            if candidate >= sent - timedelta(days=60):
+                found.append(candidate)
+                break
+    return found

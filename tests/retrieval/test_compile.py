@@ -315,6 +315,7 @@ def test_every_pattern_decides_at_least_one_question():
         "catch_up_other_languages": "põe-me a par",
         "anything_to_deal_with": "anything from Bruno I need to deal with?",
         "anything_from_lately": "has Bruno sent anything this week?",
+        "kind_of_message_lately": "new slack messages since friday?",
         "rundown_of_chat": "give me a rundown of the climbing group",
         "since_then": "what happened since we moved in?",
         "whats_new": "what's new",
