@@ -24,11 +24,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db.models import Q
+
 from claire.accounts.models import User
 from claire.ai.local.answer_kinds import answer_types
 from claire.ai.suspicious import suspicious_text
-from conversations.models import Message
+from conversations.models import Chat, ChatKind, ChatParticipant, Message, Person
 from memory.findings import Finding, day_text, plan_current_when
+from memory.selectors.merges import person_ids_expand
 from memory.timeline import topic_plan
 from retrieval.dates import message_relative_date
 from retrieval.lexicon import STOP_WORDS, fold_text
@@ -195,7 +198,8 @@ def outcome_ask(question: str) -> OutcomeAsk | None:
         if match is None:
             continue
         event = match.groupdict().get("event") or ""
-        words = re.findall(r"[a-z0-9][a-z0-9'-]*", event)
+        # "mum's eye check": the possessive names whose, the rest what.
+        words = [re.sub(r"'s$", "", word) for word in re.findall(r"[a-z0-9][a-z0-9'-]*", event)]
         terms = tuple(
             dict.fromkeys(
                 word
@@ -264,6 +268,14 @@ _RESULT_WORDS = re.compile(
     r"|gewonnen|verloren|bestanden|durchgefallen|repariert|ersetzt|funktioniert|lief\s+gut)\b",
     re.IGNORECASE,
 )
+# Vietnamese and Indonesian, read with their accents (folded, Vietnamese "ổn" is "on"):
+# done, fine, normal, won, lost, passed, failed, fixed, the result, the doctor said.
+_RESULT_WORDS_ACCENTED = re.compile(
+    r"\b(?:xong\s+rồi|ổn|bình\s+thường|thắng|thua|đậu|đỗ|trượt|rớt|sửa\s+xong|kết\s+quả"
+    r"|bác\s+sĩ\s+(?:bảo|nói)|menang|kalah|lulus|gagal|sudah\s+beres|sudah\s+diperbaiki"
+    r"|hasilnya|baik-baik\s+saja|kata\s+dokter)\b",
+    re.IGNORECASE,
+)
 # Weak: congratulations say it went well but not how.
 _CONGRATS = re.compile(
     r"\b(?:congrats|congratulations|well\s+done|so\s+proud|proud\s+of|bravo|felicidades"
@@ -299,7 +311,7 @@ def result_strength(text: str) -> float:
     said = _statements(fold_text(text))
     if _WORDLESS.match(said):
         return 0.0
-    if _RESULT_WORDS.search(said):
+    if _RESULT_WORDS.search(said) or _RESULT_WORDS_ACCENTED.search(_statements(text)):
         return STRONG
     if _CONGRATS.search(said):
         return WEAK
@@ -408,10 +420,30 @@ def _report(
     question in the present."""
     chat_ids = list(dict.fromkeys(row.chat_id for row in event.mentions))
     mention_ids = {row.pk for row in event.mentions}
+    # An event settled one-on-one ("can you take her to the appointment tue?") is often
+    # reported by that person elsewhere (in the family group): their own messages count too.
+    direct = Chat.objects.filter(user=user, pk__in=chat_ids, kind=ChatKind.DIRECT)
+    partners = list(
+        ChatParticipant.objects.filter(chat__in=direct).values_list(
+            "person_id", "person__display_name"
+        )
+    )
+    # The same first name saved twice ("Khoa" in a group, "Khoa Tran" one-on-one) is read
+    # as the one person here: a report is their own message, not a claim about them.
+    first_names = {name.split()[0] for _pk, name in partners if name and name.split()}
+    named = (
+        Person.objects.filter(
+            user=user,
+            display_name__iregex=r"^(" + "|".join(re.escape(n) for n in first_names) + r")(\s|$)",
+        ).values_list("pk", flat=True)
+        if first_names
+        else []
+    )
+    people = person_ids_expand(user=user, person_ids=[*(pk for pk, _name in partners), *named])
     rows = (
         Message.objects.filter(
+            Q(chat_id__in=chat_ids) | Q(sender_person_id__in=list(people), is_from_self=False),
             user=user,
-            chat_id__in=chat_ids,
             deleted_at__isnull=True,
             chat__is_excluded_from_ai=False,
             sent_at__gte=event.starts,

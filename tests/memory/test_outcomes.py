@@ -19,6 +19,7 @@ MON, TUE, WED, THU, FRI, SAT, SUN = 0, 24, 48, 72, 96, 120, 144
         ("how did the cup final go", ("cup", "final")),
         ("How did my driving test go in the end?", ("driving", "test")),
         ("how did the pitch go?", ("pitch",)),
+        ("how did dad's scan go", ("dad", "scan")),
         ("how did we do in the pub quiz?", ("pub", "quiz")),
         ("how did Ines and Tom do at the relay", ("relay",)),
         ("how was the wedding?", ("wedding",)),
@@ -94,6 +95,9 @@ def test_fault_and_ongoing_questions_are_told_apart():
         "Passei no exame!",
         "il tecnico ha sostituito la pompa",
         "Prüfung bestanden!!",
+        "khám xong rồi, bác sĩ bảo mọi thứ ổn",
+        "Alhamdulillah lulus ujian!",
+        "kita kalah 2-3 tadi",
     ],
 )
 def test_reports_of_a_result_are_strong(text):
@@ -107,7 +111,16 @@ def test_congratulations_alone_are_weak(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["🎉🎉🎉", "[Photo]", "<media omitted>", "good luck tomorrow!", "did you win?", "lol"],
+    [
+        "🎉🎉🎉",
+        "[Photo]",
+        "<media omitted>",
+        "good luck tomorrow!",
+        "did you win?",
+        "lol",
+        "mai con đi khám nha",
+        "on my way",
+    ],
 )
 def test_emoji_photos_wishes_and_questions_report_nothing(text):
     assert result_strength(text) == 0.0
@@ -184,6 +197,20 @@ STORIES = (
         "how's the app launch doing, any numbers?",
         SAT + 1,
         ("2,300",),
+    ),
+    # Settled one-on-one, reported by the same person (saved under a shorter name) in a group.
+    Story(
+        name="check-up reported in the family group",
+        chats={"ana": dm("Marta Ruiz"), "family": group("Marta", "Pilar Ruiz")},
+        lines=(
+            Line("ana", MON + 2, None, "Marta can you take dad to his scan on Wed 4 March? 9am"),
+            Line("ana", MON + 3, "Marta Ruiz", "sure"),
+            Line("family", WED + 5, "Marta", "scan done, all clear, next one in a year"),
+            Line("family", WED + 6, "Pilar Ruiz", "🙏"),
+        ),
+        question="how did dad's scan go?",
+        asked_hours=THU + 1,
+        expect=("all clear",),
     ),
     # An exam asked in Portuguese.
     _story(
