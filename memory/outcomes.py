@@ -82,7 +82,8 @@ _ASKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "Rosa's 5k time?", "my exam results?"
         (
             "result_of",
-            r"^\W*(?:my|our|his|her|their|your|[\w-]+'s)\s+"
+            r"^\W*(?:my|our|his|her|their|your|(?!(?:what|where|when|who|how|that|it|there|here)'s)"
+            r"[\w-]+'s)\s+"
             rf"{_EVENT}\s+{_RESULT_NOUN}\s*[?.!]*\s*$",
         ),
         # "what was actually wrong with the hot water", "what was the problem with the car"
@@ -248,6 +249,8 @@ _RESULT_WORDS = re.compile(
     # Check-ups.
     r"|all\s+clear|results?\s+(?:came\s+back|are\s+in|were)|nothing\s+(?:serious|wrong)"
     r"|benign|negative|positive|diagnos\w+"
+    # Trips: arrived.
+    r"|made\s+it|arrived|landed\s+safe\w*|got\s+(?:here|there|home)\s+safe\w*"
     # How it went, said in general.
     r"|went\s+(?:really\s+|so\s+|super\s+|pretty\s+)?(?:well|great|fine|ok|okay|badly|brilliantly)"
     r"|(?:was|were)\s+(?:amazing|great|brilliant|awesome|fun|a\s+disaster|awful|terrible"
@@ -411,8 +414,51 @@ def _event_of(
     return _Event(mentions=tuple(mentions), starts=mentions[0].sent_at, day_said=False)
 
 
+@dataclass(frozen=True)
+class _Owner:
+    """Whose result is asked ("Tash's 10k time", "how did Ana do", "my time"): a report must
+    be theirs, told by them or naming them."""
+
+    person_ids: frozenset[int]
+    names: tuple[str, ...]
+    is_user: bool
+
+    def holds(self, message: Message, *, specific: bool) -> bool:
+        folded = fold_text(message.text or "")
+        if any(re.search(rf"\b{re.escape(name)}\b", folded) for name in self.names):
+            return True
+        sent = message.is_from_self if self.is_user else message.sender_person_id in self.person_ids
+        # A value of theirs ("what was Tash's time") is told by them in the first person;
+        # "Congrats all, Ana ran 1:52" sent by Tash is Ana's time.
+        return sent and (not specific or _FIRST_PERSON.search(folded) is not None)
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|me|we|our|us)\b")
+_MY = re.compile(r"\b(?:my|i)\b")
+
+
+def _owner_of(*, user: User, compiled: CompiledQuery, ask: OutcomeAsk) -> _Owner | None:
+    named = [person for person in compiled.people if person.name and person.person_ids]
+    if named:
+        ids = person_ids_expand(
+            user=user, person_ids=[pk for person in named for pk in person.person_ids]
+        )
+        names = tuple(fold_text(person.name or "").split()[0] for person in named)
+        return _Owner(person_ids=frozenset(ids), names=names, is_user=False)
+    if ask.kind == "result_of" and _MY.search(fold_text(compiled.read_as)):
+        first = fold_text(user.first_name or "").split()
+        return _Owner(person_ids=frozenset(), names=tuple(first[:1]), is_user=True)
+    return None
+
+
 def _report(
-    *, user: User, ask: OutcomeAsk, question: str, event: _Event, now: datetime
+    *,
+    user: User,
+    ask: OutcomeAsk,
+    question: str,
+    event: _Event,
+    now: datetime,
+    owner: _Owner | None = None,
 ) -> Message | None:
     """The message of the event's chats after it starts that reports how it came out, best
     first: a plain result over congratulations, the kind of answer asked ("numbers", a "time")
@@ -465,6 +511,8 @@ def _report(
             strength = WEAK
         if strength <= 0 or suspicious_text(text) or suspicious_text(row.sender_name or ""):
             continue
+        if owner is not None and not owner.holds(row, specific=ask.kind == "result_of"):
+            continue
         score = strength
         if shapes and any(shape.search(_statements(text)) for shape in shapes):
             score += SHAPE_BONUS
@@ -514,10 +562,14 @@ def outcome_findings(
             "there is no result to report."
         )
         return [announced.pk], [Finding(text=text, message_ids=(announced.pk,))]
-    report = _report(user=user, ask=ask, question=compiled.read_as, event=event, now=now)
+    owner = _owner_of(user=user, compiled=compiled, ask=ask)
+    report = _report(
+        user=user, ask=ask, question=compiled.read_as, event=event, now=now, owner=owner
+    )
     if report is None:
-        if not event.day_said:
-            # No day to be after: the searched messages answer as they would.
+        if not event.day_said or owner is not None:
+            # No day to be after, or nothing of theirs: the searched messages answer as they
+            # would (a value nobody gave is refused there).
             return None
         text = (
             f"I found no message after it ({day_text(event.starts.date())}) saying how the "

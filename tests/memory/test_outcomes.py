@@ -60,6 +60,8 @@ def test_outcome_questions_name_their_event(question, terms):
         "where is the wedding?",
         "who is coming to the quiz?",
         "what did Bo say about the launch?",
+        "where's Bo's party tomorrow and what time?",
+        "what's the pickup time?",
     ],
 )
 def test_other_questions_ask_no_outcome(question):
@@ -261,4 +263,33 @@ def test_a_past_event_nobody_reported_on_is_said_to_have_no_report(user):
         FRI + 1,
         ("no message", "Pub quiz"),
     )
+    assert story_failures(user, story) == []
+
+
+def _race_story(question, expect=(), refuse=()):
+    return Story(
+        name=f"race results: {question}",
+        chats={"club": group("Nadia Brook", "Olu Adeyemi", "Rui Costa")},
+        lines=(
+            Line("club", MON + 1, "Nadia Brook", "Park run Saturday 7 March, 8am, see you there"),
+            Line("club", MON + 2, "Olu Adeyemi", "I'll do the 5k, not the 10k"),
+            Line("club", SAT + 3, "Nadia Brook", "Well done all! Rui ran 41:20, a PB"),
+        ),
+        question=question,
+        asked_hours=SUN + 1,
+        expect=expect,
+        refuse=refuse,
+    )
+
+
+@pytest.mark.django_db
+def test_a_result_naming_the_person_asked_about_answers(user):
+    story = _race_story("what was Rui's park run time?", expect=("41:20",))
+    assert story_failures(user, story) == []
+
+
+@pytest.mark.django_db
+def test_someone_elses_result_told_by_the_person_asked_about_is_not_theirs(user):
+    # Nadia posted Rui's time, not her own: no report of Nadia's time leads.
+    story = _race_story("what was Nadia's park run time?", refuse=("41:20",))
     assert story_failures(user, story) == []
