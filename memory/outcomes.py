@@ -578,9 +578,10 @@ def outcome_findings(
             f"“{_quote(announced.text)}”"
         )
         return [announced.pk], [Finding(text=text, message_ids=(announced.pk,))]
+    # Stated, not quoted: the result is the answer's own sentence, as a reported turn is.
     lead = (
         f"How it turned out: {_sender(report)} wrote on {_said_on(report, user)}: "
-        f"“{_quote(report.text)}”"
+        f"{_quote(report.text)}"
     )
     findings = [Finding(text=lead, message_ids=(report.pk,))]
     ids = [report.pk]
