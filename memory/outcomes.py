@@ -535,6 +535,30 @@ def _sets_a_day_ahead(message: Message, user: User) -> bool:
     )
 
 
+# Result words of other languages said in English beside the report ("Semifinales!!" ->
+# "semi-finals"), so the answer states the result in the question's language.
+_GLOSSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), english)
+    for pattern, english in (
+        (r"\b(?:semifinal(?:es|i)?|semi-?finais|demi-?finales?|halbfinale)\b", "semi-finals"),
+        (r"\b(?:cuartos|quartos|quarti|quarts)\b", "quarter-finals"),
+        (r"\b(?:subcampeon\w*|vice-?campe\w*|secondi|deuxiemes?)\b", "runners-up"),
+        (r"\b(?:campeon\w*|campeoes|campioni|champions?\s+de)\b", "champions"),
+        (r"\b(?:ganamos|ganhamos|vinto|vinti|gagne|gewonnen)\b", "won"),
+        (r"\b(?:perdimos|perdemos|perso|persi|perdu|verloren)\b", "lost"),
+        (r"\b(?:aprobad[oa]s?|aprovad[oa]s?|passei|promoss[oa]|admis|bestanden)\b", "passed"),
+        (r"\b(?:suspendid[oa]|chumbei|reprovad[oa]|bocciat[oa]|recale|durchgefallen)\b", "failed"),
+    )
+)
+
+
+def _gloss(text: str) -> str:
+    """The English of the result words ``text`` says in another language, "" when none."""
+    folded = fold_text(text)
+    said = [english for pattern, english in _GLOSSES if pattern.search(folded)]
+    return ", ".join(dict.fromkeys(said))
+
+
 def _event_name(ask: OutcomeAsk) -> str:
     return " ".join(ask.terms) if ask.terms else "event"
 
@@ -579,8 +603,10 @@ def outcome_findings(
         )
         return [announced.pk], [Finding(text=text, message_ids=(announced.pk,))]
     # Stated, not quoted: the result is the answer's own sentence, as a reported turn is.
+    gloss = _gloss(report.text)
     lead = (
-        f"How it turned out: {_sender(report)} wrote on {_said_on(report, user)}: "
+        f"How it turned out{f' ({gloss})' if gloss else ''}: {_sender(report)} wrote on "
+        f"{_said_on(report, user)}: "
         f"{_quote(report.text)}"
     )
     findings = [Finding(text=lead, message_ids=(report.pk,))]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.outcomes import STRONG, WEAK, outcome_ask, result_strength
+from memory.outcomes import STRONG, WEAK, _gloss, outcome_ask, result_strength
 from tests.memory.generalise import Line, Story, dm, group, story_failures
 
 MON, TUE, WED, THU, FRI, SAT, SUN = 0, 24, 48, 72, 96, 120, 144
@@ -293,3 +293,21 @@ def test_someone_elses_result_told_by_the_person_asked_about_is_not_theirs(user)
     # Nadia posted Rui's time, not her own: no report of Nadia's time leads.
     story = _race_story("what was Nadia's park run time?", refuse=("41:20",))
     assert story_failures(user, story) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Semifinales!! perdimos 6-3", "semi-finals, lost"),
+        ("Passei no exame!", "passed"),
+        ("abbiamo vinto 2-0", "won"),
+        ("Prüfung bestanden", "passed"),
+    ],
+)
+def test_result_words_of_other_languages_are_said_in_english(text, english):
+    assert _gloss(text) == english
+
+
+@pytest.mark.parametrize("text", ["we lost 6-3 in the semis", "Runners up!!", "final on sat"])
+def test_english_reports_need_no_gloss(text):
+    assert _gloss(text) == ""
