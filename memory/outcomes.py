@@ -580,7 +580,12 @@ def outcome_findings(
     zone = user.zoneinfo
     name = _event_name(ask)
     announced = event.mentions[-1]
+    named = {fold_text(person.name or "") for person in compiled.people}
+    topic = [term for term in ask.terms if term not in named]
     if event.day_said and event.starts.date() > now.astimezone(zone).date():
+        if topic and not _names(topic, announced.text):
+            # The day ahead is another event's (a plan of the same people): not this one.
+            return None
         text = (
             f"The {name} hasn't happened yet: it is on {day_text(event.starts.date())}, so "
             "there is no result to report."

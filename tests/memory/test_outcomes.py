@@ -311,3 +311,23 @@ def test_result_words_of_other_languages_are_said_in_english(text, english):
 @pytest.mark.parametrize("text", ["we lost 6-3 in the semis", "Runners up!!", "final on sat"])
 def test_english_reports_need_no_gloss(text):
     assert _gloss(text) == ""
+
+
+@pytest.mark.django_db
+def test_a_later_plan_of_the_same_people_is_not_the_event_ahead(user):
+    story = Story(
+        name="drive done, a family dinner ahead",
+        chats={"fam": group("Tomas Lind", "Eva Lind")},
+        lines=(
+            Line("fam", MON + 1, "Tomas Lind", "we drive to Porto on Tuesday 3 March with the dog"),
+            Line("fam", TUE + 10, "Tomas Lind", "Made it to Porto!! the dog was a champ"),
+            Line(
+                "fam", WED + 1, "Eva Lind", "Family dinner here Saturday 14 March, Tomas flies in"
+            ),
+        ),
+        question="how did Tomas's drive to Porto go?",
+        asked_hours=THU + 1,
+        expect=(),
+        refuse=("hasn't happened",),
+    )
+    assert story_failures(user, story) == []
