@@ -583,8 +583,9 @@ def outcome_findings(
     named = {fold_text(person.name or "") for person in compiled.people}
     topic = [term for term in ask.terms if term not in named]
     if event.day_said and event.starts.date() > now.astimezone(zone).date():
-        if topic and not _names(topic, announced.text):
-            # The day ahead is another event's (a plan of the same people): not this one.
+        if not all(_names([term], announced.text) for term in topic):
+            # The day ahead is another event's (a plan of the same people, "he'll drive up
+            # Thursday for dinner" for "the drive to <city>"): every word of it must be said.
             return None
         text = (
             f"The {name} hasn't happened yet: it is on {day_text(event.starts.date())}, so "
