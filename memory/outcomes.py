@@ -465,7 +465,6 @@ def _report(
     and the event's own words counting for it; the first such report, or the latest for a
     question in the present."""
     chat_ids = list(dict.fromkeys(row.chat_id for row in event.mentions))
-    mention_ids = {row.pk for row in event.mentions}
     # An event settled one-on-one ("can you take her to the appointment tue?") is often
     # reported by that person elsewhere (in the family group): their own messages count too.
     direct = Chat.objects.filter(user=user, pk__in=chat_ids, kind=ChatKind.DIRECT)
@@ -501,8 +500,9 @@ def _report(
     shapes = answer_types(question)
     scored: list[tuple[float, Message]] = []
     for row in rows:
-        if row.pk == event.mentions[0].pk or (row.pk in mention_ids and event.day_said):
-            # The first word of it (the announcement, the fault first reported) is no report.
+        if row.pk == event.mentions[0].pk:
+            # The first word of it (the announcement, the fault first reported) is no report;
+            # a later mention after its day may be (a channel named for it says the numbers).
             continue
         text = row.text or ""
         strength = result_strength(text)
