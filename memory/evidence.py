@@ -1796,6 +1796,14 @@ def _topic_plan(
         return None
     if holds_stored:
         return topic
+    if (
+        _window_days(user, compiled) is not None
+        and _ever_in_window(user=user, compiled=compiled, plan=topic)
+        and not any(_ever_in_window(user=user, compiled=compiled, plan=plan) for plan in plans)
+    ):
+        # "Am I swimming this week?": the reading set in the window the question names wins
+        # over stored plans never set in it (the habit's earlier weeks).
+        return topic
     # A tie with a stored plan for the same day (a booking confirmed in its own chat while the
     # trip was moved in another): one plan, told in both places.
     same = next((plan for plan in plans if _same_day(user, topic, plan)), None)

@@ -56,7 +56,39 @@ ACTIVITIES = (
     "launch",
     "housewarming",
     "festival",
+    # Sports and classes kept as a habit ("swim thu?", "padel sat 10?").
+    "swimming",
+    "swim",
+    "running",
+    "jogging",
+    "tennis",
+    "padel",
+    "pádel",
+    "football",
+    "soccer",
+    "yoga",
+    "pilates",
+    "gym",
+    "squash",
+    "badminton",
+    "basketball",
+    "netball",
+    "volleyball",
+    "golf",
+    "bowling",
+    "karaoke",
+    "cycling",
+    "bike ride",
+    "surfing",
+    "skiing",
+    "kayaking",
+    "camping",
+    "rehearsal",
     # Portuguese, Spanish, French, German.
+    "natação",
+    "natación",
+    "futebol",
+    "fútbol",
     "jantar",
     "almoço",
     "almoco",
@@ -382,8 +414,47 @@ def _change_for(text: str, activity_match: re.Match[str] | None) -> re.Match[str
     return _own_change(text, 0, len(text))
 
 
+# The activity said as not happening ("no swimming the week of the 16th", "skip yoga thu",
+# "sin pádel esta semana", "pas de yoga jeudi", "kein Yoga"): a week without the habit, not a
+# plan on that week.
+_NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:no|not|without|skip|skipping|sin|sem|nada\s+de|pas\s+de|kein|keine|keinen"
+    r"|niente|won['\u2019]?t\s+be|not\s+going)\s+(?:more\s+|any\s+)?)$",
+    _FLAGS,
+)
+
+
+def _negated(text: str, activity_match: re.Match[str]) -> bool:
+    return _NEGATED_BEFORE.search(text, 0, activity_match.start()) is not None
+
+
+def _offers_another(
+    text: str, cancel_match: re.Match[str], activity_match: re.Match[str] | None
+) -> bool:
+    """A call-off followed by another activity ("X is cancelled, gym sat at 11 instead?"):
+    the activity is named after the call-off and no day or time is what was called off
+    ("can't do Friday, yoga Saturday instead?" moves the plan)."""
+    if activity_match is None or activity_match.start() < cancel_match.end():
+        return False
+    return _TIME.search(text, cancel_match.start(), activity_match.start()) is None
+
+
+def before_another_offer(text: str) -> str:
+    """The text up to its call-off when it offers another activity after it ("X is
+    cancelled, bowling sat at 3 instead?" → "X is cancelled"), else the whole text."""
+    cancel_match = _CANCEL.search(text)
+    activity_match = _ACTIVITY.search(text)
+    if cancel_match is None or not _INSTEAD_ALONE.search(text, cancel_match.end()):
+        return text
+    if _offers_another(text, cancel_match, activity_match):
+        return text[: cancel_match.end()]
+    return text
+
+
 def plan_signal(text: str) -> PlanSignal:
     activity_match = _ACTIVITY.search(text)
+    if activity_match is not None and _negated(text, activity_match):
+        return PlanSignal(status=None, activity="", place="", event_label="", is_proposal=False)
     time_match = _dated_time(text)
     place = ""
     # The place said with the activity ("dinner ... at Casa Nova"), not one from another
@@ -413,6 +484,12 @@ def plan_signal(text: str) -> PlanSignal:
             and _TIME.search(text, cancel_match.end(), change_match.start()) is not None
         )
     )
+    if cancel_match and moved_to and _offers_another(text, cancel_match, activity_match):
+        # "the beach is cancelled, bowling sat at 3 instead?": the plan is off; the activity
+        # offered after it is another plan.
+        return PlanSignal(
+            status=PlanStatus.CANCELLED, activity="", place="", event_label="", is_proposal=False
+        )
     if cancel_match and not moved_to:
         # "can't do Friday, let's do Saturday instead" moves the plan; without a new time it
         # is off.

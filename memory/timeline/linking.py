@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from claire.accounts.models import User
 from conversations.models import ChatKind, ChatParticipant, Message, Person
 from memory.extract import plan_signal
+from memory.extract.plans import before_another_offer
 from memory.findings import PlanWhen
 from memory.models import PlanStatus
 from memory.selectors import PlanTimeline
@@ -273,6 +274,8 @@ def _dedupe(rows: Iterable[_Row]) -> list[_Row]:
 
 # "the new due date", "save the date": a date of something, not a date with someone.
 _DATE_OF_A_THING = re.compile(r"\b(?:due|new|start|end|release|expiry|closing|save the) dates?\b")
+# "we call the beach off", "called it off": the verb of a call-off, not a phone call.
+_CALL_OFF = re.compile(r"\bcall(?:s|ed|ing)?\b(?=(?:\s+[\w']+){0,4}\s+off\b)")
 
 
 def _activity(rows: Sequence[_Row], fallback: str) -> str:
@@ -280,7 +283,9 @@ def _activity(rows: Sequence[_Row], fallback: str) -> str:
     ``fallback``."""
     counts: dict[str, int] = {}
     for row in rows:
-        folded = _DATE_OF_A_THING.sub(" ", fold_text(row.text))
+        # Not the other activity a call-off offers ("cancelled, bowling at 3 instead?").
+        said = before_another_offer(row.text)
+        folded = _CALL_OFF.sub(" ", _DATE_OF_A_THING.sub(" ", fold_text(said)))
         for word in CATEGORY_WORDS:
             if len(word) > 3 and re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", folded):
                 counts[word] = counts.get(word, 0) + 1

@@ -151,16 +151,30 @@ def topic_plan(
     if not plans:
         return None
     words = [*kept, *(term for term in folded_terms if term not in kept)]
-    texts = {
-        pk: text if kind == ChatKind.DIRECT else f"{text} {title}"
-        for pk, text, title, kind in Message.objects.filter(
-            user=user, pk__in=[mid for plan in plans for mid in plan.message_ids]
-        ).values_list("pk", "text", "chat__title", "chat__kind")
-    }
+    texts: dict[int, str] = {}
+    chat_of: dict[int, int] = {}
+    for pk, text, title, kind, chat_id in Message.objects.filter(
+        user=user, pk__in=[mid for plan in plans for mid in plan.message_ids]
+    ).values_list("pk", "text", "chat__title", "chat__kind", "chat_id"):
+        texts[pk] = text if kind == ChatKind.DIRECT else f"{text} {title}"
+        chat_of[pk] = chat_id
+
+    def uses(plan: PlanTimeline) -> int:
+        folded = fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
+        return sum(1 for term in words if _uses(term, folded))
+
+    def chats(plan: PlanTimeline) -> set[int]:
+        return {chat_of[mid] for mid in plan.message_ids if mid in chat_of}
+
+    # A habit's chat: the most words of the question a plan there uses. A later time agreed in
+    # that chat without naming the habit ("wed 6:15?" "ok") is its next occurrence.
+    habit: dict[int, int] = {}
+    for plan in plans:
+        for chat_id in chats(plan):
+            habit[chat_id] = max(habit.get(chat_id, 0), uses(plan))
 
     def rank(plan: PlanTimeline) -> tuple[int, bool, bool, datetime]:
-        folded = fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
-        used = sum(1 for term in words if _uses(term, folded))
+        used = uses(plan)
         whens = plan_whens(plan, user.zoneinfo)
         day = whens[-1].day if whens else None
         # Set for a day in the window, then or before it moved ("is Thursday still on?" of
@@ -169,11 +183,22 @@ def topic_plan(
             when.day is not None and window[0] <= when.day <= window[1] for when in whens
         )
         ahead = day is not None and day >= today
+        if not used and in_window and person_ids:
+            used = max((habit.get(chat_id, 0) for chat_id in chats(plan)), default=0)
         return (used, in_window, ahead, plan.last_sent_at)
 
     chosen = max(plans, key=rank)
     folded = fold_text(" ".join(texts.get(mid, "") for mid in chosen.message_ids))
     used = tuple(sorted(term for term in kept if _uses(term, folded)))
+    if not used and rank(chosen)[0]:
+        # The habit's next occurrence: read from the words its chat's plans use.
+        habit_words = " ".join(
+            texts.get(mid, "")
+            for plan in plans
+            if chats(plan) & chats(chosen)
+            for mid in plan.message_ids
+        )
+        used = tuple(sorted(term for term in kept if _uses(term, fold_text(habit_words))))
     return chosen, used
 
 
