@@ -113,6 +113,7 @@ from memory.models import (
     PersonFact,
     PlanStatus,
 )
+from memory.outcomes import outcome_findings
 from memory.owed import owed_detail
 from memory.sameperson import same_person_findings
 from memory.selectors import (
@@ -180,6 +181,7 @@ class MemorySource(models.TextChoices):
     IDENTITY = "identity", "Person facts"
     RECENT_DIGEST = "recent_digest", "Recent digest"
     PERSON_DIGEST = "person_digest", "What they said"
+    OUTCOMES = "outcomes", "How it turned out"
 
 
 @dataclass(frozen=True)
@@ -3168,6 +3170,30 @@ def _visible(*, user: User, compiled: CompiledQuery, message_ids: list[int]) -> 
         visible = visible.filter(chat_id__in=list(chat_ids))
     kept = set(visible.values_list("pk", flat=True))
     return tuple(mid for mid in ordered if mid in kept)
+
+
+def outcome_message_ids(
+    *, user: User, compiled: CompiledQuery, now: datetime, hit_ids: Sequence[int]
+) -> MemoryHits | None:
+    """For a question about how an event turned out (``memory.outcomes``): the message that
+    reports the result, then the announcement, with the findings that state them; ``None``
+    when the question asks no outcome or nothing visible names the event. ``hit_ids`` are
+    the searched messages, best first (where the event is named when no plan is)."""
+    found = outcome_findings(user=user, compiled=compiled, hit_ids=hit_ids, now=now)
+    if found is None:
+        return None
+    ids, findings = found
+    visible = _visible(user=user, compiled=compiled, message_ids=ids)
+    if not visible:
+        return None
+    kept = set(visible)
+    return MemoryHits(
+        source=MemorySource.OUTCOMES,
+        route=Route.HYBRID,
+        message_ids=visible,
+        notes={visible[0]: "how it turned out"} if findings[0].message_ids[0] in kept else {},
+        findings=tuple(f for f in findings if set(f.message_ids) <= kept),
+    )
 
 
 def memory_message_ids(*, user: User, compiled: CompiledQuery, now: datetime) -> MemoryHits | None:

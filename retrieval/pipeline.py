@@ -28,7 +28,7 @@ from claire.ai.local.extractive import (
 )
 from claire.ai.suspicious import suspicious_text
 from claire.ai.types import DataPolicy
-from memory.evidence import MemoryHits, memory_message_ids
+from memory.evidence import MemoryHits, memory_message_ids, outcome_message_ids
 from retrieval.answerability import Answerability, answerability_assess
 from retrieval.compile import compile_question
 from retrieval.evidence import (
@@ -279,6 +279,11 @@ def retrieve(
     # What memory says answers the question is cited first; search hits fill the rest. The
     # route records memory when it answered alone or read the route's own source (loops, ranking).
     memory = memory_message_ids(user=user, compiled=compiled, now=now)
+    outcome = outcome_message_ids(user=user, compiled=compiled, now=now, hit_ids=result.message_ids)
+    if outcome is not None and (memory is None or outcome.notes):
+        # How an event turned out: the report after it leads, not the announcement before it
+        # (a plan memory knows of still answers an event ahead or one nobody reported on).
+        memory = outcome
     if memory is not None and (result.is_no_evidence or memory.route == compiled.route):
         result = replace(result, route=memory.route)
     answerability: Answerability | None = None
