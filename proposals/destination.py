@@ -391,6 +391,24 @@ def _topic_loop(
     return best[1] if best is not None else None
 
 
+def _also_in_chat(*, user: User, loop: OpenLoop) -> OpenLoop | None:
+    """When the loop followed up is their ask, the user's own open promise or request to the
+    same person in the same chat (a promise first): the draft answers their ask with it."""
+    if loop.kind != LoopKind.QUESTION_TO_USER or loop.person_id is None:
+        return None
+    mine = [
+        open_loop
+        for open_loop in open_loops_for_user(
+            user=user, person_ids=[loop.person_id], limit=TOPIC_LOOPS
+        )
+        if open_loop.chat_id == loop.chat_id and open_loop.kind != LoopKind.QUESTION_TO_USER
+    ]
+    return next(
+        (open_loop for open_loop in mine if open_loop.kind == LoopKind.PROMISE_BY_USER),
+        mine[0] if mine else None,
+    )
+
+
 def _topic_destination(
     *,
     user: User,
@@ -420,6 +438,7 @@ def _topic_destination(
         chat=chat,
         person=person,
         loop=loop,
+        also=_also_in_chat(user=user, loop=loop),
         named_as=named_as,
         note=_platform_note(chat=chat, person=person, platforms=set(platforms)),
         on_topic=True,

@@ -162,7 +162,7 @@ _OPENING = re.compile(
     re.I,
 )
 # What the user said they would do: "I'll send you the photos tomorrow" → "send you the
-# photos"; a word of time said then is dropped (it is not "tomorrow" any more).
+# photos"; a word of time said then is dropped (it is not "tomorrow" or "on Monday" any more).
 _PROMISED = re.compile(
     r"\b(?:i['\u2019]ll|i\s+will|i['\u2019]m\s+going\s+to|i\s+am\s+going\s+to|i\s+can"
     r"|let\s+me)\s+(?P<x>[^.!?\n]{3,}?)\s*(?:[.!?\n]|$)",
@@ -171,7 +171,9 @@ _PROMISED = re.compile(
 _THEN = re.compile(
     r"(?:\s+(?:by\s+|later\s+)?(?:tomorrow(?:\s+(?:morning|afternoon|evening|night))?|tonight"
     r"|today|later(?:\s+today)?|soon|asap|next\s+time|this\s+(?:week|weekend|morning|afternoon|evening)"
-    r"|in\s+a\s+(?:bit|sec|minute)))+\s*$",
+    r"|in\s+a\s+(?:bit|sec|minute)|next\s+week"
+    r"|(?:on\s+|by\s+|this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"(?:\s+(?:morning|afternoon|evening|night))?))+\s*$",
     re.I,
 )
 
@@ -220,9 +222,16 @@ _PROMISED_THING = re.compile(
 def owned_promise(promised: str) -> str:
     """The user's promise owned, late: "Sorry, the deck is late — I'll send it as soon as I
     can." ("send the deck"), else "Sorry this is taking me a while — I'll … as soon as I can."."""
+    late = late_promise(promised)
+    return f"Sorry, {late}" if _PROMISED_THING.match(promised) else f"Sorry {late}"
+
+
+def late_promise(promised: str) -> str:
+    """What is late and what the user will do, for ``owned_promise``: "the deck is late — I'll
+    send it as soon as I can.", else "this is taking me a while — I'll … as soon as I can."."""
     match = _PROMISED_THING.match(promised)
     if match is None:
-        return f"Sorry this is taking me a while \u2014 I'll {promised} as soon as I can."
+        return f"this is taking me a while \u2014 I'll {promised} as soon as I can."
     thing = match["thing"]
     head = thing.split()[-1].casefold()
     plural = (head.endswith("s") and not head.endswith("ss")) or thing.split()[0].casefold() in (
@@ -234,7 +243,7 @@ def owned_promise(promised: str) -> str:
     verb = match["verb"]
     it = "them" if plural else "it"
     return (
-        f"Sorry, {thing} {'are' if plural else 'is'} late \u2014 I'll {verb} {it}"
+        f"{thing} {'are' if plural else 'is'} late \u2014 I'll {verb} {it}"
         f"{rest or to_you} as soon as I can."
     )
 
@@ -338,6 +347,12 @@ def local_draft(context: DraftContext) -> str:
         # will do about it, not an apology alone.
         when = f" from {since}" if since else ""
         about = f" about {topic}" if topic else ""
+        if promised := _promise_answering(context, topic=topic):
+            # The user already said they would do what they ask about: the reply owns that
+            # promise instead of offering to check.
+            late = late_promise(promised)
+            lines.append(f"Sorry for the slow reply to your question{about}{when}: {late}")
+            return _assembled(context, addressed=addressed, lines=lines, relayed=relayed)
         step = loop_step(context.loop_asked, question=context.question)
         if not topic and not step:
             # Which question, said: quoted when it is safe to repeat.
@@ -376,6 +391,36 @@ def local_draft(context: DraftContext) -> str:
         lines.append(f"I wanted to get in touch about {topic}{plan}.")
     elif not relayed:
         lines.append("I wanted to get in touch.")
+    return _assembled(context, addressed=addressed, lines=lines, relayed=relayed, closing=closing)
+
+
+def _assembled(
+    context: DraftContext,
+    *,
+    addressed: str,
+    lines: list[str],
+    relayed: list[str],
+    closing: str = "Talk soon!",
+) -> str:
     greeting = salutation(context.greeting, addressed)
     body = [part for part in (" ".join(lines), *relayed) if part]
     return "\n\n".join([part for part in (greeting, *body, closing) if part])[:MAX_DRAFT_CHARS]
+
+
+def _promise_answering(context: DraftContext, *, topic: str) -> str:
+    """The user's open promise in the chat of their ask (``context.also``) when it is about
+    what they ask: its clause ("send the deck") shares a word with the ask or the topic."""
+    kind, text, _ = context.also
+    if kind != LoopKind.PROMISE_BY_USER:
+        return ""
+    promised = loop_promise(text, question=context.question)
+    asked = set(words_of(f"{context.loop_asked} {topic}")) - _PLAIN_WORDS
+    return promised if asked & set(words_of(promised)) else ""
+
+
+# Words too plain to tie a promise to an ask ("send", "you", "the").
+_PLAIN_WORDS = frozenset(
+    {"the", "and", "you", "your", "for", "any", "news", "send", "get", "give", "back", "with",
+     "that", "this", "about", "can", "could", "will", "when", "what", "how", "did", "have",
+     "has", "just", "still", "yet", "there", "here", "them", "they", "our", "its", "from"}
+)  # fmt: skip

@@ -116,8 +116,8 @@ def test_only_one_proposal_per_request(user, tool_model):
 
 def test_the_total_time_cap_ends_the_loop(user, tool_model, monkeypatch):
     history(user)
-    monkeypatch.setattr(tools, "TOTAL_SECONDS", 1.5)
-    model = MockLanguageModel(tool_steps=[[("open_loops", {})]] * 3, step_delay_s=1.0)
+    monkeypatch.setattr(tools, "TOTAL_SECONDS", 5.0)
+    model = MockLanguageModel(tool_steps=[[("open_loops", {})]] * 3, step_delay_s=3.2)
     data = _draft(user, model)
     assert len(model.tool_requests) == 2
     assert data["display"]["draftText"].startswith(LOCAL_DRAFT_START)
