@@ -14,8 +14,10 @@ word whose foreign form the history uses as a known topic.
 Rules, each to keep the expansion from finding what the question does not ask:
 
 - A foreign form that is an English word as well (French "chat", Spanish "pan", Vietnamese
-  "mẹ" typed without its marks as "me") is never searched on its own: it would match English
-  messages about something else. The English words are the embedder vocabulary's most common
+  "mẹ" typed without its marks as "me"), or that the English stemmer of the stored vector
+  reduces to an English word's stem (German "Familie" / "family", Portuguese "filme" /
+  "film", French "partie" / "party"), is never searched on its own: it would match English
+  messages, about something else or already found by the question's own word. The English words are the embedder vocabulary's most common
   ``ENGLISH_WORD_COUNT`` whole words; a form that the concept's own English side lists is kept
   (it means the same thing in both languages).
 - Accents are optional in texting ("cafe", "mama", "banh trung thu"): every form is searched
@@ -354,7 +356,24 @@ def _is_english(spelling: str, concept: Concept) -> bool:
     if fold_text(spelling) in own:
         return False
     parts = spelling.replace("-", " ").split()
-    return len(parts) == 1 and parts[0] in _english_words()
+    if len(parts) != 1:
+        return False
+    common = _english_words()
+    return any(word in common or word in own for word in _english_relatives(parts[0]))
+
+
+def _english_relatives(word: str) -> set[str]:
+    """``word`` and the English words the stored vector's English stemmer would reduce to
+    the same stem ("filme" / "film", "familie" / "family", "visiter" / "visit", "excite" /
+    "excited", "partie" / "party"): a spelling that stems like an English word finds it."""
+    relatives = {word, word + "s", word + "ed", word + "ing"}
+    if word.endswith("e"):
+        relatives |= {word[:-1], word + "d"}
+    if word.endswith("ie"):
+        relatives.add(word[:-2] + "y")
+    if word.endswith("er") and len(word) >= 7:
+        relatives.add(word[:-2])
+    return relatives
 
 
 @cache
