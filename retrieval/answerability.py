@@ -122,6 +122,7 @@ from claire.ai.local.embedder import common_words
 from claire.ai.local.spans import is_kin_word
 from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message, Person, Platform
 from memory.kinship import relation_words
+from retrieval.crosslingual import word_translation_query
 from retrieval.fusion import SearchCandidate
 from retrieval.lexical import lexical_terms
 from retrieval.lexicon import DESCRIPTOR_FORMS, STOP_WORDS, fold_text
@@ -524,7 +525,7 @@ def _term_coverage(
                 "user_id": user.pk,
                 "config": TEXT_SEARCH_CONFIG,
                 "terms": terms,
-                "forms": [search_forms_query(term) for term in terms],
+                "forms": [_term_forms(term) for term in terms],
                 "candidate_ids": [c.message_id for c in candidates],
                 "frequency_cap": FREQUENCY_CAP,
                 "typo_similarity": TYPO_SIMILARITY,
@@ -559,6 +560,14 @@ def _term_coverage(
         naming_ids=frozenset(rows[0][5]) if rows else frozenset(),
         texts=({int(key): text for key, text in (rows[0][7] or {}).items()} if rows else None),
     )
+
+
+def _term_forms(term: str) -> str:
+    """A topic word's other forms as one ``to_tsquery`` alternation: its shorthand and its
+    forms in other languages (``retrieval.crosslingual``): "mooncakes" is a topic the history
+    knows when a message says "bánh trung thu"."""
+    forms = [form for form in (search_forms_query(term), word_translation_query(term)) if form]
+    return " | ".join(forms)
 
 
 def _written_as_name(*, user: User, terms: list[str]) -> set[str]:

@@ -5,9 +5,12 @@ its words in the message that answers it), each term or quoted phrase through
 ``websearch_to_tsquery`` with the same text search configuration as the stored column, so
 stemming and stop words agree on both sides. A word also matches the other ways messages
 write it (``retrieval.shorthand``: "mtg" for "meeting", "nov" or "listopadzie" for
-"November"), as the same term. Ranking is bounded: every term contributes at most
-``term_cap`` matching messages (the GIN index finds them; the scan stops at the cap), and only
-the union of those candidates is scored.
+"November"), as the same term. A word's forms in other languages
+(``retrieval.crosslingual``: "mooncakes" / "bánh trung thu", "delicious" / "enak") are one
+more term each, weighing ``TRANSLATION_WEIGHT`` times a term of the question's own words.
+Ranking is bounded: every term contributes at most ``term_cap`` matching messages (the GIN
+index finds them; the scan stops at the cap), and only the union of those candidates is
+scored.
 
 Score of a message = sum over the terms it contains of ``ln(1 + term_cap / matches(term))`` —
 an inverse document frequency measured inside the candidate set, so a rare word or a name that
@@ -32,10 +35,14 @@ from django.db import connection
 
 from claire.accounts.models import User
 from conversations.models import TEXT_SEARCH_CONFIG
+from retrieval.crosslingual import Translation, translation_query
 from retrieval.shorthand import search_forms_query
 
 # Weight of the cover-density rank next to the term weights (see the module docstring).
 PROXIMITY_WEIGHT = 1.0
+# A term of a question word's forms in other languages weighs this share of a term of the
+# question's own words: a message in the question's words is the likelier answer.
+TRANSLATION_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -99,15 +106,17 @@ def filters_params(filters: SearchFilters) -> dict[str, Any]:
 
 _LEXICAL_SQL = """
 WITH terms AS (
-    SELECT u.ord,
-           CASE WHEN u.forms = '' THEN websearch_to_tsquery(%(config)s::regconfig, u.term)
+    SELECT u.ord, u.weight,
+           CASE WHEN u.term = '' THEN to_tsquery(%(config)s::regconfig, u.forms)
+                WHEN u.forms = '' THEN websearch_to_tsquery(%(config)s::regconfig, u.term)
                 ELSE websearch_to_tsquery(%(config)s::regconfig, u.term)
                      || to_tsquery(%(config)s::regconfig, u.forms)
            END AS query
-    FROM unnest(%(terms)s::text[], %(forms)s::text[]) WITH ORDINALITY AS u(term, forms, ord)
+    FROM unnest(%(terms)s::text[], %(forms)s::text[], %(weights)s::float8[])
+         WITH ORDINALITY AS u(term, forms, weight, ord)
 ),
 useful_terms AS (
-    SELECT ord, query FROM terms WHERE numnode(query) > 0
+    SELECT ord, weight, query FROM terms WHERE numnode(query) > 0
 ),
 term_matches AS (
     SELECT t.ord, x.id
@@ -125,9 +134,10 @@ term_matches AS (
     ) x
 ),
 weights AS (
-    SELECT ord, ln(1.0 + %(term_cap)s::float8 / count(*)) AS idf
-    FROM term_matches
-    GROUP BY ord
+    SELECT m.ord, min(t.weight) * ln(1.0 + %(term_cap)s::float8 / count(*)) AS idf
+    FROM term_matches m
+    JOIN useful_terms t ON t.ord = m.ord
+    GROUP BY m.ord
 ),
 candidates AS (
     SELECT DISTINCT id FROM term_matches
@@ -159,8 +169,10 @@ def lexical_search(
     filters: SearchFilters,
     term_cap: int,
     limit: int,
+    translations: Sequence[Translation] = (),
 ) -> list[LexicalHit]:
-    """The user's best lexical matches for ``keywords``, best first; one query.
+    """The user's best lexical matches for ``keywords`` (and the keywords' ``translations``,
+    ``retrieval.crosslingual.translations``), best first; one query.
 
     Returns nothing without running a query when no keyword is usable.
     """
@@ -168,12 +180,18 @@ def lexical_search(
     if not terms or limit <= 0:
         return []
     forms = [search_forms_query(term) for term in terms]
+    weights = [1.0] * len(terms)
+    for translation in translations:
+        terms.append("")
+        forms.append(translation_query(translation))
+        weights.append(TRANSLATION_WEIGHT)
     sql = _LEXICAL_SQL.format(filters=filters_sql(filters, alias="m"))
     params: dict[str, Any] = {
         "config": TEXT_SEARCH_CONFIG,
         "terms": terms,
         "forms": forms,
-        "any_term": " or ".join(terms),
+        "weights": weights,
+        "any_term": " or ".join(term for term in terms if term),
         "any_form": " | ".join(f"({form})" for form in forms if form),
         "user_id": user.pk,
         "term_cap": max(term_cap, 1),

@@ -49,6 +49,7 @@ from conversations.models import TEXT_SEARCH_CONFIG, Chat, Message
 from indexing.selectors import SearchPlan, active_search_version, vector_search
 from memory.chatnames import chats_named, title_stems, word_stem
 from retrieval.compile import PERSON_PLACEHOLDER
+from retrieval.crosslingual import translations
 from retrieval.fusion import (
     CandidateFacts,
     FusionWeights,
@@ -666,6 +667,7 @@ def _ranged_legs(
         filters=ranged_filters,
         term_cap=limits.lexical_term_cap,
         limit=RANGED_CANDIDATES,
+        translations=translations(compiled.keywords, compiled.read_as),
     )
     vector: list[VectorHit] = []
     if query_vector is not None and version is not None:
@@ -738,12 +740,15 @@ def _hybrid(
                     embedding.set_exception(error)
 
     started = time.perf_counter()
+    # A question word's forms in the other languages people text in ("mooncakes" / "bánh
+    # trung thu"): one more term each, weighted below the word (retrieval.crosslingual).
     lexical = lexical_search(
         user=user,
         keywords=compiled.keywords,
         filters=filters,
         term_cap=limits.lexical_term_cap,
         limit=limits.lexical_candidates,
+        translations=translations(compiled.keywords, compiled.read_as),
     )
     lexical_ms = (time.perf_counter() - started) * 1000
 
@@ -965,6 +970,7 @@ def _titled_legs(
             filters=SearchFilters(chat_ids=silent, start=filters.start, end=filters.end),
             term_cap=TITLED_CANDIDATES * 10,
             limit=TITLED_CANDIDATES,
+            translations=translations(keywords, compiled.read_as),
         )
     vector: list[VectorHit] = []
     if query_vector is not None and version is not None:
