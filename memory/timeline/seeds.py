@@ -159,9 +159,16 @@ def topic_plan(
         texts[pk] = text if kind == ChatKind.DIRECT else f"{text} {title}"
         chat_of[pk] = chat_id
 
+    folded_of = {
+        id(plan): fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
+        for plan in plans
+    }
+    words_used = {
+        key: sum(1 for term in words if _uses(term, folded)) for key, folded in folded_of.items()
+    }
+
     def uses(plan: PlanTimeline) -> int:
-        folded = fold_text(" ".join(texts.get(mid, "") for mid in plan.message_ids))
-        return sum(1 for term in words if _uses(term, folded))
+        return words_used[id(plan)]
 
     def chats(plan: PlanTimeline) -> set[int]:
         return {chat_of[mid] for mid in plan.message_ids if mid in chat_of}
@@ -192,13 +199,8 @@ def topic_plan(
     used = tuple(sorted(term for term in kept if _uses(term, folded)))
     if not used and rank(chosen)[0]:
         # The habit's next occurrence: read from the words its chat's plans use.
-        habit_words = " ".join(
-            texts.get(mid, "")
-            for plan in plans
-            if chats(plan) & chats(chosen)
-            for mid in plan.message_ids
-        )
-        used = tuple(sorted(term for term in kept if _uses(term, fold_text(habit_words))))
+        habit_words = " ".join(folded_of[id(plan)] for plan in plans if chats(plan) & chats(chosen))
+        used = tuple(sorted(term for term in kept if _uses(term, habit_words)))
     return chosen, used
 
 

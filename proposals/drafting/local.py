@@ -15,7 +15,7 @@ from proposals.drafting.languages import FRAMES, Frame, foreign_lines, request_l
 from proposals.drafting.relayed import recipient_as_you, relayed_for, words_of
 from proposals.drafting.safety import draft_is_safe
 from proposals.drafting.voice import address_names, calendar_capitalised
-from retrieval.lexicon import fold_text
+from retrieval.lexicon import STOP_WORDS, fold_text
 
 
 def short_day(moment: datetime, tz: str) -> str:
@@ -414,13 +414,5 @@ def _promise_answering(context: DraftContext, *, topic: str) -> str:
     if kind != LoopKind.PROMISE_BY_USER:
         return ""
     promised = loop_promise(text, question=context.question)
-    asked = set(words_of(f"{context.loop_asked} {topic}")) - _PLAIN_WORDS
+    asked = set(words_of(f"{context.loop_asked} {topic}")) - STOP_WORDS
     return promised if asked & set(words_of(promised)) else ""
-
-
-# Words too plain to tie a promise to an ask ("send", "you", "the").
-_PLAIN_WORDS = frozenset(
-    {"the", "and", "you", "your", "for", "any", "news", "send", "get", "give", "back", "with",
-     "that", "this", "about", "can", "could", "will", "when", "what", "how", "did", "have",
-     "has", "just", "still", "yet", "there", "here", "them", "they", "our", "its", "from"}
-)  # fmt: skip
